@@ -1,0 +1,114 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2/mapping"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// ErrClosed is returned by operations on a closed connection.
+var ErrClosed = errors.New("storage: connection is closed")
+
+// interruptEvery is how often a canceled statement is interrupted again:
+// DuckDB clears an interrupt that arrives between two of its tasks.
+const interruptEvery = 100 * time.Millisecond
+
+// Conn is one native DuckDB connection: its own transaction, temporary
+// tables and settings. A Conn is used by one goroutine at a time, except
+// Interrupt, which any goroutine may call.
+type Conn struct {
+	mu     sync.Mutex // guards conn against Close racing Interrupt
+	conn   mapping.Connection
+	closed bool
+}
+
+// Connect opens a new native connection to the database.
+func (d *DB) Connect() (*Conn, error) {
+	var c mapping.Connection
+	if mapping.Connect(d.db, &c) == mapping.StateError {
+		return nil, sqlstate.New(sqlstate.ConnectionFailure, "cannot open a DuckDB connection")
+	}
+	return &Conn{conn: c}, nil
+}
+
+// Interrupt asks DuckDB to stop the statement running on c, if any. The
+// statement then fails with SQLSTATE 57014.
+func (c *Conn) Interrupt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		mapping.Interrupt(c.conn)
+	}
+}
+
+// Close closes the connection, rolling back any open transaction.
+func (c *Conn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	mapping.Disconnect(&c.conn)
+	return nil
+}
+
+// Exec prepares and runs one statement, discarding any rows.
+func (c *Conn) Exec(ctx context.Context, query string) error {
+	st, err := c.Prepare(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rows, err := st.Query(ctx)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// watch interrupts c whenever ctx is done, until the returned stop is called.
+// stop waits for the interrupting goroutine, so no interrupt meant for this
+// statement can reach the next one.
+func (c *Conn) watch(ctx context.Context) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	unregister := context.AfterFunc(ctx, func() {
+		defer close(finished)
+		t := time.NewTicker(interruptEvery)
+		defer t.Stop()
+		for {
+			c.Interrupt()
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		if !unregister() {
+			<-finished
+		}
+	}
+}
+
+// canceled turns an error caused by canceling ctx into the error that says
+// why: the cause ctx was canceled with if that is an *sqlstate.Error (the
+// front end uses this to say "statement timeout" or "user request"), else
+// a plain 57014.
+func canceled(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	var cause *sqlstate.Error
+	if errors.As(context.Cause(ctx), &cause) {
+		return cause
+	}
+	return &sqlstate.Error{Code: sqlstate.QueryCanceled, Message: "canceling statement due to user request"}
+}

@@ -1,0 +1,152 @@
+// Package storage owns Mallard's DuckDB database: opening and checkpointing
+// it, one native connection per client session, prepared statements whose
+// results stream as Arrow record batches, and the one place where DuckDB's
+// errors become Postgres SQLSTATEs. It is the only package that talks to
+// DuckDB's C API.
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/duckdb/duckdb-go/v2/mapping"
+)
+
+// MemoryPath is the Config.Path that asks for a database that lives only as
+// long as the process.
+const MemoryPath = ":memory:"
+
+// Config says which database to open and how DuckDB may use the machine.
+type Config struct {
+	// Path is the database file, created if missing, or MemoryPath.
+	Path string
+	// Threads caps DuckDB's worker threads; 0 keeps DuckDB's default.
+	Threads int
+	// MemoryLimit is DuckDB's memory_limit, such as "4GB"; empty keeps the default.
+	MemoryLimit string
+}
+
+// Validate reports the first problem with c.
+func (c Config) Validate() error {
+	if c.Path == "" {
+		return errors.New("storage: database path is empty")
+	}
+	if c.Threads < 0 {
+		return fmt.Errorf("storage: threads %d is negative", c.Threads)
+	}
+	return nil
+}
+
+// DB is an open DuckDB database. Native session connections (Connect) and
+// database/sql connections (SQL) reach the same database instance.
+type DB struct {
+	db     mapping.Database
+	sqldb  *sql.DB
+	path   string
+	tmpDir string // set when the database is a private temporary file
+	log    *slog.Logger
+}
+
+// Open opens or creates the database cfg names. An in-memory database is a
+// file in a private temporary directory, removed by Close: DuckDB shares a
+// database between its native and database/sql handles only through its
+// instance cache, which holds files, not anonymous memory.
+func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	d := &DB{path: cfg.Path, log: log}
+	if cfg.Path == MemoryPath {
+		dir, err := os.MkdirTemp("", "mallard-mem-")
+		if err != nil {
+			return nil, fmt.Errorf("open in-memory database: %w", err)
+		}
+		d.tmpDir, d.path = dir, filepath.Join(dir, "memory.duckdb")
+	}
+	if err := d.open(); err != nil {
+		d.removeTemp()
+		return nil, err
+	}
+	if err := d.configure(ctx, cfg); err != nil {
+		_ = d.Close(ctx)
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *DB) open() error {
+	var cfg mapping.Config
+	if mapping.CreateConfig(&cfg) == mapping.StateError {
+		return errors.New("open database: cannot create DuckDB config")
+	}
+	defer mapping.DestroyConfig(&cfg)
+	// The same config duckdb-go uses, so that its connector shares this instance.
+	mapping.SetConfig(cfg, "duckdb_api", "go")
+	var errMsg string
+	if mapping.GetOrCreateFromCache(duckdb.GetInstanceCache(), d.path, &d.db, cfg, &errMsg) == mapping.StateError {
+		mapping.Close(&d.db)
+		return fmt.Errorf("open database %s: %w", d.path, errorFromMessage(errMsg, ""))
+	}
+	connector, err := duckdb.NewConnector(d.path, nil)
+	if err != nil {
+		mapping.Close(&d.db)
+		return fmt.Errorf("open database %s: %w", d.path, err)
+	}
+	d.sqldb = sql.OpenDB(connector)
+	return nil
+}
+
+func (d *DB) configure(ctx context.Context, cfg Config) error {
+	if cfg.Threads > 0 {
+		if _, err := d.sqldb.ExecContext(ctx, fmt.Sprintf("SET GLOBAL threads = %d", cfg.Threads)); err != nil {
+			return fmt.Errorf("set threads: %w", err)
+		}
+	}
+	if cfg.MemoryLimit != "" {
+		if _, err := d.sqldb.ExecContext(ctx, "SET GLOBAL memory_limit = ?", cfg.MemoryLimit); err != nil {
+			return fmt.Errorf("set memory_limit: %w", err)
+		}
+	}
+	return nil
+}
+
+// Path is the database file in use (a temporary file for MemoryPath).
+func (d *DB) Path() string { return d.path }
+
+// SQL returns a database/sql handle on the same database, for Mallard's own
+// bookkeeping queries and function registration.
+func (d *DB) SQL() *sql.DB { return d.sqldb }
+
+// Version is DuckDB's library version, such as "v1.5.5".
+func Version() string { return mapping.LibraryVersion() }
+
+// Close checkpoints the database (so the next start needs no WAL replay) and
+// releases it. Sessions must be closed first.
+func (d *DB) Close(ctx context.Context) error {
+	var errs []error
+	if d.sqldb != nil {
+		if d.tmpDir == "" {
+			if _, err := d.sqldb.ExecContext(ctx, "CHECKPOINT"); err != nil {
+				errs = append(errs, fmt.Errorf("checkpoint: %w", err))
+			}
+		}
+		errs = append(errs, d.sqldb.Close())
+	}
+	mapping.Close(&d.db)
+	d.removeTemp()
+	return errors.Join(errs...)
+}
+
+func (d *DB) removeTemp() {
+	if d.tmpDir != "" {
+		if err := os.RemoveAll(d.tmpDir); err != nil && d.log != nil {
+			d.log.Warn("remove in-memory database file", "dir", d.tmpDir, "err", err)
+		}
+	}
+}

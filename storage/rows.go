@@ -1,0 +1,136 @@
+//go:build duckdb_arrow
+
+package storage
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/duckdb/duckdb-go/v2/arrowmapping"
+	"github.com/duckdb/duckdb-go/v2/mapping"
+)
+
+// Rows is the streaming result of one execution. Each Next fetches the next
+// chunk DuckDB has produced (at most 2,048 rows) and converts it to an Arrow
+// record batch; nothing before the current batch is kept.
+type Rows struct {
+	ctx     context.Context
+	stmt    *Stmt
+	res     mapping.Result
+	opts    arrowmapping.ArrowOptions
+	schema  *arrow.Schema
+	cols    []Column
+	changed int64
+	result  Result
+	batch   arrow.RecordBatch
+	err     error
+	stop    func()
+	closed  bool
+}
+
+func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Rows, error) {
+	r := &Rows{ctx: ctx, stmt: s, res: res, stop: stop}
+	r.changed = int64(mapping.RowsChanged(&r.res))
+	switch mapping.ResultReturnType(res) {
+	case mapping.ResultTypeQueryResult:
+		r.result = ResultRows
+	case mapping.ResultTypeChangedRows:
+		r.result = ResultCount
+	default:
+		r.result = ResultNone
+	}
+	if r.result != ResultRows {
+		return r, nil
+	}
+	n := int(mapping.ColumnCount(&r.res))
+	r.cols = make([]Column, n)
+	names := make([]string, n)
+	types := make([]mapping.LogicalType, n)
+	for i := range n {
+		names[i] = mapping.ColumnName(&r.res, mapping.IdxT(i))
+		types[i] = mapping.ColumnLogicalType(&r.res, mapping.IdxT(i))
+		r.cols[i] = Column{Name: names[i], Type: typeOf(types[i])}
+	}
+	defer func() {
+		for i := range types {
+			mapping.DestroyLogicalType(&types[i])
+		}
+	}()
+	r.opts = arrowmapping.ResultGetArrowOptions(&r.res)
+	schema, ed := arrowmapping.NewArrowSchema(r.opts, types, names)
+	if err := errorFromData(ed); err != nil {
+		r.Close()
+		return nil, err
+	}
+	r.schema = schema
+	return r, nil
+}
+
+// Result says whether the execution produced rows, a count or nothing.
+func (r *Rows) Result() Result { return r.result }
+
+// Columns are the result columns as executed (after parameters were bound).
+func (r *Rows) Columns() []Column { return r.cols }
+
+// RowsAffected is the number of rows an INSERT, UPDATE, DELETE or COPY changed.
+func (r *Rows) RowsAffected() int64 { return r.changed }
+
+// Next advances to the next batch. It returns false at the end of the
+// result or on error; Err tells which.
+func (r *Rows) Next() bool {
+	r.release()
+	if r.closed || r.err != nil || r.result != ResultRows {
+		return false
+	}
+	for {
+		chunk := mapping.FetchChunk(r.res)
+		if chunk.Ptr == nil {
+			if mapping.ResultError(&r.res) != "" {
+				r.err = canceled(r.ctx, errorFromResult(&r.res, r.stmt.query))
+			}
+			return false
+		}
+		size := mapping.DataChunkGetSize(chunk)
+		if size == 0 {
+			mapping.DestroyDataChunk(&chunk)
+			continue
+		}
+		rec, ed := arrowmapping.DataChunkToArrowArray(r.opts, r.schema, chunk)
+		mapping.DestroyDataChunk(&chunk)
+		if err := errorFromData(ed); err != nil {
+			r.err = err
+			return false
+		}
+		r.batch = rec
+		return true
+	}
+}
+
+// Batch is the current batch, valid until the next call to Next or Close.
+func (r *Rows) Batch() arrow.RecordBatch { return r.batch }
+
+// Err is the error that ended the result early, if any.
+func (r *Rows) Err() error { return r.err }
+
+func (r *Rows) release() {
+	if r.batch != nil {
+		r.batch.Release()
+		r.batch = nil
+	}
+}
+
+// Close releases the result; a result not read to its end is abandoned.
+// It returns the error that ended the result, if any.
+func (r *Rows) Close() error {
+	if r.closed {
+		return r.err
+	}
+	r.closed = true
+	r.release()
+	if r.schema != nil {
+		arrowmapping.DestroyArrowOptions(&r.opts)
+	}
+	mapping.DestroyResult(&r.res)
+	r.stop()
+	return r.err
+}

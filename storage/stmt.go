@@ -1,0 +1,194 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	bindings "github.com/duckdb/duckdb-go-bindings"
+	"github.com/duckdb/duckdb-go/v2/mapping"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// Result says what executing a statement produces.
+type Result int
+
+const (
+	// ResultNone: the statement returns neither rows nor a count (DDL, SET, BEGIN).
+	ResultNone Result = iota
+	// ResultCount: the statement changes rows and reports how many (INSERT, UPDATE, DELETE, COPY).
+	ResultCount
+	// ResultRows: the statement returns rows (SELECT, RETURNING, SHOW, EXPLAIN, PRAGMA, CALL).
+	ResultRows
+)
+
+// Stmt is a prepared statement on one Conn. Binding and executing it runs
+// the statement; it can be executed any number of times until Close.
+type Stmt struct {
+	conn   *Conn
+	ps     mapping.PreparedStatement
+	query  string
+	params []Type
+	cols   []Column
+	result Result
+	closed bool
+}
+
+// Prepare parses, binds and plans one statement without running it.
+// Parameters are written $1, $2, ... (or ?). A statement text holding
+// several statements is refused by DuckDB; split it first.
+func (c *Conn) Prepare(ctx context.Context, query string) (*Stmt, error) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
+	}
+	stop := c.watch(ctx)
+	var ps mapping.PreparedStatement
+	state := mapping.Prepare(c.conn, query, &ps)
+	stop()
+	if state == mapping.StateError {
+		err := errorFromMessage(mapping.PrepareError(ps), query)
+		mapping.DestroyPrepare(&ps)
+		return nil, canceled(ctx, err)
+	}
+	s := &Stmt{conn: c, ps: ps, query: query}
+	s.describe()
+	return s, nil
+}
+
+func (s *Stmt) describe() {
+	n := int(mapping.NParams(s.ps))
+	s.params = make([]Type, n)
+	for i := range n {
+		lt := mapping.ParamLogicalType(s.ps, mapping.IdxT(i+1))
+		s.params[i] = typeOf(lt)
+		mapping.DestroyLogicalType(&lt)
+	}
+	m := int(mapping.PreparedStatementColumnCount(s.ps))
+	s.cols = make([]Column, m)
+	for i := range m {
+		lt := mapping.PreparedStatementColumnLogicalType(s.ps, mapping.IdxT(i))
+		s.cols[i] = Column{Name: mapping.PreparedStatementColumnName(s.ps, mapping.IdxT(i)), Type: typeOf(lt)}
+		mapping.DestroyLogicalType(&lt)
+	}
+	s.result = resultOf(mapping.PreparedStatementType(s.ps), s.cols)
+	if s.result != ResultRows {
+		s.cols = nil
+	}
+}
+
+// resultOf says what a statement of DuckDB type t with result columns cols
+// produces. DuckDB describes a DML statement without RETURNING as one BIGINT
+// column "Count".
+func resultOf(t mapping.StatementType, cols []Column) Result {
+	switch t {
+	case mapping.StatementTypeSelect, mapping.StatementTypeExplain, mapping.StatementTypePragma,
+		mapping.StatementTypeCall, mapping.StatementTypeExecute, mapping.StatementTypeRelation:
+		return ResultRows
+	case mapping.StatementTypeInsert, mapping.StatementTypeUpdate, mapping.StatementTypeDelete,
+		bindings.StatementTypeMergeInto, mapping.StatementTypeCopy:
+		if len(cols) == 1 && cols[0].Name == "Count" && cols[0].Type.ID == TypeBigInt {
+			return ResultCount
+		}
+		return ResultRows
+	}
+	return ResultNone
+}
+
+// Params are the statement's parameter types as DuckDB inferred them;
+// TypeInvalid or TypeAny where it could not.
+func (s *Stmt) Params() []Type { return s.params }
+
+// Columns are the result columns of a statement that returns rows.
+func (s *Stmt) Columns() []Column { return s.cols }
+
+// Result says what executing the statement produces.
+func (s *Stmt) Result() Result { return s.result }
+
+// Bind sets the parameters for the next execution. Each value is nil (NULL),
+// bool, an integer, float32, float64, string or []byte; DuckDB casts it to
+// the parameter's type, so a string may carry any type's text form.
+func (s *Stmt) Bind(args []any) error {
+	if len(args) != len(s.params) {
+		return sqlstate.New(sqlstate.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement requires %d", len(args), len(s.params))
+	}
+	mapping.ClearBindings(s.ps)
+	for i, a := range args {
+		if mapping.StateError == s.bind(mapping.IdxT(i+1), a) {
+			return sqlstate.New(sqlstate.InvalidParameterValue,
+				"cannot bind parameter $%d (%T) to type %s", i+1, a, s.params[i])
+		}
+	}
+	return nil
+}
+
+func (s *Stmt) bind(i mapping.IdxT, a any) mapping.State {
+	switch v := a.(type) {
+	case nil:
+		return mapping.BindNull(s.ps, i)
+	case bool:
+		return mapping.BindBoolean(s.ps, i, v)
+	case int8:
+		return mapping.BindInt8(s.ps, i, v)
+	case int16:
+		return mapping.BindInt16(s.ps, i, v)
+	case int32:
+		return mapping.BindInt32(s.ps, i, v)
+	case int64:
+		return mapping.BindInt64(s.ps, i, v)
+	case int:
+		return mapping.BindInt64(s.ps, i, int64(v))
+	case uint64:
+		if v > math.MaxInt64 {
+			return mapping.BindUInt64(s.ps, i, v)
+		}
+		return mapping.BindInt64(s.ps, i, int64(v))
+	case float32:
+		return mapping.BindFloat(s.ps, i, v)
+	case float64:
+		return mapping.BindDouble(s.ps, i, v)
+	case string:
+		return mapping.BindVarchar(s.ps, i, v)
+	case []byte:
+		return mapping.BindBlob(s.ps, i, v)
+	}
+	return mapping.BindVarchar(s.ps, i, fmt.Sprint(a))
+}
+
+// Query executes the statement with the bound parameters. Rows arrive as
+// DuckDB produces them; the statement holds the connection until the
+// returned Rows is closed. Canceling ctx interrupts the statement.
+func (s *Stmt) Query(ctx context.Context) (*Rows, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	stop := s.conn.watch(ctx)
+	var pending mapping.PendingResult
+	if bindings.PendingPreparedStreaming(s.ps, &pending) == mapping.StateError {
+		err := errorFromMessage(mapping.PendingError(pending), s.query)
+		mapping.DestroyPending(&pending)
+		stop()
+		return nil, canceled(ctx, err)
+	}
+	var res mapping.Result
+	state := mapping.ExecutePending(pending, &res)
+	mapping.DestroyPending(&pending)
+	if state == mapping.StateError {
+		err := errorFromResult(&res, s.query)
+		mapping.DestroyResult(&res)
+		stop()
+		return nil, canceled(ctx, err)
+	}
+	return newRows(ctx, s, res, stop)
+}
+
+// Close releases the prepared statement.
+func (s *Stmt) Close() {
+	if !s.closed {
+		s.closed = true
+		mapping.DestroyPrepare(&s.ps)
+	}
+}

@@ -1,0 +1,138 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+func openConn(t *testing.T, path string) (*storage.DB, *storage.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, storage.Config{Path: path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		if err := db.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	return db, c
+}
+
+func TestQueryStreamsBatches(t *testing.T) {
+	_, c := openConn(t, storage.MemoryPath)
+	ctx := context.Background()
+	st, err := c.Prepare(ctx, "SELECT range AS i, range * 0.5 AS d FROM range($1::BIGINT)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got := st.Params(); len(got) != 1 || got[0].ID != storage.TypeBigInt {
+		t.Fatalf("params = %+v, want one BIGINT", got)
+	}
+	if err := st.Bind([]any{"10000"}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.Query(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, batches int64
+	var sum int64
+	for rows.Next() {
+		b := rows.Batch()
+		batches++
+		col := b.Column(0).(*array.Int64)
+		for i := 0; i < col.Len(); i++ {
+			sum += col.Value(i)
+		}
+		n += b.NumRows()
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 10000 || sum != 10000*9999/2 || batches < 2 {
+		t.Fatalf("rows %d sum %d batches %d", n, sum, batches)
+	}
+}
+
+func TestErrorsCarrySQLSTATE(t *testing.T) {
+	_, c := openConn(t, storage.MemoryPath)
+	ctx := context.Background()
+	if err := c.Exec(ctx, "CREATE TABLE t (id INTEGER PRIMARY KEY, v VARCHAR NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exec(ctx, "INSERT INTO t VALUES (1, 'a')"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, query string
+		code        sqlstate.Code
+		position    int
+	}{
+		{"syntax", "SELEC 1", sqlstate.SyntaxError, 1},
+		{"missing table", "SELECT * FROM nope", sqlstate.UndefinedTable, 15},
+		{"missing column", "SELECT nope FROM t", sqlstate.UndefinedColumn, 8},
+		{"missing function", "SELECT nofunc(1)", sqlstate.UndefinedFunction, 8},
+		{"bad cast", "SELECT 'a'::INTEGER", sqlstate.InvalidTextRepresentation, 0},
+		{"out of range", "SELECT 99999999999::INTEGER", sqlstate.NumericValueOutOfRange, 0},
+		{"duplicate key", "INSERT INTO t VALUES (1, 'b')", sqlstate.UniqueViolation, 0},
+		{"not null", "INSERT INTO t VALUES (2, NULL)", sqlstate.NotNullViolation, 0},
+		{"exists", "CREATE TABLE t (x INT)", sqlstate.DuplicateTable, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := c.Exec(ctx, tt.query)
+			var e *sqlstate.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("err = %v, want *sqlstate.Error", err)
+			}
+			if e.Code != tt.code {
+				t.Errorf("code = %s (%s), want %s", e.Code, e.Message, tt.code)
+			}
+			if tt.position != 0 && e.Position != tt.position {
+				t.Errorf("position = %d, want %d", e.Position, tt.position)
+			}
+		})
+	}
+}
+
+func TestInterruptCancelsWithCause(t *testing.T) {
+	_, c := openConn(t, storage.MemoryPath)
+	cause := &sqlstate.Error{Code: sqlstate.QueryCanceled, Message: "canceling statement due to user request"}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	time.AfterFunc(200*time.Millisecond, func() { cancel(cause) })
+	err := c.Exec(ctx, "SELECT count(*) FROM range(1000000000000) a")
+	if sqlstate.CodeOf(err) != sqlstate.QueryCanceled {
+		t.Fatalf("err = %v, want 57014", err)
+	}
+	if err := c.Exec(context.Background(), "SELECT 1"); err != nil {
+		t.Fatalf("connection unusable after cancel: %v", err)
+	}
+}
+
+func TestFileDatabaseSharedWithSQL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.duckdb")
+	db, c := openConn(t, path)
+	ctx := context.Background()
+	if err := c.Exec(ctx, "CREATE TABLE shared AS SELECT 42 AS v"); err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	if err := db.SQL().QueryRowContext(ctx, "SELECT v FROM shared").Scan(&v); err != nil || v != 42 {
+		t.Fatalf("v = %d, err = %v", v, err)
+	}
+}
