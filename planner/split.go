@@ -1,0 +1,76 @@
+// Package planner is Mallard's light, dependency-free view of SQL text. It
+// splits a simple-Query string into statements, classifies each statement
+// (which decides how the wire server runs it and which CommandComplete tag
+// it sends) and parses the COPY statements that the server carries out
+// itself. It works from a lexer, not a parser: it looks at the leading
+// keywords of a statement and leaves every other judgement, syntax errors
+// included, to the engine.
+package planner
+
+import "strings"
+
+// Statement is one SQL statement of a query string.
+type Statement struct {
+	// Text is the statement without its terminating semicolon and without
+	// surrounding whitespace. Comments inside it, leading ones included,
+	// are kept.
+	Text string
+	// Offset is the byte offset of Text in the string it was split from.
+	// Classify sets it to 0.
+	Offset int
+	// Kind says what sort of statement it is.
+	Kind Kind
+	// Tag is the CommandComplete tag Postgres sends for the statement,
+	// before any row count; "" for KindEmpty.
+	Tag string
+	// Returning is set on a KindInsert, KindUpdate, KindDelete or KindMerge
+	// statement that has a RETURNING clause, which makes it return rows.
+	Returning bool
+}
+
+// Split splits a query string into statements at top-level semicolons:
+// those outside string constants, quoted identifiers, comments and
+// parentheses. It understands doubled quotes in single-quoted strings,
+// backslash escapes in E'…' strings, "" escapes in double-quoted
+// identifiers, dollar quoting ($$…$$ and $tag$…$tag$), -- line comments and
+// nested /* */ block comments.
+//
+// Statements that are empty or hold only comments are dropped, so a string
+// without any statement gives a slice of length zero (the server answers it
+// with EmptyQueryResponse). Each statement is classified as by Classify and
+// carries its Offset in query.
+func Split(query string) []Statement {
+	stmts := []Statement{}
+	lx := lexer{src: query}
+	start, depth, seen := 0, 0, false
+	for {
+		t := lx.next()
+		switch {
+		case t.kind == tokEOF || depth == 0 && t.is(";"):
+			if seen {
+				stmts = append(stmts, statementAt(query, start, t.pos))
+			}
+			if t.kind == tokEOF {
+				return stmts
+			}
+			start, seen = t.pos+1, false
+			continue
+		case t.is("("):
+			depth++
+		case t.is(")"):
+			depth = max(depth-1, 0)
+		}
+		seen = true
+	}
+}
+
+// statementAt classifies query[start:end] with surrounding whitespace
+// trimmed.
+func statementAt(query string, start, end int) Statement {
+	const space = " \t\n\r\f\v"
+	text := strings.TrimLeft(query[start:end], space)
+	offset := end - len(text)
+	s := Classify(strings.TrimRight(text, space))
+	s.Offset = offset
+	return s
+}
