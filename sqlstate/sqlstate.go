@@ -82,6 +82,8 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int
+	// Where is the context line, such as "COPY t, line 3".
+	Where string
 	// Severity is "ERROR" unless set to "FATAL" (the connection ends).
 	Severity string
 }

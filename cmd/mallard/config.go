@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mallard/mallard/sqlfront"
+)
+
+// Config is everything mallard serve can be told. Defaults are in newFlags.
+type Config struct {
+	Listen         string
+	DB             string
+	LogLevel       string
+	User           string
+	Password       string
+	TLS            string
+	TLSCert        string
+	TLSKey         string
+	MaxMessageSize int
+	Threads        int
+	MemoryLimit    string
+}
+
+// newFlags binds cfg to flags whose defaults come from MALLARD_* variables.
+func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("mallard serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	str := func(p *string, name, def, help string) {
+		fs.StringVar(p, name, env(name, def), help+" ["+envName(name)+"]")
+	}
+	integer := func(p *int, name string, def int, help string) {
+		v, err := strconv.Atoi(env(name, strconv.Itoa(def)))
+		if err != nil {
+			v = -1 // Validate reports it
+		}
+		fs.IntVar(p, name, v, help+" ["+envName(name)+"]")
+	}
+	str(&cfg.Listen, "listen", "127.0.0.1:5433", "address to accept Postgres clients on")
+	str(&cfg.DB, "db", "mallard.duckdb", "database file, created if missing, or :memory:")
+	str(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
+	str(&cfg.User, "user", "mallard", "the user name clients log in as when a password is set")
+	str(&cfg.Password, "password", "", "require SCRAM-SHA-256 authentication with this password (default: trust, loopback only)")
+	str(&cfg.TLS, "tls", "off", "TLS: off, or self-signed to generate a certificate at start (see also -tls-cert)")
+	str(&cfg.TLSCert, "tls-cert", "", "PEM certificate file; with -tls-key turns TLS on")
+	str(&cfg.TLSKey, "tls-key", "", "PEM private key file for -tls-cert")
+	integer(&cfg.MaxMessageSize, "max-message-size", sqlfront.DefaultMaxMessageSize, "largest client message in bytes")
+	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
+	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
+	return fs
+}
+
+func envName(flagName string) string {
+	return "MALLARD_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func env(flagName, def string) string {
+	if v, ok := os.LookupEnv(envName(flagName)); ok {
+		return v
+	}
+	return def
+}
+
+func parseConfig(args []string, out io.Writer) (Config, error) {
+	var cfg Config
+	fs := newFlags(&cfg, out)
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return cfg, cfg.Validate()
+}
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	host, _, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return fmt.Errorf("-listen %q: %v", c.Listen, err)
+	}
+	if c.Password == "" && !isLoopback(host) {
+		return fmt.Errorf("-listen %q is not a loopback address: set -password (or MALLARD_PASSWORD) so that clients must authenticate", c.Listen)
+	}
+	if _, ok := logLevels[c.LogLevel]; !ok {
+		return fmt.Errorf("-log-level %q: want debug, info, warn or error", c.LogLevel)
+	}
+	if c.TLS != "off" && c.TLS != "self-signed" {
+		return fmt.Errorf("-tls %q: want off or self-signed", c.TLS)
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("-tls-cert and -tls-key go together")
+	}
+	if c.MaxMessageSize < 1024 {
+		return fmt.Errorf("-max-message-size %d: want at least 1024 bytes", c.MaxMessageSize)
+	}
+	if c.Threads < 0 {
+		return fmt.Errorf("-threads %d: want 0 or more", c.Threads)
+	}
+	if c.DB == "" {
+		return errors.New("-db is empty: give a file name or :memory:")
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+var logLevels = map[string]slog.Level{
+	"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError,
+}
+
+func (c Config) logLevel() slog.Level { return logLevels[c.LogLevel] }
+
+// frontend builds the wire server's configuration.
+func (c Config) frontend(version string) (sqlfront.Config, error) {
+	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")"}
+	var err error
+	switch {
+	case c.TLSCert != "":
+		fc.TLS, err = sqlfront.LoadTLS(c.TLSCert, c.TLSKey)
+	case c.TLS == "self-signed":
+		fc.TLS, err = sqlfront.SelfSignedTLS("localhost")
+	}
+	if err != nil {
+		return fc, err
+	}
+	if c.Password != "" {
+		if fc.Credentials, err = sqlfront.NewCredentials(c.User, c.Password); err != nil {
+			return fc, err
+		}
+	}
+	return fc, nil
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/storage"
+)
+
+// Version is Mallard's release, reported in server_version.
+const Version = "0.1.0"
+
+// shutdownGrace is how long sessions get to end after SIGINT or SIGTERM.
+const shutdownGrace = 10 * time.Second
+
+const usage = `Mallard: SQL analytics and machine learning on DuckDB, spoken over the Postgres protocol.
+
+Usage:
+  mallard serve [flags]   start the server
+  mallard version         print the version
+
+Every flag can also be set by the environment variable in brackets; a flag
+given on the command line wins.
+
+Flags of serve:
+`
+
+// Run runs the command line args; main only wires signals and exit codes.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		newFlags(&Config{}, stderr).PrintDefaults()
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "serve":
+		cfg, err := parseConfig(args[1:], stderr)
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "mallard %s (DuckDB %s)\n", Version, storage.Version())
+		return nil
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		newFlags(&Config{}, stdout).PrintDefaults()
+		return nil
+	}
+	return fmt.Errorf("unknown command %q (try mallard --help)", args[0])
+}
+
+func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
+	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: cfg.logLevel()}))
+	frontCfg, err := cfg.frontend("Mallard " + Version + ", DuckDB " + storage.Version())
+	if err != nil {
+		return err
+	}
+	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit}, log)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		db.Close(context.Background())
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := sqlfront.New(frontCfg, db, log)
+	log.Info("mallard listening", "addr", ln.Addr().String(), "db", cfg.DB, "tls", frontCfg.TLS != nil,
+		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil])
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		log.Info("shutting down")
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	serr := srv.Shutdown(sctx)
+	if errors.Is(err, sqlfront.ErrServerClosed) {
+		err = nil
+	}
+	return errors.Join(err, serr, db.Close(sctx))
+}

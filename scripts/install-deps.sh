@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the programs Mallard's tests drive (psql and a PostgreSQL 15 server
+# for comparisons), from Debian packages, when they are missing.
+set -euo pipefail
+need=()
+command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql)
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "missing: ${need[*]} (install them with your package manager)" >&2
+  exit 1
+fi
+echo "installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

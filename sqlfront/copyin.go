@@ -1,0 +1,249 @@
+package sqlfront
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+// copyParser turns COPY FROM STDIN data, in Postgres' text or CSV format,
+// into the canonical CSV of the spool file: one line per row, every value
+// quoted, NULL as an empty unquoted field. It is fed CopyData payloads as
+// they arrive; a row may span payloads.
+type copyParser struct {
+	c     *planner.Copy
+	cols  []storage.Column
+	out   *bufio.Writer
+	delim byte
+	quote byte
+	esc   byte
+	csv   bool
+
+	line    int64 // input line of the current row, 1-based
+	rows    int64 // rows written
+	header  bool  // a header line is still to be skipped
+	ended   bool  // the end-of-data marker \. was seen
+	err     error
+	partial []byte // bytes of an unfinished row carried to the next payload
+
+	// CSV state of the row being parsed.
+	fields [][]byte
+	isNull []bool
+	field  []byte
+	state  int  // csvUnquoted, csvQuoted, ...
+	quoted bool // the current field started with a quote
+	lines  int  // newlines inside the current row's quoted fields
+}
+
+func newCopyParser(c *planner.Copy, cols []storage.Column, out *bufio.Writer) *copyParser {
+	p := &copyParser{c: c, cols: cols, out: out, delim: c.Delimiter[0], csv: c.Format == "csv", header: c.Header}
+	if p.csv {
+		p.quote, p.esc = c.Quote[0], c.Escape[0]
+	}
+	return p
+}
+
+// feed parses one CopyData payload.
+func (p *copyParser) feed(data []byte) {
+	if p.err != nil || p.ended {
+		return
+	}
+	if p.csv {
+		p.feedCSV(data)
+		return
+	}
+	for len(data) > 0 && p.err == nil && !p.ended {
+		i := indexByte(data, '\n')
+		if i < 0 {
+			p.partial = append(p.partial, data...)
+			return
+		}
+		line := data[:i]
+		if len(p.partial) > 0 {
+			line = append(p.partial, line...)
+			p.partial = p.partial[:0]
+		}
+		p.textLine(trimCR(line))
+		data = data[i+1:]
+	}
+}
+
+// finish handles a last row without a trailing newline.
+func (p *copyParser) finish() {
+	if p.err != nil || p.ended {
+		return
+	}
+	if p.csv {
+		if p.state == csvQuoted || p.state == csvEscape {
+			p.fail(sqlstate.BadCopyFileFormat, "unterminated CSV quoted field")
+			return
+		}
+		if len(p.fields) > 0 || len(p.field) > 0 || p.quoted {
+			p.endCSVRecord()
+		}
+		return
+	}
+	if len(p.partial) > 0 {
+		p.textLine(trimCR(p.partial))
+	}
+}
+
+func (p *copyParser) textLine(line []byte) {
+	p.line++
+	if string(line) == `\.` {
+		p.ended = true
+		return
+	}
+	if p.header {
+		p.header = false
+		return
+	}
+	p.fields, p.isNull = p.fields[:0], p.isNull[:0]
+	start := 0
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) && line[i] != p.delim {
+			if line[i] == '\\' {
+				i++ // an escaped byte never ends a field
+			}
+			continue
+		}
+		raw := line[start:min(i, len(line))]
+		if string(raw) == p.c.Null {
+			p.fields, p.isNull = append(p.fields, nil), append(p.isNull, true)
+		} else {
+			v, err := unescapeText(raw)
+			if err != nil {
+				p.fail(sqlstate.BadCopyFileFormat, err.Error())
+				return
+			}
+			p.fields, p.isNull = append(p.fields, v), append(p.isNull, false)
+		}
+		start = i + 1
+	}
+	p.writeRow()
+}
+
+// writeRow checks the row's width and writes it to the spool file.
+func (p *copyParser) writeRow() {
+	if len(p.fields) < len(p.cols) {
+		p.fail(sqlstate.BadCopyFileFormat, fmt.Sprintf("missing data for column %q", p.cols[len(p.fields)].Name))
+		return
+	}
+	if len(p.fields) > len(p.cols) {
+		p.fail(sqlstate.BadCopyFileFormat, "extra data after last expected column")
+		return
+	}
+	for i, f := range p.fields {
+		if i > 0 {
+			p.out.WriteByte(',')
+		}
+		if p.isNull[i] {
+			continue
+		}
+		p.out.WriteByte('"')
+		for _, b := range f {
+			if b == '"' {
+				p.out.WriteByte('"')
+			}
+			p.out.WriteByte(b)
+		}
+		p.out.WriteByte('"')
+	}
+	p.out.WriteByte('\n')
+	p.rows++
+}
+
+func (p *copyParser) fail(code sqlstate.Code, msg string) {
+	p.err = &sqlstate.Error{Code: code, Message: msg, Where: fmt.Sprintf("COPY %s, line %d", p.c.Table, p.line)}
+}
+
+// unescapeText decodes the backslash escapes of Postgres' COPY text format.
+func unescapeText(raw []byte) ([]byte, error) {
+	if indexByte(raw, '\\') < 0 {
+		return raw, nil
+	}
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		b := raw[i]
+		if b != '\\' {
+			out = append(out, b)
+			continue
+		}
+		i++
+		if i == len(raw) {
+			return nil, fmt.Errorf("end-of-copy marker corrupt")
+		}
+		switch c := raw[i]; c {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'v':
+			out = append(out, '\v')
+		case 'x':
+			v, n := parseDigits(raw[i+1:], 16, 2)
+			if n == 0 {
+				out = append(out, 'x')
+				continue
+			}
+			out, i = append(out, byte(v)), i+n
+		default:
+			if c >= '0' && c <= '7' {
+				v, n := parseDigits(raw[i:], 8, 3)
+				out, i = append(out, byte(v)), i+n-1
+				continue
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// parseDigits reads up to max digits of base from b.
+func parseDigits(b []byte, base, max int) (v, n int) {
+	for n < max && n < len(b) {
+		d := digitValue(b[n])
+		if d < 0 || d >= base {
+			break
+		}
+		v, n = v*base+d, n+1
+	}
+	return v, n
+}
+
+func digitValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func trimCR(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		return b[:n-1]
+	}
+	return b
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,254 @@
+package sqlfront
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront/pgcodec"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+var errInFailedTx = &sqlstate.Error{Code: sqlstate.InFailedSQLTransaction,
+	Message: "current transaction is aborted, commands ignored until end of transaction block"}
+
+// execute runs portal p, sending at most maxRows rows (0: all). simple says
+// the statement came in a simple Query, which describes its own rows.
+func (s *session) execute(p *portal, maxRows int64, simple bool) error {
+	plan := p.prep.plan
+	if s.tx == txFailed && !plan.IsTransactionExit() {
+		return errInFailedTx
+	}
+	switch {
+	case plan.Kind == planner.KindEmpty:
+		s.w.send(&pgproto3.EmptyQueryResponse{})
+		return nil
+	case plan.Kind == planner.KindBegin, plan.Kind == planner.KindCommit, plan.Kind == planner.KindRollback:
+		return s.transaction(plan)
+	case plan.Kind == planner.KindSavepoint:
+		return sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported: DuckDB has no savepoints", plan.Tag)
+	case p.prep.copy != nil:
+		return s.copy(p.prep.copy)
+	}
+	if p.done {
+		// Postgres answers a finished portal with an empty completion.
+		tag := p.prep.plan.Tag
+		s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag(tag, 0, tagHasCount(tag))})
+		return nil
+	}
+	if p.ctx == nil {
+		if err := s.start(p, simple); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	s.running = p.cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running = nil
+		s.mu.Unlock()
+	}()
+	return s.stream(p, maxRows)
+}
+
+// start binds and runs p's statement, making p the open portal.
+func (s *session) start(p *portal, simple bool) error {
+	if s.open != nil && s.open != p {
+		if err := s.open.hold(); err != nil {
+			return err
+		}
+		s.open = nil
+	}
+	p.ctx, p.cancel = context.WithCancelCause(s.ctx)
+	if err := p.prep.stmt.Bind(p.args); err != nil {
+		return err
+	}
+	rows, err := p.prep.stmt.Query(p.ctx)
+	if err != nil {
+		p.done = true
+		return err
+	}
+	p.rows, s.open = rows, p
+	if rows.Result() != storage.ResultRows || !rowsAllowed(p.prep.plan) {
+		return nil
+	}
+	p.cols = rows.Columns()
+	if simple {
+		p.formats = make([]int16, len(p.cols))
+		s.w.send(rowDescription(p.cols, p.formats))
+	} else if len(p.formats) != len(p.cols) {
+		p.formats = resolveFormats(p.formats, len(p.cols))
+	}
+	p.encs = make([]pgcodec.Encoder, len(p.cols))
+	for i, c := range p.cols {
+		if p.encs[i], err = pgcodec.NewEncoder(c.Type, p.formats[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stream sends p's rows up to maxRows, then PortalSuspended or CommandComplete.
+func (s *session) stream(p *portal, maxRows int64) error {
+	if p.encs == nil {
+		return s.complete(p, 0)
+	}
+	var n int64
+	for maxRows <= 0 || n < maxRows {
+		b, err := p.next()
+		if err != nil {
+			p.done = true
+			return err
+		}
+		if b == nil {
+			return s.complete(p, n)
+		}
+		cols := b.Columns()
+		end := int(b.NumRows())
+		if maxRows > 0 {
+			end = min(end, p.row+int(maxRows-n))
+		}
+		for ; p.row < end; p.row++ {
+			s.dataRow(p.encs, cols, p.row)
+			n++
+		}
+		if s.w.err != nil {
+			return s.w.err
+		}
+	}
+	s.w.send(&pgproto3.PortalSuspended{})
+	return nil
+}
+
+// dataRow appends one DataRow, encoding straight into the output buffer.
+func (s *session) dataRow(encs []pgcodec.Encoder, cols []arrow.Array, row int) {
+	at := s.w.beginMessage('D')
+	s.w.buf = binary.BigEndian.AppendUint16(s.w.buf, uint16(len(cols)))
+	for i, arr := range cols {
+		if arr.IsNull(row) {
+			s.w.buf = binary.BigEndian.AppendUint32(s.w.buf, 0xFFFFFFFF)
+			continue
+		}
+		lenAt := len(s.w.buf)
+		s.w.buf = append(s.w.buf, 0, 0, 0, 0)
+		s.w.buf = encs[i](s.w.buf, arr, row)
+		binary.BigEndian.PutUint32(s.w.buf[lenAt:], uint32(len(s.w.buf)-lenAt-4))
+	}
+	s.w.endMessage(at)
+}
+
+// complete ends p's result with CommandComplete. Like Postgres, a result
+// read in several Executes reports the rows of the last one, sent.
+func (s *session) complete(p *portal, sent int64) error {
+	p.done = true
+	var err error
+	if p.rows != nil {
+		err = p.rows.Close()
+	}
+	affected := int64(0)
+	if p.rows != nil {
+		affected = p.rows.RowsAffected()
+	}
+	p.rows = nil
+	if s.open == p {
+		s.open = nil
+	}
+	if err != nil {
+		return err
+	}
+	count := affected
+	if p.encs != nil {
+		count = sent
+	}
+	tag := p.prep.plan.Tag
+	s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag(tag, count, tagHasCount(tag))})
+	return nil
+}
+
+func tagHasCount(tag string) bool {
+	switch tag {
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "COPY", "FETCH", "MOVE":
+		return true
+	}
+	return false
+}
+
+// transaction runs BEGIN, COMMIT or ROLLBACK with Postgres' semantics on top
+// of DuckDB's: BEGIN inside a block and COMMIT or ROLLBACK outside one only
+// warn, and COMMIT of a failed block rolls it back.
+func (s *session) transaction(plan planner.Statement) error {
+	s.closePortals()
+	tag := plan.Tag
+	switch {
+	case plan.Kind == planner.KindBegin && s.tx != txIdle:
+		s.w.send(noticeResponse("WARNING", sqlstate.ActiveSQLTransaction, "there is already a transaction in progress"))
+	case plan.Kind != planner.KindBegin && s.tx == txIdle:
+		s.w.send(noticeResponse("WARNING", sqlstate.NoActiveSQLTransaction, "there is no transaction in progress"))
+	case plan.Kind == planner.KindBegin:
+		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {
+			return err
+		}
+		s.tx = txActive
+	case plan.Kind == planner.KindCommit && s.tx == txActive:
+		s.tx = txIdle
+		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
+			s.db.Exec(s.ctx, "ROLLBACK")
+			return err
+		}
+	default: // ROLLBACK, or COMMIT of a failed block
+		s.tx = txIdle
+		s.db.Exec(s.ctx, "ROLLBACK") // DuckDB may have ended the block itself already
+		tag = "ROLLBACK"
+	}
+	s.w.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	return nil
+}
+
+// closePortals closes every portal; Postgres drops them at the end of a transaction.
+func (s *session) closePortals() {
+	for name, p := range s.portals {
+		p.close()
+		delete(s.portals, name)
+	}
+	s.open = nil
+}
+
+// closeAll releases every portal and prepared statement of the session.
+func (s *session) closeAll() {
+	s.closePortals()
+	for name, p := range s.stmts {
+		p.close()
+		delete(s.stmts, name)
+	}
+}
+
+func rowDescription(cols []storage.Column, formats []int16) *pgproto3.RowDescription {
+	fields := make([]pgproto3.FieldDescription, len(cols))
+	for i, c := range cols {
+		t := pgcodec.TypeFor(c.Type)
+		fields[i] = pgproto3.FieldDescription{
+			Name: []byte(c.Name), DataTypeOID: t.OID, DataTypeSize: t.Size,
+			TypeModifier: t.Typmod, Format: formats[i],
+		}
+	}
+	return &pgproto3.RowDescription{Fields: fields}
+}
+
+// resolveFormats expands Bind's result format codes to one per column.
+func resolveFormats(codes []int16, n int) []int16 {
+	out := make([]int16, n)
+	switch len(codes) {
+	case 0:
+	case 1:
+		for i := range out {
+			out[i] = codes[0]
+		}
+	default:
+		copy(out, codes)
+	}
+	return out
+}

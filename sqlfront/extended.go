@@ -1,0 +1,224 @@
+package sqlfront
+
+import (
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront/pgcodec"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+// prepare plans one statement and, unless the front end runs it itself,
+// prepares it in DuckDB. Prepare errors are reported here, as Postgres
+// reports them at Parse.
+func (s *session) prepare(st planner.Statement) (*prepared, error) {
+	if s.tx == txFailed && !st.IsTransactionExit() {
+		return nil, errInFailedTx
+	}
+	p := &prepared{plan: st}
+	switch st.Kind {
+	case planner.KindEmpty, planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
+		return p, nil
+	case planner.KindCopy:
+		c, ok, err := planner.ParseCopy(st.Text)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			p.copy = &c
+			return p, nil
+		}
+	}
+	if s.open != nil {
+		if err := s.open.hold(); err != nil {
+			return nil, err
+		}
+		s.open = nil
+	}
+	ctx, done := s.statementContext()
+	defer done()
+	stmt, err := s.db.Prepare(ctx, st.Text)
+	if err != nil {
+		return nil, err
+	}
+	p.stmt = stmt
+	return p, nil
+}
+
+func (s *session) handleParse(m *pgproto3.Parse) error {
+	if m.Name != "" {
+		if _, exists := s.stmts[m.Name]; exists {
+			return sqlstate.New(sqlstate.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+		}
+	}
+	stmts := planner.Split(m.Query)
+	if len(stmts) > 1 {
+		return sqlstate.New(sqlstate.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	st := planner.Statement{Kind: planner.KindEmpty}
+	if len(stmts) == 1 {
+		st = stmts[0]
+	}
+	p, err := s.prepare(st)
+	if err != nil {
+		return err
+	}
+	p.paramOIDs = paramOIDs(p, m.ParameterOIDs)
+	if old := s.stmts[m.Name]; old != nil {
+		s.dropStatement(m.Name, old)
+	}
+	s.stmts[m.Name] = p
+	s.w.send(&pgproto3.ParseComplete{})
+	return nil
+}
+
+// paramOIDs takes the client's parameter types and fills the rest from DuckDB.
+func paramOIDs(p *prepared, given []uint32) []uint32 {
+	n := len(given)
+	if p.stmt != nil {
+		n = max(n, len(p.stmt.Params()))
+	}
+	oids := make([]uint32, n)
+	for i := range oids {
+		if i < len(given) && given[i] != 0 {
+			oids[i] = given[i]
+		} else if p.stmt != nil && i < len(p.stmt.Params()) {
+			oids[i] = pgcodec.TypeFor(p.stmt.Params()[i]).OID
+		} else {
+			oids[i] = pgcodec.TypeFor(storage.Type{ID: storage.TypeInvalid}).OID
+		}
+	}
+	return oids
+}
+
+func (s *session) handleBind(m *pgproto3.Bind) error {
+	prep, ok := s.stmts[m.PreparedStatement]
+	if !ok {
+		return sqlstate.New(sqlstate.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
+	}
+	if m.DestinationPortal == "" {
+		s.closeUnnamedPortal()
+	} else if _, exists := s.portals[m.DestinationPortal]; exists {
+		return sqlstate.New(sqlstate.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
+	}
+	if len(m.Parameters) != len(prep.paramOIDs) {
+		return sqlstate.New(sqlstate.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement %q requires %d",
+			len(m.Parameters), m.PreparedStatement, len(prep.paramOIDs))
+	}
+	if n := len(m.ParameterFormatCodes); n > 1 && n != len(m.Parameters) {
+		return sqlstate.New(sqlstate.ProtocolViolation,
+			"bind message has %d parameter formats but %d parameters", n, len(m.Parameters))
+	}
+	args := make([]any, len(m.Parameters))
+	for i, raw := range m.Parameters {
+		v, err := pgcodec.DecodeParam(prep.paramOIDs[i], paramFormat(m.ParameterFormatCodes, i), raw)
+		if err != nil {
+			return err
+		}
+		args[i] = v
+	}
+	p := &portal{prep: prep, args: args}
+	if prep.returnsRows() {
+		n := len(prep.stmt.Columns())
+		if c := len(m.ResultFormatCodes); c > 1 && c != n {
+			return sqlstate.New(sqlstate.ProtocolViolation,
+				"bind message has %d result formats but query has %d columns", c, n)
+		}
+		p.formats = resolveFormats(m.ResultFormatCodes, n)
+	}
+	s.portals[m.DestinationPortal] = p
+	s.w.send(&pgproto3.BindComplete{})
+	return nil
+}
+
+// paramFormat is the format of parameter i under Bind's format-code rules.
+// DecodeParam copies what it keeps, so the message buffer may be reused.
+func paramFormat(codes []int16, i int) int16 {
+	switch len(codes) {
+	case 0:
+		return 0
+	case 1:
+		return codes[0]
+	}
+	return codes[i]
+}
+
+func (s *session) handleDescribe(m *pgproto3.Describe) error {
+	if m.ObjectType == 'S' {
+		prep, ok := s.stmts[m.Name]
+		if !ok {
+			return sqlstate.New(sqlstate.InvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
+		}
+		s.w.send(&pgproto3.ParameterDescription{ParameterOIDs: prep.paramOIDs})
+		if !prep.returnsRows() {
+			s.w.send(&pgproto3.NoData{})
+			return nil
+		}
+		s.w.send(rowDescription(prep.stmt.Columns(), make([]int16, len(prep.stmt.Columns()))))
+		return nil
+	}
+	p, ok := s.portals[m.Name]
+	if !ok {
+		return sqlstate.New(sqlstate.InvalidCursorName, "portal %q does not exist", m.Name)
+	}
+	switch {
+	case p.cols != nil:
+		s.w.send(rowDescription(p.cols, p.formats))
+	case p.prep.returnsRows():
+		s.w.send(rowDescription(p.prep.stmt.Columns(), p.formats))
+	default:
+		s.w.send(&pgproto3.NoData{})
+	}
+	return nil
+}
+
+func (s *session) handleExecute(m *pgproto3.Execute) error {
+	p, ok := s.portals[m.Portal]
+	if !ok {
+		return sqlstate.New(sqlstate.InvalidCursorName, "portal %q does not exist", m.Portal)
+	}
+	return s.execute(p, int64(m.MaxRows), false)
+}
+
+func (s *session) handleClose(m *pgproto3.Close) error {
+	if m.ObjectType == 'S' {
+		if p := s.stmts[m.Name]; p != nil {
+			s.dropStatement(m.Name, p)
+		}
+	} else if p := s.portals[m.Name]; p != nil {
+		if s.open == p {
+			s.open = nil
+		}
+		p.close()
+		delete(s.portals, m.Name)
+	}
+	s.w.send(&pgproto3.CloseComplete{})
+	return nil
+}
+
+// handleSync ends an extended-protocol batch. Outside a transaction block
+// the batch's portals end with it, as Postgres' implicit transaction does.
+func (s *session) handleSync() error {
+	s.skipUntilSync = false
+	if s.tx == txIdle {
+		s.closePortals()
+	}
+	s.readyForQuery()
+	return nil
+}
+
+// dropStatement closes a prepared statement and the portals bound to it.
+func (s *session) dropStatement(name string, prep *prepared) {
+	for pname, p := range s.portals {
+		if p.prep == prep {
+			if s.open == p {
+				s.open = nil
+			}
+			p.close()
+			delete(s.portals, pname)
+		}
+	}
+	prep.close()
+	delete(s.stmts, name)
+}

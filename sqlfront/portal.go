@@ -1,0 +1,135 @@
+package sqlfront
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront/pgcodec"
+	"github.com/mallard/mallard/storage"
+)
+
+// prepared is a parsed statement: one of a simple Query, or one named or
+// unnamed by Parse.
+type prepared struct {
+	plan planner.Statement
+	// stmt is nil for what the front end runs itself: empty statements,
+	// transaction control, savepoints and COPY FROM STDIN / TO STDOUT.
+	stmt *storage.Stmt
+	// copy is set for COPY FROM STDIN / TO STDOUT.
+	copy *planner.Copy
+	// paramOIDs has one OID per parameter: the client's where it gave one,
+	// else the type DuckDB inferred.
+	paramOIDs []uint32
+}
+
+func (p *prepared) close() {
+	if p.stmt != nil {
+		p.stmt.Close()
+	}
+}
+
+// returnsRows reports whether executing p sends rows, judged before it runs.
+func (p *prepared) returnsRows() bool {
+	if p.copy != nil || p.stmt == nil {
+		return false
+	}
+	return p.stmt.Result() == storage.ResultRows && rowsAllowed(p.plan)
+}
+
+// rowsAllowed reports whether a statement of this kind may send rows: a
+// utility statement that DuckDB answers with a status row (CHECKPOINT) does
+// not, as in Postgres.
+func rowsAllowed(plan planner.Statement) bool {
+	switch plan.Kind {
+	case planner.KindQuery, planner.KindOther:
+		return true
+	case planner.KindInsert, planner.KindUpdate, planner.KindDelete, planner.KindMerge:
+		return true
+	}
+	return false
+}
+
+// portal is a bound statement and, once executed, its open result.
+type portal struct {
+	prep    *prepared
+	args    []any
+	formats []int16 // per result column, as Bind asked
+
+	ctx    context.Context // lives as long as the result is open
+	cancel context.CancelCauseFunc
+	rows   *storage.Rows
+	cols   []storage.Column
+	encs   []pgcodec.Encoder
+	batch  arrow.RecordBatch // the current batch, retained
+	row    int               // next row of batch to send
+	held   []arrow.RecordBatch
+	done   bool
+	closed bool
+}
+
+// next returns the batch holding the next row to send, or nil at the end.
+func (p *portal) next() (arrow.RecordBatch, error) {
+	for p.batch == nil || p.row >= int(p.batch.NumRows()) {
+		p.releaseBatch()
+		switch {
+		case len(p.held) > 0:
+			p.batch, p.held = p.held[0], p.held[1:]
+		case p.rows != nil && p.rows.Next():
+			p.batch = p.rows.Batch()
+			p.batch.Retain()
+		default:
+			if p.rows != nil {
+				return nil, p.rows.Err()
+			}
+			return nil, nil
+		}
+		p.row = 0
+	}
+	return p.batch, nil
+}
+
+func (p *portal) releaseBatch() {
+	if p.batch != nil {
+		p.batch.Release()
+		p.batch = nil
+	}
+}
+
+// hold reads the rest of the result into memory and frees the DuckDB
+// connection, so that another statement can run while this portal stays
+// suspended. DuckDB allows one open streaming result per connection;
+// Postgres allows many open portals.
+func (p *portal) hold() error {
+	if p.rows == nil {
+		return nil
+	}
+	for p.rows.Next() {
+		b := p.rows.Batch()
+		b.Retain()
+		p.held = append(p.held, b)
+	}
+	err := p.rows.Close()
+	p.rows = nil
+	return err
+}
+
+// close releases the result and the batches the portal holds.
+func (p *portal) close() {
+	if p.closed {
+		return
+	}
+	p.closed = true
+	p.releaseBatch()
+	for _, b := range p.held {
+		b.Release()
+	}
+	p.held = nil
+	if p.rows != nil {
+		p.rows.Close()
+		p.rows = nil
+	}
+	if p.cancel != nil {
+		p.cancel(nil)
+	}
+}

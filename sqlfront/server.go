@@ -1,0 +1,179 @@
+// Package sqlfront is Mallard's Postgres wire protocol (v3) server: startup,
+// TLS, authentication, the simple and extended query protocols, COPY,
+// cancellation and notices. One goroutine serves each connection; each
+// connection has its own DuckDB connection.
+//
+// A connection ends in one of four ways: the client sends Terminate or
+// closes the socket; the protocol is violated (an 08P01 ErrorResponse is
+// sent if possible); a panic in the session is recovered (XX000); or the
+// server shuts down (57P01). In every case only that connection is closed.
+package sqlfront
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+// DefaultMaxMessageSize is the largest frontend message accepted by default.
+const DefaultMaxMessageSize = 64 << 20
+
+// Config is how the server accepts and authenticates clients.
+type Config struct {
+	// TLS, when set, is offered to clients that send SSLRequest.
+	TLS *tls.Config
+	// Credentials, when set, require SCRAM-SHA-256 for every connection;
+	// otherwise every connection is trusted.
+	Credentials *Credentials
+	// MaxMessageSize caps one frontend message; 0 means DefaultMaxMessageSize.
+	MaxMessageSize int
+	// ServerVersion is reported as server_version.
+	ServerVersion string
+}
+
+// Server serves Postgres clients on a DuckDB database.
+type Server struct {
+	cfg Config
+	db  *storage.DB
+	log *slog.Logger
+
+	mu        sync.Mutex
+	listeners map[net.Listener]struct{}
+	sessions  map[cancelKey]*session
+	shutdown  bool
+	wg        sync.WaitGroup // one per running connection goroutine
+}
+
+type cancelKey struct{ pid, secret uint32 }
+
+// New returns a server for db. It accepts nothing until Serve.
+func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
+	if cfg.MaxMessageSize <= 0 {
+		cfg.MaxMessageSize = DefaultMaxMessageSize
+	}
+	return &Server{
+		cfg: cfg, db: db, log: log,
+		listeners: map[net.Listener]struct{}{},
+		sessions:  map[cancelKey]*session{},
+	}
+}
+
+// ErrServerClosed is returned by Serve after Shutdown.
+var ErrServerClosed = errors.New("sqlfront: server closed")
+
+// Serve accepts connections on ln until Shutdown. Temporary accept errors
+// are retried with backoff, as net/http does.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.shutdown {
+		s.mu.Unlock()
+		return ErrServerClosed
+	}
+	s.listeners[ln] = struct{}{}
+	s.mu.Unlock()
+	var delay time.Duration
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if s.closing() {
+				return ErrServerClosed
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscallEMFILE) {
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				s.log.Warn("accept", "err", err, "retry_in", delay)
+				time.Sleep(delay)
+				continue
+			}
+			return fmt.Errorf("accept: %w", err)
+		}
+		delay = 0
+		if !s.track() {
+			c.Close()
+			return ErrServerClosed
+		}
+		go s.serveConn(c)
+	}
+}
+
+func (s *Server) closing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shutdown
+}
+
+// track counts a new connection goroutine unless the server is shutting down.
+func (s *Server) track() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shutdown {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// Shutdown stops accepting, cancels running statements, tells every client
+// the server is going away (57P01) and waits for the connections to end or
+// ctx to expire.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.shutdown = true
+	for ln := range s.listeners {
+		ln.Close()
+	}
+	for _, sess := range s.sessions {
+		sess.terminate(&sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",
+			Message: "terminating connection due to administrator command"})
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// register gives sess a fresh cancel key.
+func (s *Server) register(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		k := cancelKey{pid: rand.Uint32()>>1 + 1, secret: rand.Uint32()}
+		if _, taken := s.sessions[k]; !taken {
+			sess.key = k
+			s.sessions[k] = sess
+			return
+		}
+	}
+}
+
+func (s *Server) unregister(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.sessions, sess.key)
+}
+
+// cancel cancels the running statement of the session with key k, if any.
+// A wrong key is ignored silently, as Postgres does.
+func (s *Server) cancel(k cancelKey) {
+	s.mu.Lock()
+	sess := s.sessions[k]
+	s.mu.Unlock()
+	if sess != nil {
+		sess.cancelStatement(&sqlstate.Error{Code: sqlstate.QueryCanceled,
+			Message: "canceling statement due to user request"})
+	}
+}

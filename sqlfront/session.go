@@ -1,0 +1,299 @@
+package sqlfront
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+// Transaction status as ReadyForQuery reports it.
+const (
+	txIdle   = 'I'
+	txActive = 'T'
+	txFailed = 'E'
+)
+
+// session is one client connection after startup. Its goroutine owns every
+// field except those under mu, which CancelRequest and Shutdown reach from
+// other goroutines.
+type session struct {
+	srv    *Server
+	conn   net.Conn
+	be     *pgproto3.Backend
+	w      *writer
+	ra     *readAhead
+	db     *storage.Conn
+	log    *slog.Logger
+	key    cancelKey
+	params map[string]string
+
+	// ctx ends when the client goes away or the server shuts down; every
+	// statement's context derives from it.
+	ctx  context.Context
+	stop context.CancelCauseFunc
+
+	mu      sync.Mutex
+	running context.CancelCauseFunc // cancels the running statement, if any
+
+	tx            byte
+	stmts         map[string]*prepared
+	portals       map[string]*portal
+	skipUntilSync bool
+	open          *portal // the portal whose result holds the DuckDB connection
+}
+
+// serveConn runs one connection from startup to close.
+func (s *Server) serveConn(c net.Conn) {
+	defer s.wg.Done()
+	defer c.Close()
+	st := &startup{srv: s}
+	st.reset(c)
+	if err := st.run(); err != nil {
+		if !errors.Is(err, errCanceled) {
+			s.log.Debug("startup failed", "remote", c.RemoteAddr(), "err", err)
+		}
+		return
+	}
+	db, err := s.db.Connect()
+	if err != nil {
+		st.fatal(sqlstate.From(err))
+		return
+	}
+	sess := &session{
+		srv: s, conn: st.conn, be: st.be, w: st.w, db: db, params: st.params,
+		log: s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
+		tx:  txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
+	}
+	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
+	s.register(sess)
+	defer s.unregister(sess)
+	if s.closing() {
+		sess.terminate(&sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",
+			Message: "terminating connection due to administrator command"})
+	}
+	sess.run()
+}
+
+// run serves messages until the connection ends, then releases everything
+// the session holds.
+func (s *session) run() {
+	s.ra = startReadAhead(s.conn, func() {
+		s.stop(&sqlstate.Error{Code: sqlstate.ConnectionFailure, Message: "client connection closed"})
+	})
+	s.be = pgproto3.NewBackend(s.ra, s.conn)
+	s.be.SetMaxBodyLen(s.srv.cfg.MaxMessageSize)
+	defer func() {
+		s.closeAll()
+		s.db.Close()
+		s.conn.Close()
+		s.ra.wait()
+		s.stop(nil)
+	}()
+	defer s.recoverPanic()
+	s.sendStartupParams()
+	s.readyForQuery()
+	for {
+		if err := s.w.flush(); err != nil {
+			return
+		}
+		msg, err := s.be.Receive()
+		if err != nil {
+			s.receiveFailed(err)
+			return
+		}
+		if _, ok := msg.(*pgproto3.Terminate); ok {
+			return
+		}
+		if s.skipUntilSync && !isSync(msg) {
+			continue
+		}
+		if err := s.handleMessage(msg); err != nil {
+			s.sendFatal(sqlstate.From(err))
+			return
+		}
+	}
+}
+
+func isSync(msg pgproto3.FrontendMessage) bool {
+	_, ok := msg.(*pgproto3.Sync)
+	return ok
+}
+
+// recoverPanic turns a panic in this session into a FATAL error for this
+// connection only.
+func (s *session) recoverPanic() {
+	if r := recover(); r != nil {
+		s.log.Error("session panic", "panic", r, "stack", string(debug.Stack()))
+		s.sendFatal(&sqlstate.Error{Code: sqlstate.InternalError, Message: fmt.Sprintf("internal error: %v", r)})
+	}
+}
+
+// receiveFailed reports a malformed or oversized message before closing.
+func (s *session) receiveFailed(err error) {
+	if cause := context.Cause(s.ctx); sqlstate.CodeOf(cause) == sqlstate.AdminShutdown {
+		s.sendFatal(sqlstate.From(cause))
+		return
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || s.ctx.Err() != nil {
+		return
+	}
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooBig) {
+		s.sendFatal(sqlstate.New(sqlstate.ProtocolViolation,
+			"message of %d bytes exceeds the limit of %d bytes", tooBig.ActualBodyLen, tooBig.MaxExpectedBodyLen))
+		return
+	}
+	s.sendFatal(sqlstate.New(sqlstate.ProtocolViolation, "invalid frontend message: %v", err))
+}
+
+func (s *session) sendFatal(e *sqlstate.Error) {
+	e.Severity = "FATAL"
+	s.w.send(errorResponse(e))
+	s.w.flush()
+}
+
+// handleMessage dispatches one message; it does nothing else. A returned
+// error ends the connection; statement errors are reported by fail.
+func (s *session) handleMessage(msg pgproto3.FrontendMessage) error {
+	switch m := msg.(type) {
+	case *pgproto3.Query:
+		return s.handleQuery(m)
+	case *pgproto3.Parse:
+		return s.extended(s.handleParse(m))
+	case *pgproto3.Bind:
+		return s.extended(s.handleBind(m))
+	case *pgproto3.Describe:
+		return s.extended(s.handleDescribe(m))
+	case *pgproto3.Execute:
+		return s.extended(s.handleExecute(m))
+	case *pgproto3.Close:
+		return s.extended(s.handleClose(m))
+	case *pgproto3.Sync:
+		return s.handleSync()
+	case *pgproto3.Flush:
+		return s.w.flush()
+	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+		return nil // stray copy messages after a failed COPY are ignored, as Postgres does
+	}
+	return sqlstate.New(sqlstate.ProtocolViolation, "unexpected message %T", msg)
+}
+
+// extended reports a statement error of an extended-protocol message and
+// starts skipping messages until Sync. This is the only place that sets
+// skipUntilSync.
+func (s *session) extended(err error) error {
+	if err == nil {
+		return nil
+	}
+	if fatal := s.fatalError(err); fatal != nil {
+		return fatal
+	}
+	s.fail(err)
+	s.skipUntilSync = true
+	return nil
+}
+
+// fatalError returns err if it must end the connection: a write to the
+// client failed or the client is gone.
+func (s *session) fatalError(err error) error {
+	if s.w.err != nil {
+		return s.w.err
+	}
+	if e := sqlstate.From(err); e.Severity == "FATAL" {
+		return e
+	}
+	return nil
+}
+
+// fail sends err as an ErrorResponse and marks an open transaction failed.
+func (s *session) fail(err error) {
+	e := sqlstate.From(err)
+	if e.Code == sqlstate.InternalError {
+		s.log.Warn("internal error", "err", err)
+	}
+	s.w.send(errorResponse(e))
+	if s.tx == txActive {
+		s.tx = txFailed
+	}
+}
+
+func (s *session) readyForQuery() {
+	s.w.send(&pgproto3.ReadyForQuery{TxStatus: s.tx})
+}
+
+// terminate ends the session from another goroutine: the running statement
+// is canceled and the session goroutine stops at its next message.
+func (s *session) terminate(cause *sqlstate.Error) {
+	s.stop(cause)
+	s.conn.SetReadDeadline(pastDeadline)
+}
+
+// cancelStatement cancels the statement running now, if any.
+func (s *session) cancelStatement(cause error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running != nil {
+		s.running(cause)
+	}
+}
+
+// statementContext returns the context for one statement; done must be
+// called when the statement ends.
+func (s *session) statementContext() (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	s.mu.Lock()
+	s.running = cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		s.mu.Lock()
+		s.running = nil
+		s.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+func (s *session) sendStartupParams() {
+	ps := map[string]string{
+		"server_version":              s.srv.cfg.ServerVersion,
+		"server_encoding":             "UTF8",
+		"client_encoding":             "UTF8",
+		"DateStyle":                   "ISO, MDY",
+		"TimeZone":                    "UTC",
+		"IntervalStyle":               "postgres",
+		"integer_datetimes":           "on",
+		"standard_conforming_strings": "on",
+		"is_superuser":                "on",
+		"session_authorization":       s.params["user"],
+		"application_name":            s.params["application_name"],
+	}
+	for _, name := range sortedKeys(ps) {
+		s.w.send(&pgproto3.ParameterStatus{Name: name, Value: ps[name]})
+	}
+	s.w.send(&pgproto3.BackendKeyData{ProcessID: s.key.pid, SecretKey: secretBytes(s.key.secret)})
+}
+
+var pastDeadline = time.Unix(1, 0)
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func secretBytes(v uint32) []byte {
+	return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
+}

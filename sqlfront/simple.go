@@ -1,0 +1,87 @@
+package sqlfront
+
+import (
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/planner"
+)
+
+// handleQuery runs a simple Query: each statement in turn, stopping at the
+// first error, then ReadyForQuery. Several statements outside an explicit
+// transaction block run in one implicit transaction, as in Postgres.
+func (s *session) handleQuery(q *pgproto3.Query) error {
+	s.closeUnnamedPortal()
+	stmts := planner.Split(q.String)
+	if len(stmts) == 0 {
+		s.w.send(&pgproto3.EmptyQueryResponse{})
+		s.readyForQuery()
+		return nil
+	}
+	implicit := s.tx == txIdle && len(stmts) > 1 && !hasTransactionControl(stmts)
+	if implicit {
+		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {
+			return s.simpleDone(err)
+		}
+	}
+	for _, st := range stmts {
+		if err := s.simpleStatement(st); err != nil {
+			if implicit {
+				s.db.Exec(s.ctx, "ROLLBACK")
+			}
+			return s.simpleDone(err)
+		}
+	}
+	if implicit {
+		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
+			return s.simpleDone(err)
+		}
+	}
+	return s.simpleDone(nil)
+}
+
+// simpleDone reports err, if any, and ends the Query with ReadyForQuery.
+func (s *session) simpleDone(err error) error {
+	if err != nil {
+		if fatal := s.fatalError(err); fatal != nil {
+			return fatal
+		}
+		s.fail(err)
+	}
+	s.readyForQuery()
+	return nil
+}
+
+func (s *session) simpleStatement(st planner.Statement) error {
+	prep, err := s.prepare(st)
+	if err != nil {
+		return err
+	}
+	defer prep.close()
+	p := &portal{prep: prep}
+	defer p.close()
+	err = s.execute(p, 0, true)
+	if s.open == p {
+		s.open = nil
+	}
+	return err
+}
+
+func hasTransactionControl(stmts []planner.Statement) bool {
+	for _, st := range stmts {
+		switch st.Kind {
+		case planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
+			return true
+		}
+	}
+	return false
+}
+
+// closeUnnamedPortal drops the unnamed portal, which any Query or Bind replaces.
+func (s *session) closeUnnamedPortal() {
+	if p := s.portals[""]; p != nil {
+		if s.open == p {
+			s.open = nil
+		}
+		p.close()
+		delete(s.portals, "")
+	}
+}
