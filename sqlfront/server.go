@@ -177,3 +177,10 @@ func (s *Server) cancel(k cancelKey) {
 			Message: "canceling statement due to user request"})
 	}
 }
+
+// Sessions is the number of client sessions past startup.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
