@@ -31,6 +31,7 @@ func TestCommandTags(t *testing.T) {
 			{"UPDATE t SET v = 'z' WHERE id > 1", "UPDATE 2"},
 			{"DELETE FROM t WHERE id = 1", "DELETE 1"},
 			{"SELECT * FROM t", "SELECT 2"},
+			{"CREATE TABLE t2 AS SELECT * FROM t", "SELECT 2"},
 			{"CREATE VIEW w AS SELECT 1", "CREATE VIEW"},
 			{"DROP VIEW w", "DROP VIEW"},
 		}

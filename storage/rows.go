@@ -4,6 +4,7 @@ package storage
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/duckdb/duckdb-go/v2/arrowmapping"
@@ -38,6 +39,9 @@ func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Ro
 		r.result = ResultCount
 	default:
 		r.result = ResultNone
+	}
+	if r.result == ResultNone && mapping.ResultStatementType(r.res) == mapping.StatementTypeCreate {
+		r.changed = createdRows(r.res)
 	}
 	if r.result != ResultRows {
 		return r, nil
@@ -133,4 +137,23 @@ func (r *Rows) Close() error {
 	mapping.DestroyResult(&r.res)
 	r.stop()
 	return r.err
+}
+
+// createdRows reads the row count DuckDB reports for CREATE TABLE ... AS
+// as a one-row "Count" column (the C API's rows-changed is 0 for it).
+func createdRows(res mapping.Result) int64 {
+	if mapping.ColumnCount(&res) != 1 || mapping.ColumnName(&res, 0) != "Count" ||
+		mapping.ColumnType(&res, 0) != mapping.TypeBigInt {
+		return 0
+	}
+	chunk := mapping.FetchChunk(res)
+	if chunk.Ptr == nil {
+		return 0
+	}
+	defer mapping.DestroyDataChunk(&chunk)
+	if mapping.DataChunkGetSize(chunk) != 1 {
+		return 0
+	}
+	vec := mapping.DataChunkGetVector(chunk, 0)
+	return *(*int64)(unsafe.Pointer(mapping.VectorGetData(vec)))
 }

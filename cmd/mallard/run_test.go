@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestConfigValidate(t *testing.T) {
+	base := func() Config {
+		return Config{Listen: "127.0.0.1:5433", DB: "x.duckdb", LogLevel: "info", TLS: "off", MaxMessageSize: 1 << 20}
+	}
+	tests := []struct {
+		name    string
+		change  func(*Config)
+		wantErr string
+	}{
+		{"defaults", func(*Config) {}, ""},
+		{"public without password", func(c *Config) { c.Listen = "0.0.0.0:5433" }, "not a loopback address"},
+		{"public with password", func(c *Config) { c.Listen = "0.0.0.0:5433"; c.Password = "p" }, ""},
+		{"localhost", func(c *Config) { c.Listen = "localhost:1" }, ""},
+		{"ipv6 loopback", func(c *Config) { c.Listen = "[::1]:5433" }, ""},
+		{"bad listen", func(c *Config) { c.Listen = "nope" }, "-listen"},
+		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "-log-level"},
+		{"bad tls", func(c *Config) { c.TLS = "yes" }, "-tls"},
+		{"cert without key", func(c *Config) { c.TLSCert = "c.pem" }, "go together"},
+		{"tiny messages", func(c *Config) { c.MaxMessageSize = 10 }, "-max-message-size"},
+		{"no db", func(c *Config) { c.DB = "" }, "-db"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := base()
+			tt.change(&c)
+			err := c.Validate()
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("Validate() = %v, want error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestEnvironmentSetsDefaults(t *testing.T) {
+	t.Setenv("MALLARD_LISTEN", "127.0.0.1:7777")
+	t.Setenv("MALLARD_LOG_LEVEL", "debug")
+	cfg, err := parseConfig(nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Listen != "127.0.0.1:7777" || cfg.LogLevel != "debug" {
+		t.Fatalf("cfg = %+v", cfg)
+	}
+	cfg, err = parseConfig([]string{"--listen", "127.0.0.1:8888"}, &bytes.Buffer{})
+	if err != nil || cfg.Listen != "127.0.0.1:8888" {
+		t.Fatalf("flag should win over environment: %+v %v", cfg, err)
+	}
+}
+
+func TestHelpNamesEveryFlag(t *testing.T) {
+	var out bytes.Buffer
+	if err := Run(context.Background(), []string{"--help"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"-listen", "-db", "-log-level", "-password", "-tls", "-tls-cert", "-tls-key", "MALLARD_PASSWORD"} {
+		if !strings.Contains(out.String(), f) {
+			t.Errorf("help does not mention %s", f)
+		}
+	}
+}
+
+func freePort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestShutdownCheckpoints runs the server as main does, stops it the way a
+// signal does (canceling Run's context), and checks that the client was
+// told, a running statement was canceled (Run returns nil only if every
+// session ended within the grace period) and the data is in the
+// checkpointed file.
+func TestShutdownCheckpoints(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "m.duckdb")
+	addr := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() { done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath}, &logs, &logs) }()
+	conn := connectRetry(t, addr)
+	if _, err := conn.Exec(context.Background(), "CREATE TABLE kept AS SELECT 42 AS v"); err != nil {
+		t.Fatal(err)
+	}
+	busy := connectRetry(t, addr)
+	busyErr := make(chan error, 1)
+	go func() {
+		_, err := busy.Exec(context.Background(), "SELECT count(*) FROM range(10000000000000) a")
+		busyErr <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	if err := <-busyErr; err == nil {
+		t.Error("a running statement survived shutdown")
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v\n%s", err, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not stop")
+	}
+	_, err := conn.Exec(context.Background(), "SELECT 1")
+	var pe *pgconn.PgError
+	if err == nil || errors.As(err, &pe) && pe.Code != "57P01" {
+		t.Fatalf("after shutdown: %v, want the connection closed (57P01)", err)
+	}
+	if _, err := os.Stat(dbPath + ".wal"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("WAL left behind (%v): shutdown did not checkpoint", err)
+	}
+	// The file opens again and holds the data.
+	addr2 := freePort(t)
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	go func() { done <- Run(ctx2, []string{"serve", "--listen", addr2, "--db", dbPath}, &logs, &logs) }()
+	var v int
+	if err := connectRetry(t, addr2).QueryRow(context.Background(), "SELECT v FROM kept").Scan(&v); err != nil || v != 42 {
+		t.Fatalf("v = %d, %v", v, err)
+	}
+	cancel2()
+	<-done
+}
+
+func connectRetry(t *testing.T, addr string) *pgx.Conn {
+	host, port, _ := net.SplitHostPort(addr)
+	dsn := fmt.Sprintf("host=%s port=%s user=mallard sslmode=disable", host, port)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := pgx.Connect(context.Background(), dsn)
+		if err == nil {
+			t.Cleanup(func() { conn.Close(context.Background()) })
+			return conn
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
