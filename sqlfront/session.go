@@ -57,6 +57,9 @@ type session struct {
 func (s *Server) serveConn(c net.Conn) {
 	defer s.wg.Done()
 	defer c.Close()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetNoDelay(true) // Go's default, stated: small responses must not wait
+	}
 	st := &startup{srv: s}
 	st.reset(c)
 	if err := st.run(); err != nil {
