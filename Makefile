@@ -21,7 +21,7 @@ vet:
 test: deps vet test-go test-clients
 
 test-go:
-	$(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
+	./scripts/with-postgres.sh $(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
 
 test-clients: build
 	./scripts/test-clients.sh

@@ -1,0 +1,217 @@
+package pgcodec
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/mallard/mallard/storage"
+)
+
+// scalarBinaryEncoder returns the format-1 encoder of a type that is
+// neither a list nor nested.
+func scalarBinaryEncoder(t storage.Type) Encoder {
+	switch t.ID {
+	case storage.TypeDecimal:
+		return decimalBinaryEncoder(int(t.Scale))
+	case storage.TypeTimestamp, storage.TypeTimestampS, storage.TypeTimestampMS,
+		storage.TypeTimestampNS, storage.TypeTimestampTZ:
+		return timestampBinaryEncoder(t.ID)
+	}
+	if enc := intBinaryEncoder(t.ID); enc != nil {
+		return enc
+	}
+	if enc := otherBinaryEncoder(t.ID); enc != nil {
+		return enc
+	}
+	// text, json and unknown types: the binary format is the text.
+	return scalarTextEncoder(t)
+}
+
+// intBinaryEncoder returns the format-1 encoder of an integer type, or nil.
+func intBinaryEncoder(id storage.TypeID) Encoder {
+	switch id {
+	case storage.TypeTinyInt:
+		return binaryInt8
+	case storage.TypeSmallInt:
+		return binaryInt16
+	case storage.TypeInteger:
+		return binaryInt32
+	case storage.TypeBigInt:
+		return binaryInt64
+	case storage.TypeUTinyInt:
+		return binaryUint8
+	case storage.TypeUSmallInt:
+		return binaryUint16
+	case storage.TypeUInteger:
+		return binaryUint32
+	case storage.TypeUBigInt:
+		return binaryUint64
+	case storage.TypeHugeInt:
+		return binaryHugeInt
+	case storage.TypeUHugeInt:
+		return binaryUHugeInt
+	}
+	return nil
+}
+
+// otherBinaryEncoder returns the format-1 encoder of the remaining scalar
+// types whose binary format differs from their text, or nil.
+func otherBinaryEncoder(id storage.TypeID) Encoder {
+	switch id {
+	case storage.TypeBoolean:
+		return binaryBool
+	case storage.TypeFloat:
+		return binaryFloat32
+	case storage.TypeDouble:
+		return binaryFloat64
+	case storage.TypeBigNum:
+		return binaryBigNum
+	case storage.TypeUUID:
+		return binaryUUID
+	case storage.TypeBlob:
+		return binaryBytea
+	case storage.TypeBit:
+		return binaryBit
+	case storage.TypeDate:
+		return binaryDate
+	case storage.TypeTime:
+		return binaryTime
+	case storage.TypeTimeTZ:
+		return binaryTimeTZ
+	case storage.TypeInterval:
+		return binaryInterval
+	}
+	return nil
+}
+
+func binaryBool(dst []byte, arr arrow.Array, i int) []byte {
+	if arr.(*array.Boolean).Value(i) {
+		return append(dst, 1)
+	}
+	return append(dst, 0)
+}
+
+func binaryInt8(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint16(dst, uint16(arr.(*array.Int8).Value(i)))
+}
+
+func binaryInt16(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint16(dst, uint16(arr.(*array.Int16).Value(i)))
+}
+
+func binaryInt32(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint32(dst, uint32(arr.(*array.Int32).Value(i)))
+}
+
+func binaryInt64(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(arr.(*array.Int64).Value(i)))
+}
+
+func binaryUint8(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint16(dst, uint16(arr.(*array.Uint8).Value(i)))
+}
+
+func binaryUint16(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint32(dst, uint32(arr.(*array.Uint16).Value(i)))
+}
+
+func binaryUint32(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(arr.(*array.Uint32).Value(i)))
+}
+
+// binaryFloat32 encodes a FLOAT as its IEEE bits, with every NaN sent as
+// the quiet NaN Postgres itself sends.
+func binaryFloat32(dst []byte, arr arrow.Array, i int) []byte {
+	f := arr.(*array.Float32).Value(i)
+	if f != f {
+		return binary.BigEndian.AppendUint32(dst, 0x7fc00000)
+	}
+	return binary.BigEndian.AppendUint32(dst, math.Float32bits(f))
+}
+
+// binaryFloat64 encodes a DOUBLE as binaryFloat32 does a FLOAT.
+func binaryFloat64(dst []byte, arr arrow.Array, i int) []byte {
+	f := arr.(*array.Float64).Value(i)
+	if f != f {
+		return binary.BigEndian.AppendUint64(dst, 0x7ff8000000000000)
+	}
+	return binary.BigEndian.AppendUint64(dst, math.Float64bits(f))
+}
+
+func binaryBytea(dst []byte, arr arrow.Array, i int) []byte {
+	return append(dst, bytesAt(arr, i)...)
+}
+
+// binaryUUID encodes a UUID as its 16 bytes. Text that is not a UUID,
+// which DuckDB never produces, is sent as 16 zero bytes.
+func binaryUUID(dst []byte, arr arrow.Array, i int) []byte {
+	if a, ok := storageOf(arr).(*array.FixedSizeBinary); ok {
+		return append(dst, a.Value(i)...)
+	}
+	var u [16]byte
+	parseUUID(&u, stringAt(arr, i))
+	return append(dst, u[:]...)
+}
+
+// binaryDate encodes a DATE as int32 days since 2000-01-01, with
+// Postgres' infinities: the int32 maximum and minimum.
+func binaryDate(dst []byte, arr arrow.Array, i int) []byte {
+	days := int64(arr.(*array.Date32).Value(i))
+	var v int32
+	switch infinity(days, math.MaxInt32) {
+	case 1:
+		v = math.MaxInt32
+	case -1:
+		v = math.MinInt32
+	default:
+		v = int32(clamp(days-pgEpochDays, math.MinInt32+1, math.MaxInt32-1))
+	}
+	return binary.BigEndian.AppendUint32(dst, uint32(v))
+}
+
+func binaryTime(dst []byte, arr arrow.Array, i int) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(arr.(*array.Time64).Value(i)))
+}
+
+// binaryTimeTZ encodes a TIMETZ as int64 microseconds and int32 offset in
+// seconds west of UTC, Postgres' sign convention.
+func binaryTimeTZ(dst []byte, arr arrow.Array, i int) []byte {
+	us, east := timeTZAt(arr, i)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(us))
+	return binary.BigEndian.AppendUint32(dst, uint32(-east))
+}
+
+// timestampBinaryEncoder returns the binary encoder of a timestamp type:
+// int64 microseconds since 2000-01-01, with Postgres' infinities, the
+// int64 maximum and minimum.
+func timestampBinaryEncoder(id storage.TypeID) Encoder {
+	unit := timestampUnit(id)
+	return func(dst []byte, arr arrow.Array, i int) []byte {
+		us, inf := timestampMicros(int64(arr.(*array.Timestamp).Value(i)), unit)
+		switch inf {
+		case 1:
+			us = math.MaxInt64
+		case -1:
+			us = math.MinInt64
+		default:
+			us = clamp(us, math.MinInt64+1+pgEpochMicros, math.MaxInt64) - pgEpochMicros
+		}
+		return binary.BigEndian.AppendUint64(dst, uint64(us))
+	}
+}
+
+// binaryInterval encodes an INTERVAL as int64 microseconds, int32 days and
+// int32 months.
+func binaryInterval(dst []byte, arr arrow.Array, i int) []byte {
+	months, days, us := intervalAt(arr, i)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(us))
+	dst = binary.BigEndian.AppendUint32(dst, uint32(days))
+	return binary.BigEndian.AppendUint32(dst, uint32(months))
+}
+
+func clamp(v, lo, hi int64) int64 {
+	return min(max(v, lo), hi)
+}

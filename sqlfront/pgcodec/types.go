@@ -1,0 +1,124 @@
+// Package pgcodec turns DuckDB result columns, delivered as Apache Arrow
+// arrays, into Postgres wire values in text and binary format, and decodes
+// the parameters of a Bind message into values DuckDB can bind.
+//
+// Values are presented as PostgreSQL 15 presents them with DateStyle
+// 'ISO, MDY', IntervalStyle postgres, TimeZone UTC and extra_float_digits 1.
+// Encoders are chosen once per column and append into a caller-owned
+// buffer, so encoding the common scalar types allocates nothing per value.
+package pgcodec
+
+import "github.com/mallard/mallard/storage"
+
+// PGType is the Postgres type a DuckDB type is presented as.
+type PGType struct {
+	// OID is the pg_type OID sent in RowDescription.
+	OID uint32
+	// Typmod is the type modifier sent in RowDescription; -1 if none.
+	Typmod int32
+	// Size is pg_type.typlen: the fixed size in bytes, or -1 if variable.
+	Size int16
+	// Name is pg_type.typname, such as "int4" or "_int4" for int4[].
+	Name string
+}
+
+// hugeIntPrecision is the numeric precision HUGEINT and UHUGEINT are
+// presented with: both hold up to 39 decimal digits, one more than
+// DuckDB's DECIMAL maximum of 38.
+const hugeIntPrecision = 39
+
+// simpleOIDs is a read-only table of the DuckDB types whose presentation
+// depends on nothing but their TypeID.
+var simpleOIDs = map[storage.TypeID]uint32{
+	storage.TypeBoolean: OIDBool, storage.TypeTinyInt: OIDInt2,
+	storage.TypeUTinyInt: OIDInt2, storage.TypeSmallInt: OIDInt2,
+	storage.TypeUSmallInt: OIDInt4, storage.TypeInteger: OIDInt4,
+	storage.TypeUInteger: OIDInt8, storage.TypeBigInt: OIDInt8,
+	storage.TypeFloat: OIDFloat4, storage.TypeDouble: OIDFloat8,
+	storage.TypeEnum: OIDText, storage.TypeUUID: OIDUUID,
+	storage.TypeBlob: OIDBytea, storage.TypeBit: OIDVarbit,
+	storage.TypeDate: OIDDate, storage.TypeTime: OIDTime,
+	storage.TypeTimeTZ: OIDTimeTZ, storage.TypeTimestamp: OIDTimestamp,
+	storage.TypeTimestampS: OIDTimestamp, storage.TypeTimestampMS: OIDTimestamp,
+	storage.TypeTimestampNS: OIDTimestamp, storage.TypeTimestampTZ: OIDTimestampTZ,
+	storage.TypeInterval: OIDInterval, storage.TypeBigNum: OIDNumeric,
+	storage.TypeStruct: OIDJSON, storage.TypeMap: OIDJSON,
+	storage.TypeUnion: OIDJSON,
+}
+
+// TypeFor returns the Postgres type a column of DuckDB type t is presented
+// as. Integers become the smallest Postgres integer that holds them, and
+// UBIGINT, HUGEINT and UHUGEINT numeric(20, 0), numeric(39, 0) and
+// numeric(39, 0); BIT becomes varbit, ENUM text. Lists and fixed-size
+// arrays of a scalar type become that type's Postgres array; every other
+// nested type becomes json. Types with no Postgres counterpart (NULL, ANY,
+// invalid) become text, as Postgres presents an untyped parameter.
+func TypeFor(t storage.Type) PGType {
+	if elem, ok := arrayElem(t); ok {
+		oid, typmod := scalarOID(elem)
+		info := scalars[oid]
+		return PGType{OID: info.arrayOID, Typmod: typmod, Size: -1, Name: "_" + info.name}
+	}
+	oid, typmod := scalarOID(t)
+	info := scalars[oid]
+	return PGType{OID: oid, Typmod: typmod, Size: info.size, Name: info.name}
+}
+
+// SupportsBinary reports whether NewEncoder can encode t in binary format;
+// when it is false the server must send that column in text format. Every
+// well-formed type can be (text, json and the types presented as text send
+// their text, as Postgres does), so it is false only for a malformed type.
+func SupportsBinary(t storage.Type) bool {
+	_, err := NewEncoder(t, FormatBinary)
+	return err == nil
+}
+
+// arrayElem returns the element type of t if t is presented as a Postgres
+// array: a LIST or ARRAY whose element is neither nested nor itself a list.
+func arrayElem(t storage.Type) (storage.Type, bool) {
+	if t.ID != storage.TypeList && t.ID != storage.TypeArray || t.Elem == nil {
+		return storage.Type{}, false
+	}
+	if scalarOIDOf(*t.Elem) == OIDJSON && !t.Elem.IsJSON() {
+		return storage.Type{}, false
+	}
+	return *t.Elem, true
+}
+
+// scalarOID returns the OID and typmod t is presented with, treating any
+// LIST or ARRAY as json.
+func scalarOID(t storage.Type) (uint32, int32) {
+	switch t.ID {
+	case storage.TypeUBigInt:
+		return OIDNumeric, numericTypmod(20, 0)
+	case storage.TypeHugeInt, storage.TypeUHugeInt:
+		return OIDNumeric, numericTypmod(hugeIntPrecision, 0)
+	case storage.TypeDecimal:
+		return OIDNumeric, numericTypmod(int32(t.Width), int32(t.Scale))
+	}
+	return scalarOIDOf(t), -1
+}
+
+// scalarOIDOf returns the OID of t, treating any LIST or ARRAY as json.
+func scalarOIDOf(t storage.Type) uint32 {
+	switch t.ID {
+	case storage.TypeVarchar:
+		if t.IsJSON() {
+			return OIDJSON
+		}
+		return OIDText
+	case storage.TypeUBigInt, storage.TypeHugeInt, storage.TypeUHugeInt, storage.TypeDecimal:
+		return OIDNumeric
+	case storage.TypeList, storage.TypeArray:
+		return OIDJSON
+	}
+	if oid, ok := simpleOIDs[t.ID]; ok {
+		return oid
+	}
+	return OIDText
+}
+
+// numericTypmod encodes numeric(precision, scale) as Postgres does.
+func numericTypmod(precision, scale int32) int32 {
+	return (precision<<16 | scale) + 4
+}

@@ -1,0 +1,74 @@
+package pgcodec
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// stringAt returns the string at row i of a utf8, large_utf8 or
+// string_view array, or of a dictionary of strings (DuckDB's ENUM). The
+// result aliases arr's memory and must not outlive it.
+func stringAt(arr arrow.Array, i int) string {
+	switch a := arr.(type) {
+	case *array.String:
+		return a.Value(i)
+	case *array.LargeString:
+		return a.Value(i)
+	case *array.StringView:
+		return a.Value(i)
+	case *array.Dictionary:
+		return stringAt(a.Dictionary(), a.GetValueIndex(i))
+	case array.ExtensionArray:
+		return stringAt(a.Storage(), i)
+	}
+	unexpected(arr, "a string")
+	return ""
+}
+
+// bytesAt returns the bytes at row i of a binary, large_binary,
+// binary_view or fixed_size_binary array. The result aliases arr's memory.
+func bytesAt(arr arrow.Array, i int) []byte {
+	switch a := arr.(type) {
+	case *array.Binary:
+		return a.Value(i)
+	case *array.LargeBinary:
+		return a.Value(i)
+	case *array.BinaryView:
+		return a.Value(i)
+	case *array.FixedSizeBinary:
+		return a.Value(i)
+	case array.ExtensionArray:
+		return bytesAt(a.Storage(), i)
+	}
+	unexpected(arr, "binary")
+	return nil
+}
+
+// anyText returns the text of row i of an array of a type pgcodec does not
+// know (DuckDB's ANY or an invalid type): strings as they are, anything
+// else as Arrow renders it. It allocates, and is only a fallback.
+func anyText(arr arrow.Array, i int) string {
+	switch arr.(type) {
+	case *array.String, *array.LargeString, *array.StringView, *array.Dictionary:
+		return stringAt(arr, i)
+	}
+	return arr.ValueStr(i)
+}
+
+// storageOf returns the storage array of an extension array, and any
+// other array unchanged.
+func storageOf(arr arrow.Array) arrow.Array {
+	if e, ok := arr.(array.ExtensionArray); ok {
+		return e.Storage()
+	}
+	return arr
+}
+
+// unexpected panics because arr's Arrow type is not one DuckDB produces
+// for the column's DuckDB type: the caller paired the wrong encoder and
+// array, which no input data can cause.
+func unexpected(arr arrow.Array, want string) {
+	panic(fmt.Sprintf("pgcodec: got Arrow %s, want %s", arr.DataType(), want))
+}
