@@ -40,18 +40,14 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 		return nil
 	}
 	if p.ctx == nil {
+		p.ctx, p.cancel = context.WithCancelCause(s.ctx)
+		defer s.setRunning(p.cancel)()
 		if err := s.start(p, simple); err != nil {
 			return err
 		}
+	} else {
+		defer s.setRunning(p.cancel)()
 	}
-	s.mu.Lock()
-	s.running = p.cancel
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.running = nil
-		s.mu.Unlock()
-	}()
 	return s.stream(p, maxRows)
 }
 
@@ -63,7 +59,6 @@ func (s *session) start(p *portal, simple bool) error {
 		}
 		s.open = nil
 	}
-	p.ctx, p.cancel = context.WithCancelCause(s.ctx)
 	if err := p.prep.stmt.Bind(p.args); err != nil {
 		return err
 	}
@@ -251,4 +246,16 @@ func resolveFormats(codes []int16, n int) []int16 {
 		copy(out, codes)
 	}
 	return out
+}
+
+// setRunning makes cancel the running statement's until the returned func is called.
+func (s *session) setRunning(cancel context.CancelCauseFunc) func() {
+	s.mu.Lock()
+	s.running = cancel
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.running = nil
+		s.mu.Unlock()
+	}
 }

@@ -125,6 +125,11 @@ func (s *session) handleBind(m *pgproto3.Bind) error {
 			return sqlstate.New(sqlstate.ProtocolViolation,
 				"bind message has %d result formats but query has %d columns", c, n)
 		}
+		for _, f := range m.ResultFormatCodes {
+			if f != 0 && f != 1 {
+				return sqlstate.New(sqlstate.ProtocolViolation, "unsupported format code: %d", f)
+			}
+		}
 		p.formats = resolveFormats(m.ResultFormatCodes, n)
 	}
 	s.portals[m.DestinationPortal] = p

@@ -1,9 +1,6 @@
 package sqlfront
 
-import (
-	"io"
-	"net"
-)
+import "io"
 
 // readAhead reads the client's socket on its own goroutine so that a client
 // that goes away is noticed while a statement runs, not only when the next
@@ -20,7 +17,7 @@ const readAheadChunk = 32 << 10
 
 // startReadAhead reads from c until c fails, calling gone once when it does.
 // Backpressure: at most a few chunks are buffered before reading pauses.
-func startReadAhead(c net.Conn, gone func()) *readAhead {
+func startReadAhead(c io.Reader, gone func()) *readAhead {
 	r := &readAhead{chunks: make(chan []byte, 4), done: make(chan struct{})}
 	go func() {
 		defer close(r.done)

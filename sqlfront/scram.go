@@ -33,8 +33,10 @@ func NewCredentials(user, password string) (*Credentials, error) {
 }
 
 // authenticateSCRAM runs the SASL exchange. It reports whether the client
-// proved knowledge of the password; errors are protocol failures.
-func (c *startup) authenticateSCRAM(creds *Credentials) (bool, error) {
+// proved knowledge of the password and userOK; errors are protocol
+// failures. For a wrong user the exchange runs to its end all the same, as
+// in Postgres, so that a client learns nothing before the final failure.
+func (c *startup) authenticateSCRAM(creds *Credentials, userOK bool) (bool, error) {
 	server, err := scram.SHA256.NewServer(func(string) (scram.StoredCredentials, error) {
 		// Postgres ignores the SCRAM user name; the startup user was checked already.
 		return creds.stored, nil
@@ -74,7 +76,7 @@ func (c *startup) authenticateSCRAM(creds *Credentials) (bool, error) {
 		return false, fmt.Errorf("expected SASLResponse, got %T", msg)
 	}
 	final, err := conv.Step(string(resp.Data))
-	if err != nil || !conv.Valid() {
+	if err != nil || !conv.Valid() || !userOK {
 		return false, nil
 	}
 	c.send(&pgproto3.AuthenticationSASLFinal{Data: []byte(final)})

@@ -49,6 +49,7 @@ type Server struct {
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
 	sessions  map[cancelKey]*session
+	starting  map[net.Conn]struct{} // connections in startup
 	shutdown  bool
 	wg        sync.WaitGroup // one per running connection goroutine
 }
@@ -64,6 +65,7 @@ func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
 		cfg: cfg, db: db, log: log,
 		listeners: map[net.Listener]struct{}{},
 		sessions:  map[cancelKey]*session{},
+		starting:  map[net.Conn]struct{}{},
 	}
 }
 
@@ -131,6 +133,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for ln := range s.listeners {
 		ln.Close()
 	}
+	for c := range s.starting {
+		c.SetDeadline(pastDeadline)
+	}
 	for _, sess := range s.sessions {
 		sess.terminate(&sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",
 			Message: "terminating connection due to administrator command"})
@@ -183,4 +188,20 @@ func (s *Server) Sessions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.sessions)
+}
+
+func (s *Server) addStarting(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shutdown {
+		return false
+	}
+	s.starting[c] = struct{}{}
+	return true
+}
+
+func (s *Server) removeStarting(c net.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.starting, c)
 }

@@ -31,6 +31,8 @@ type session struct {
 	srv    *Server
 	conn   net.Conn
 	be     *pgproto3.Backend
+	src    *swapReader
+	br     io.Reader
 	w      *writer
 	ra     *readAhead
 	db     *storage.Conn
@@ -60,9 +62,15 @@ func (s *Server) serveConn(c net.Conn) {
 	if tc, ok := c.(*net.TCPConn); ok {
 		tc.SetNoDelay(true) // Go's default, stated: small responses must not wait
 	}
+	c.SetDeadline(time.Now().Add(startupTimeout))
+	if !s.addStarting(c) {
+		return
+	}
 	st := &startup{srv: s}
 	st.reset(c)
-	if err := st.run(); err != nil {
+	err := st.run()
+	s.removeStarting(c)
+	if err != nil {
 		if !errors.Is(err, errCanceled) {
 			s.log.Debug("startup failed", "remote", c.RemoteAddr(), "err", err)
 		}
@@ -74,7 +82,7 @@ func (s *Server) serveConn(c net.Conn) {
 		return
 	}
 	sess := &session{
-		srv: s, conn: st.conn, be: st.be, w: st.w, db: db, params: st.params,
+		srv: s, conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, params: st.params,
 		log: s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
 		tx:  txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
 	}
@@ -91,11 +99,10 @@ func (s *Server) serveConn(c net.Conn) {
 // run serves messages until the connection ends, then releases everything
 // the session holds.
 func (s *session) run() {
-	s.ra = startReadAhead(s.conn, func() {
+	s.ra = startReadAhead(s.br, func() {
 		s.stop(&sqlstate.Error{Code: sqlstate.ConnectionFailure, Message: "client connection closed"})
 	})
-	s.be = pgproto3.NewBackend(s.ra, s.conn)
-	s.be.SetMaxBodyLen(s.srv.cfg.MaxMessageSize)
+	s.src.r = s.ra
 	defer func() {
 		s.closeAll()
 		s.db.Close()
@@ -240,6 +247,9 @@ func (s *session) readyForQuery() {
 func (s *session) terminate(cause *sqlstate.Error) {
 	s.stop(cause)
 	s.conn.SetReadDeadline(pastDeadline)
+	// A client that does not read must not hold Shutdown: a write blocked
+	// on it fails after a grace period that suffices to deliver 57P01.
+	s.conn.SetWriteDeadline(time.Now().Add(time.Second))
 }
 
 // cancelStatement cancels the statement running now, if any.

@@ -1,9 +1,12 @@
 package sqlfront
 
 import (
+	"bufio"
 	"crypto/tls"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"time"
 
@@ -23,6 +26,8 @@ type startup struct {
 	srv    *Server
 	conn   net.Conn
 	be     *pgproto3.Backend
+	br     *bufio.Reader // everything read from conn goes through br
+	src    *swapReader   // what be reads; the session swaps in its read-ahead
 	w      *writer
 	params map[string]string
 }
@@ -32,7 +37,9 @@ func (c *startup) flush() error                   { return c.w.flush() }
 
 func (c *startup) reset(conn net.Conn) {
 	c.conn = conn
-	c.be = pgproto3.NewBackend(conn, conn)
+	c.br = bufio.NewReader(conn)
+	c.src = &swapReader{r: c.br}
+	c.be = pgproto3.NewBackend(c.src, conn)
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	c.w = newWriter(conn)
 }
@@ -40,11 +47,14 @@ func (c *startup) reset(conn net.Conn) {
 // run performs the startup phase. On success the caller owns c.conn, which
 // may now be a TLS connection.
 func (c *startup) run() error {
-	c.conn.SetDeadline(time.Now().Add(startupTimeout))
 	defer c.conn.SetDeadline(time.Time{})
 	for {
-		msg, err := c.be.ReceiveStartupMessage()
+		msg, err := c.receiveStartupPacket()
 		if err != nil {
+			var se *sqlstate.Error
+			if errors.As(err, &se) {
+				return c.fatal(se)
+			}
 			return c.fatal(&sqlstate.Error{Code: sqlstate.ProtocolViolation,
 				Message: fmt.Sprintf("invalid startup packet: %v", err)})
 		}
@@ -79,6 +89,9 @@ func (c *startup) negotiateTLS() error {
 		_, err := c.conn.Write([]byte{'N'})
 		return err
 	}
+	if c.br.Buffered() > 0 {
+		return c.fatal(sqlstate.New(sqlstate.ProtocolViolation, "received unencrypted data after SSL request"))
+	}
 	if _, err := c.conn.Write([]byte{'S'}); err != nil {
 		return err
 	}
@@ -100,11 +113,11 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 		return c.fatal(sqlstate.New(sqlstate.InvalidAuthorization, "no PostgreSQL user name specified in startup packet"))
 	}
 	if creds := c.srv.cfg.Credentials; creds != nil {
-		ok, err := c.authenticateSCRAM(creds)
+		ok, err := c.authenticateSCRAM(creds, c.params["user"] == creds.User)
 		if err != nil {
 			return c.fatal(&sqlstate.Error{Code: sqlstate.ProtocolViolation, Message: err.Error()})
 		}
-		if !ok || c.params["user"] != creds.User {
+		if !ok {
 			return c.fatal(sqlstate.New(sqlstate.InvalidPassword,
 				"password authentication failed for user %q", c.params["user"]))
 		}
@@ -119,4 +132,62 @@ func (c *startup) fatal(err *sqlstate.Error) error {
 	c.send(errorResponse(err))
 	c.flush()
 	return err
+}
+
+// swapReader lets the session keep the startup's Backend, and so the bytes
+// it has buffered, while changing where further bytes come from.
+type swapReader struct{ r io.Reader }
+
+func (s *swapReader) Read(p []byte) (int, error) { return s.r.Read(p) }
+
+// maxStartupPacket is Postgres' limit on the length of a startup packet.
+const maxStartupPacket = 10000
+
+// The request codes that take the place of a protocol version.
+const (
+	cancelRequestCode = 80877102
+	sslRequestCode    = 80877103
+	gssEncRequestCode = 80877104
+)
+
+type decoder interface {
+	pgproto3.FrontendMessage
+	Decode([]byte) error
+}
+
+// receiveStartupPacket reads one packet of the startup phase.
+func (c *startup) receiveStartupPacket() (pgproto3.FrontendMessage, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(c.br, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := int(int32(binary.BigEndian.Uint32(hdr[:])))
+	if n < 8 || n > maxStartupPacket {
+		return nil, fmt.Errorf("invalid length of startup packet: %d", n)
+	}
+	body := make([]byte, n-4)
+	if _, err := io.ReadFull(c.br, body); err != nil {
+		return nil, err
+	}
+	code := binary.BigEndian.Uint32(body)
+	var msg decoder
+	switch {
+	case code == sslRequestCode:
+		msg = &pgproto3.SSLRequest{}
+	case code == gssEncRequestCode:
+		msg = &pgproto3.GSSEncRequest{}
+	case code == cancelRequestCode:
+		msg = &pgproto3.CancelRequest{}
+	case code>>16 == 3:
+		m := &pgproto3.StartupMessage{}
+		if err := m.Decode(append([]byte{0, 3, 0, 0}, body[4:]...)); err != nil {
+			return nil, err
+		}
+		m.ProtocolVersion = code
+		return m, nil
+	default:
+		return nil, sqlstate.New(sqlstate.FeatureNotSupported,
+			"unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xFFFF)
+	}
+	return msg, msg.Decode(body)
 }

@@ -63,6 +63,10 @@ func (s *Stmt) describe() {
 	s.params = make([]Type, n)
 	for i := range n {
 		lt := mapping.ParamLogicalType(s.ps, mapping.IdxT(i+1))
+		if lt.Ptr == nil { // a named parameter ($name) has no type at a position
+			s.params[i] = Type{ID: TypeInvalid}
+			continue
+		}
 		s.params[i] = typeOf(lt)
 		mapping.DestroyLogicalType(&lt)
 	}
