@@ -43,6 +43,12 @@ const (
 	// CHECKPOINT, VACUUM, ANALYZE, LOAD, INSTALL, EXPORT, IMPORT, USE,
 	// PREPARE, DEALLOCATE and DISCARD.
 	KindDDL
+	// KindShow is SHOW of a parameter, which the server answers itself
+	// for Postgres parameters.
+	KindShow
+	// KindSetConfig is a statement that is only set_config(name, value,
+	// is_local): a SET in function form.
+	KindSetConfig
 	// KindOther is a statement the planner does not recognise, and
 	// EXECUTE, whose result is that of the prepared statement. It may or
 	// may not return rows; the engine knows.
@@ -80,6 +86,10 @@ func (k Kind) String() string {
 		return "Reset"
 	case KindDDL:
 		return "DDL"
+	case KindShow:
+		return "Show"
+	case KindSetConfig:
+		return "SetConfig"
 	case KindOther:
 		return "Other"
 	}

@@ -26,6 +26,14 @@ type Statement struct {
 	// Returning is set on a KindInsert, KindUpdate, KindDelete or KindMerge
 	// statement that has a RETURNING clause, which makes it return rows.
 	Returning bool
+	// Rewritten says Text is the planner's rewrite of the client's text,
+	// so error positions from DuckDB no longer point into the client's text.
+	Rewritten bool
+	// Setting is set for SET, RESET, SHOW and set_config() of a parameter.
+	Setting *Setting
+	// Unsupported names a Postgres feature the statement needs that Mallard
+	// lacks; the server refuses it with 0A000.
+	Unsupported string
 }
 
 // Split splits a query string into statements at top-level semicolons:

@@ -32,6 +32,8 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 		return sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported: DuckDB has no savepoints", plan.Tag)
 	case p.prep.copy != nil:
 		return s.copy(p.prep.copy)
+	case p.prep.synth != nil:
+		return s.runSynthetic(p.prep.synth, simple)
 	}
 	if p.done {
 		// Postgres answers a finished portal with an empty completion.
@@ -40,7 +42,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 		return nil
 	}
 	if p.ctx == nil {
-		p.ctx, p.cancel = context.WithCancelCause(s.ctx)
+		p.ctx, p.cancel = s.portalContext()
 		defer s.setRunning(p.cancel)()
 		if err := s.start(p, simple); err != nil {
 			return err
@@ -65,7 +67,7 @@ func (s *session) start(p *portal, simple bool) error {
 	rows, err := p.prep.stmt.Query(p.ctx)
 	if err != nil {
 		p.done = true
-		return err
+		return clientError(err, p.prep.plan)
 	}
 	p.rows, s.open = rows, p
 	if rows.Result() != storage.ResultRows || !rowsAllowed(p.prep.plan) {
@@ -177,6 +179,9 @@ func tagHasCount(tag string) bool {
 // warn, and COMMIT of a failed block rolls it back.
 func (s *session) transaction(plan planner.Statement) error {
 	s.closePortals()
+	if plan.Kind != planner.KindBegin {
+		defer s.endTransaction()
+	}
 	tag := plan.Tag
 	switch {
 	case plan.Kind == planner.KindBegin && s.tx != txIdle:
@@ -258,4 +263,39 @@ func (s *session) setRunning(cancel context.CancelCauseFunc) func() {
 		s.running = nil
 		s.mu.Unlock()
 	}
+}
+
+// endTransaction undoes SET LOCAL when a transaction block ends.
+func (s *session) endTransaction() {
+	if len(s.params.local) == 0 {
+		return
+	}
+	s.params.endTransaction()
+	if err := s.syncParams(); err != nil {
+		s.log.Warn("restore parameters after SET LOCAL", "err", err)
+	}
+	s.sendReported()
+}
+
+// portalContext is the context of one execution: canceled by
+// CancelRequest, by the client going away and after statement_timeout.
+func (s *session) portalContext() (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	if t := s.params.timeout; t > 0 {
+		tctx, stop := context.WithTimeoutCause(ctx, t, &sqlstate.Error{Code: sqlstate.QueryCanceled,
+			Message: "canceling statement due to statement timeout"})
+		return tctx, func(cause error) { cancel(cause); stop() }
+	}
+	return ctx, cancel
+}
+
+// clientError adjusts a DuckDB error to the client's statement: a position
+// in rewritten text would point at the wrong place, so it is dropped.
+func clientError(err error, plan planner.Statement) error {
+	if !plan.Rewritten {
+		return err
+	}
+	e := *sqlstate.From(err)
+	e.Position = 0
+	return &e
 }

@@ -15,7 +15,15 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 	if s.tx == txFailed && !st.IsTransactionExit() {
 		return nil, errInFailedTx
 	}
+	if st.Unsupported != "" {
+		return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported by Mallard", st.Unsupported)
+	}
 	p := &prepared{plan: st}
+	if st.Setting != nil {
+		if p.synth = s.settingStatement(st); p.synth != nil {
+			return p, nil
+		}
+	}
 	switch st.Kind {
 	case planner.KindEmpty, planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
 		return p, nil
@@ -39,7 +47,7 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 	defer done()
 	stmt, err := s.db.Prepare(ctx, st.Text)
 	if err != nil {
-		return nil, err
+		return nil, clientError(err, st)
 	}
 	p.stmt = stmt
 	return p, nil
@@ -51,7 +59,7 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 			return sqlstate.New(sqlstate.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 		}
 	}
-	stmts := planner.Split(m.Query)
+	stmts := s.srv.planner.Plan(m.Query)
 	if len(stmts) > 1 {
 		return sqlstate.New(sqlstate.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
@@ -160,6 +168,10 @@ func (s *session) handleDescribe(m *pgproto3.Describe) error {
 			s.w.send(&pgproto3.NoData{})
 			return nil
 		}
+		if prep.synth != nil {
+			s.w.send(syntheticDescription(prep.synth.cols))
+			return nil
+		}
 		s.w.send(rowDescription(prep.stmt.Columns(), make([]int16, len(prep.stmt.Columns()))))
 		return nil
 	}
@@ -168,6 +180,8 @@ func (s *session) handleDescribe(m *pgproto3.Describe) error {
 		return sqlstate.New(sqlstate.InvalidCursorName, "portal %q does not exist", m.Name)
 	}
 	switch {
+	case p.prep.synth != nil && p.prep.synth.cols != nil:
+		s.w.send(syntheticDescription(p.prep.synth.cols))
 	case p.cols != nil:
 		s.w.send(rowDescription(p.cols, p.formats))
 	case p.prep.returnsRows():

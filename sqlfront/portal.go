@@ -18,6 +18,8 @@ type prepared struct {
 	stmt *storage.Stmt
 	// copy is set for COPY FROM STDIN / TO STDOUT.
 	copy *planner.Copy
+	// synth is set for statements about Postgres parameters.
+	synth *synthetic
 	// paramOIDs has one OID per parameter: the client's where it gave one,
 	// else the type DuckDB inferred.
 	paramOIDs []uint32
@@ -31,6 +33,9 @@ func (p *prepared) close() {
 
 // returnsRows reports whether executing p sends rows, judged before it runs.
 func (p *prepared) returnsRows() bool {
+	if p.synth != nil {
+		return p.synth.cols != nil
+	}
 	if p.copy != nil || p.stmt == nil {
 		return false
 	}

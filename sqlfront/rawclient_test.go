@@ -38,7 +38,10 @@ func startServerHandle(t testing.TB, cfg sqlfront.Config) (*sqlfront.Server, str
 	if cfg.ServerVersion == "" {
 		cfg.ServerVersion = "15.0 (Mallard test)"
 	}
-	srv := sqlfront.New(cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv, err := sqlfront.New(ctx, cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {

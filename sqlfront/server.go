@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -38,13 +39,18 @@ type Config struct {
 	MaxMessageSize int
 	// ServerVersion is reported as server_version.
 	ServerVersion string
+	// Catalog names the objects that stand in for Postgres' system
+	// catalog, and CatalogSQL installs them; both come from planner/catalog.
+	Catalog    planner.Catalog
+	CatalogSQL []string
 }
 
 // Server serves Postgres clients on a DuckDB database.
 type Server struct {
-	cfg Config
-	db  *storage.DB
-	log *slog.Logger
+	cfg     Config
+	db      *storage.DB
+	log     *slog.Logger
+	planner *planner.Planner
 
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
@@ -56,18 +62,30 @@ type Server struct {
 
 type cancelKey struct{ pid, secret uint32 }
 
-// New returns a server for db. It accepts nothing until Serve.
-func New(cfg Config, db *storage.DB, log *slog.Logger) *Server {
+// New returns a server for db, after preparing db for Postgres clients:
+// the schema public that sessions use by default, and the catalog. It
+// accepts nothing until Serve.
+func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Server, error) {
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
 	}
+	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
+	for _, q := range setup {
+		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("prepare database for Postgres clients: %w", err)
+		}
+	}
 	return &Server{
-		cfg: cfg, db: db, log: log,
+		cfg: cfg, db: db, log: log, planner: planner.New(cfg.Catalog),
 		listeners: map[net.Listener]struct{}{},
 		sessions:  map[cancelKey]*session{},
 		starting:  map[net.Conn]struct{}{},
-	}
+	}, nil
 }
+
+// DefaultSchema is where sessions create and find tables, as in Postgres.
+// DuckDB's own default schema, main, stays reachable by name.
+const DefaultSchema = "public"
 
 // ErrServerClosed is returned by Serve after Shutdown.
 var ErrServerClosed = errors.New("sqlfront: server closed")

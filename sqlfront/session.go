@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -28,17 +29,17 @@ const (
 // field except those under mu, which CancelRequest and Shutdown reach from
 // other goroutines.
 type session struct {
-	srv    *Server
-	conn   net.Conn
-	be     *pgproto3.Backend
-	src    *swapReader
-	br     io.Reader
-	w      *writer
-	ra     *readAhead
-	db     *storage.Conn
-	log    *slog.Logger
-	key    cancelKey
-	params map[string]string
+	srv     *Server
+	conn    net.Conn
+	be      *pgproto3.Backend
+	src     *swapReader
+	br      io.Reader
+	w       *writer
+	ra      *readAhead
+	db      *storage.Conn
+	log     *slog.Logger
+	key     cancelKey
+	startup map[string]string // the StartupMessage's parameters
 
 	// ctx ends when the client goes away or the server shuts down; every
 	// statement's context derives from it.
@@ -48,6 +49,7 @@ type session struct {
 	mu      sync.Mutex
 	running context.CancelCauseFunc // cancels the running statement, if any
 
+	params        *params
 	tx            byte
 	stmts         map[string]*prepared
 	portals       map[string]*portal
@@ -82,11 +84,17 @@ func (s *Server) serveConn(c net.Conn) {
 		return
 	}
 	sess := &session{
-		srv: s, conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, params: st.params,
+		srv: s, conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
 		log: s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
 		tx:  txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
 	}
 	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
+	sess.params = newParams(st.params, s.cfg.ServerVersion)
+	if err := sess.init(); err != nil {
+		db.Close()
+		st.fatal(sqlstate.From(err))
+		return
+	}
 	s.register(sess)
 	defer s.unregister(sess)
 	if s.closing() {
@@ -276,36 +284,30 @@ func (s *session) statementContext() (ctx context.Context, done func()) {
 	}
 }
 
-func (s *session) sendStartupParams() {
-	ps := map[string]string{
-		"server_version":              s.srv.cfg.ServerVersion,
-		"server_encoding":             "UTF8",
-		"client_encoding":             "UTF8",
-		"DateStyle":                   "ISO, MDY",
-		"TimeZone":                    "UTC",
-		"IntervalStyle":               "postgres",
-		"integer_datetimes":           "on",
-		"standard_conforming_strings": "on",
-		"is_superuser":                "on",
-		"session_authorization":       s.params["user"],
-		"application_name":            s.params["application_name"],
+// init prepares the session's DuckDB connection: the default schema, and
+// the parameters the client gave at startup.
+func (s *session) init() error {
+	if err := s.db.Exec(s.ctx, "SET schema = "+quoteLiteral(DefaultSchema)); err != nil {
+		return err
 	}
-	for _, name := range sortedKeys(ps) {
-		s.w.send(&pgproto3.ParameterStatus{Name: name, Value: ps[name]})
+	if tz := s.params.get("TimeZone"); tz != "UTC" {
+		s.params.reported = append(s.params.reported, "TimeZone")
+	}
+	err := s.syncParams()
+	s.params.reported = s.params.reported[:0]
+	return err
+}
+
+func (s *session) sendStartupParams() {
+	for _, def := range planner.Parameters() {
+		if def.Reported {
+			s.w.send(&pgproto3.ParameterStatus{Name: def.Name, Value: s.params.get(def.Name)})
+		}
 	}
 	s.w.send(&pgproto3.BackendKeyData{ProcessID: s.key.pid, SecretKey: secretBytes(s.key.secret)})
 }
 
 var pastDeadline = time.Unix(1, 0)
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 func secretBytes(v uint32) []byte {
 	return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}

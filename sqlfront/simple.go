@@ -10,7 +10,7 @@ import (
 // transaction block run in one implicit transaction, as in Postgres.
 func (s *session) handleQuery(q *pgproto3.Query) error {
 	s.closeUnnamedPortal()
-	stmts := planner.Split(q.String)
+	stmts := s.srv.planner.Plan(q.String)
 	if len(stmts) == 0 {
 		s.w.send(&pgproto3.EmptyQueryResponse{})
 		s.readyForQuery()

@@ -67,6 +67,7 @@ const (
 	OutOfMemory                  Code = "53200"
 	DiskFull                     Code = "53100"
 	ObjectNotInPrerequisiteState Code = "55000"
+	CantChangeRuntimeParam       Code = "55P02"
 	QueryCanceled                Code = "57014"
 	AdminShutdown                Code = "57P01"
 	IOError                      Code = "58030"

@@ -72,7 +72,12 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		db.Close(context.Background())
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := sqlfront.New(frontCfg, db, log)
+	srv, err := sqlfront.New(ctx, frontCfg, db, log)
+	if err != nil {
+		db.Close(context.Background())
+		ln.Close()
+		return err
+	}
 	log.Info("mallard listening", "addr", ln.Addr().String(), "db", cfg.DB, "tls", frontCfg.TLS != nil,
 		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil])
 	errc := make(chan error, 1)

@@ -1,0 +1,99 @@
+package planner
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
+
+// Catalog names the objects Mallard installs in place of Postgres' system
+// catalog, which the planner redirects references to.
+type Catalog struct {
+	// Database and the schemas in it that hold the replacement objects.
+	Database, PGSchema, InfoSchema string
+	// Views are pg_catalog relations (pg_class, ...), InfoViews
+	// information_schema relations and Macros pg_catalog functions.
+	Views, InfoViews, Macros []string
+}
+
+// Planner turns client SQL into statements DuckDB runs: it splits, parses
+// with the real Postgres parser, classifies and rewrites the Postgres idioms
+// DuckDB rejects. A statement the Postgres parser rejects is passed to
+// DuckDB unchanged, so DuckDB-only syntax (PIVOT, FROM-first, lists) works.
+// A Planner is immutable and safe for concurrent use.
+type Planner struct {
+	cat       Catalog
+	views     map[string]bool
+	infoViews map[string]bool
+	macros    map[string]bool
+}
+
+// New returns a planner that redirects catalog references to cat.
+func New(cat Catalog) *Planner {
+	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros)}
+}
+
+func set(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[strings.ToLower(n)] = true
+	}
+	return m
+}
+
+// Plan splits a query string into planned statements.
+func (p *Planner) Plan(query string) []Statement {
+	stmts := Split(query)
+	for i := range stmts {
+		p.plan(&stmts[i])
+	}
+	return stmts
+}
+
+// PlanOne plans the text of one statement, for Parse.
+func (p *Planner) PlanOne(text string) Statement {
+	st := Classify(text)
+	p.plan(&st)
+	return st
+}
+
+// plan refines a lexer-classified statement with the Postgres parse tree.
+func (p *Planner) plan(st *Statement) {
+	if st.Kind == KindEmpty {
+		return
+	}
+	tree, err := pg.Parse(st.Text)
+	if err != nil || len(tree.Stmts) != 1 {
+		return // not Postgres SQL: DuckDB's own dialect, or an error DuckDB reports
+	}
+	node := tree.Stmts[0].Stmt
+	if feature := unsupported(node); feature != "" {
+		st.Unsupported = feature
+		return
+	}
+	switch {
+	case node.GetVariableSetStmt() != nil:
+		st.Setting = settingOf(node.GetVariableSetStmt())
+		return
+	case node.GetVariableShowStmt() != nil:
+		st.Kind, st.Tag = KindShow, "SHOW"
+		st.Setting = &Setting{Name: strings.ToLower(node.GetVariableShowStmt().Name), Show: true}
+		return
+	case node.GetTransactionStmt() != nil:
+		return
+	}
+	if call := setConfigCall(node); call != nil {
+		st.Kind, st.Tag, st.Setting = KindSetConfig, "SELECT", call
+		return
+	}
+	r := rewriter{p: p}
+	r.statement(node)
+	if !r.changed {
+		return
+	}
+	out, err := pg.Deparse(tree)
+	if err != nil {
+		return
+	}
+	st.Text, st.Rewritten = out, true
+}

@@ -1,0 +1,119 @@
+package planner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mallard/mallard/planner"
+)
+
+func testPlanner() *planner.Planner {
+	return planner.New(planner.Catalog{
+		Database: "mallard_catalog", PGSchema: "pg", InfoSchema: "info",
+		Views:     []string{"pg_class", "pg_namespace", "pg_type", "pg_attribute"},
+		InfoViews: []string{"tables", "columns"},
+		Macros:    []string{"format_type", "pg_get_userbyid", "mallard_regclass", "version"},
+	})
+}
+
+func TestRewrites(t *testing.T) {
+	p := testPlanner()
+	tests := []struct {
+		name, in string
+		want     []string // substrings of the rewritten text
+		not      []string // substrings that must be gone
+	}{
+		{"pg_catalog relation", "SELECT relname FROM pg_catalog.pg_class c", []string{"mallard_catalog.pg.pg_class"}, nil},
+		{"unqualified relation", "SELECT * FROM pg_namespace", []string{"mallard_catalog.pg.pg_namespace"}, nil},
+		{"information_schema", "SELECT table_name FROM information_schema.tables", []string{"mallard_catalog.info.tables"}, nil},
+		{"user table untouched", "SELECT * FROM pg_class_like_user_table", nil, []string{"mallard_catalog"}},
+		{"macro", "SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_attribute a", []string{"mallard_catalog.pg.format_type(", "mallard_catalog.pg.pg_attribute"}, nil},
+		{"pg_catalog function stripped", "SELECT pg_catalog.lower('A')", []string{"lower('A')"}, []string{"pg_catalog"}},
+		{"regclass literal", "SELECT 'public.t'::regclass", []string{"mallard_catalog.pg.mallard_regclass('public.t')"}, []string{"regclass'"}},
+		{"regclass column in where", "SELECT 1 FROM pg_class c WHERE c.oid = x::pg_catalog.regclass", []string{"x::bigint"}, []string{"regclass"}},
+		{"regex operator", "SELECT 1 WHERE 'abc' OPERATOR(pg_catalog.~) '^(a.*)$'", []string{"regexp_matches('abc', '^(a.*)$')"}, []string{"OPERATOR"}},
+		{"negated case-insensitive regex", "SELECT 1 WHERE 'abc' !~* 'B'", []string{"NOT regexp_matches('abc', 'B', 'i')"}, nil},
+		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname FROM"}, []string{"COLLATE"}},
+		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
+		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := p.PlanOne(tt.in)
+			for _, w := range tt.want {
+				if !strings.Contains(st.Text, w) {
+					t.Errorf("%q\n-> %q\nwant it to contain %q", tt.in, st.Text, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(st.Text, w) {
+					t.Errorf("%q\n-> %q\nwant no %q", tt.in, st.Text, w)
+				}
+			}
+			if (len(tt.want) > 0 || len(tt.not) > 0) != st.Rewritten && tt.name != "user table untouched" {
+				t.Errorf("Rewritten = %v", st.Rewritten)
+			}
+		})
+	}
+}
+
+func TestPassThrough(t *testing.T) {
+	p := testPlanner()
+	for _, q := range []string{
+		"SELECT 1",
+		"FROM tbl",
+		"PIVOT sales ON year USING sum(units)",
+		"SELECT [1, 2, 3] AS l",
+		"SELECT * FROM read_parquet('x.parquet')",
+		"SELECT * EXCLUDE (a) FROM t",
+	} {
+		st := p.PlanOne(q)
+		if st.Text != q || st.Rewritten {
+			t.Errorf("%q became %q", q, st.Text)
+		}
+	}
+}
+
+func TestSettings(t *testing.T) {
+	p := testPlanner()
+	tests := []struct {
+		in   string
+		kind planner.Kind
+		want planner.Setting
+	}{
+		{"SET application_name = 'psql'", planner.KindSet, planner.Setting{Name: "application_name", Value: "psql"}},
+		{"SET TIME ZONE 'Europe/Paris'", planner.KindSet, planner.Setting{Name: "timezone", Value: "Europe/Paris"}},
+		{"SET LOCAL statement_timeout TO 5000", planner.KindSet, planner.Setting{Name: "statement_timeout", Value: "5000", Local: true}},
+		{"SET search_path TO public, \"$user\"", planner.KindSet, planner.Setting{Name: "search_path", Value: "public, $user"}},
+		{"SET extra_float_digits TO DEFAULT", planner.KindSet, planner.Setting{Name: "extra_float_digits", Default: true}},
+		{"RESET DateStyle", planner.KindReset, planner.Setting{Name: "datestyle", Reset: true}},
+		{"RESET ALL", planner.KindReset, planner.Setting{Name: "all", Reset: true}},
+		{"SHOW server_version", planner.KindShow, planner.Setting{Name: "server_version", Show: true}},
+		{"SHOW ALL", planner.KindShow, planner.Setting{Name: "all", Show: true}},
+		{"SHOW TRANSACTION ISOLATION LEVEL", planner.KindShow, planner.Setting{Name: "transaction_isolation", Show: true}},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", planner.KindSet, planner.Setting{Name: "transaction"}},
+		{"SELECT set_config('search_path', 'public', false)", planner.KindSetConfig, planner.Setting{Name: "search_path", Value: "public"}},
+	}
+	for _, tt := range tests {
+		st := p.PlanOne(tt.in)
+		if st.Kind != tt.kind || st.Setting == nil || *st.Setting != tt.want {
+			t.Errorf("%q: kind %v setting %+v, want %v %+v", tt.in, st.Kind, st.Setting, tt.kind, tt.want)
+		}
+	}
+}
+
+func TestUnsupportedFeatures(t *testing.T) {
+	p := testPlanner()
+	for _, q := range []string{"LISTEN chan", "NOTIFY chan", "DECLARE c CURSOR FOR SELECT 1", "LOCK TABLE t",
+		"GRANT SELECT ON t TO bob", "CREATE ROLE bob", "DO $$ BEGIN END $$",
+		"CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$"} {
+		if st := p.PlanOne(q); st.Unsupported == "" {
+			t.Errorf("%q: not flagged unsupported", q)
+		}
+	}
+	for _, q := range []string{"CREATE MACRO f(a) AS a + 1", "CREATE FUNCTION f(a) AS a + 1", "VACUUM", "SELECT 1"} {
+		if st := p.PlanOne(q); st.Unsupported != "" {
+			t.Errorf("%q: flagged unsupported (%s)", q, st.Unsupported)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package planner
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// rewriter rewrites a parse tree in place, recording whether it changed.
+// Each rule turns a Postgres idiom DuckDB rejects, or reads differently,
+// into what DuckDB runs with Postgres' meaning.
+type rewriter struct {
+	p       *Planner
+	changed bool
+}
+
+func (r *rewriter) statement(n *pg.Node) { r.walk(n.ProtoReflect()) }
+
+// walk visits every message below m: ResTargets before their children (a
+// reg* cast in a select list shows a name, elsewhere an oid), every other
+// rule after them.
+func (r *rewriter) walk(m protoreflect.Message) {
+	if rt, ok := m.Interface().(*pg.ResTarget); ok {
+		r.resTarget(rt)
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Message() == nil || fd.IsMap():
+		case fd.IsList():
+			for l, i := v.List(), 0; i < l.Len(); i++ {
+				r.walk(l.Get(i).Message())
+			}
+		default:
+			r.walk(v.Message())
+		}
+		return true
+	})
+	switch x := m.Interface().(type) {
+	case *pg.Node:
+		r.node(x)
+	case *pg.RangeVar:
+		r.rangeVar(x)
+	case *pg.TypeName:
+		r.typeName(x)
+	}
+}
+
+func (r *rewriter) node(n *pg.Node) {
+	switch {
+	case n.GetTypeCast() != nil:
+		r.typeCast(n)
+	case n.GetCollateClause() != nil:
+		r.collate(n)
+	case n.GetAExpr() != nil:
+		r.operator(n)
+	case n.GetFuncCall() != nil:
+		r.funcCall(n)
+	}
+}
+
+// rangeVar redirects pg_catalog and information_schema relations to
+// Mallard's catalog.
+func (r *rewriter) rangeVar(rv *pg.RangeVar) {
+	if rv.Catalogname != "" {
+		return
+	}
+	name := strings.ToLower(rv.Relname)
+	switch schema := strings.ToLower(rv.Schemaname); {
+	case (schema == "pg_catalog" || schema == "") && r.p.views[name]:
+		rv.Catalogname, rv.Schemaname = r.p.cat.Database, r.p.cat.PGSchema
+	case schema == "information_schema" && r.p.infoViews[name]:
+		rv.Catalogname, rv.Schemaname = r.p.cat.Database, r.p.cat.InfoSchema
+	default:
+		return
+	}
+	r.changed = true
+}
+
+// funcCall redirects pg_catalog functions Mallard provides, drops the
+// pg_catalog qualification DuckDB does not resolve, and reads
+// current_setting of a Postgres parameter from the session's variables.
+func (r *rewriter) funcCall(n *pg.Node) {
+	fc := n.GetFuncCall()
+	name := lastName(fc.Funcname)
+	qualifier := ""
+	if len(fc.Funcname) == 2 {
+		qualifier = strings.ToLower(fc.Funcname[0].GetString_().GetSval())
+	}
+	if qualifier != "" && qualifier != "pg_catalog" || len(fc.Funcname) > 2 {
+		return
+	}
+	if name == "current_setting" && len(fc.Args) >= 1 {
+		if c := fc.Args[0].GetAConst(); c != nil && c.GetSval() != nil && IsParameter(c.GetSval().Sval) {
+			def, _ := LookupParameter(c.GetSval().Sval)
+			variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName(def.Name), -1))
+			*n = pg.Node{Node: &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
+				Args: []*pg.Node{variable, pg.MakeAConstStrNode(def.Default, -1)}, Location: -1}}}
+			r.changed = true
+			return
+		}
+	}
+	switch {
+	case r.p.macros[name]:
+		fc.Funcname = names(r.p.cat.Database, r.p.cat.PGSchema, name)
+	case qualifier == "pg_catalog":
+		fc.Funcname = names(name)
+	default:
+		return
+	}
+	r.changed = true
+}
+
+// operator rewrites Postgres' regular-expression operators (DuckDB's ~ is a
+// full match, Postgres' a search) and strips OPERATOR(pg_catalog.op).
+func (r *rewriter) operator(n *pg.Node) {
+	e := n.GetAExpr()
+	if e.Kind != pg.A_Expr_Kind_AEXPR_OP || len(e.Name) == 0 {
+		return
+	}
+	op := lastName(e.Name)
+	if len(e.Name) == 2 {
+		e.Name = names(op)
+		r.changed = true
+	}
+	var args []*pg.Node
+	switch op {
+	case "~", "!~":
+		args = []*pg.Node{e.Lexpr, e.Rexpr}
+	case "~*", "!~*":
+		args = []*pg.Node{e.Lexpr, e.Rexpr, pg.MakeAConstStrNode("i", -1)}
+	default:
+		return
+	}
+	match := call([]string{"regexp_matches"}, args...)
+	if strings.HasPrefix(op, "!") {
+		match = pg.MakeBoolExprNode(pg.BoolExprType_NOT_EXPR, []*pg.Node{match}, -1)
+	}
+	*n = *match
+	r.changed = true
+}
+
+// collate drops COLLATE "default", "C" and "POSIX", which are DuckDB's
+// binary collation anyway and names it does not know.
+func (r *rewriter) collate(n *pg.Node) {
+	cc := n.GetCollateClause()
+	switch lastName(cc.Collname) {
+	case "default", "c", "posix":
+		*n = *cc.Arg
+		r.changed = true
+	}
+}
+
+func names(parts ...string) []*pg.Node {
+	out := make([]*pg.Node, len(parts))
+	for i, p := range parts {
+		out[i] = pg.MakeStrNode(p)
+	}
+	return out
+}
+
+func call(fn []string, args ...*pg.Node) *pg.Node {
+	return pg.MakeFuncCallNode(names(fn...), args, -1)
+}

@@ -1,0 +1,205 @@
+package sqlfront
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/storage"
+)
+
+// synthetic is a statement the front end answers itself: SET, RESET and
+// SHOW of Postgres parameters, and set_config().
+type synthetic struct {
+	cols []string                             // result columns, all text; nil for none
+	run  func(s *session) ([][]string, error) // applies the statement, returns the rows
+	tag  string
+}
+
+// settingStatement returns the synthetic form of a SET, RESET, SHOW or
+// set_config statement, or nil when it concerns a DuckDB setting (or, for
+// SHOW, anything else DuckDB shows, such as SHOW TABLES) and goes to DuckDB.
+func (s *session) settingStatement(st planner.Statement) *synthetic {
+	set := st.Setting
+	_, isPG := planner.LookupParameter(set.Name)
+	switch {
+	case st.Kind == planner.KindSetConfig:
+		return &synthetic{cols: []string{"set_config"}, tag: "SELECT", run: func(s *session) ([][]string, error) {
+			if err := s.applySetting(set); err != nil {
+				return nil, err
+			}
+			return [][]string{{s.params.get(set.Name)}}, nil
+		}}
+	case set.Show && set.Name == "all":
+		return &synthetic{cols: []string{"name", "setting", "description"}, tag: "SHOW", run: (*session).showAll}
+	case set.Show && isPG:
+		def, _ := planner.LookupParameter(set.Name)
+		return &synthetic{cols: []string{def.Name}, tag: "SHOW", run: func(s *session) ([][]string, error) {
+			return [][]string{{s.params.get(def.Name)}}, nil
+		}}
+	case set.Show:
+		return s.duckDBSetting(set.Name)
+	case isPG || set.Name == "transaction" || set.Name == "all":
+		tag := "SET"
+		if set.Reset {
+			tag = "RESET"
+		}
+		return &synthetic{tag: tag, run: func(s *session) ([][]string, error) { return nil, s.applySetting(set) }}
+	}
+	return nil
+}
+
+// applySetting carries out SET or RESET of a Postgres parameter and keeps
+// DuckDB in step where it has the same notion (time zone, search path).
+func (s *session) applySetting(set *planner.Setting) error {
+	if set.Name == "transaction" {
+		return nil // isolation and access mode: DuckDB offers one kind of transaction
+	}
+	var err error
+	switch {
+	case set.Reset:
+		err = s.params.reset(set.Name)
+	case set.Default:
+		def, _ := planner.LookupParameter(set.Name)
+		err = s.params.set(set.Name, def.Default, set.Local)
+	default:
+		err = s.params.set(set.Name, set.Value, set.Local)
+	}
+	if err != nil {
+		return err
+	}
+	return s.syncParams()
+}
+
+// syncParams mirrors changed parameters into DuckDB: its TimeZone and
+// search_path, and a session variable per parameter for current_setting().
+func (s *session) syncParams() error {
+	for _, name := range s.params.reported {
+		if strings.EqualFold(name, "TimeZone") {
+			if err := s.db.Exec(s.ctx, "SET TimeZone = "+quoteLiteral(s.params.get(name))); err != nil {
+				return invalidValue("TimeZone", s.params.get(name), "a time zone name such as UTC or Europe/Paris")
+			}
+		}
+	}
+	for _, def := range planner.Parameters() {
+		v := s.params.get(def.Name)
+		if v == def.Default && def.Name != "search_path" {
+			continue
+		}
+		if err := s.db.Exec(s.ctx, "SET VARIABLE "+planner.VariableName(def.Name)+" = "+quoteLiteral(v)); err != nil {
+			return err
+		}
+	}
+	return s.syncSearchPath()
+}
+
+// syncSearchPath gives DuckDB the schemas of the Postgres search_path that
+// exist ("$user" and pg_catalog are implicit in DuckDB; Postgres skips
+// schemas that do not exist, DuckDB refuses them), then main.
+func (s *session) syncSearchPath() error {
+	existing, err := s.queryText("SELECT schema_name FROM duckdb_schemas() WHERE database_name = current_database()")
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, row := range existing {
+		have[row[0]] = true
+	}
+	var path []string
+	for _, part := range strings.Split(s.params.get("search_path"), ",") {
+		part = strings.Trim(strings.TrimSpace(part), `"`)
+		if have[part] && part != "main" {
+			path = append(path, part)
+		}
+	}
+	return s.db.Exec(s.ctx, "SET search_path = "+quoteLiteral(strings.Join(append(path, "main"), ",")))
+}
+
+func (s *session) showAll() ([][]string, error) {
+	var rows [][]string
+	for _, def := range planner.Parameters() {
+		rows = append(rows, []string{def.Name, s.params.get(def.Name), def.Description})
+	}
+	duck, err := s.queryText("SELECT name, value, description FROM duckdb_settings() ORDER BY name")
+	return append(rows, duck...), err
+}
+
+// duckDBSetting shows a DuckDB setting in Postgres' SHOW shape, or returns
+// nil when name is none (SHOW TABLES and DuckDB's SHOW of a table).
+func (s *session) duckDBSetting(name string) *synthetic {
+	rows, err := s.queryText("SELECT value FROM duckdb_settings() WHERE name = " + quoteLiteral(name))
+	if err != nil || len(rows) == 0 {
+		return nil
+	}
+	return &synthetic{cols: []string{name}, tag: "SHOW", run: func(s *session) ([][]string, error) {
+		return s.queryText("SELECT value FROM duckdb_settings() WHERE name = " + quoteLiteral(name))
+	}}
+}
+
+// queryText runs an internal query and returns its rows as text.
+func (s *session) queryText(q string) ([][]string, error) {
+	ctx, done := s.statementContext()
+	defer done()
+	st, err := s.db.Prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	rows, err := st.Query(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return collectText(ctx, rows)
+}
+
+func collectText(_ context.Context, rows *storage.Rows) ([][]string, error) {
+	var out [][]string
+	for rows.Next() {
+		b := rows.Batch()
+		for r := 0; r < int(b.NumRows()); r++ {
+			row := make([]string, b.NumCols())
+			for c := range row {
+				if !b.Column(c).IsNull(r) {
+					row[c] = b.Column(c).ValueStr(r)
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out, rows.Err()
+}
+
+// runSynthetic executes a synthetic statement and sends its result.
+func (s *session) runSynthetic(sy *synthetic, simple bool) error {
+	rows, err := sy.run(s)
+	if err != nil {
+		return err
+	}
+	s.sendReported()
+	if sy.cols != nil {
+		if simple {
+			s.w.send(syntheticDescription(sy.cols))
+		}
+		for _, row := range rows {
+			values := make([][]byte, len(row))
+			for i, v := range row {
+				values[i] = []byte(v)
+			}
+			s.w.send(&pgproto3.DataRow{Values: values})
+		}
+	}
+	s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag(sy.tag, int64(len(rows)), sy.tag == "SELECT")})
+	return nil
+}
+
+func syntheticDescription(cols []string) *pgproto3.RowDescription {
+	fields := make([]pgproto3.FieldDescription, len(cols))
+	for i, c := range cols {
+		fields[i] = pgproto3.FieldDescription{Name: []byte(c), DataTypeOID: 25, DataTypeSize: -1, TypeModifier: -1}
+	}
+	return &pgproto3.RowDescription{Fields: fields}
+}
+
+func quoteLiteral(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
