@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"runtime/debug"
-	"sort"
 	"sync"
 	"time"
 
