@@ -87,8 +87,14 @@ func (p *Planner) plan(st *Statement) {
 		return
 	}
 	r := rewriter{p: p}
+	r.nameColumns(node)
 	r.statement(node)
 	if !r.changed {
+		if len(r.aliases) > 0 {
+			if text, ok := spliceAliases(st.Text, r.aliases); ok {
+				st.Text = text
+			}
+		}
 		return
 	}
 	out, err := pg.Deparse(tree)

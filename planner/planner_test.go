@@ -60,7 +60,7 @@ func TestRewrites(t *testing.T) {
 func TestPassThrough(t *testing.T) {
 	p := testPlanner()
 	for _, q := range []string{
-		"SELECT 1",
+		"SELECT a, b FROM t",
 		"FROM tbl",
 		"PIVOT sales ON year USING sum(units)",
 		"SELECT [1, 2, 3] AS l",
@@ -114,6 +114,24 @@ func TestUnsupportedFeatures(t *testing.T) {
 	for _, q := range []string{"CREATE MACRO f(a) AS a + 1", "CREATE FUNCTION f(a) AS a + 1", "VACUUM", "SELECT 1"} {
 		if st := p.PlanOne(q); st.Unsupported != "" {
 			t.Errorf("%q: flagged unsupported (%s)", q, st.Unsupported)
+		}
+	}
+}
+
+func TestColumnNamesKeepText(t *testing.T) {
+	p := testPlanner()
+	tests := []struct{ in, want string }{
+		{"SELECT count(*), 1, x::int, lower(s), a.b, 'x'::text FROM t a",
+			`SELECT count(*) AS "count", 1 AS "?column?", x::int AS "x", lower(s) AS "lower", a.b, 'x'::text AS "text" FROM t a`},
+		{"select max(a) -- comment\nfrom t", "select max(a) AS \"max\" -- comment\nfrom t"},
+		{"SELECT (SELECT max(a) FROM u), coalesce(b, 0) FROM t ORDER BY 1", `SELECT (SELECT max(a) FROM u) AS "max", coalesce(b, 0) AS "coalesce" FROM t ORDER BY 1`},
+		{"SELECT a FROM t", "SELECT a FROM t"},
+		{"SELECT sum(x) AS total FROM t", "SELECT sum(x) AS total FROM t"},
+	}
+	for _, tt := range tests {
+		st := p.PlanOne(tt.in)
+		if st.Text != tt.want || st.Rewritten {
+			t.Errorf("%q\n-> %q (rewritten %v)\nwant %q", tt.in, st.Text, st.Rewritten, tt.want)
 		}
 	}
 }

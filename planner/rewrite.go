@@ -13,6 +13,9 @@ import (
 type rewriter struct {
 	p       *Planner
 	changed bool
+	// aliases are the column names nameColumns gave; spliced into the
+	// client's text when nothing else changed, else deparsed with the tree.
+	aliases []alias
 }
 
 func (r *rewriter) statement(n *pg.Node) { r.walk(n.ProtoReflect()) }
