@@ -1,0 +1,106 @@
+// Command bench measures Mallard against baselines taken in the same run:
+// PostgreSQL 15 serving the same data over the same loopback wire, and DuckDB
+// read in-process through duckdb-go. scripts/bench.sh starts PostgreSQL and
+// calls `bench run`, which starts and stops the Mallard server itself (DuckDB
+// locks the database file per process, so the in-process baselines run while
+// it is stopped), then `bench report` for the summary.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+const usage = `usage: bench COMMAND [flags]
+
+commands:
+  freeport   print a free TCP port on 127.0.0.1
+  wait       wait until -pg accepts connections
+  run        load both servers and measure everything, in rounds; write -results
+  report     print the summary of -results`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// options are the flags of every subcommand; each uses the ones it needs.
+type options struct {
+	PG         string
+	MallardBin string
+	MallardLog string
+	DB         string
+	Results    string
+	Rows       int
+	Runs       int
+	Clients    int
+	Duration   time.Duration
+	Warmup     time.Duration
+	Out        io.Writer
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "help" {
+		fmt.Fprintln(out, usage)
+		return flag.ErrHelp
+	}
+	cmd := args[0]
+	o := options{Out: out}
+	fs := flag.NewFlagSet("bench "+cmd, flag.ContinueOnError)
+	fs.StringVar(&o.PG, "pg", "", "libpq-style connection string of the PostgreSQL baseline")
+	fs.StringVar(&o.MallardBin, "mallard-bin", "bin/mallard", "the Mallard server binary")
+	fs.StringVar(&o.MallardLog, "mallard-log", "mallard.log", "file the Mallard server's output is appended to")
+	fs.StringVar(&o.DB, "db", "", "DuckDB database file served by Mallard and read in-process")
+	fs.StringVar(&o.Results, "results", "results.json", "JSON file of the measurements")
+	fs.IntVar(&o.Rows, "rows", 10_000_000, "rows in table t and rows copied into t2")
+	fs.IntVar(&o.Runs, "runs", 3, "measured rounds after the warm-up round; medians are reported")
+	fs.IntVar(&o.Clients, "clients", 8, "concurrent clients for the QPS measurements")
+	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "length of one QPS measurement")
+	fs.DurationVar(&o.Warmup, "warmup", time.Second, "QPS warm-up on fresh connections before each measurement")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if o.Rows < 1 || o.Runs < 1 || o.Clients < 1 || o.Duration <= 0 || o.Warmup < 0 {
+		return errors.New("-rows, -runs, -clients and -duration must be positive")
+	}
+	switch cmd {
+	case "freeport":
+		port, err := freePort()
+		if err == nil {
+			_, err = fmt.Fprintln(out, port)
+		}
+		return err
+	case "wait":
+		return waitReady(ctx, o.PG, 30*time.Second)
+	case "run":
+		return runRounds(ctx, o)
+	case "report":
+		return report(o)
+	}
+	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+}
+
+// freePort returns a port that was free a moment ago. Another process may
+// take it before the caller binds it; on a bench host that race is accepted.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}

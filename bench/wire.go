@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// loadSQL fills table t with rows 1..N in each dialect: the same column
+// names, the same Postgres types (int4, float8, text, timestamp) and the
+// same kind of values. {rows} stands for N.
+var loadSQL = map[string][]string{
+	"postgres": {
+		`DROP TABLE IF EXISTS t`,
+		`CREATE TABLE t (id int4, d float8, s text, ts timestamp)`,
+		`INSERT INTO t SELECT i, random(), md5(i::text), timestamp '2020-01-01' + i * interval '1 second'
+		 FROM generate_series(1, {rows}) i`,
+		`VACUUM ANALYZE t`,
+	},
+	"duckdb": {
+		`DROP TABLE IF EXISTS t`,
+		`CREATE TABLE t AS SELECT i::INTEGER AS id, random() AS d, md5(i::VARCHAR) AS s,
+		 TIMESTAMP '2020-01-01' + to_seconds(i) AS ts FROM range(1, {rows} + 1) r(i)`,
+		`CHECKPOINT`,
+	},
+}
+
+// warmSQL reads every column of t once, so that a freshly started server
+// has the table in its buffers before a measurement.
+const warmSQL = `SELECT count(id), sum(d), max(s), max(ts) FROM t`
+
+func connect(ctx context.Context, dsn string) (*pgx.Conn, error) {
+	if dsn == "" {
+		return nil, errors.New("connection string is empty")
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	return conn, nil
+}
+
+// waitReady returns once dsn accepts a connection and answers a query.
+func waitReady(ctx context.Context, dsn string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		err := ping(ctx, dsn)
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("server not ready after %v: %w", limit, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// ping connects to dsn and runs select 1.
+func ping(ctx context.Context, dsn string) error {
+	conn, err := connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	var one int
+	return conn.QueryRow(ctx, "select 1").Scan(&one)
+}
+
+// execAll runs stmts in order on a new connection to dsn.
+func execAll(ctx context.Context, dsn string, stmts ...string) error {
+	conn, err := connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			return fmt.Errorf("%.40s: %w", s, err)
+		}
+	}
+	return nil
+}
+
+// load creates table t with rows rows in dialect and checks its row count.
+func load(ctx context.Context, dsn, dialect string, rows int) error {
+	var stmts []string
+	for _, s := range loadSQL[dialect] {
+		stmts = append(stmts, strings.ReplaceAll(s, "{rows}", strconv.Itoa(rows)))
+	}
+	if err := execAll(ctx, dsn, stmts...); err != nil {
+		return fmt.Errorf("load %s: %w", dialect, err)
+	}
+	conn, err := connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	return checkCount(ctx, conn, "t", rows)
+}
+
+// checkCount fails unless table holds want rows.
+func checkCount(ctx context.Context, conn *pgx.Conn, table string, want int) error {
+	var n int64
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+		return fmt.Errorf("count %s: %w", table, err)
+	}
+	if n != int64(want) {
+		return fmt.Errorf("table %s has %d rows, want %d", table, n, want)
+	}
+	return nil
+}
+
+// streamWire times SELECT * FROM t on a new connection, scanning all four
+// columns of every row into Go values, the work a real client does.
+func streamWire(ctx context.Context, dsn string, want int) (float64, error) {
+	conn, err := connect(ctx, dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(context.Background())
+	start := time.Now()
+	rows, err := conn.Query(ctx, "SELECT * FROM t")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var (
+		id     int32
+		d      float64
+		s      string
+		ts     time.Time
+		n, sum int
+	)
+	for rows.Next() {
+		if err := rows.Scan(&id, &d, &s, &ts); err != nil {
+			return 0, err
+		}
+		sum += int(id) + len(s)
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	elapsed := time.Since(start).Seconds()
+	if n != want || sum == 0 {
+		return 0, fmt.Errorf("read %d rows (id+len sum %d), want %d", n, sum, want)
+	}
+	return elapsed, nil
+}
+
+// qpsWire counts round trips of select $1::int per second from clients new
+// pgx connections in pgx's default mode (extended protocol, statement
+// prepared on first use and cached), after warming them up.
+func qpsWire(ctx context.Context, dsn string, clients int, warmup, d time.Duration) (float64, error) {
+	conns := make([]*pgx.Conn, clients)
+	for i := range conns {
+		c, err := connect(ctx, dsn)
+		if err != nil {
+			return 0, err
+		}
+		defer c.Close(context.Background())
+		conns[i] = c
+	}
+	query := func(ctx context.Context, worker, i int) error {
+		var got int32
+		want := queryArg(worker, i)
+		if err := conns[worker].QueryRow(ctx, "select $1::int", want).Scan(&got); err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("select %d returned %d", want, got)
+		}
+		return nil
+	}
+	if _, err := parallelQPS(ctx, clients, warmup, query); err != nil {
+		return 0, err
+	}
+	return parallelQPS(ctx, clients, d, query)
+}
+
+// queryArg is the i-th argument of worker: every query gets a different one.
+func queryArg(worker, i int) int32 {
+	return int32(worker*10_000_000 + i%10_000_000)
+}
+
+// parallelQPS runs query in a loop on each of workers goroutines until d has
+// passed and returns completed queries per second. The loops check the clock
+// between queries rather than cancel one in flight: pgx closes a connection
+// whose query is canceled.
+func parallelQPS(ctx context.Context, workers int, d time.Duration, query func(ctx context.Context, worker, i int) error) (float64, error) {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		total int
+		first error
+	)
+	start := time.Now()
+	deadline := start.Add(d)
+	for w := range workers {
+		wg.Go(func() {
+			n := 0
+			var err error
+			for ; time.Now().Before(deadline) && ctx.Err() == nil; n++ {
+				if err = query(ctx, w, n); err != nil {
+					break
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			total += n
+			if err != nil && first == nil {
+				first = err
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return 0, first
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return float64(total) / time.Since(start).Seconds(), nil
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Measures Mallard (./bin/mallard, built by `make bench`) against baselines
+# taken in the same run: PostgreSQL 15 serving the same table over loopback
+# TCP, and duckdb-go reading the same database file in-process. Prints the
+# figures and their ratios against the goals; exits 0 when a goal is missed
+# and non-zero on real errors (wrong row counts, connection failures).
+#
+#   BENCH_ROWS=10000000    rows streamed and copied (BENCH_ROWS=200000 for a smoke run)
+#   BENCH_RUNS=3           measured rounds after one warm-up round; medians are reported
+#   BENCH_QPS_SECONDS      length of one QPS run (10, or 2 when BENCH_ROWS < 1000000)
+#   PG_BIN                 PostgreSQL 15 programs (/usr/lib/postgresql/15/bin)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rows=${BENCH_ROWS:-10000000}
+runs=${BENCH_RUNS:-3}
+if [ "$rows" -ge 1000000 ]; then qps_s=${BENCH_QPS_SECONDS:-10}; else qps_s=${BENCH_QPS_SECONDS:-2}; fi
+qps_warm=1
+pgbin=${PG_BIN:-/usr/lib/postgresql/15/bin}
+mallard=./bin/mallard
+clients=8
+pgsettings=(shared_buffers=1GB fsync=off synchronous_commit=off full_page_writes=off
+  max_wal_size=8GB checkpoint_timeout=30min)
+
+[ -x "$mallard" ] || { echo "bench: $mallard is missing; run make build" >&2; exit 1; }
+[ -x "$pgbin/postgres" ] || { echo "bench: no PostgreSQL in $pgbin; run scripts/install-deps.sh" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mallard-bench.XXXXXX")
+chmod 755 "$work" # the postgres user must reach its data directory inside
+pgdata=$work/pg
+pg_started=
+
+# as_pg runs a PostgreSQL program as the postgres user when we are root,
+# since PostgreSQL refuses to run as root.
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+cleanup() {
+  local rc=$?
+  if [ -n "$pg_started" ]; then
+    as_pg "$pgbin/pg_ctl" -D "$pgdata" -m immediate -w stop >/dev/null 2>&1 || true
+  fi
+  if [ "$rc" -ne 0 ]; then
+    echo "bench: failed (exit $rc)" >&2
+    for f in "$work/mallard.log" "$pgdata/log"; do
+      if [ -s "$f" ]; then echo "-- last lines of $f:" >&2; tail -n 20 "$f" >&2; fi
+    done
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== building the bench program"
+go build -tags duckdb_arrow -o "$work/bench" ./bench
+bench=$work/bench
+common=(-rows "$rows" -runs "$runs" -results "$work/results.json")
+
+echo "== starting PostgreSQL 15 ($pgbin)"
+mkdir "$pgdata"
+[ "$(id -u)" -ne 0 ] || chown postgres:postgres "$pgdata"
+as_pg "$pgbin/initdb" -D "$pgdata" -A trust -U postgres -E UTF8 --no-locale --no-sync >"$work/initdb.log" 2>&1
+pgport=$("$bench" freeport)
+pgopts="-p $pgport -c listen_addresses=127.0.0.1 -c unix_socket_directories=$pgdata"
+for s in "${pgsettings[@]}"; do pgopts+=" -c $s"; done
+pg_started=1
+as_pg "$pgbin/pg_ctl" -D "$pgdata" -l "$pgdata/log" -w -o "$pgopts" start >/dev/null
+pgdsn="host=127.0.0.1 port=$pgport user=postgres dbname=postgres sslmode=disable"
+"$bench" wait -pg "$pgdsn"
+
+# bench run starts and stops Mallard itself: the in-process baselines open
+# the same database file, which DuckDB locks per process.
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+"$bench" run -pg "$pgdsn" -mallard-bin "$mallard" -mallard-log "$work/mallard.log" \
+  -db "$work/mallard.duckdb" -clients "$clients" -duration "${qps_s}s" -warmup "${qps_warm}s" "${common[@]}"
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
+dirty=
+[ -z "$(git status --porcelain 2>/dev/null)" ] || dirty=" (working tree has uncommitted changes)"
+echo
+echo "== summary"
+echo "commit:     $(git rev-parse --short HEAD)$dirty"
+echo "go:         $(go env GOVERSION), nproc $(nproc), $(uname -sm)"
+echo "host load:  1/5/15-min load average $load_start at start, $load_end at end"
+echo "mallard:    $("$mallard" version), default settings"
+echo "postgresql: $("$pgbin/postgres" --version), settings: ${pgsettings[*]}"
+echo "            (fsync and synchronous_commit off speed up its COPY: a stricter baseline)"
+echo "clients:    pgx v5 over TCP 127.0.0.1, sslmode=disable, default QueryExecModeCacheStatement"
+echo "method:     $rows rows; one warm-up round, then $runs rounds each measuring everything once"
+echo "            (PostgreSQL and Mallard back to back, order alternating; Mallard restarted"
+echo "            around the in-process measurements); medians of the $runs rounds"
+echo "            QPS: $clients clients, ${qps_warm}s warm-up on fresh connections, then ${qps_s}s"
+echo "            COPY input: generated on the fly (text format, cheap hash for the text column)"
+echo
+"$bench" report "${common[@]}"
