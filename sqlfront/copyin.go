@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 
 	"github.com/mallard/mallard/planner"
@@ -140,17 +141,9 @@ func (p *copyParser) writeRow() {
 		if i > 0 {
 			p.out.WriteByte(',')
 		}
-		if p.isNull[i] {
-			continue
+		if !p.isNull[i] {
+			writeQuoted(p.out, f)
 		}
-		p.out.WriteByte('"')
-		for _, b := range f {
-			if b == '"' {
-				p.out.WriteByte('"')
-			}
-			p.out.WriteByte(b)
-		}
-		p.out.WriteByte('"')
 	}
 	p.out.WriteByte('\n')
 	p.rows++
@@ -239,11 +232,21 @@ func trimCR(b []byte) []byte {
 	return b
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
+func indexByte(b []byte, c byte) int { return bytes.IndexByte(b, c) }
+
+// writeQuoted writes f as a quoted CSV field, doubling embedded quotes; it
+// writes runs of bytes, not single bytes, since this is COPY's inner loop.
+func writeQuoted(w *bufio.Writer, f []byte) {
+	w.WriteByte('"')
+	for {
+		i := indexByte(f, '"')
+		if i < 0 {
+			w.Write(f)
+			break
 		}
+		w.Write(f[:i+1])
+		w.WriteByte('"')
+		f = f[i+1:]
 	}
-	return -1
+	w.WriteByte('"')
 }
