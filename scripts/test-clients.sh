@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Runs real clients against the real mallard binary: every testdata/psql/*.sql
-# through `psql -f`, comparing the output with the .out file beside it.
-# Set UPDATE=1 to rewrite the .out files (then read the diff before committing).
+# Runs real clients against the real mallard binary, one server for all:
+#  - every testdata/psql/*.sql through `psql -f`, comparing the output with the
+#    .out file beside it, and examples.sql, which must run without an error;
+#  - the scenario programs under clients/: pgjdbc (Java), psycopg2, psycopg 3,
+#    SQLAlchemy, pandas and node-postgres. Each prints "PASS client: check" or
+#    "FAIL client: check: why" per check; every client uses its own tables.
+# Prints one line per check and ends with "clients: N passed, M failed".
+# Set UPDATE=1 to rewrite the psql .out files (then read the diff before
+# committing), and CLIENTS="java node" to run only some of the scenarios.
+# A client whose runtime is missing is skipped, except under CI=true, where it
+# fails: CI must install every client (see clients/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./bin/mallard
+python=${CLIENTS_PYTHON:-/usr/bin/python3}   # Debian's python3-* client packages live here
+jdbc_jar=${PGJDBC_JAR:-/usr/share/java/postgresql.jar}
+limit=120                            # seconds one client scenario may take
 work=$(mktemp -d)
 port=$(( 20000 + RANDOM % 20000 ))
 "$bin" serve --listen "127.0.0.1:$port" --db "$work/test.duckdb" --log-level warn >"$work/server.log" 2>&1 &
@@ -15,20 +26,121 @@ for _ in $(seq 100); do
   if psql -h 127.0.0.1 -p "$port" -U mallard -d mallard -Atc 'select 1' >/dev/null 2>&1; then break; fi
   sleep 0.1
 done
-pass=0; fail=0
-for sql in testdata/psql/*.sql; do
-  want="${sql%.sql}.out"
-  got="$work/$(basename "$want")"
-  (cd testdata/psql && PGOPTIONS= psql -X -h 127.0.0.1 -p "$port" -U mallard -d mallard \
-      -v ON_ERROR_STOP=0 -f "$(basename "$sql")" >"$got" 2>&1) || true
-  if [ "${UPDATE:-}" = 1 ]; then cp "$got" "$want"; fi
-  if diff -u "$want" "$got"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $sql"; fi
-done
-# The tour a new user runs must run without a single error.
-if psql -X -h 127.0.0.1 -p "$port" -U mallard -d mallard -v ON_ERROR_STOP=1 -f examples.sql >"$work/examples.out" 2>&1; then
-  pass=$((pass+1))
-else
-  fail=$((fail+1)); echo "FAIL: examples.sql"; cat "$work/examples.out"
+export PGHOST=127.0.0.1 PGPORT=$port PGUSER=mallard PGDATABASE=mallard
+pass=0; fail=0; skipped=0; failed_clients=()
+
+wanted() { [ -z "${CLIENTS:-}" ] || [[ " $CLIENTS " == *" $1 "* ]]; }
+
+# missing reports a client that cannot run here: a failure under CI=true.
+missing() {
+  if [ "${CI:-}" = true ]; then
+    echo "FAIL $1: $2 (CI=true: every client must run; .ci/run installs them)"
+    fail=$((fail+1)); failed_clients+=("$1")
+  else
+    echo "SKIP $1: $2"
+    skipped=$((skipped+1))
+  fi
+}
+
+# run_client NAME COMMAND... runs one scenario and counts its PASS and FAIL
+# lines; a scenario that exits non-zero without a FAIL line counts as one.
+run_client() {
+  local name=$1 out="$work/$1.out" rc p f
+  shift
+  echo "--- $name"
+  set +e
+  TMPDIR="$work" PYTHONDONTWRITEBYTECODE=1 timeout "$limit" "$@" 2>&1 | tee "$out"
+  rc=${PIPESTATUS[0]}
+  set -e
+  p=$(grep -c "^PASS $name: " "$out" || true)
+  f=$(grep -c "^FAIL $name: " "$out" || true)
+  if [ "$rc" -eq 124 ]; then
+    echo "FAIL $name: timed out after $limit s"; f=$((f+1))
+  elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "FAIL $name: exited with status $rc without a failed check"; f=$((f+1))
+  fi
+  echo "$name: $p of $((p+f)) checks passed"
+  pass=$((pass+p)); fail=$((fail+f))
+  if [ "$f" -ne 0 ]; then failed_clients+=("$name"); fi
+}
+
+run_psql() {
+  local sql want got p=0 f=0
+  echo "--- psql"
+  for sql in testdata/psql/*.sql; do
+    want="${sql%.sql}.out"
+    got="$work/$(basename "$want")"
+    (cd testdata/psql && PGOPTIONS= psql -X -h 127.0.0.1 -p "$port" -U mallard -d mallard \
+        -v ON_ERROR_STOP=0 -f "$(basename "$sql")" >"$got" 2>&1) || true
+    if [ "${UPDATE:-}" = 1 ]; then cp "$got" "$want"; fi
+    if diff -u "$want" "$got"; then
+      p=$((p+1)); echo "PASS psql: $sql"
+    else
+      f=$((f+1)); echo "FAIL psql: $sql (output differs, diff above)"
+    fi
+  done
+  # The tour a new user runs must run without a single error.
+  if psql -X -h 127.0.0.1 -p "$port" -U mallard -d mallard -v ON_ERROR_STOP=1 -f examples.sql >"$work/examples.out" 2>&1; then
+    p=$((p+1)); echo "PASS psql: examples.sql"
+  else
+    f=$((f+1)); echo "FAIL psql: examples.sql"; cat "$work/examples.out"
+  fi
+  echo "psql: $p of $((p+f)) checks passed"
+  pass=$((pass+p)); fail=$((fail+f))
+  if [ "$f" -ne 0 ]; then failed_clients+=(psql); fi
+}
+
+run_java() {
+  if ! command -v javac >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1; then
+    missing java "javac/java not found (Debian: default-jdk-headless)"; return
+  fi
+  if [ ! -r "$jdbc_jar" ]; then
+    missing java "$jdbc_jar not found (Debian: libpostgresql-jdbc-java)"; return
+  fi
+  mkdir -p "$work/java"
+  if ! javac -d "$work/java" -cp "$jdbc_jar" clients/java/Scenario.java >"$work/javac.log" 2>&1; then
+    cat "$work/javac.log"; echo "FAIL java: clients/java/Scenario.java does not compile"
+    fail=$((fail+1)); failed_clients+=(java); return
+  fi
+  run_client java java -cp "$jdbc_jar:$work/java" Scenario
+}
+
+# run_python NAME MODULE: clients/python/NAME_scenario.py, needing MODULE.
+run_python() {
+  if [ ! -x "$python" ]; then
+    missing "$1" "$python not found (Debian: python3)"; return
+  fi
+  if ! "$python" -c "import $2" >/dev/null 2>&1; then
+    missing "$1" "$python cannot import $2 (Debian: $3)"; return
+  fi
+  run_client "$1" "$python" "clients/python/$1_scenario.py"
+}
+
+run_node() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    missing node "node/npm not found (Debian: nodejs npm)"; return
+  fi
+  if [ ! -d clients/node/node_modules ]; then
+    # npm ci installs exactly what package-lock.json pins.
+    if ! (cd clients/node && npm ci --no-audit --no-fund) >"$work/npm.log" 2>&1; then
+      cat "$work/npm.log"
+      missing node "npm ci in clients/node failed"; return
+    fi
+  fi
+  run_client node node clients/node/scenario.js
+}
+
+if wanted psql; then run_psql; fi
+if wanted java; then run_java; fi
+if wanted psycopg2; then run_python psycopg2 psycopg2 python3-psycopg2; fi
+if wanted psycopg; then run_python psycopg psycopg python3-psycopg; fi
+if wanted sqlalchemy; then run_python sqlalchemy sqlalchemy python3-sqlalchemy; fi
+if wanted pandas; then run_python pandas "pandas, sqlalchemy, psycopg2" "python3-pandas python3-sqlalchemy python3-psycopg2"; fi
+if wanted node; then run_node; fi
+
+if [ "$fail" -ne 0 ]; then
+  echo "clients with failures: ${failed_clients[*]}"
+  if [ -s "$work/server.log" ]; then echo "--- server log (last 20 lines)"; tail -n 20 "$work/server.log"; fi
 fi
-echo "psql scripts: $pass passed, $fail failed"
+echo "clients: $pass passed, $fail failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
 [ "$fail" -eq 0 ]
