@@ -59,26 +59,74 @@ func (r *rewriter) typeName(t *pg.TypeName) {
 }
 
 // typeCast turns x::regclass (and the other reg* types) into a lookup: a
-// name becomes an oid. Any other value keeps its oid, as a BIGINT.
+// name (a string or a parameter) becomes an oid; any other value keeps its
+// oid, as a BIGINT, unless it is cast on to text, which shows the name.
+// It also reads Postgres' hex bytea literals, which DuckDB reads as
+// escapes.
 func (r *rewriter) typeCast(n *pg.Node) {
 	tc := n.GetTypeCast()
-	fns, ok := regTypes[lastName(tc.TypeName.Names)]
+	target := lastName(tc.TypeName.Names)
+	if target == "bytea" && r.byteaLiteral(n, tc) {
+		return
+	}
+	fns, ok := regTypes[target]
 	if !ok || len(tc.TypeName.ArrayBounds) > 0 {
 		return
 	}
-	if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil && fns[0] != "" {
-		*n = *call([]string{r.p.cat.Database, r.p.cat.PGSchema, fns[0]}, tc.Arg)
+	if isNameArg(tc.Arg) && fns[0] != "" {
+		n.Node = &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
+			Funcname: r.p.catalogFunc(fns[0]), Args: []*pg.Node{tc.Arg}, Location: -1}}
 	} else {
 		tc.TypeName = &pg.TypeName{Names: typeNames("int8"), Typemod: -1, Location: -1}
 	}
 	r.changed = true
 }
 
+// regNameCast shows x::regtype::text (any reg* type) as the name x stands
+// for. It runs before the inner cast is rewritten to an oid.
+func (r *rewriter) regNameCast(n *pg.Node) {
+	tc := n.GetTypeCast()
+	if tc == nil {
+		return
+	}
+	target := lastName(tc.TypeName.Names)
+	inner := tc.Arg.GetTypeCast()
+	if inner == nil || (target != "text" && target != "varchar") {
+		return
+	}
+	if fns, ok := regTypes[lastName(inner.TypeName.Names)]; ok && fns[1] != "" && !isNameArg(inner.Arg) {
+		n.Node = &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
+			Funcname: r.p.catalogFunc(fns[1]), Args: []*pg.Node{inner.Arg}, Location: -1}}
+		r.changed = true
+	}
+}
+
+// isNameArg reports whether a reg* cast's argument is a name: a string
+// constant or a parameter (clients bind names, as psycopg's 'uuid'::regtype).
+func isNameArg(n *pg.Node) bool {
+	if c := n.GetAConst(); c != nil {
+		return c.GetSval() != nil
+	}
+	return n.GetParamRef() != nil
+}
+
+// byteaLiteral rewrites '\x0102'::bytea to from_hex('0102').
+func (r *rewriter) byteaLiteral(n *pg.Node, tc *pg.TypeCast) bool {
+	c := tc.Arg.GetAConst()
+	if c == nil || c.GetSval() == nil || !strings.HasPrefix(c.GetSval().Sval, `\x`) {
+		return false
+	}
+	hex := strings.TrimPrefix(c.GetSval().Sval, `\x`)
+	n.Node = call([]string{"from_hex"}, pg.MakeAConstStrNode(hex, -1)).Node
+	r.changed = true
+	return true
+}
+
 // resTarget shows a reg* cast of a column in a select list as the name it
 // stands for, as Postgres' output function does.
 func (r *rewriter) resTarget(rt *pg.ResTarget) {
 	tc := rt.Val.GetTypeCast()
-	if tc == nil || tc.Arg.GetAConst() != nil {
+	if tc == nil || isNameArg(tc.Arg) {
 		return
 	}
 	fns, ok := regTypes[lastName(tc.TypeName.Names)]
@@ -88,7 +136,8 @@ func (r *rewriter) resTarget(rt *pg.ResTarget) {
 	if rt.Name == "" {
 		rt.Name = figureName(tc.Arg, lastName(tc.TypeName.Names))
 	}
-	rt.Val = call([]string{r.p.cat.Database, r.p.cat.PGSchema, fns[1]}, tc.Arg)
+	rt.Val = &pg.Node{Node: &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
+		Funcname: r.p.catalogFunc(fns[1]), Args: []*pg.Node{tc.Arg}, Location: -1}}}
 	r.changed = true
 }
 

@@ -34,6 +34,9 @@ func TestRewrites(t *testing.T) {
 		{"regex operator", "SELECT 1 WHERE 'abc' OPERATOR(pg_catalog.~) '^(a.*)$'", []string{"regexp_matches('abc', '^(a.*)$')"}, []string{"OPERATOR"}},
 		{"negated case-insensitive regex", "SELECT 1 WHERE 'abc' !~* 'B'", []string{"NOT regexp_matches('abc', 'B', 'i')"}, nil},
 		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname FROM"}, []string{"COLLATE"}},
+		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
+		{"bytea hex literal", `INSERT INTO t VALUES ('\x0001ff'::bytea)`, []string{"from_hex('0001ff')"}, []string{"bytea"}},
+		{"extract", "SELECT extract(year FROM ts) FROM pg_class", []string{"date_part('year', ts)"}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
 	}

@@ -24,8 +24,11 @@ func (r *rewriter) statement(n *pg.Node) { r.walk(n.ProtoReflect()) }
 // reg* cast in a select list shows a name, elsewhere an oid), every other
 // rule after them.
 func (r *rewriter) walk(m protoreflect.Message) {
-	if rt, ok := m.Interface().(*pg.ResTarget); ok {
-		r.resTarget(rt)
+	switch x := m.Interface().(type) {
+	case *pg.ResTarget:
+		r.resTarget(x)
+	case *pg.Node:
+		r.regNameCast(x)
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
@@ -97,21 +100,36 @@ func (r *rewriter) funcCall(n *pg.Node) {
 		if c := fc.Args[0].GetAConst(); c != nil && c.GetSval() != nil && IsParameter(c.GetSval().Sval) {
 			def, _ := LookupParameter(c.GetSval().Sval)
 			variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName(def.Name), -1))
-			*n = pg.Node{Node: &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
-				Args: []*pg.Node{variable, pg.MakeAConstStrNode(def.Default, -1)}, Location: -1}}}
+			n.Node = &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
+				Args: []*pg.Node{variable, pg.MakeAConstStrNode(def.Default, -1)}, Location: -1}}
 			r.changed = true
 			return
 		}
 	}
 	switch {
 	case r.p.macros[name]:
-		fc.Funcname = names(r.p.cat.Database, r.p.cat.PGSchema, name)
+		fc.Funcname = r.p.catalogFunc(name)
+	case qualifier == "pg_catalog" && sqlSyntaxFuncs[name] != "":
+		fc.Funcname = names(sqlSyntaxFuncs[name])
 	case qualifier == "pg_catalog":
 		fc.Funcname = names(name)
 	default:
 		return
 	}
 	r.changed = true
+}
+
+// sqlSyntaxFuncs are the functions behind SQL syntax (EXTRACT(f FROM x),
+// TRIM(BOTH FROM x)) that the parser qualifies with pg_catalog, under the
+// names DuckDB has for them.
+var sqlSyntaxFuncs = map[string]string{"extract": "date_part", "btrim": "trim", "timezone": "timezone"}
+
+// catalogFunc is the qualified name of a function in Mallard's catalog.
+func (p *Planner) catalogFunc(name string) []*pg.Node {
+	if p.cat.Database == "" {
+		return names(name)
+	}
+	return names(p.cat.Database, p.cat.PGSchema, name)
 }
 
 // operator rewrites Postgres' regular-expression operators (DuckDB's ~ is a
@@ -139,7 +157,7 @@ func (r *rewriter) operator(n *pg.Node) {
 	if strings.HasPrefix(op, "!") {
 		match = pg.MakeBoolExprNode(pg.BoolExprType_NOT_EXPR, []*pg.Node{match}, -1)
 	}
-	*n = *match
+	n.Node = match.Node
 	r.changed = true
 }
 
@@ -149,7 +167,7 @@ func (r *rewriter) collate(n *pg.Node) {
 	cc := n.GetCollateClause()
 	switch lastName(cc.Collname) {
 	case "default", "c", "posix":
-		*n = *cc.Arg
+		n.Node = cc.Arg.Node
 		r.changed = true
 	}
 }

@@ -128,7 +128,7 @@ func (s *session) handleBind(m *pgproto3.Bind) error {
 	}
 	p := &portal{prep: prep, args: args}
 	if prep.returnsRows() {
-		n := len(prep.stmt.Columns())
+		n := prep.columnCount()
 		if c := len(m.ResultFormatCodes); c > 1 && c != n {
 			return sqlstate.New(sqlstate.ProtocolViolation,
 				"bind message has %d result formats but query has %d columns", c, n)

@@ -42,6 +42,14 @@ func (p *prepared) returnsRows() bool {
 	return p.stmt.Result() == storage.ResultRows && rowsAllowed(p.plan)
 }
 
+// columnCount is the number of result columns of a statement that returns rows.
+func (p *prepared) columnCount() int {
+	if p.synth != nil {
+		return len(p.synth.cols)
+	}
+	return len(p.stmt.Columns())
+}
+
 // rowsAllowed reports whether a statement of this kind may send rows: a
 // utility statement that DuckDB answers with a status row (CHECKPOINT) does
 // not, as in Postgres.

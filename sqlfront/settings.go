@@ -133,7 +133,7 @@ func (s *session) duckDBSetting(name string) *synthetic {
 		return nil
 	}
 	return &synthetic{cols: []string{name}, tag: "SHOW", run: func(s *session) ([][]string, error) {
-		return s.queryText("SELECT value FROM duckdb_settings() WHERE name = " + quoteLiteral(name))
+		return s.queryText("SELECT current_setting(" + quoteLiteral(name) + ")::VARCHAR")
 	}}
 }
 
@@ -162,7 +162,8 @@ func collectText(_ context.Context, rows *storage.Rows) ([][]string, error) {
 			row := make([]string, b.NumCols())
 			for c := range row {
 				if !b.Column(c).IsNull(r) {
-					row[c] = b.Column(c).ValueStr(r)
+					// Arrow strings alias the batch's memory, freed by the next Next.
+					row[c] = strings.Clone(b.Column(c).ValueStr(r))
 				}
 			}
 			out = append(out, row)

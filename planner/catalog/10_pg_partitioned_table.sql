@@ -1,0 +1,12 @@
+-- pg_partitioned_table is empty: DuckDB has no partitioned tables.
+CREATE OR REPLACE VIEW mallard_catalog.pg.pg_partitioned_table AS
+SELECT
+    CAST(NULL AS BIGINT) AS partrelid,
+    CAST(NULL AS VARCHAR) AS partstrat,
+    CAST(NULL AS SMALLINT) AS partnatts,
+    CAST(NULL AS BIGINT) AS partdefid,
+    CAST(NULL AS VARCHAR) AS partattrs,
+    CAST(NULL AS VARCHAR) AS partclass,
+    CAST(NULL AS VARCHAR) AS partcollation,
+    CAST(NULL AS VARCHAR) AS partexprs
+WHERE false;

@@ -1,0 +1,23 @@
+-- pg_trigger is empty: DuckDB has no triggers.
+CREATE OR REPLACE VIEW mallard_catalog.pg.pg_trigger AS
+SELECT
+    CAST(NULL AS BIGINT) AS oid,
+    CAST(NULL AS BIGINT) AS tgrelid,
+    CAST(NULL AS BIGINT) AS tgparentid,
+    CAST(NULL AS VARCHAR) AS tgname,
+    CAST(NULL AS BIGINT) AS tgfoid,
+    CAST(NULL AS SMALLINT) AS tgtype,
+    CAST(NULL AS VARCHAR) AS tgenabled,
+    CAST(NULL AS BOOLEAN) AS tgisinternal,
+    CAST(NULL AS BIGINT) AS tgconstrrelid,
+    CAST(NULL AS BIGINT) AS tgconstrindid,
+    CAST(NULL AS BIGINT) AS tgconstraint,
+    CAST(NULL AS BOOLEAN) AS tgdeferrable,
+    CAST(NULL AS BOOLEAN) AS tginitdeferred,
+    CAST(NULL AS SMALLINT) AS tgnargs,
+    CAST(NULL AS VARCHAR) AS tgattr,
+    CAST(NULL AS BLOB) AS tgargs,
+    CAST(NULL AS VARCHAR) AS tgqual,
+    CAST(NULL AS VARCHAR) AS tgoldtable,
+    CAST(NULL AS VARCHAR) AS tgnewtable
+WHERE false;

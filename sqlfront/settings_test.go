@@ -1,0 +1,95 @@
+package sqlfront_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestSessionParameters(t *testing.T) {
+	forEachMode(t, func(t *testing.T, conn *pgx.Conn) {
+		ctx := context.Background()
+		show := func(name string) string {
+			t.Helper()
+			var v string
+			if err := conn.QueryRow(ctx, "SHOW "+name).Scan(&v); err != nil {
+				t.Fatalf("SHOW %s: %v", name, err)
+			}
+			return v
+		}
+		if got := show("server_version_num"); got != "150000" {
+			t.Errorf("server_version_num = %q", got)
+		}
+		mustExec(t, conn, "SET application_name = 'mallard-test'")
+		if got := show("application_name"); got != "mallard-test" {
+			t.Errorf("application_name = %q", got)
+		}
+		if got := conn.PgConn().ParameterStatus("application_name"); got != "mallard-test" {
+			t.Errorf("ParameterStatus application_name = %q, want the new value reported", got)
+		}
+		var cs string
+		if err := conn.QueryRow(ctx, "SELECT current_setting('application_name')").Scan(&cs); err != nil || cs != "mallard-test" {
+			t.Errorf("current_setting = %q, %v", cs, err)
+		}
+		mustExec(t, conn, "RESET application_name")
+		if got := show("application_name"); got != "" {
+			t.Errorf("after RESET application_name = %q", got)
+		}
+		var sc string
+		if err := conn.QueryRow(ctx, "SELECT set_config('search_path', 'public', false)").Scan(&sc); err != nil || sc != "public" {
+			t.Errorf("set_config = %q, %v", sc, err)
+		}
+		if got := show("search_path"); got != "public" {
+			t.Errorf("search_path = %q", got)
+		}
+		if got := show("TRANSACTION ISOLATION LEVEL"); got == "" {
+			t.Error("no transaction isolation level")
+		}
+		mustExec(t, conn, "SET threads = 2") // DuckDB's own settings stay reachable
+		if got := show("threads"); got != "2" {
+			t.Errorf("threads = %q", got)
+		}
+		for _, tt := range []struct{ sql, code string }{
+			{"SET no_such_parameter = 1", "42704"},
+			{"SET client_encoding = 'LATIN1'", "22023"},
+			{"SET server_version = '16'", "55P02"},
+			{"LISTEN channel", "0A000"},
+		} {
+			_, err := conn.Exec(ctx, tt.sql)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != tt.code {
+				t.Errorf("%s: %v, want %s", tt.sql, err, tt.code)
+			}
+		}
+		mustExec(t, conn, "SET statement_timeout = '100ms'")
+		_, err := conn.Exec(ctx, "SELECT count(*) FROM range(10000000000000) a")
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "57014" {
+			t.Fatalf("statement_timeout: %v, want 57014", err)
+		}
+		mustExec(t, conn, "SET statement_timeout = 0")
+	})
+}
+
+func TestSetLocalEndsWithTransaction(t *testing.T) {
+	forEachMode(t, func(t *testing.T, conn *pgx.Conn) {
+		ctx := context.Background()
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, "SET LOCAL application_name = 'inside'"); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var v string
+		if err := conn.QueryRow(ctx, "SHOW application_name").Scan(&v); err != nil || v != "" {
+			t.Errorf("after COMMIT application_name = %q, %v; want the value before SET LOCAL", v, err)
+		}
+	})
+}
