@@ -45,20 +45,29 @@ func set(names []string) map[string]bool {
 func (p *Planner) Plan(query string) []Statement {
 	stmts := Split(query)
 	for i := range stmts {
-		p.plan(&stmts[i])
+		p.plan(&stmts[i], nil)
 	}
 	return stmts
 }
 
-// PlanOne plans the text of one statement, for Parse.
+// PlanOne plans the text of one statement.
 func (p *Planner) PlanOne(text string) Statement {
 	st := Classify(text)
-	p.plan(&st)
+	p.plan(&st, nil)
+	return st
+}
+
+// PlanParse plans a statement of an extended-protocol Parse whose client
+// declared parameter types: paramTypes[i] is the DuckDB type $i+1 is cast
+// to ("" for none), so that a bare parameter is typed as declared.
+func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
+	st := Classify(text)
+	p.plan(&st, paramTypes)
 	return st
 }
 
 // plan refines a lexer-classified statement with the Postgres parse tree.
-func (p *Planner) plan(st *Statement) {
+func (p *Planner) plan(st *Statement, paramTypes []string) {
 	if st.Kind == KindEmpty {
 		return
 	}
@@ -86,7 +95,7 @@ func (p *Planner) plan(st *Statement) {
 		st.Kind, st.Tag, st.Setting = KindSetConfig, "SELECT", call
 		return
 	}
-	r := rewriter{p: p}
+	r := rewriter{p: p, paramTypes: paramTypes, castParams: map[*pg.ParamRef]bool{}}
 	r.nameColumns(node)
 	r.statement(node)
 	if !r.changed {

@@ -138,3 +138,16 @@ func TestColumnNamesKeepText(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclaredParameterTypes(t *testing.T) {
+	p := testPlanner()
+	st := p.PlanParse("SELECT $1, $2::text, $3 + 1", []string{"INTEGER", "BIGINT", "INTEGER[]"})
+	for _, want := range []string{"$1::int", "$2::text", "$3::int[] + 1"} {
+		if !strings.Contains(st.Text, want) {
+			t.Errorf("%q lacks %q", st.Text, want)
+		}
+	}
+	if st := p.PlanParse("SELECT $1", nil); st.Text != `SELECT $1 AS "?column?"` {
+		t.Errorf("undeclared parameter: %q", st.Text)
+	}
+}

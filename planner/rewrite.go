@@ -16,6 +16,10 @@ type rewriter struct {
 	// aliases are the column names nameColumns gave; spliced into the
 	// client's text when nothing else changed, else deparsed with the tree.
 	aliases []alias
+	// paramTypes are the DuckDB types of declared parameters; castParams
+	// the parameters the client cast itself.
+	paramTypes []string
+	castParams map[*pg.ParamRef]bool
 }
 
 func (r *rewriter) statement(n *pg.Node) { r.walk(n.ProtoReflect()) }
@@ -29,6 +33,9 @@ func (r *rewriter) walk(m protoreflect.Message) {
 		r.resTarget(x)
 	case *pg.Node:
 		r.regNameCast(x)
+		if pr := x.GetTypeCast().GetArg().GetParamRef(); pr != nil {
+			r.castParams[pr] = true
+		}
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
@@ -62,7 +69,36 @@ func (r *rewriter) node(n *pg.Node) {
 		r.operator(n)
 	case n.GetFuncCall() != nil:
 		r.funcCall(n)
+	case n.GetParamRef() != nil:
+		r.paramRef(n)
 	}
+}
+
+// paramRef casts a parameter the client declared a type for, unless the
+// statement casts it itself.
+func (r *rewriter) paramRef(n *pg.Node) {
+	pr := n.GetParamRef()
+	i := int(pr.Number) - 1
+	if r.castParams[pr] || i < 0 || i >= len(r.paramTypes) || r.paramTypes[i] == "" {
+		return
+	}
+	tn := parseTypeName(r.paramTypes[i])
+	if tn == nil {
+		return
+	}
+	r.typeName(tn)
+	n.Node = &pg.Node_TypeCast{TypeCast: &pg.TypeCast{
+		Arg: &pg.Node{Node: &pg.Node_ParamRef{ParamRef: pr}}, TypeName: tn, Location: -1}}
+	r.changed = true
+}
+
+// parseTypeName reads a type name with the Postgres parser.
+func parseTypeName(t string) *pg.TypeName {
+	tree, err := pg.Parse("SELECT NULL::" + t)
+	if err != nil || len(tree.Stmts) != 1 {
+		return nil
+	}
+	return tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal().GetTypeCast().GetTypeName()
 }
 
 // rangeVar redirects pg_catalog and information_schema relations to

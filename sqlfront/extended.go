@@ -59,13 +59,17 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 			return sqlstate.New(sqlstate.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 		}
 	}
-	stmts := s.srv.planner.Plan(m.Query)
+	stmts := planner.Split(m.Query)
 	if len(stmts) > 1 {
 		return sqlstate.New(sqlstate.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
 	st := planner.Statement{Kind: planner.KindEmpty}
 	if len(stmts) == 1 {
-		st = stmts[0]
+		types := make([]string, len(m.ParameterOIDs))
+		for i, oid := range m.ParameterOIDs {
+			types[i] = pgcodec.DuckDBType(oid)
+		}
+		st = s.srv.planner.PlanParse(stmts[0].Text, types)
 	}
 	p, err := s.prepare(st)
 	if err != nil {

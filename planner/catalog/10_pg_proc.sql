@@ -1,0 +1,38 @@
+-- pg_proc lists the functions of mallard_functions. proargtypes is text,
+-- space-separated type OIDs, as PostgreSQL prints an oidvector: pgjdbc reads
+-- it whole and splits it. Aggregates are prokind 'a', DuckDB's window
+-- functions 'w', everything else 'f'; macros are language sql (14), built-in
+-- functions internal (12).
+CREATE OR REPLACE VIEW mallard_catalog.pg.pg_proc AS
+SELECT
+    CAST(oid AS BIGINT) AS oid,
+    proname,
+    CAST(pronamespace AS BIGINT) AS pronamespace,
+    CAST(10 AS BIGINT) AS proowner,
+    CAST(prolang AS BIGINT) AS prolang,
+    CAST(1 AS FLOAT) AS procost,
+    CAST(CASE WHEN proretset THEN 1000 ELSE 0 END AS FLOAT) AS prorows,
+    CAST(provariadic AS BIGINT) AS provariadic,
+    '-' AS prosupport,
+    prokind,
+    false AS prosecdef,
+    false AS proleakproof,
+    false AS proisstrict,
+    proretset,
+    provolatile,
+    's' AS proparallel,
+    CAST(pronargs AS SMALLINT) AS pronargs,
+    CAST(0 AS SMALLINT) AS pronargdefaults,
+    CAST(prorettype AS BIGINT) AS prorettype,
+    array_to_string(argtypes, ' ') AS proargtypes,
+    CAST(NULL AS BIGINT[]) AS proallargtypes,
+    CAST(NULL AS VARCHAR[]) AS proargmodes,
+    proargnames,
+    CAST(NULL AS VARCHAR) AS proargdefaults,
+    CAST(NULL AS BIGINT[]) AS protrftypes,
+    prosrc,
+    CAST(NULL AS VARCHAR) AS probin,
+    CAST(NULL AS VARCHAR) AS prosqlbody,
+    CAST(NULL AS VARCHAR[]) AS proconfig,
+    CAST(NULL AS VARCHAR[]) AS proacl
+FROM mallard_catalog.pg.mallard_functions;

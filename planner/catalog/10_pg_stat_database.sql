@@ -1,0 +1,32 @@
+-- pg_stat_database has one row, for the current database. DuckDB keeps no
+-- such statistics: counters are 0, numbackends 1 (the caller).
+CREATE OR REPLACE VIEW mallard_catalog.pg.pg_stat_database AS
+SELECT
+    mallard_catalog.pg.mallard_database_oid() AS datid,
+    current_database() AS datname,
+    CAST(1 AS INTEGER) AS numbackends,
+    CAST(0 AS BIGINT) AS xact_commit,
+    CAST(0 AS BIGINT) AS xact_rollback,
+    CAST(0 AS BIGINT) AS blks_read,
+    CAST(0 AS BIGINT) AS blks_hit,
+    CAST(0 AS BIGINT) AS tup_returned,
+    CAST(0 AS BIGINT) AS tup_fetched,
+    CAST(0 AS BIGINT) AS tup_inserted,
+    CAST(0 AS BIGINT) AS tup_updated,
+    CAST(0 AS BIGINT) AS tup_deleted,
+    CAST(0 AS BIGINT) AS conflicts,
+    CAST(0 AS BIGINT) AS temp_files,
+    CAST(0 AS BIGINT) AS temp_bytes,
+    CAST(0 AS BIGINT) AS deadlocks,
+    CAST(NULL AS BIGINT) AS checksum_failures,
+    CAST(NULL AS TIMESTAMPTZ) AS checksum_last_failure,
+    CAST(0 AS DOUBLE) AS blk_read_time,
+    CAST(0 AS DOUBLE) AS blk_write_time,
+    CAST(0 AS DOUBLE) AS session_time,
+    CAST(0 AS DOUBLE) AS active_time,
+    CAST(0 AS DOUBLE) AS idle_in_transaction_time,
+    CAST(0 AS BIGINT) AS sessions,
+    CAST(0 AS BIGINT) AS sessions_abandoned,
+    CAST(0 AS BIGINT) AS sessions_fatal,
+    CAST(0 AS BIGINT) AS sessions_killed,
+    CAST(NULL AS TIMESTAMPTZ) AS stats_reset;
