@@ -90,6 +90,9 @@ func (p *Planner) plan(st *Statement, paramTypes []string) {
 		return
 	case node.GetTransactionStmt() != nil:
 		return
+	case node.GetDeallocateStmt() != nil:
+		st.Deallocate = deallocation(node)
+		return
 	}
 	if call := setConfigCall(node); call != nil {
 		st.Kind, st.Tag, st.Setting = KindSetConfig, "SELECT", call
@@ -97,6 +100,7 @@ func (p *Planner) plan(st *Statement, paramTypes []string) {
 	}
 	r := rewriter{p: p, paramTypes: paramTypes, castParams: map[*pg.ParamRef]bool{}}
 	r.nameColumns(node)
+	st.Before = r.serialColumns(node)
 	r.statement(node)
 	if !r.changed {
 		if len(r.aliases) > 0 {

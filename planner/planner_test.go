@@ -151,3 +151,21 @@ func TestDeclaredParameterTypes(t *testing.T) {
 		t.Errorf("undeclared parameter: %q", st.Text)
 	}
 }
+
+func TestSerialAndDeallocate(t *testing.T) {
+	p := testPlanner()
+	st := p.PlanOne("CREATE TABLE s.items (id SERIAL PRIMARY KEY, big BIGSERIAL, name text)")
+	if len(st.Before) != 2 || st.Before[0] != "CREATE SEQUENCE IF NOT EXISTS s.items_id_seq" {
+		t.Errorf("Before = %q", st.Before)
+	}
+	for _, want := range []string{"id int PRIMARY KEY NOT NULL DEFAULT nextval('s.items_id_seq')", "big bigint NOT NULL DEFAULT nextval('s.items_big_seq')"} {
+		if !strings.Contains(st.Text, want) {
+			t.Errorf("%q lacks %q", st.Text, want)
+		}
+	}
+	for q, want := range map[string]string{"DEALLOCATE ALL": "*", "DEALLOCATE PREPARE S_1": "s_1", "deallocate x": "x"} {
+		if got := p.PlanOne(q).Deallocate; got != want {
+			t.Errorf("%s: %q, want %q", q, got, want)
+		}
+	}
+}

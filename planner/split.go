@@ -31,6 +31,11 @@ type Statement struct {
 	Rewritten bool
 	// Setting is set for SET, RESET, SHOW and set_config() of a parameter.
 	Setting *Setting
+	// Before are statements to run first, such as the sequence a serial
+	// column needs.
+	Before []string
+	// Deallocate is the prepared statement DEALLOCATE names, "*" for ALL.
+	Deallocate string
 	// Unsupported names a Postgres feature the statement needs that Mallard
 	// lacks; the server refuses it with 0A000.
 	Unsupported string

@@ -24,6 +24,11 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 			return p, nil
 		}
 	}
+	if st.Deallocate != "" {
+		if p.synth = s.deallocate(st.Deallocate); p.synth != nil {
+			return p, nil
+		}
+	}
 	switch st.Kind {
 	case planner.KindEmpty, planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
 		return p, nil
@@ -45,6 +50,11 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 	}
 	ctx, done := s.statementContext()
 	defer done()
+	for _, q := range st.Before {
+		if err := s.db.Exec(ctx, q); err != nil {
+			return nil, err
+		}
+	}
 	stmt, err := s.db.Prepare(ctx, st.Text)
 	if err != nil {
 		return nil, clientError(err, st)
@@ -244,4 +254,30 @@ func (s *session) dropStatement(name string, prep *prepared) {
 	}
 	prep.close()
 	delete(s.stmts, name)
+}
+
+// deallocate is DEALLOCATE of protocol-level prepared statements, which
+// share their namespace with SQL's PREPARE in Postgres (psycopg 3 sends
+// DEALLOCATE ALL to drop the ones it prepared). A name Mallard does not
+// hold goes to DuckDB, whose SQL PREPARE it may be.
+func (s *session) deallocate(name string) *synthetic {
+	if name == "*" {
+		return &synthetic{tag: "DEALLOCATE ALL", run: func(s *session) ([][]string, error) {
+			for n, p := range s.stmts {
+				if n != "" {
+					s.dropStatement(n, p)
+				}
+			}
+			return nil, nil
+		}}
+	}
+	if _, ok := s.stmts[name]; !ok {
+		return nil
+	}
+	return &synthetic{tag: "DEALLOCATE", run: func(s *session) ([][]string, error) {
+		if p, ok := s.stmts[name]; ok {
+			s.dropStatement(name, p)
+		}
+		return nil, nil
+	}}
 }

@@ -93,3 +93,28 @@ func TestSetLocalEndsWithTransaction(t *testing.T) {
 		}
 	})
 }
+
+func TestSerialAndDeallocate(t *testing.T) {
+	forEachMode(t, func(t *testing.T, conn *pgx.Conn) {
+		ctx := context.Background()
+		mustExec(t, conn, "CREATE TABLE ser (id SERIAL PRIMARY KEY, name TEXT)")
+		mustExec(t, conn, "INSERT INTO ser (name) VALUES ('a'), ('b')")
+		var maxID int64
+		if err := conn.QueryRow(ctx, "SELECT max(id) FROM ser").Scan(&maxID); err != nil || maxID != 2 {
+			t.Fatalf("max(id) = %d, %v", maxID, err)
+		}
+		if tag := mustExec(t, conn, "DEALLOCATE ALL"); tag.String() != "DEALLOCATE ALL" {
+			t.Errorf("tag %q", tag)
+		}
+		// Statements the driver cached are gone: as with Postgres, pgx's next
+		// use of one fails with 26000 and the driver then prepares it again.
+		err := conn.QueryRow(ctx, "SELECT max(id) FROM ser").Scan(&maxID)
+		var pe *pgconn.PgError
+		if err != nil && !(errors.As(err, &pe) && pe.Code == "26000") {
+			t.Fatalf("after DEALLOCATE ALL: %v", err)
+		}
+		if err := conn.QueryRow(ctx, "SELECT max(id) FROM ser").Scan(&maxID); err != nil {
+			t.Fatalf("again after DEALLOCATE ALL: %v", err)
+		}
+	})
+}
