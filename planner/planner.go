@@ -94,6 +94,10 @@ func (p *Planner) plan(st *Statement, paramTypes []string) {
 		st.Deallocate = deallocation(node)
 		return
 	}
+	if op, feature := p.cursorOp(node, tree.Version); op != nil || feature != "" {
+		st.Cursor, st.Unsupported = op, feature
+		return
+	}
 	if call := setConfigCall(node); call != nil {
 		st.Kind, st.Tag, st.Setting = KindSetConfig, "SELECT", call
 		return

@@ -107,7 +107,7 @@ func TestSettings(t *testing.T) {
 
 func TestUnsupportedFeatures(t *testing.T) {
 	p := testPlanner()
-	for _, q := range []string{"LISTEN chan", "NOTIFY chan", "DECLARE c CURSOR FOR SELECT 1", "LOCK TABLE t",
+	for _, q := range []string{"LISTEN chan", "NOTIFY chan", "FETCH BACKWARD 1 FROM c", "LOCK TABLE t",
 		"GRANT SELECT ON t TO bob", "CREATE ROLE bob", "DO $$ BEGIN END $$",
 		"CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$"} {
 		if st := p.PlanOne(q); st.Unsupported == "" {
@@ -166,6 +166,28 @@ func TestSerialAndDeallocate(t *testing.T) {
 	for q, want := range map[string]string{"DEALLOCATE ALL": "*", "DEALLOCATE PREPARE S_1": "s_1", "deallocate x": "x"} {
 		if got := p.PlanOne(q).Deallocate; got != want {
 			t.Errorf("%s: %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestCursors(t *testing.T) {
+	p := testPlanner()
+	d := p.PlanOne(`DECLARE "Big" CURSOR WITH HOLD FOR SELECT relname FROM pg_class`)
+	if d.Cursor == nil || d.Cursor.Op != "declare" || d.Cursor.Name != "big" || !d.Cursor.Hold ||
+		!strings.Contains(d.Cursor.Query.Text, "mallard_catalog.pg.pg_class") {
+		t.Fatalf("declare: %+v", d.Cursor)
+	}
+	for q, want := range map[string]planner.CursorOp{
+		"FETCH FORWARD 100 FROM big": {Op: "fetch", Name: "big", Count: 100},
+		"FETCH ALL IN big":           {Op: "fetch", Name: "big"},
+		"FETCH big":                  {Op: "fetch", Name: "big", Count: 1},
+		"MOVE 5 big":                 {Op: "move", Name: "big", Count: 5},
+		"CLOSE big":                  {Op: "close", Name: "big"},
+		"CLOSE ALL":                  {Op: "close"},
+	} {
+		st := p.PlanOne(q)
+		if st.Cursor == nil || *st.Cursor != want {
+			t.Errorf("%s: %+v, want %+v", q, st.Cursor, want)
 		}
 	}
 }

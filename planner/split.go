@@ -36,6 +36,8 @@ type Statement struct {
 	Before []string
 	// Deallocate is the prepared statement DEALLOCATE names, "*" for ALL.
 	Deallocate string
+	// Cursor is set for DECLARE, FETCH, MOVE and CLOSE of a cursor.
+	Cursor *CursorOp
 	// Unsupported names a Postgres feature the statement needs that Mallard
 	// lacks; the server refuses it with 0A000.
 	Unsupported string

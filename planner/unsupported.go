@@ -13,12 +13,6 @@ func unsupported(n *pg.Node) string {
 		return "UNLISTEN"
 	case *pg.Node_NotifyStmt:
 		return "NOTIFY"
-	case *pg.Node_DeclareCursorStmt:
-		return "DECLARE CURSOR"
-	case *pg.Node_FetchStmt:
-		return "FETCH and MOVE"
-	case *pg.Node_ClosePortalStmt:
-		return "CLOSE (cursors)"
 	case *pg.Node_LockStmt:
 		return "LOCK"
 	case *pg.Node_CreateTrigStmt:

@@ -34,6 +34,8 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 		return s.copy(p.prep.copy)
 	case p.prep.synth != nil:
 		return s.runSynthetic(p.prep.synth, simple)
+	case plan.Cursor != nil:
+		return s.cursor(p.prep, simple)
 	}
 	if p.done {
 		// Postgres answers a finished portal with an empty completion.
@@ -94,15 +96,28 @@ func (s *session) stream(p *portal, maxRows int64) error {
 	if p.encs == nil {
 		return s.complete(p, 0)
 	}
-	var n int64
+	n, more, err := s.sendRows(p, maxRows, true)
+	if err != nil {
+		return err
+	}
+	if !more {
+		return s.complete(p, n)
+	}
+	s.w.send(&pgproto3.PortalSuspended{})
+	return nil
+}
+
+// sendRows sends (or, for MOVE, skips) up to maxRows rows of p (0: all).
+// more reports that it stopped at the limit rather than at the end.
+func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more bool, err error) {
 	for maxRows <= 0 || n < maxRows {
 		b, err := p.next()
 		if err != nil {
 			p.done = true
-			return err
+			return n, false, err
 		}
 		if b == nil {
-			return s.complete(p, n)
+			return n, false, nil
 		}
 		cols := b.Columns()
 		end := int(b.NumRows())
@@ -110,15 +125,16 @@ func (s *session) stream(p *portal, maxRows int64) error {
 			end = min(end, p.row+int(maxRows-n))
 		}
 		for ; p.row < end; p.row++ {
-			s.dataRow(p.encs, cols, p.row)
+			if send {
+				s.dataRow(p.encs, cols, p.row)
+			}
 			n++
 		}
 		if s.w.err != nil {
-			return s.w.err
+			return n, false, s.w.err
 		}
 	}
-	s.w.send(&pgproto3.PortalSuspended{})
-	return nil
+	return n, true, nil
 }
 
 // dataRow appends one DataRow, encoding straight into the output buffer.
@@ -208,13 +224,14 @@ func (s *session) transaction(plan planner.Statement) error {
 	return nil
 }
 
-// closePortals closes every portal; Postgres drops them at the end of a transaction.
+// closePortals closes every portal but cursors declared WITH HOLD;
+// Postgres drops them at the end of a transaction.
 func (s *session) closePortals() {
 	for name, p := range s.portals {
-		p.close()
-		delete(s.portals, name)
+		if !p.withHold {
+			s.dropPortal(name, p)
+		}
 	}
-	s.open = nil
 }
 
 // closeAll releases every portal and prepared statement of the session.

@@ -24,6 +24,16 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 			return p, nil
 		}
 	}
+	if c := st.Cursor; c != nil {
+		if c.Op == "declare" {
+			inner, err := s.prepare(*c.Query)
+			if err != nil {
+				return nil, err
+			}
+			p.declared = inner
+		}
+		return p, nil
+	}
 	if st.Deallocate != "" {
 		if p.synth = s.deallocate(st.Deallocate); p.synth != nil {
 			return p, nil

@@ -20,6 +20,8 @@ type prepared struct {
 	copy *planner.Copy
 	// synth is set for statements about Postgres parameters.
 	synth *synthetic
+	// declared is the query of DECLARE CURSOR.
+	declared *prepared
 	// paramOIDs has one OID per parameter: the client's where it gave one,
 	// else the type DuckDB inferred.
 	paramOIDs []uint32
@@ -28,6 +30,9 @@ type prepared struct {
 func (p *prepared) close() {
 	if p.stmt != nil {
 		p.stmt.Close()
+	}
+	if p.declared != nil {
+		p.declared.close()
 	}
 }
 
@@ -78,6 +83,10 @@ type portal struct {
 	row    int               // next row of batch to send
 	held   []arrow.RecordBatch
 	done   bool
+	// cursor marks an SQL cursor (DECLARE), which owns its prepared
+	// statement; withHold marks one declared WITH HOLD, which outlives its
+	// transaction.
+	cursor, withHold bool
 	closed bool
 }
 
@@ -144,5 +153,8 @@ func (p *portal) close() {
 	}
 	if p.cancel != nil {
 		p.cancel(nil)
+	}
+	if p.cursor {
+		p.prep.close()
 	}
 }

@@ -3,6 +3,7 @@ package sqlfront_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -115,6 +116,49 @@ func TestSerialAndDeallocate(t *testing.T) {
 		}
 		if err := conn.QueryRow(ctx, "SELECT max(id) FROM ser").Scan(&maxID); err != nil {
 			t.Fatalf("again after DEALLOCATE ALL: %v", err)
+		}
+	})
+}
+
+func TestCursors(t *testing.T) {
+	forEachMode(t, func(t *testing.T, conn *pgx.Conn) {
+		ctx := context.Background()
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, "DECLARE big CURSOR FOR SELECT range AS i FROM range(10)"); err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for {
+			rows, err := tx.Query(ctx, "FETCH FORWARD 4 FROM big", pgx.QueryExecModeSimpleProtocol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			batch, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows.CommandTag().String() != fmt.Sprintf("FETCH %d", len(batch)) {
+				t.Errorf("tag %q for %d rows", rows.CommandTag(), len(batch))
+			}
+			if len(batch) == 0 {
+				break
+			}
+			got = append(got, batch...)
+		}
+		if len(got) != 10 || got[0] != 0 || got[9] != 9 {
+			t.Fatalf("fetched %v", got)
+		}
+		if tag, err := tx.Exec(ctx, "CLOSE big"); err != nil || tag.String() != "CLOSE CURSOR" {
+			t.Fatalf("close: %v %v", tag, err)
+		}
+		_, err = tx.Exec(ctx, "FETCH 1 FROM big")
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "34000" {
+			t.Fatalf("fetch from closed cursor: %v, want 34000", err)
 		}
 	})
 }

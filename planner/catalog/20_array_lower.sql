@@ -1,0 +1,4 @@
+-- array_lower(arr, dimension) is the lower bound of a one-dimensional array,
+-- 1; NULL for an empty array or another dimension.
+CREATE OR REPLACE MACRO mallard_catalog.pg.array_lower(arr, dimension) AS
+    CASE WHEN dimension = 1 AND len(arr) > 0 THEN 1 END;

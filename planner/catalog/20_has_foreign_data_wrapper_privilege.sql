@@ -1,0 +1,5 @@
+-- has_foreign_data_wrapper_privilege([user,] object, privilege) is true: Mallard's one role is a superuser
+-- and owns everything. Both of PostgreSQL's arities are provided, for
+-- objects and users given by name or OID.
+CREATE OR REPLACE MACRO mallard_catalog.pg.has_foreign_data_wrapper_privilege(fdw, privilege) AS true,
+    (usr, fdw, privilege) AS true;

@@ -1,0 +1,5 @@
+-- has_server_privilege([user,] object, privilege) is true: Mallard's one role is a superuser
+-- and owns everything. Both of PostgreSQL's arities are provided, for
+-- objects and users given by name or OID.
+CREATE OR REPLACE MACRO mallard_catalog.pg.has_server_privilege(srv, privilege) AS true,
+    (usr, srv, privilege) AS true;

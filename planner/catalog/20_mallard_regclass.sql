@@ -1,0 +1,21 @@
+-- mallard_regclass(name) is the OID of the relation name names, as
+-- name::regclass is in PostgreSQL: name may be schema-qualified and quoted
+-- ('Public."My Table"'); unqualified, it is looked up in pg_catalog and then
+-- the current schema; a number is taken as the OID itself. NULL gives NULL;
+-- an unknown relation raises 'relation "name" does not exist'.
+CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regclass(p_name) AS
+    CASE
+        WHEN p_name IS NULL THEN NULL
+        WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
+        ELSE COALESCE((
+            SELECT c.oid
+            FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR)) AS p) AS q
+            JOIN mallard_catalog.pg.pg_class AS c ON c.relname = q.p[-1]
+            JOIN mallard_catalog.pg.pg_namespace AS n ON n.oid = c.relnamespace
+            WHERE CASE WHEN len(q.p) = 1
+                THEN n.nspname IN ('pg_catalog', system.main.current_schema())
+                ELSE n.nspname = q.p[-2] END
+            ORDER BY n.oid <> 11
+            LIMIT 1
+        ), error('relation "' || p_name || '" does not exist'))
+    END;

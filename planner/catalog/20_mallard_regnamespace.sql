@@ -1,0 +1,13 @@
+-- mallard_regnamespace(name) is name::regnamespace: the OID of the schema
+-- name (quoted or not) names, a number taken as the OID itself; an unknown
+-- schema raises 'schema "name" does not exist'.
+CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regnamespace(p_name) AS
+    CASE
+        WHEN p_name IS NULL THEN NULL
+        WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
+        ELSE COALESCE((
+            SELECT n.oid
+            FROM mallard_catalog.pg.pg_namespace AS n
+            WHERE n.nspname = mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1]
+        ), error('schema "' || p_name || '" does not exist'))
+    END;

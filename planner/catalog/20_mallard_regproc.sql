@@ -1,0 +1,13 @@
+-- mallard_regproc(name) is name::regproc: the OID of the function name names
+-- (the first overload, where PostgreSQL would refuse an ambiguous name); a
+-- number is taken as the OID itself. An unknown function raises
+-- 'function "name" does not exist'.
+CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regproc(p_name) AS
+    CASE
+        WHEN p_name IS NULL THEN NULL
+        WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
+        ELSE COALESCE((
+            SELECT min(f.oid) FROM mallard_catalog.pg.mallard_functions AS f
+            WHERE f.proname = mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1]
+        ), error('function "' || p_name || '" does not exist'))
+    END;

@@ -1,0 +1,10 @@
+-- mallard_regproc_name(func_oid) is func_oid::regproc::text: the function's
+-- name, '-' for 0, the number itself for an unknown OID.
+CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regproc_name(p_func) AS
+    CASE
+        WHEN p_func IS NULL THEN NULL
+        WHEN p_func = 0 THEN '-'
+        ELSE COALESCE((
+            SELECT mallard_catalog.pg.quote_ident(proname) FROM mallard_catalog.pg.mallard_functions WHERE oid = p_func
+        ), CAST(p_func AS VARCHAR))
+    END;

@@ -1,0 +1,2 @@
+-- pg_get_partkeydef(rel_oid) is NULL: DuckDB has no partitioned tables.
+CREATE OR REPLACE MACRO mallard_catalog.pg.pg_get_partkeydef(rel_oid) AS CAST(NULL AS VARCHAR);

@@ -1,0 +1,8 @@
+-- pg_get_userbyid(role_oid) names a role: Mallard's one role for OID 10, and
+-- as PostgreSQL does for an unknown OID, 'unknown (OID=n)'.
+CREATE OR REPLACE MACRO mallard_catalog.pg.pg_get_userbyid(role_oid) AS
+    CASE
+        WHEN role_oid IS NULL THEN NULL
+        WHEN role_oid = 10 THEN mallard_catalog.pg.mallard_user()
+        ELSE 'unknown (OID=' || role_oid || ')'
+    END;
