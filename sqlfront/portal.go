@@ -87,7 +87,7 @@ type portal struct {
 	// statement; withHold marks one declared WITH HOLD, which outlives its
 	// transaction.
 	cursor, withHold bool
-	closed bool
+	closed           bool
 }
 
 // next returns the batch holding the next row to send, or nil at the end.
