@@ -283,11 +283,23 @@ func (s *session) statementContext() (ctx context.Context, done func()) {
 	}
 }
 
-// init prepares the session's DuckDB connection: the default schema, and
-// the parameters the client gave at startup.
+// sessionSettings give a session's DuckDB connection Postgres' semantics
+// where DuckDB has a switch for them: integer division of integers, and
+// NULLs sorting as larger than every value (last ascending, first
+// descending).
+var sessionSettings = []string{
+	"SET schema = '" + DefaultSchema + "'",
+	"SET integer_division = true",
+	"SET default_null_order = 'nulls_last_on_asc_first_on_desc'",
+}
+
+// init prepares the session's DuckDB connection: Postgres' semantics, the
+// default schema, and the parameters the client gave at startup.
 func (s *session) init() error {
-	if err := s.db.Exec(s.ctx, "SET schema = "+quoteLiteral(DefaultSchema)); err != nil {
-		return err
+	for _, q := range sessionSettings {
+		if err := s.db.Exec(s.ctx, q); err != nil {
+			return err
+		}
 	}
 	if tz := s.params.get("TimeZone"); tz != "UTC" {
 		s.params.reported = append(s.params.reported, "TimeZone")
