@@ -12,8 +12,9 @@ type Catalog struct {
 	// Database and the schemas in it that hold the replacement objects.
 	Database, PGSchema, InfoSchema string
 	// Views are pg_catalog relations (pg_class, ...), InfoViews
-	// information_schema relations and Macros pg_catalog functions.
-	Views, InfoViews, Macros []string
+	// information_schema relations, Macros pg_catalog functions and
+	// InfoMacros information_schema functions (_pg_expandarray).
+	Views, InfoViews, Macros, InfoMacros []string
 }
 
 // Planner turns client SQL into statements DuckDB runs: it splits, parses
@@ -26,11 +27,12 @@ type Planner struct {
 	views     map[string]bool
 	infoViews map[string]bool
 	macros    map[string]bool
+	infoFns   map[string]bool
 }
 
 // New returns a planner that redirects catalog references to cat.
 func New(cat Catalog) *Planner {
-	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros)}
+	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros)}
 }
 
 func set(names []string) map[string]bool {

@@ -10,9 +10,10 @@ import (
 func testPlanner() *planner.Planner {
 	return planner.New(planner.Catalog{
 		Database: "mallard_catalog", PGSchema: "pg", InfoSchema: "info",
-		Views:     []string{"pg_class", "pg_namespace", "pg_type", "pg_attribute"},
-		InfoViews: []string{"tables", "columns"},
-		Macros:    []string{"format_type", "pg_get_userbyid", "mallard_regclass", "version"},
+		Views:      []string{"pg_class", "pg_namespace", "pg_type", "pg_attribute"},
+		InfoViews:  []string{"tables", "columns"},
+		Macros:     []string{"format_type", "pg_get_userbyid", "mallard_regclass", "version"},
+		InfoMacros: []string{"_pg_expandarray"},
 	})
 }
 
@@ -37,6 +38,7 @@ func TestRewrites(t *testing.T) {
 		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
 		{"bytea hex literal", `INSERT INTO t VALUES ('\x0001ff'::bytea)`, []string{"from_hex('0001ff')"}, []string{"bytea"}},
 		{"extract", "SELECT extract(year FROM ts) FROM pg_class", []string{"date_part('year', ts)"}, nil},
+		{"information_schema function", "SELECT (information_schema._pg_expandarray(i.indkey)).n FROM pg_index i", []string{"mallard_catalog.info._pg_expandarray(i.indkey)"}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
 	}

@@ -129,6 +129,11 @@ func (r *rewriter) funcCall(n *pg.Node) {
 	if len(fc.Funcname) == 2 {
 		qualifier = strings.ToLower(fc.Funcname[0].GetString_().GetSval())
 	}
+	if qualifier == "information_schema" && r.p.infoFns[name] && r.p.cat.Database != "" {
+		fc.Funcname = names(r.p.cat.Database, r.p.cat.InfoSchema, name)
+		r.changed = true
+		return
+	}
 	if qualifier != "" && qualifier != "pg_catalog" || len(fc.Funcname) > 2 {
 		return
 	}

@@ -27,7 +27,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 export PGHOST=127.0.0.1 PGPORT=$port PGUSER=mallard PGDATABASE=mallard
-pass=0; fail=0; skipped=0; failed_clients=()
+pass=0; fail=0; skipped=0; xfails=0; failed_clients=()
 
 wanted() { [ -z "${CLIENTS:-}" ] || [[ " $CLIENTS " == *" $1 "* ]]; }
 
@@ -52,6 +52,7 @@ run_client() {
   TMPDIR="$work" PYTHONDONTWRITEBYTECODE=1 timeout "$limit" "$@" 2>&1 | tee "$out"
   rc=${PIPESTATUS[0]}
   set -e
+  apply_known "$name" "$out"
   p=$(grep -c "^PASS $name: " "$out" || true)
   f=$(grep -c "^FAIL $name: " "$out" || true)
   if [ "$rc" -eq 124 ]; then
@@ -62,6 +63,32 @@ run_client() {
   echo "$name: $p of $((p+f)) checks passed"
   pass=$((pass+p)); fail=$((fail+f))
   if [ "$f" -ne 0 ]; then failed_clients+=("$name"); fi
+}
+
+# apply_known NAME OUT turns the failures listed in clients/known_failures.txt
+# (gaps Mallard has today, one "client: check" a line) into XFAIL, and a
+# listed check that passes into a failure, so the list shrinks as gaps close.
+apply_known() {
+  local name=$1 out=$2 known=clients/known_failures.txt
+  [ -r "$known" ] || return 0
+  awk -v name="$name" '
+    NR == FNR { sub(/[ \t]*#.*/, ""); if ($0 != "") known[$0] = 1; next }
+    {
+      line = $0
+      if (index(line, "PASS " name ": ") == 1) {
+        check = substr(line, 6)
+        if (check in known) { line = "FAIL " check ": passes now; remove it from clients/known_failures.txt"; xfail[check] = 0 }
+      } else if (index(line, "FAIL " name ": ") == 1) {
+        rest = substr(line, 6 + length(name) + 2)
+        split(rest, parts, ": ")
+        check = name ": " parts[1]
+        if (check in known) { line = "XFAIL " substr(line, 6) }
+      }
+      print line
+    }' "$known" "$out" >"$out.known"
+  mv "$out.known" "$out"
+  grep "^XFAIL \|passes now" "$out" || true
+  xfails=$((xfails + $(grep -c "^XFAIL " "$out" || true)))
 }
 
 run_psql() {
@@ -142,5 +169,6 @@ if [ "$fail" -ne 0 ]; then
   echo "clients with failures: ${failed_clients[*]}"
   if [ -s "$work/server.log" ]; then echo "--- server log (last 20 lines)"; tail -n 20 "$work/server.log"; fi
 fi
+if [ "$xfails" -ne 0 ]; then echo "known gaps (clients/known_failures.txt): $xfails checks failed as listed"; fi
 echo "clients: $pass passed, $fail failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
 [ "$fail" -eq 0 ]
