@@ -5,6 +5,10 @@ set -euo pipefail
 need=()
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql)
+[ -r /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
+for m in psycopg2:python3-psycopg2 psycopg:python3-psycopg sqlalchemy:python3-sqlalchemy pandas:python3-pandas; do
+  /usr/bin/python3 -c "import ${m%%:*}" >/dev/null 2>&1 || need+=("${m#*:}")
+done
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
