@@ -73,10 +73,22 @@ func (r *rewriter) typeCast(n *pg.Node) {
 	if !ok || len(tc.TypeName.ArrayBounds) > 0 {
 		return
 	}
-	if isNameArg(tc.Arg) && fns[0] != "" {
+	switch {
+	case isNameArg(tc.Arg) && fns[0] != "":
+		arg := tc.Arg
+		if arg.GetParamRef() != nil { // keep the parameter typed, as the cast did
+			arg = &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{
+				Arg: arg, TypeName: &pg.TypeName{Names: typeNames("varchar"), Typemod: -1, Location: -1}, Location: -1}}}
+		}
 		n.Node = &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
-			Funcname: r.p.catalogFunc(fns[0]), Args: []*pg.Node{tc.Arg}, Location: -1}}
-	} else {
+			Funcname: r.p.catalogFunc(fns[0]), Args: []*pg.Node{arg}, Location: -1}}
+	case tc.Arg.GetAConst() != nil && tc.Arg.GetAConst().GetSval() != nil && (target == "regproc" || target == "regprocedure"):
+		// Mallard's catalog shows functions by name (typinput is 'array_in'),
+		// so a function name compares as its unqualified name.
+		name := tc.Arg.GetAConst().GetSval().Sval
+		name = name[strings.LastIndex(name, ".")+1:]
+		n.Node = pg.MakeAConstStrNode(name, -1).Node
+	default:
 		tc.TypeName = &pg.TypeName{Names: typeNames("int8"), Typemod: -1, Location: -1}
 	}
 	r.changed = true

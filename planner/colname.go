@@ -17,13 +17,16 @@ func (r *rewriter) nameColumns(n *pg.Node) {
 	}
 	for _, t := range sel.TargetList {
 		rt := t.GetResTarget()
-		if rt == nil || rt.Name != "" || rt.Val.GetColumnRef() != nil {
+		if rt == nil {
 			continue
 		}
-		if name := colName(rt.Val); name != "" {
-			rt.Name = name
-			r.aliases = append(r.aliases, alias{loc: int(rt.Location), name: name})
+		if rt.Name == "" && rt.Val.GetColumnRef() == nil {
+			if name := colName(rt.Val); name != "" {
+				rt.Name = name
+				r.aliases = append(r.aliases, alias{loc: int(rt.Location), name: name})
+			}
 		}
+		r.untypedParam(rt)
 	}
 }
 
@@ -115,4 +118,21 @@ func sqlValueName(op pg.SQLValueFunctionOp) string {
 		return "localtimestamp"
 	}
 	return ""
+}
+
+// untypedParam makes a select-list parameter of no declared type text, as
+// Postgres resolves it; DuckDB would describe the whole statement as one
+// unknown column until the parameter is bound.
+func (r *rewriter) untypedParam(rt *pg.ResTarget) {
+	pr := rt.Val.GetParamRef()
+	if pr == nil {
+		return
+	}
+	if i := int(pr.Number) - 1; i >= 0 && i < len(r.paramTypes) && r.paramTypes[i] != "" {
+		return
+	}
+	rt.Val = &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{
+		Arg: rt.Val, TypeName: &pg.TypeName{Names: names("text"), Typemod: -1, Location: -1}, Location: -1}}}
+	r.castParams[pr] = true
+	r.changed = true
 }

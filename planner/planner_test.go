@@ -35,10 +35,13 @@ func TestRewrites(t *testing.T) {
 		{"regex operator", "SELECT 1 WHERE 'abc' OPERATOR(pg_catalog.~) '^(a.*)$'", []string{"regexp_matches('abc', '^(a.*)$')"}, []string{"OPERATOR"}},
 		{"negated case-insensitive regex", "SELECT 1 WHERE 'abc' !~* 'B'", []string{"NOT regexp_matches('abc', 'B', 'i')"}, nil},
 		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname FROM"}, []string{"COLLATE"}},
-		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
+		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1::varchar)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
 		{"bytea hex literal", `INSERT INTO t VALUES ('\x0001ff'::bytea)`, []string{"from_hex('0001ff')"}, []string{"bytea"}},
 		{"extract", "SELECT extract(year FROM ts) FROM pg_class", []string{"date_part('year', ts)"}, nil},
 		{"information_schema function", "SELECT (information_schema._pg_expandarray(i.indkey)).n FROM pg_index i", []string{"mallard_catalog.info._pg_expandarray(i.indkey)"}, nil},
+		{"like default escape", `SELECT 1 FROM t WHERE name LIKE 'java\_%'`, []string{`like_escape(name, `}, nil},
+		{"regproc literal", "SELECT 1 FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc", []string{"typinput = 'array_in'"}, []string{"regproc"}},
+		{"json functions", "SELECT json_build_object('a', 1)", []string{`"json_object"('a', 1)`}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
 	}
@@ -149,7 +152,7 @@ func TestDeclaredParameterTypes(t *testing.T) {
 			t.Errorf("%q lacks %q", st.Text, want)
 		}
 	}
-	if st := p.PlanParse("SELECT $1", nil); st.Text != `SELECT $1 AS "?column?"` {
+	if st := p.PlanParse("SELECT $1", nil); st.Text != `SELECT $1::text AS "?column?"` {
 		t.Errorf("undeclared parameter: %q", st.Text)
 	}
 }

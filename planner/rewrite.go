@@ -150,6 +150,8 @@ func (r *rewriter) funcCall(n *pg.Node) {
 	switch {
 	case r.p.macros[name]:
 		fc.Funcname = r.p.catalogFunc(name)
+	case renamedFuncs[name] != "":
+		fc.Funcname = names(renamedFuncs[name])
 	case qualifier == "pg_catalog" && sqlSyntaxFuncs[name] != "":
 		fc.Funcname = names(sqlSyntaxFuncs[name])
 	case qualifier == "pg_catalog":
@@ -158,6 +160,15 @@ func (r *rewriter) funcCall(n *pg.Node) {
 		return
 	}
 	r.changed = true
+}
+
+// renamedFuncs are Postgres functions DuckDB has under another name.
+var renamedFuncs = map[string]string{
+	"json_build_object": "json_object", "jsonb_build_object": "json_object",
+	"json_build_array": "json_array", "jsonb_build_array": "json_array",
+	"json_agg": "json_group_array", "jsonb_agg": "json_group_array",
+	"json_object_agg": "json_group_object", "jsonb_object_agg": "json_group_object",
+	"to_jsonb": "to_json", "array_to_json": "to_json", "row_to_json": "to_json",
 }
 
 // sqlSyntaxFuncs are the functions behind SQL syntax (EXTRACT(f FROM x),
@@ -177,7 +188,11 @@ func (p *Planner) catalogFunc(name string) []*pg.Node {
 // full match, Postgres' a search) and strips OPERATOR(pg_catalog.op).
 func (r *rewriter) operator(n *pg.Node) {
 	e := n.GetAExpr()
-	if e.Kind != pg.A_Expr_Kind_AEXPR_OP || len(e.Name) == 0 {
+	if len(e.Name) == 0 || e.Kind != pg.A_Expr_Kind_AEXPR_OP && e.Kind != pg.A_Expr_Kind_AEXPR_LIKE && e.Kind != pg.A_Expr_Kind_AEXPR_ILIKE {
+		return
+	}
+	if e.Kind == pg.A_Expr_Kind_AEXPR_LIKE || e.Kind == pg.A_Expr_Kind_AEXPR_ILIKE {
+		r.likeEscape(n)
 		return
 	}
 	op := lastName(e.Name)
@@ -196,6 +211,27 @@ func (r *rewriter) operator(n *pg.Node) {
 	}
 	match := call([]string{"regexp_matches"}, args...)
 	if strings.HasPrefix(op, "!") {
+		match = pg.MakeBoolExprNode(pg.BoolExprType_NOT_EXPR, []*pg.Node{match}, -1)
+	}
+	n.Node = match.Node
+	r.changed = true
+}
+
+// likeEscape gives a LIKE pattern that holds a backslash Postgres' default
+// escape character, which DuckDB's LIKE lacks ('java\_%' matches "java_x"),
+// through DuckDB's like_escape(string, pattern, escape).
+func (r *rewriter) likeEscape(n *pg.Node) {
+	e := n.GetAExpr()
+	c := e.Rexpr.GetAConst()
+	if c == nil || c.GetSval() == nil || !strings.Contains(c.GetSval().Sval, `\`) {
+		return
+	}
+	fn := "like_escape"
+	if e.Kind == pg.A_Expr_Kind_AEXPR_ILIKE {
+		fn = "ilike_escape"
+	}
+	match := call([]string{fn}, e.Lexpr, e.Rexpr, pg.MakeAConstStrNode(`\`, -1))
+	if strings.HasPrefix(lastName(e.Name), "!") {
 		match = pg.MakeBoolExprNode(pg.BoolExprType_NOT_EXPR, []*pg.Node{match}, -1)
 	}
 	n.Node = match.Node
