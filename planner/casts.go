@@ -113,13 +113,30 @@ func (r *rewriter) regNameCast(n *pg.Node) {
 	}
 }
 
-// isNameArg reports whether a reg* cast's argument is a name: a string
-// constant or a parameter (clients bind names, as psycopg's 'uuid'::regtype).
+// isNameArg reports whether a reg* cast's argument is a name rather than an
+// oid: a string constant, a parameter (clients bind names, as psycopg's
+// 'uuid'::regtype), text built by format(), concat(), quote_ident() or ||,
+// or anything cast to text. A column is taken to hold an oid.
 func isNameArg(n *pg.Node) bool {
-	if c := n.GetAConst(); c != nil {
-		return c.GetSval() != nil
+	switch {
+	case n.GetAConst() != nil:
+		return n.GetAConst().GetSval() != nil
+	case n.GetParamRef() != nil:
+		return true
+	case n.GetFuncCall() != nil:
+		switch lastName(n.GetFuncCall().Funcname) {
+		case "format", "concat", "concat_ws", "quote_ident", "lower", "upper", "trim", "btrim", "replace":
+			return true
+		}
+	case n.GetAExpr() != nil:
+		return lastName(n.GetAExpr().Name) == "||"
+	case n.GetTypeCast() != nil:
+		switch lastName(n.GetTypeCast().TypeName.Names) {
+		case "text", "varchar", "name", "bpchar":
+			return true
+		}
 	}
-	return n.GetParamRef() != nil
+	return false
 }
 
 // byteaLiteral rewrites '\x0102'::bytea to from_hex('0102').

@@ -42,6 +42,8 @@ func TestRewrites(t *testing.T) {
 		{"like default escape", `SELECT 1 FROM t WHERE name LIKE 'java\_%'`, []string{`like_escape(name, `}, nil},
 		{"regproc literal", "SELECT 1 FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc", []string{"typinput = 'array_in'"}, []string{"regproc"}},
 		{"json functions", "SELECT json_build_object('a', 1)", []string{`"json_object"('a', 1)`}, nil},
+		{"session_user", "SELECT current_schema(), session_user", []string{"COALESCE(getvariable('mallard_pg_session_authorization'), 'mallard')"}, nil},
+		{"regclass of format()", "SELECT format('%I.%I', s, t)::regclass::oid", []string{"mallard_regclass(format("}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
 	}

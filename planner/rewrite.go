@@ -71,7 +71,28 @@ func (r *rewriter) node(n *pg.Node) {
 		r.funcCall(n)
 	case n.GetParamRef() != nil:
 		r.paramRef(n)
+	case n.GetSqlvalueFunction() != nil:
+		r.sqlValue(n)
 	}
+}
+
+// sqlValue answers the SQL-standard user and catalog keywords, which DuckDB
+// reads as column names: the user is the session's.
+func (r *rewriter) sqlValue(n *pg.Node) {
+	switch n.GetSqlvalueFunction().Op {
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_SESSION_USER,
+		pg.SQLValueFunctionOp_SVFOP_USER, pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName("session_authorization"), -1))
+		n.Node = &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
+			Args: []*pg.Node{variable, pg.MakeAConstStrNode("mallard", -1)}, Location: -1}}
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		n.Node = call([]string{"current_database"}).Node
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		n.Node = call([]string{"current_schema"}).Node
+	default:
+		return
+	}
+	r.changed = true
 }
 
 // paramRef casts a parameter the client declared a type for, unless the
@@ -169,6 +190,7 @@ var renamedFuncs = map[string]string{
 	"json_agg": "json_group_array", "jsonb_agg": "json_group_array",
 	"json_object_agg": "json_group_object", "jsonb_object_agg": "json_group_object",
 	"to_jsonb": "to_json", "array_to_json": "to_json", "row_to_json": "to_json",
+	"string_to_array": "string_split",
 }
 
 // sqlSyntaxFuncs are the functions behind SQL syntax (EXTRACT(f FROM x),
