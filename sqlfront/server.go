@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/catalog"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -69,6 +70,9 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
 	}
+	if cfg.CatalogSQL == nil {
+		cfg.Catalog, cfg.CatalogSQL = defaultCatalog()
+	}
 	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
 	for _, q := range setup {
 		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
@@ -81,6 +85,15 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 		sessions:  map[cancelKey]*session{},
 		starting:  map[net.Conn]struct{}{},
 	}, nil
+}
+
+// defaultCatalog is Mallard's Postgres-compatible catalog from planner/catalog.
+func defaultCatalog() (planner.Catalog, []string) {
+	return planner.Catalog{
+		Database: catalog.Database, PGSchema: catalog.PGSchema, InfoSchema: catalog.InfoSchema,
+		Views: catalog.Views(), InfoViews: catalog.InfoViews(),
+		Macros: catalog.Macros(), InfoMacros: catalog.InfoMacros(),
+	}, catalog.Statements()
 }
 
 // DefaultSchema is where sessions create and find tables, as in Postgres.

@@ -10,6 +10,7 @@
 -- constraints do not change. DuckDB's own OIDs count up from about 20000,
 -- so they stay below these until a database has created tens of millions of
 -- catalog entries, and the results fit PostgreSQL's 32-bit OIDs while
--- rel_oid < 524288.
+-- rel_oid < 524288. mallard_functions numbers the overloads of a DuckDB
+-- function the same way, with kind 0.
 CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_sub_oid(rel_oid, kind, n) AS
     CAST(rel_oid AS BIGINT) * 4096 + kind * 1024 + n;

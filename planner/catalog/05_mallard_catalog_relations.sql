@@ -8,7 +8,7 @@
 -- is 1259 as clients expect. The OIDs of pg_catalog's relations are fixed in
 -- PostgreSQL's source; those of information_schema are what initdb of
 -- PostgreSQL 15 assigns.
-CREATE OR REPLACE VIEW mallard_catalog.pg.mallard_catalog_relations AS
+CREATE OR REPLACE TABLE mallard_catalog.pg.mallard_catalog_relations AS
 SELECT CAST(oid AS BIGINT) AS oid, CAST(nspname AS VARCHAR) AS nspname,
        CAST(relname AS VARCHAR) AS relname, CAST(relkind AS VARCHAR) AS relkind,
        relisshared

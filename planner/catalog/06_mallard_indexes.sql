@@ -2,16 +2,17 @@
 -- one per PRIMARY KEY and UNIQUE constraint, as PostgreSQL keeps one behind
 -- each (DuckDB keeps an ART index there too but does not list it in
 -- duckdb_indexes()), named after the constraint; and every index made with
--- CREATE INDEX. indkey holds each key's column number, 0 for an
--- expression; keydefs each key as pg_get_indexdef prints it; indexdef the
--- whole definition as pg_get_indexdef prints it. Every index is shown as a
--- btree: DuckDB's ART indexes answer the same questions.
+-- CREATE INDEX. indkey holds each key's column number, 0 for an expression;
+-- keys each key's text (a column's name, unquoted, for a constraint's index;
+-- DuckDB's text of the key, quoted as needed, for a created one). Every
+-- index is shown as a btree: DuckDB's ART indexes answer the same questions.
+-- The printed definitions are in mallard_index_definitions.
 CREATE OR REPLACE VIEW mallard_catalog.pg.mallard_indexes AS
 WITH table_columns AS (
-    SELECT attrelid, list(lower(attname) ORDER BY attnum) AS names
-    FROM mallard_catalog.pg.mallard_columns
-    WHERE relkind = 'r'
-    GROUP BY attrelid
+    SELECT table_oid AS attrelid, list(lower(column_name) ORDER BY column_index) AS names
+    FROM duckdb_columns()
+    WHERE database_name = current_database() AND schema_name <> 'main' AND NOT internal
+    GROUP BY table_oid
 ), created AS (
     SELECT i.*, CAST(i.expressions AS VARCHAR[]) AS elems, tc.names
     FROM duckdb_indexes() AS i
@@ -22,29 +23,22 @@ WITH table_columns AS (
         list_transform(elems, e -> CAST(COALESCE(list_position(names, lower(
             CASE WHEN e LIKE '"%"' THEN replace(e[2:-2], '""', '"') ELSE e END)), 0) AS SMALLINT)) AS indkey
     FROM created
-), indexes AS (
-    SELECT
-        c.index_oid AS indexrelid, c.conname AS relname, c.table_oid AS indrelid,
-        c.connamespace AS relnamespace, c.schema_name AS nspname, c.table_name AS tablename,
-        true AS indisunique, c.contype = 'p' AS indisprimary, c.conkey AS indkey,
-        list_transform(c.constraint_column_names, n -> mallard_catalog.pg.quote_ident(n)) AS keydefs,
-        CAST(NULL AS VARCHAR) AS indexprs, c.oid AS conoid, CAST(NULL AS VARCHAR) AS comment
-    FROM mallard_catalog.pg.mallard_constraint_base AS c
-    WHERE c.contype IN ('p', 'u')
-    UNION ALL
-    SELECT
-        index_oid, index_name, table_oid,
-        mallard_catalog.pg.mallard_nspoid(schema_name, schema_oid), schema_name, table_name,
-        is_unique, is_primary, indkey, elems,
-        CASE WHEN list_contains(indkey, 0) THEN
-            array_to_string(list_filter(elems, (e, i) -> indkey[i] = 0), ', ')
-        END,
-        CAST(NULL AS BIGINT), comment
-    FROM created_keys
 )
-SELECT *,
-    'CREATE ' || CASE WHEN indisunique THEN 'UNIQUE ' ELSE '' END || 'INDEX '
-        || mallard_catalog.pg.quote_ident(relname) || ' ON '
-        || mallard_catalog.pg.quote_ident(nspname) || '.' || mallard_catalog.pg.quote_ident(tablename)
-        || ' USING btree (' || array_to_string(keydefs, ', ') || ')' AS indexdef
-FROM indexes;
+SELECT
+    c.index_oid AS indexrelid, c.conname AS relname, c.table_oid AS indrelid,
+    c.connamespace AS relnamespace, c.schema_name AS nspname, c.table_name AS tablename,
+    true AS indisunique, c.contype = 'p' AS indisprimary, c.conkey AS indkey,
+    c.constraint_column_names AS keys, true AS keys_are_names,
+    CAST(NULL AS VARCHAR) AS indexprs, c.oid AS conoid, CAST(NULL AS VARCHAR) AS comment
+FROM mallard_catalog.pg.mallard_constraint_base AS c
+WHERE c.contype IN ('p', 'u')
+UNION ALL
+SELECT
+    index_oid, index_name, table_oid,
+    mallard_catalog.pg.mallard_nspoid(schema_name, schema_oid), schema_name, table_name,
+    is_unique, is_primary, indkey, elems, false,
+    CASE WHEN list_contains(indkey, 0) THEN
+        array_to_string(list_filter(elems, (e, i) -> indkey[i] = 0), ', ')
+    END,
+    CAST(NULL AS BIGINT), comment
+FROM created_keys;

@@ -6,10 +6,12 @@
 -- there are no system columns (attnum < 0) and no dropped columns. An index
 -- key that is an expression is named expr and typed text.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_attribute AS
-WITH cols AS (
+WITH columns AS (
+    SELECT * FROM mallard_catalog.pg.mallard_columns
+), cols AS (
     SELECT attrelid, attname, atttypid, atttypmod, attnum, attnotnull,
         column_default IS NOT NULL AS atthasdef
-    FROM mallard_catalog.pg.mallard_columns
+    FROM columns
     UNION ALL
     SELECT k.indexrelid, COALESCE(c.attname, 'expr'), COALESCE(c.atttypid, 25),
         COALESCE(c.atttypmod, -1), CAST(k.pos AS SMALLINT), false, false
@@ -17,7 +19,7 @@ WITH cols AS (
         SELECT indexrelid, indrelid, unnest(indkey) AS attnum, generate_subscripts(indkey, 1) AS pos
         FROM mallard_catalog.pg.mallard_indexes
     ) AS k
-    LEFT JOIN mallard_catalog.pg.mallard_columns AS c ON c.attrelid = k.indrelid AND c.attnum = k.attnum
+    LEFT JOIN columns AS c ON c.attrelid = k.indrelid AND c.attnum = k.attnum
 )
 SELECT
     CAST(c.attrelid AS BIGINT) AS attrelid,

@@ -5,17 +5,16 @@
 -- by role 10, stored permanently in the default tablespace, has no ACL,
 -- options, rules, triggers, row security or partitions. reltuples is DuckDB's
 -- row count estimate for tables and their indexes; relpages is 0.
+-- relhasindex is DuckDB's: true also for a table whose only index is the
+-- one DuckDB keeps behind a FOREIGN KEY.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_class AS
-WITH index_counts AS (
-    SELECT indrelid, count(*) AS n FROM mallard_catalog.pg.mallard_indexes GROUP BY indrelid
-), rels AS (
+WITH rels AS (
     SELECT t.table_oid AS oid, t.table_name AS relname,
         mallard_catalog.pg.mallard_nspoid(t.schema_name, t.schema_oid) AS relnamespace,
         'r' AS relkind, CAST(2 AS BIGINT) AS relam, t.column_count AS relnatts,
-        t.check_constraint_count AS relchecks, COALESCE(ic.n, 0) > 0 AS relhasindex,
+        t.check_constraint_count AS relchecks, t.index_count > 0 AS relhasindex,
         CAST(t.estimated_size AS FLOAT) AS reltuples, false AS relisshared
     FROM duckdb_tables() AS t
-    LEFT JOIN index_counts AS ic ON ic.indrelid = t.table_oid
     WHERE t.database_name = current_database() AND t.schema_name <> 'main' AND NOT t.internal
     UNION ALL
     SELECT view_oid, view_name, mallard_catalog.pg.mallard_nspoid(schema_name, schema_oid),

@@ -1,8 +1,10 @@
 -- pg_description holds the comments DuckDB keeps (COMMENT ON TABLE, VIEW,
--- INDEX, SEQUENCE, COLUMN, TYPE, SCHEMA, MACRO): on relations and their
--- columns under classoid 1259 (pg_class) with objsubid the column number, on
--- types under 1247 (pg_type), schemas 2615 (pg_namespace) and functions
--- 1255 (pg_proc).
+-- INDEX, SEQUENCE, COLUMN, TYPE, SCHEMA): on relations and their columns
+-- under classoid 1259 (pg_class) with objsubid the column number, on types
+-- under 1247 (pg_type) and on schemas under 2615 (pg_namespace). Comments on
+-- macros are left out: reading them means listing all of DuckDB's functions,
+-- which would make every query of pg_description (psql's \d+, pgjdbc's
+-- getTables and getColumns) some 40 ms slower.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_description AS
 SELECT CAST(objoid AS BIGINT) AS objoid, CAST(classoid AS BIGINT) AS classoid,
        CAST(objsubid AS INTEGER) AS objsubid, description
@@ -19,9 +21,13 @@ FROM (
     FROM duckdb_sequences()
     WHERE database_name = current_database() AND schema_name <> 'main'
     UNION ALL
-    SELECT indexrelid, 1259, 0, comment FROM mallard_catalog.pg.mallard_indexes
+    SELECT index_oid, 1259, 0, comment
+    FROM duckdb_indexes()
+    WHERE database_name = current_database() AND schema_name <> 'main'
     UNION ALL
-    SELECT attrelid, 1259, attnum, comment FROM mallard_catalog.pg.mallard_columns
+    SELECT table_oid, 1259, column_index, comment
+    FROM duckdb_columns()
+    WHERE database_name = current_database() AND schema_name <> 'main'
     UNION ALL
     SELECT type_oid, 1247, 0, comment
     FROM duckdb_types()
@@ -30,7 +36,5 @@ FROM (
     SELECT mallard_catalog.pg.mallard_nspoid(schema_name, oid), 2615, 0, comment
     FROM duckdb_schemas()
     WHERE database_name = current_database() AND schema_name <> 'main'
-    UNION ALL
-    SELECT oid, 1255, 0, comment FROM mallard_catalog.pg.mallard_functions WHERE user_defined
 )
 WHERE description IS NOT NULL AND description <> '';

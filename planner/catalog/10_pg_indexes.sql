@@ -3,4 +3,4 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_indexes AS
 SELECT nspname AS schemaname, tablename, relname AS indexname,
        CAST(NULL AS VARCHAR) AS tablespace, indexdef
-FROM mallard_catalog.pg.mallard_indexes;
+FROM mallard_catalog.pg.mallard_index_definitions;

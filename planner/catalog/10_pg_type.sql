@@ -17,7 +17,7 @@ FROM mallard_catalog.pg.mallard_builtin_types
 UNION ALL
 SELECT
     type_oid, type_name, mallard_catalog.pg.mallard_nspoid(schema_name, schema_oid), 10,
-    4, true, 'e', 'E', false, true, ',',
+    CAST(4 AS SMALLINT), true, 'e', 'E', false, true, ',',
     0, '-', 0, 0, 'enum_in', 'enum_out',
     'enum_recv', 'enum_send', '-', '-', '-', 'i', 'p',
     false, 0, -1,

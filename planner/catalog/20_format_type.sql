@@ -6,14 +6,16 @@
 -- name are not arrays), as in PostgreSQL.
 CREATE OR REPLACE MACRO mallard_catalog.pg.format_type(p_type, p_typmod) AS
     CASE WHEN p_type IS NULL THEN NULL ELSE COALESCE((
-        SELECT mallard_catalog.pg.mallard_format_type(b.basename, p_typmod) || b.suffix
+        WITH __types AS (SELECT oid, typname, typelem, typstorage FROM mallard_catalog.pg.pg_type)
+        SELECT mallard_catalog.pg.mallard_format_type(__b.basename, __b.typmod) || __b.suffix
         FROM (
             SELECT
-                CASE WHEN e.oid IS NULL THEN t.typname ELSE e.typname END AS basename,
-                CASE WHEN e.oid IS NULL THEN '' ELSE '[]' END AS suffix
-            FROM mallard_catalog.pg.pg_type AS t
-            LEFT JOIN mallard_catalog.pg.pg_type AS e
-                ON e.oid = t.typelem AND t.typelem <> 0 AND t.typstorage <> 'p'
-            WHERE t.oid = p_type
-        ) AS b
+                CASE WHEN __e.oid IS NULL THEN __t.typname ELSE __e.typname END AS basename,
+                CASE WHEN __e.oid IS NULL THEN '' ELSE '[]' END AS suffix,
+                __arg.typmod
+            FROM (SELECT p_type AS v, p_typmod AS typmod) AS __arg
+            JOIN __types AS __t ON __t.oid = __arg.v
+            LEFT JOIN __types AS __e
+                ON __e.oid = __t.typelem AND __t.typelem <> 0 AND __t.typstorage <> 'p'
+        ) AS __b
     ), '???') END;

@@ -8,14 +8,14 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regclass(p_name) AS
         WHEN p_name IS NULL THEN NULL
         WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
         ELSE COALESCE((
-            SELECT c.oid
-            FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR)) AS p) AS q
-            JOIN mallard_catalog.pg.pg_class AS c ON c.relname = q.p[-1]
-            JOIN mallard_catalog.pg.pg_namespace AS n ON n.oid = c.relnamespace
-            WHERE CASE WHEN len(q.p) = 1
-                THEN n.nspname IN ('pg_catalog', system.main.current_schema())
-                ELSE n.nspname = q.p[-2] END
-            ORDER BY n.oid <> 11
+            SELECT __c.oid
+            FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR)) AS p) AS __arg
+            JOIN mallard_catalog.pg.pg_class AS __c ON __c.relname = __arg.p[-1]
+            JOIN mallard_catalog.pg.pg_namespace AS __n ON __n.oid = __c.relnamespace
+            WHERE CASE WHEN len(__arg.p) = 1
+                THEN __n.nspname IN ('pg_catalog', system.main.current_schema())
+                ELSE __n.nspname = __arg.p[-2] END
+            ORDER BY __n.oid <> 11
             LIMIT 1
         ), error('relation "' || p_name || '" does not exist'))
     END;

@@ -3,11 +3,11 @@
 -- the search path; the number itself for an unknown OID.
 CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regclass_name(p_rel) AS
     CASE WHEN p_rel IS NULL THEN NULL ELSE COALESCE((
-        SELECT CASE WHEN c.relnamespace = 11 OR n.nspname = system.main.current_schema()
-            THEN mallard_catalog.pg.quote_ident(c.relname)
-            ELSE mallard_catalog.pg.quote_ident(n.nspname) || '.' || mallard_catalog.pg.quote_ident(c.relname)
+        SELECT CASE WHEN __c.relnamespace = 11 OR __n.nspname = system.main.current_schema()
+            THEN mallard_catalog.pg.quote_ident(__c.relname)
+            ELSE mallard_catalog.pg.quote_ident(__n.nspname) || '.' || mallard_catalog.pg.quote_ident(__c.relname)
         END
-        FROM mallard_catalog.pg.pg_class AS c
-        JOIN mallard_catalog.pg.pg_namespace AS n ON n.oid = c.relnamespace
-        WHERE c.oid = p_rel
+        FROM (SELECT p_rel AS v) AS __arg
+        JOIN mallard_catalog.pg.pg_class AS __c ON __c.oid = __arg.v
+        JOIN mallard_catalog.pg.pg_namespace AS __n ON __n.oid = __c.relnamespace
     ), CAST(p_rel AS VARCHAR)) END;

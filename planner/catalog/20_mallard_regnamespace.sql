@@ -6,8 +6,8 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regnamespace(p_name) AS
         WHEN p_name IS NULL THEN NULL
         WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
         ELSE COALESCE((
-            SELECT n.oid
-            FROM mallard_catalog.pg.pg_namespace AS n
-            WHERE n.nspname = mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1]
+            SELECT __n.oid
+            FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1] AS v) AS __arg
+            JOIN mallard_catalog.pg.pg_namespace AS __n ON __n.nspname = __arg.v
         ), error('schema "' || p_name || '" does not exist'))
     END;

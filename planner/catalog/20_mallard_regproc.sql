@@ -7,7 +7,8 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regproc(p_name) AS
         WHEN p_name IS NULL THEN NULL
         WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
         ELSE COALESCE((
-            SELECT min(f.oid) FROM mallard_catalog.pg.mallard_functions AS f
-            WHERE f.proname = mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1]
+            SELECT min(__f.oid)
+            FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1] AS v) AS __arg
+            JOIN mallard_catalog.pg.mallard_functions AS __f ON __f.proname = __arg.v
         ), error('function "' || p_name || '" does not exist'))
     END;

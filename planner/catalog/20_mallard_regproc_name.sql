@@ -5,6 +5,8 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regproc_name(p_func) AS
         WHEN p_func IS NULL THEN NULL
         WHEN p_func = 0 THEN '-'
         ELSE COALESCE((
-            SELECT mallard_catalog.pg.quote_ident(proname) FROM mallard_catalog.pg.mallard_functions WHERE oid = p_func
+            SELECT mallard_catalog.pg.quote_ident(__f.proname)
+            FROM (SELECT p_func AS v) AS __arg
+            JOIN mallard_catalog.pg.mallard_functions AS __f ON __f.oid = __arg.v
         ), CAST(p_func AS VARCHAR))
     END;

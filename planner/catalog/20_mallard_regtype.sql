@@ -9,7 +9,7 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regtype(p_name) AS
         WHEN p_name IS NULL THEN NULL
         WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
         ELSE COALESCE((
-            SELECT CASE WHEN q.is_array THEN t.typarray ELSE t.oid END
+            SELECT CASE WHEN __q.is_array THEN __t.typarray ELSE __t.oid END
             FROM (
                 SELECT is_array, CASE
                     WHEN quoted THEN replace(bare[2:-2], '""', '"')
@@ -33,9 +33,9 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regtype(p_name) AS
                                 '(\s*\[\d*\])+$', ''), '\s*\([^)]*\)', '', 'g'), '^pg_catalog\.', '') AS bare
                     )
                 )
-            ) AS q
-            JOIN mallard_catalog.pg.pg_type AS t ON t.typname = q.typname
-            ORDER BY t.typnamespace <> 11
+            ) AS __q
+            JOIN mallard_catalog.pg.pg_type AS __t ON __t.typname = __q.typname
+            ORDER BY __t.typnamespace <> 11
             LIMIT 1
         ), error('type "' || p_name || '" does not exist'))
     END;

@@ -2,5 +2,7 @@
 -- their types ('x integer, y text'); DuckDB's generic parameters show as
 -- anyelement, "any" or anyarray.
 CREATE OR REPLACE MACRO mallard_catalog.pg.pg_get_function_arguments(p_func) AS (
-    SELECT args FROM mallard_catalog.pg.mallard_functions WHERE oid = p_func
+    SELECT __f.args
+    FROM (SELECT p_func AS v) AS __arg
+    JOIN mallard_catalog.pg.mallard_functions AS __f ON __f.oid = __arg.v
 );

@@ -1,5 +1,7 @@
 -- pg_get_function_identity_arguments(func_oid) lists the types of a
 -- function's parameters, which identify it among its overloads.
 CREATE OR REPLACE MACRO mallard_catalog.pg.pg_get_function_identity_arguments(p_func) AS (
-    SELECT identity_args FROM mallard_catalog.pg.mallard_functions WHERE oid = p_func
+    SELECT __f.identity_args
+    FROM (SELECT p_func AS v) AS __arg
+    JOIN mallard_catalog.pg.mallard_functions AS __f ON __f.oid = __arg.v
 );

@@ -3,8 +3,12 @@
 -- DuckDB has no cheap per-table size, and its compressed columnar storage is
 -- usually smaller. Other relations, and forks other than main, are 0.
 CREATE OR REPLACE MACRO mallard_catalog.pg.pg_relation_size(p_rel) AS COALESCE((
-        SELECT CAST(estimated_size * column_count * 8 AS BIGINT) FROM duckdb_tables() WHERE table_oid = p_rel
+        SELECT CAST(__t.estimated_size * __t.column_count * 8 AS BIGINT)
+        FROM (SELECT p_rel AS v) AS __arg
+        JOIN duckdb_tables() AS __t ON __t.table_oid = __arg.v
     ), 0),
     (p_rel, p_fork) AS CASE WHEN p_fork = 'main' THEN COALESCE((
-        SELECT CAST(estimated_size * column_count * 8 AS BIGINT) FROM duckdb_tables() WHERE table_oid = p_rel
+        SELECT CAST(__t.estimated_size * __t.column_count * 8 AS BIGINT)
+        FROM (SELECT p_rel AS v) AS __arg
+        JOIN duckdb_tables() AS __t ON __t.table_oid = __arg.v
     ), 0) ELSE 0 END;

@@ -17,21 +17,31 @@
 // binds a view's or macro's body when it is created, so everything it refers
 // to must exist by then:
 //
-//	00, 01  helper macros that depend on no relation
-//	05, 06  helper views (static PostgreSQL facts, DuckDB's catalog reshaped)
-//	10      pg_catalog views
-//	20, 21  macros that read those views
-//	30      views that call those macros, and information_schema
+//	00-04  helper macros that read no relation, and static tables
+//	05-07  helper views and static facts: DuckDB's catalog reshaped
+//	10     pg_catalog's relations and the functions they need
+//	20, 21 functions that read those relations
+//	30     relations that call those functions, and information_schema
 //
 // Helper objects are named mallard_*; the planner may call the mallard_reg*
-// macros to implement regclass, regtype, regproc and regnamespace casts.
+// macros to implement regclass, regtype, regproc, regnamespace and regrole
+// casts. Static facts harvested from PostgreSQL 15 (its built-in types,
+// catalog relation OIDs, keywords) are tables, because DuckDB binds a
+// view's VALUES list again for every query that reads it.
+//
+// DuckDB substitutes a macro's arguments into its body as written, so a
+// macro that queries a relation binds its arguments first, in a derived
+// table of their own (FROM (SELECT p_x AS v) AS __arg JOIN ...), and names
+// its relations __x: an argument such as oid, meant for the caller's
+// pg_constraint, is then never captured by a relation inside the macro.
 //
 // Catalog OIDs are PostgreSQL's own for the built-in objects (pg_catalog is
 // 11, public 2200, information_schema 13207, int4 23, pg_class 1259) and
 // DuckDB's for the user's tables, views, indexes, sequences, schemas and
 // types. Objects DuckDB gives no OID of their own (constraints, the indexes
-// behind PRIMARY KEY and UNIQUE, column defaults, enum labels) get
-// table_oid*4096 + kind*1024 + n (see 00_mallard_sub_oid.sql).
+// behind PRIMARY KEY and UNIQUE, column defaults, enum labels, function
+// overloads) get table_oid*4096 + kind*1024 + n (see 00_mallard_sub_oid.sql).
+// OID columns are BIGINT, as in DuckDB's own catalog functions.
 package catalog
 
 import (
@@ -58,12 +68,12 @@ const (
 )
 
 // objectRE finds the object a file creates.
-var objectRE = regexp.MustCompile(`(?is)^\s*(?:--[^\n]*\n\s*)*CREATE\s+OR\s+REPLACE\s+(VIEW|MACRO)\s+mallard_catalog\.(pg|info)\.([a-z0-9_]+)`)
+var objectRE = regexp.MustCompile(`(?is)^\s*(?:--[^\n]*\n\s*)*CREATE\s+OR\s+REPLACE\s+(VIEW|MACRO|TABLE)\s+mallard_catalog\.(pg|info)\.([a-z0-9_]+)`)
 
 // object is one catalog object and the statement that creates it.
 type object struct {
 	file   string
-	kind   string // "VIEW" or "MACRO"
+	kind   string // "VIEW", "MACRO" or "TABLE"
 	schema string // "pg" or "info"
 	name   string
 	sql    string
@@ -86,7 +96,7 @@ func objects() []object {
 		}
 		m := objectRE.FindStringSubmatch(string(data))
 		if m == nil {
-			panic(fmt.Sprintf("catalog: %s does not start with CREATE OR REPLACE VIEW|MACRO mallard_catalog.<schema>.<name>", name))
+			panic(fmt.Sprintf("catalog: %s does not start with CREATE OR REPLACE VIEW|MACRO|TABLE mallard_catalog.<schema>.<name>", name))
 		}
 		out = append(out, object{
 			file: name, kind: strings.ToUpper(m[1]), schema: m[2], name: m[3],

@@ -15,7 +15,7 @@ import (
 // session opens an in-memory database, installs the catalog, and returns one
 // connection set up as the server sets up each session (schema public), with
 // the DDL run on it.
-func session(t *testing.T, ddl ...string) (*storage.DB, *sql.Conn) {
+func session(t testing.TB, ddl ...string) (*storage.DB, *sql.Conn) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, nil)
@@ -47,7 +47,7 @@ func firstLine(q string) string {
 }
 
 // rows runs q and returns every row with each value formatted by fmtValue.
-func rows(t *testing.T, conn *sql.Conn, q string, args ...any) [][]string {
+func rows(t testing.TB, conn *sql.Conn, q string, args ...any) [][]string {
 	t.Helper()
 	r, err := conn.QueryContext(context.Background(), q, args...)
 	if err != nil {

@@ -1,10 +1,11 @@
--- pg_get_keywords() lists the SQL key words PostgreSQL 15 recognizes, copied
--- from PostgreSQL 15 (SELECT * FROM pg_get_keywords()). pgjdbc builds
--- DatabaseMetaData.getSQLKeywords() from it. Mallard parses client SQL with
--- PostgreSQL's own parser before DuckDB sees it, so PostgreSQL's list is the
--- one clients must respect.
-CREATE OR REPLACE MACRO mallard_catalog.pg.pg_get_keywords() AS TABLE
-SELECT word, catcode, barelabel, catdesc, baredesc
+-- mallard_keywords lists the SQL key words PostgreSQL 15 recognizes, copied
+-- from PostgreSQL 15 (SELECT * FROM pg_get_keywords()), for
+-- pg_get_keywords(). Mallard parses client SQL with PostgreSQL's own parser
+-- before DuckDB sees it, so PostgreSQL's list is the one clients must
+-- respect.
+CREATE OR REPLACE TABLE mallard_catalog.pg.mallard_keywords AS
+SELECT CAST(word AS VARCHAR) AS word, CAST(catcode AS VARCHAR) AS catcode, barelabel,
+       CAST(catdesc AS VARCHAR) AS catdesc, CAST(baredesc AS VARCHAR) AS baredesc
 FROM (VALUES
     ('abort', 'U', true, 'unreserved', 'can be bare label'),
     ('absolute', 'U', true, 'unreserved', 'can be bare label'),
