@@ -24,4 +24,19 @@ SELECT count(*) AS regions FROM (SELECT DISTINCT region FROM tour_sales);
 -- 4. COPY streams data in and out (psql's \copy uses it).
 COPY (SELECT * FROM tour_sales ORDER BY region, month) TO STDOUT WITH (FORMAT csv, HEADER);
 
+-- 5. It passes for Postgres 15 where clients look: settings, the catalog, cursors.
+SHOW server_version;
+SET application_name = 'mallard-tour';
+SELECT current_setting('application_name') AS app, version() LIKE 'PostgreSQL 15%' AS looks_like_pg15;
+SELECT table_name, table_type FROM information_schema.tables
+WHERE table_schema = 'public' AND table_name LIKE 'tour%' ORDER BY table_name;
+SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
+FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'tour_sales'::regclass AND a.attnum > 0
+ORDER BY a.attnum;
+BEGIN;
+DECLARE tour CURSOR FOR SELECT region, units FROM tour_sales ORDER BY units DESC;
+FETCH 2 FROM tour;
+CLOSE tour;
+COMMIT;
+
 DROP TABLE tour_sales;
