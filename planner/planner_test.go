@@ -44,6 +44,7 @@ func TestRewrites(t *testing.T) {
 		{"json functions", "SELECT json_build_object('a', 1)", []string{`"json_object"('a', 1)`}, nil},
 		{"session_user", "SELECT current_schema(), session_user", []string{"COALESCE(getvariable('mallard_pg_session_authorization'), 'mallard')"}, nil},
 		{"regclass of format()", "SELECT format('%I.%I', s, t)::regclass::oid", []string{"mallard_regclass(format("}, nil},
+		{"set-returning function alias", "SELECT s FROM generate_series(1, 3) AS s", []string{"generate_series(1, 3) s(s)"}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
 	}

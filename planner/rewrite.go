@@ -56,7 +56,28 @@ func (r *rewriter) walk(m protoreflect.Message) {
 		r.rangeVar(x)
 	case *pg.TypeName:
 		r.typeName(x)
+	case *pg.RangeFunction:
+		r.rangeFunction(x)
 	}
+}
+
+// scalarSetFunctions return one column, which Postgres names after the
+// alias of the FROM item: FROM generate_series(1, 3) s makes s the value.
+// DuckDB makes s the row, so the alias is given to the column too.
+var scalarSetFunctions = map[string]bool{
+	"generate_series": true, "generate_subscripts": true, "unnest": true, "regexp_split_to_table": true,
+}
+
+func (r *rewriter) rangeFunction(rf *pg.RangeFunction) {
+	if rf.Alias == nil || len(rf.Alias.Colnames) > 0 || len(rf.Functions) != 1 || rf.Ordinality {
+		return
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 || items[0].GetFuncCall() == nil || !scalarSetFunctions[lastName(items[0].GetFuncCall().Funcname)] {
+		return
+	}
+	rf.Alias.Colnames = []*pg.Node{pg.MakeStrNode(rf.Alias.Aliasname)}
+	r.changed = true
 }
 
 func (r *rewriter) node(n *pg.Node) {
