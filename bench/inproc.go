@@ -15,9 +15,13 @@ import (
 
 // openInProcess opens the database file in this process and reads table t
 // once, as warmSQL does for a freshly started server. Closing the *sql.DB
-// releases the file for the server.
+// releases the file for the server. Each connection works in schema public,
+// where Mallard's sessions create tables.
 func openInProcess(ctx context.Context, path string) (*sql.DB, error) {
-	connector, err := duckdb.NewConnector(path, nil)
+	connector, err := duckdb.NewConnector(path, func(execer driver.ExecerContext) error {
+		_, err := execer.ExecContext(ctx, "SET schema = 'public'", nil)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("open %s in-process: %w", path, err)
 	}
