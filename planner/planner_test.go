@@ -43,8 +43,11 @@ func TestRewrites(t *testing.T) {
 		{"regproc literal", "SELECT 1 FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc", []string{"typinput = 'array_in'"}, []string{"regproc"}},
 		{"json functions", "SELECT json_build_object('a', 1)", []string{`"json_object"('a', 1)`}, nil},
 		{"session_user", "SELECT current_schema(), session_user", []string{"COALESCE(getvariable('mallard_pg_session_authorization'), 'mallard')"}, nil},
-		{"regclass of format()", "SELECT format('%I.%I', s, t)::regclass::oid", []string{"mallard_regclass(format("}, nil},
+		{"regclass of format()", "SELECT format('%I.%I', s, t)::regclass::oid", []string{"mallard_regclass(concat("}, nil},
 		{"set-returning function alias", "SELECT s FROM generate_series(1, 3) AS s", []string{"generate_series(1, 3) s(s)"}, nil},
+		{"to_char", `SELECT to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US "at" Mon')`, []string{`strftime(ts, '%Y-%m-%d %H:%M:%S.%f at %b')`}, nil},
+		{"to_timestamp", `SELECT to_timestamp('2024-01-02 03:04:05', 'YYYY-MM-DD HH24:MI:SS')`, []string{`strptime('2024-01-02 03:04:05', '%Y-%m-%d %H:%M:%S')`}, nil},
+		{"format", `SELECT format('%I.%I is %L, 100%%', s, t, v)`, []string{`concat(mallard_catalog.pg.quote_ident(s::text), '.', mallard_catalog.pg.quote_ident(t::text), ' is ', mallard_catalog.pg.quote_literal(v::text), ', 100%')`}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
 	}

@@ -179,6 +179,12 @@ func (r *rewriter) funcCall(n *pg.Node) {
 	if qualifier != "" && qualifier != "pg_catalog" || len(fc.Funcname) > 2 {
 		return
 	}
+	if (name == "to_char" || name == "to_timestamp" || name == "to_date") && r.dateFormatCall(n, name) {
+		return
+	}
+	if name == "format" && r.formatCall(n) {
+		return
+	}
 	if name == "current_setting" && len(fc.Args) >= 1 {
 		if c := fc.Args[0].GetAConst(); c != nil && c.GetSval() != nil && IsParameter(c.GetSval().Sval) {
 			def, _ := LookupParameter(c.GetSval().Sval)

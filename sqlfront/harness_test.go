@@ -2,51 +2,20 @@ package sqlfront_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/mallard/mallard/sqlfront"
-	"github.com/mallard/mallard/storage"
 )
 
 // startServer runs a server on a fresh in-memory database and returns its
 // address; it shuts down when the test ends.
 func startServer(t testing.TB, cfg sqlfront.Config) string {
 	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.ServerVersion == "" {
-		cfg.ServerVersion = "15.0 (Mallard test)"
-	}
-	srv, err := sqlfront.New(ctx, cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		<-done
-		if err := db.Close(sctx); err != nil {
-			t.Errorf("close db: %v", err)
-		}
-	})
-	return ln.Addr().String()
+	_, addr := startServerHandle(t, cfg)
+	return addr
 }
 
 func connString(addr string) string {

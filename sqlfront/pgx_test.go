@@ -108,6 +108,20 @@ func TestParameterRoundTrip(t *testing.T) {
 	})
 }
 
+// equalList compares a list pgx decoded (as []any) with the one sent.
+func equalList[T comparable](got any, want []T) bool {
+	g, ok := got.([]any)
+	if !ok || len(g) != len(want) {
+		return false
+	}
+	for i := range want {
+		if g[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // equalValue compares what pgx decoded with what was sent.
 func equalValue(got, want any) bool {
 	switch w := want.(type) {
@@ -125,27 +139,9 @@ func equalValue(got, want any) bool {
 		g, ok := got.(time.Time)
 		return ok && g.Equal(w)
 	case []int32:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if g[i] != w[i] {
-				return false
-			}
-		}
-		return true
+		return equalList(got, w)
 	case []string:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if g[i] != w[i] {
-				return false
-			}
-		}
-		return true
+		return equalList(got, w)
 	}
 	return got == want
 }
