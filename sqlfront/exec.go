@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"context"
+	"slices"
 	"encoding/binary"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -82,13 +83,26 @@ func (s *session) start(p *portal, simple bool) error {
 	} else if len(p.formats) != len(p.cols) {
 		p.formats = resolveFormats(p.formats, len(p.cols))
 	}
-	p.encs = make([]pgcodec.Encoder, len(p.cols))
-	for i, c := range p.cols {
-		if p.encs[i], err = pgcodec.NewEncoder(c.Type, p.formats[i]); err != nil {
-			return err
+	p.encs, err = p.prep.encoders(p.cols, p.formats)
+	return err
+}
+
+// encoders returns encoders for cols in formats, reusing the last set when
+// storage handed back the same cached columns and the formats are the same:
+// a prepared statement executed again needs no new encoders.
+func (p *prepared) encoders(cols []storage.Column, formats []int16) ([]pgcodec.Encoder, error) {
+	if len(cols) > 0 && len(p.encCols) == len(cols) && &p.encCols[0] == &cols[0] && slices.Equal(p.encFormats, formats) {
+		return p.encs, nil
+	}
+	encs := make([]pgcodec.Encoder, len(cols))
+	for i, c := range cols {
+		var err error
+		if encs[i], err = pgcodec.NewEncoder(c.Type, formats[i]); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	p.encs, p.encCols, p.encFormats = encs, cols, slices.Clone(formats)
+	return encs, nil
 }
 
 // stream sends p's rows up to maxRows, then PortalSuspended or CommandComplete.

@@ -22,6 +22,11 @@ type prepared struct {
 	synth *synthetic
 	// declared is the query of DECLARE CURSOR.
 	declared *prepared
+	// encs are the encoders of the last execution, for encCols in
+	// encFormats (see encoders).
+	encs       []pgcodec.Encoder
+	encCols    []storage.Column
+	encFormats []int16
 	// paramOIDs has one OID per parameter: the client's where it gave one,
 	// else the type DuckDB inferred.
 	paramOIDs []uint32

@@ -24,6 +24,9 @@ type Conn struct {
 	mu     sync.Mutex // guards conn against Close racing Interrupt
 	conn   mapping.Connection
 	closed bool
+	// settingsGen counts SET statements run on the connection: cached
+	// result schemas are rebuilt after one (it may change Arrow settings).
+	settingsGen uint64
 }
 
 // Connect opens a new native connection to the database.

@@ -46,6 +46,11 @@ func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Ro
 	if r.result != ResultRows {
 		return r, nil
 	}
+	r.opts = arrowmapping.ResultGetArrowOptions(&r.res)
+	if s.cache.matches(&r.res, s.conn.settingsGen) {
+		r.cols, r.schema = s.cache.cols, s.cache.schema
+		return r, nil
+	}
 	n := int(mapping.ColumnCount(&r.res))
 	r.cols = make([]Column, n)
 	names := make([]string, n)
@@ -60,12 +65,12 @@ func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Ro
 			mapping.DestroyLogicalType(&types[i])
 		}
 	}()
-	r.opts = arrowmapping.ResultGetArrowOptions(&r.res)
 	schema, ed := arrowmapping.NewArrowSchema(r.opts, types, names)
 	if err := errorFromData(ed); err != nil {
 		r.Close()
 		return nil, err
 	}
+	s.cache.store(r.cols, schema, s.conn.settingsGen)
 	r.schema = schema
 	return r, nil
 }
@@ -156,4 +161,40 @@ func createdRows(res mapping.Result) int64 {
 	}
 	vec := mapping.DataChunkGetVector(chunk, 0)
 	return *(*int64)(unsafe.Pointer(mapping.VectorGetData(vec)))
+}
+
+// resultCache keeps the columns and Arrow schema of a statement's last
+// result, so that executing it again (the common case for prepared
+// statements) skips describing the result and building the schema anew.
+type resultCache struct {
+	cols   []Column
+	schema *arrow.Schema
+	gen    uint64 // the connection's settings generation it was built under
+}
+
+// matches reports whether res has the cached shape: same column count and,
+// for flat types only (no DECIMAL, nested or ENUM, whose parameters the
+// type id alone does not give), the same type ids.
+func (c *resultCache) matches(res *mapping.Result, gen uint64) bool {
+	if c.schema == nil || c.gen != gen || int(mapping.ColumnCount(res)) != len(c.cols) {
+		return false
+	}
+	for i, col := range c.cols {
+		if !flatType(col.Type.ID) || TypeID(mapping.ColumnType(res, mapping.IdxT(i))) != col.Type.ID {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *resultCache) store(cols []Column, schema *arrow.Schema, gen uint64) {
+	c.cols, c.schema, c.gen = cols, schema, gen
+}
+
+func flatType(id TypeID) bool {
+	switch id {
+	case TypeDecimal, TypeList, TypeArray, TypeStruct, TypeMap, TypeUnion, TypeEnum, TypeInvalid, TypeAny:
+		return false
+	}
+	return true
 }

@@ -32,6 +32,7 @@ type Stmt struct {
 	cols   []Column
 	result Result
 	closed bool
+	cache  resultCache
 }
 
 // Prepare parses, binds and plans one statement without running it.
@@ -180,6 +181,9 @@ func (s *Stmt) Query(ctx context.Context) (*Rows, error) {
 	var res mapping.Result
 	state := mapping.ExecutePending(pending, &res)
 	mapping.DestroyPending(&pending)
+	if t := mapping.PreparedStatementType(s.ps); t == mapping.StatementTypeSet || t == mapping.StatementTypeVariableSet {
+		s.conn.settingsGen++ // Arrow conversion settings may have changed
+	}
 	if state == mapping.StateError {
 		err := errorFromResult(&res, s.query)
 		mapping.DestroyResult(&res)
