@@ -2,8 +2,8 @@ package sqlfront
 
 import (
 	"context"
-	"slices"
 	"encoding/binary"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/jackc/pgx/v5/pgproto3"
