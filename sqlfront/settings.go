@@ -1,7 +1,6 @@
 package sqlfront
 
 import (
-	"context"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -151,10 +150,11 @@ func (s *session) queryText(q string) ([][]string, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	return collectText(ctx, rows)
+	return collectText(rows)
 }
 
-func collectText(_ context.Context, rows *storage.Rows) ([][]string, error) {
+// collectText reads a small internal result as text.
+func collectText(rows *storage.Rows) ([][]string, error) {
 	var out [][]string
 	for rows.Next() {
 		b := rows.Batch()
