@@ -38,7 +38,12 @@ func (s *session) settingStatement(st planner.Statement) *synthetic {
 			return [][]string{{s.params.get(def.Name)}}, nil
 		}}
 	case set.Show:
-		return s.duckDBSetting(set.Name)
+		if sy := s.duckDBSetting(set.Name); sy != nil || s.isRelation(set.Name) {
+			return sy // nil: DuckDB's own SHOW (SHOW TABLES, SHOW of a table)
+		}
+		return &synthetic{cols: []string{set.Name}, tag: "SHOW", run: func(*session) ([][]string, error) {
+			return nil, unknownParameter(set.Name)
+		}}
 	case isPG || set.Name == "transaction" || set.Name == "all":
 		tag := "SET"
 		if set.Reset {
@@ -134,6 +139,19 @@ func (s *session) duckDBSetting(name string) *synthetic {
 	return &synthetic{cols: []string{name}, tag: "SHOW", run: func(s *session) ([][]string, error) {
 		return s.queryText("SELECT current_setting(" + quoteLiteral(name) + ")::VARCHAR")
 	}}
+}
+
+// isRelation reports whether SHOW name is DuckDB's SHOW of a table or view,
+// or one of its SHOW TABLES forms, rather than of an unknown parameter.
+func (s *session) isRelation(name string) bool {
+	switch name {
+	case "tables", "databases", "functions":
+		return true
+	}
+	q := "SELECT 1 FROM duckdb_tables() WHERE table_name = " + quoteLiteral(name) +
+		" UNION ALL SELECT 1 FROM duckdb_views() WHERE view_name = " + quoteLiteral(name)
+	rows, err := s.queryText(q)
+	return err != nil || len(rows) > 0
 }
 
 // queryText runs an internal query and returns its rows as text.

@@ -55,6 +55,7 @@ func TestSessionParameters(t *testing.T) {
 		}
 		for _, tt := range []struct{ sql, code string }{
 			{"SET no_such_parameter = 1", "42704"},
+			{"SHOW no_such_parameter", "42704"},
 			{"SET client_encoding = 'LATIN1'", "22023"},
 			{"SET server_version = '16'", "55P02"},
 			{"LISTEN channel", "0A000"},
