@@ -165,7 +165,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		ln.Close()
 	}
 	for c := range s.starting {
-		c.SetDeadline(pastDeadline)
+		c.SetDeadline(pastDeadline())
 	}
 	for _, sess := range s.sessions {
 		sess.terminate(&sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",

@@ -253,7 +253,7 @@ func (s *session) readyForQuery() {
 // is canceled and the session goroutine stops at its next message.
 func (s *session) terminate(cause *sqlstate.Error) {
 	s.stop(cause)
-	s.conn.SetReadDeadline(pastDeadline)
+	s.conn.SetReadDeadline(pastDeadline())
 	// A client that does not read must not hold Shutdown: a write blocked
 	// on it fails after a grace period that suffices to deliver 57P01.
 	s.conn.SetWriteDeadline(time.Now().Add(time.Second))
@@ -318,7 +318,8 @@ func (s *session) sendStartupParams() {
 	s.w.send(&pgproto3.BackendKeyData{ProcessID: s.key.pid, SecretKey: secretBytes(s.key.secret)})
 }
 
-var pastDeadline = time.Unix(1, 0)
+// pastDeadline is a deadline already passed: setting it wakes a blocked read or write.
+func pastDeadline() time.Time { return time.Unix(1, 0) }
 
 func secretBytes(v uint32) []byte {
 	return []byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
