@@ -10,7 +10,7 @@ import psycopg2
 import psycopg2.extensions
 import psycopg2.extras
 
-from scenario import (COLUMNS, INTERVAL_PY, INTERVAL_SQL, NAMES, NULL_ROW, ROW,
+from scenario import (description_numeric_typmod, description_types, COLUMNS, INTERVAL_PY, INTERVAL_SQL, NAMES, NULL_ROW, ROW,
                       Checker, compare_oids, compare_row, create_types_sql,
                       expect, expect_sqlstate, DBNAME, HOST, PORT, USER)
 
@@ -74,17 +74,11 @@ def select_row(conn, row_id, want):
 
 
 def description(conn):
-    with conn.cursor() as cur:
-        cur.execute(f"SELECT {', '.join(NAMES)} FROM {TABLE} WHERE false")
-        got = {col.name: col.type_code for col in cur.description}
-    compare_oids(got)
+    description_types(conn, TABLE)
 
 
 def numeric_typmod(conn):
-    with conn.cursor() as cur:
-        cur.execute(f"SELECT c_numeric FROM {TABLE} WHERE false")
-        col = cur.description[0]
-    expect((col.precision, col.scale), (10, 2), "numeric(10,2) precision, scale")
+    description_numeric_typmod(conn, TABLE)
 
 
 def where_params(conn):

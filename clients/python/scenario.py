@@ -117,6 +117,22 @@ def compare_oids(got):
         raise AssertionError("; ".join(diffs))
 
 
+def description_types(conn, table):
+    """cursor.description reports each column's type OID (DB-API, both psycopgs)."""
+    with conn.cursor() as cur:
+        cur.execute(f"SELECT {', '.join(NAMES)} FROM {table} WHERE false")
+        got = {col.name: col.type_code for col in cur.description}
+    compare_oids(got)
+
+
+def description_numeric_typmod(conn, table):
+    """cursor.description reports numeric(10,2)'s precision and scale."""
+    with conn.cursor() as cur:
+        cur.execute(f"SELECT c_numeric FROM {table} WHERE false")
+        col = cur.description[0]
+    expect((col.precision, col.scale), (10, 2), "numeric(10,2) precision, scale")
+
+
 def expect(got, want, what="value"):
     if got != want:
         raise AssertionError(f"{what}: got {got!r}, want {want!r}")
