@@ -15,6 +15,9 @@ type Catalog struct {
 	// information_schema relations, Macros pg_catalog functions and
 	// InfoMacros information_schema functions (_pg_expandarray).
 	Views, InfoViews, Macros, InfoMacros []string
+	// Functions are Mallard's table functions, which are passed the calling
+	// connection's id (see CallerArgument).
+	Functions []string
 }
 
 // Planner turns client SQL into statements DuckDB runs: it splits, parses
@@ -28,11 +31,13 @@ type Planner struct {
 	infoViews map[string]bool
 	macros    map[string]bool
 	infoFns   map[string]bool
+	functions map[string]bool
 }
 
 // New returns a planner that redirects catalog references to cat.
 func New(cat Catalog) *Planner {
-	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros)}
+	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
+		functions: set(cat.Functions)}
 }
 
 func set(names []string) map[string]bool {
@@ -68,8 +73,16 @@ func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
 	return st
 }
 
-// plan refines a lexer-classified statement with the Postgres parse tree.
+// plan refines a lexer-classified statement with the Postgres parse tree,
+// then passes the caller to Mallard's table functions.
 func (p *Planner) plan(st *Statement, paramTypes []string) {
+	p.rewrite(st, paramTypes)
+	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
+		st.Text = passCaller(st.Text, p.functions)
+	}
+}
+
+func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 	if st.Kind == KindEmpty {
 		return
 	}

@@ -22,6 +22,7 @@ const (
 	InvalidAuthorization         Code = "28000"
 	InvalidPassword              Code = "28P01"
 	DataException                Code = "22000"
+	NullValueNotAllowed          Code = "22004"
 	StringDataRightTruncation    Code = "22001"
 	NumericValueOutOfRange       Code = "22003"
 	InvalidDatetimeFormat        Code = "22007"
@@ -115,4 +116,16 @@ func CodeOf(err error) Code {
 		return e.Code
 	}
 	return ""
+}
+
+// WithHint sets e's hint to the formatted text and returns e.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithDetail sets e's detail to the formatted text and returns e.
+func (e *Error) WithDetail(format string, args ...any) *Error {
+	e.Detail = fmt.Sprintf(format, args...)
+	return e
 }

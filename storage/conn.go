@@ -27,6 +27,8 @@ type Conn struct {
 	// settingsGen counts SET statements run on the connection: cached
 	// result schemas are rebuilt after one (it may change Arrow settings).
 	settingsGen uint64
+	db          *DB
+	id          uint64
 }
 
 // Connect opens a new native connection to the database.
@@ -35,7 +37,12 @@ func (d *DB) Connect() (*Conn, error) {
 	if mapping.Connect(d.db, &c) == mapping.StateError {
 		return nil, sqlstate.New(sqlstate.ConnectionFailure, "cannot open a DuckDB connection")
 	}
-	return &Conn{conn: c}, nil
+	conn := &Conn{conn: c, db: d}
+	if err := conn.identify(); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return conn, nil
 }
 
 // Interrupt asks DuckDB to stop the statement running on c, if any. The
@@ -78,6 +85,7 @@ func (c *Conn) Exec(ctx context.Context, query string) error {
 // stop waits for the interrupting goroutine, so no interrupt meant for this
 // statement can reach the next one.
 func (c *Conn) watch(ctx context.Context) (stop func()) {
+	call := c.begin(ctx)
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	unregister := context.AfterFunc(ctx, func() {
@@ -98,6 +106,7 @@ func (c *Conn) watch(ctx context.Context) (stop func()) {
 		if !unregister() {
 			<-finished
 		}
+		c.end(call)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -51,6 +53,10 @@ type DB struct {
 	path   string
 	tmpDir string // set when the database is a private temporary file
 	log    *slog.Logger
+	// nextConn numbers native connections; calls maps a connection's id to
+	// its running statement (a *callState), for Caller.
+	nextConn atomic.Uint64
+	calls    sync.Map
 }
 
 // Open opens or creates the database cfg names. An in-memory database is a

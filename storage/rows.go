@@ -95,7 +95,7 @@ func (r *Rows) Next() bool {
 		chunk := mapping.FetchChunk(r.res)
 		if chunk.Ptr == nil {
 			if mapping.ResultError(&r.res) != "" {
-				r.err = canceled(r.ctx, errorFromResult(&r.res, r.stmt.query))
+				r.err = canceled(r.ctx, r.stmt.conn.failure(errorFromResult(&r.res, r.stmt.query)))
 			}
 			return false
 		}

@@ -47,13 +47,13 @@ func (c *Conn) Prepare(ctx context.Context, query string) (*Stmt, error) {
 	}
 	stop := c.watch(ctx)
 	var ps mapping.PreparedStatement
-	state := mapping.Prepare(c.conn, query, &ps)
-	stop()
-	if state == mapping.StateError {
-		err := errorFromMessage(mapping.PrepareError(ps), query)
+	if mapping.Prepare(c.conn, query, &ps) == mapping.StateError {
+		err := c.failure(errorFromMessage(mapping.PrepareError(ps), query))
+		stop()
 		mapping.DestroyPrepare(&ps)
 		return nil, canceled(ctx, err)
 	}
+	stop()
 	s := &Stmt{conn: c, ps: ps, query: query}
 	s.describe()
 	return s, nil
@@ -173,7 +173,7 @@ func (s *Stmt) Query(ctx context.Context) (*Rows, error) {
 	stop := s.conn.watch(ctx)
 	var pending mapping.PendingResult
 	if bindings.PendingPreparedStreaming(s.ps, &pending) == mapping.StateError {
-		err := errorFromMessage(mapping.PendingError(pending), s.query)
+		err := s.conn.failure(errorFromMessage(mapping.PendingError(pending), s.query))
 		mapping.DestroyPending(&pending)
 		stop()
 		return nil, canceled(ctx, err)
@@ -185,7 +185,7 @@ func (s *Stmt) Query(ctx context.Context) (*Rows, error) {
 		s.conn.settingsGen++ // Arrow conversion settings may have changed
 	}
 	if state == mapping.StateError {
-		err := errorFromResult(&res, s.query)
+		err := s.conn.failure(errorFromResult(&res, s.query))
 		mapping.DestroyResult(&res)
 		stop()
 		return nil, canceled(ctx, err)

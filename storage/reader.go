@@ -1,0 +1,76 @@
+//go:build duckdb_arrow
+
+package storage
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Reader streams the result of one query run on a connection of its own,
+// as Arrow record batches in the order DuckDB produces them. It is how
+// Mallard's functions read their input: the caller's statement keeps its
+// connection, and nothing is collected that the function does not keep.
+type Reader struct {
+	conn *Conn
+	stmt *Stmt
+	rows *Rows
+}
+
+// Read runs query on a new connection. Canceling ctx interrupts it. The
+// query sees committed data only: the caller's open transaction and
+// temporary tables belong to the caller's connection.
+func (d *DB) Read(ctx context.Context, query string) (*Reader, error) {
+	conn, err := d.Connect()
+	if err != nil {
+		return nil, err
+	}
+	stmt, err := conn.Prepare(ctx, query)
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	rows, err := stmt.Query(ctx)
+	if err != nil {
+		stmt.Close()
+		_ = conn.Close()
+		return nil, err
+	}
+	return &Reader{conn: conn, stmt: stmt, rows: rows}, nil
+}
+
+// Describe returns the columns query would produce, without running it.
+func (d *DB) Describe(ctx context.Context, query string) ([]Column, error) {
+	conn, err := d.Connect()
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	stmt, err := conn.Prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	return stmt.Columns(), nil
+}
+
+// Columns are the result columns.
+func (r *Reader) Columns() []Column { return r.rows.Columns() }
+
+// Next advances to the next batch; false at the end or on error (see Err).
+func (r *Reader) Next() bool { return r.rows.Next() }
+
+// Batch is the current batch, valid until the next Next or Close.
+func (r *Reader) Batch() arrow.RecordBatch { return r.rows.Batch() }
+
+// Err is the error that ended the result early, if any.
+func (r *Reader) Err() error { return r.rows.Err() }
+
+// Close releases the result and the connection; it returns Err.
+func (r *Reader) Close() error {
+	err := r.rows.Close()
+	r.stmt.Close()
+	_ = r.conn.Close()
+	return err
+}
