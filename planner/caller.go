@@ -7,15 +7,34 @@ import (
 )
 
 // CallerArgument is the hidden named argument through which Mallard's table
-// functions learn which connection's statement called them; its value is
-// the connection's id, read from the session variable of the same name.
+// functions learn which connection's statement called them: its value is a
+// JSON object holding the connection's id (from the session variable of the
+// same name), its current schema and its search path.
 const CallerArgument = "mallard_connection"
 
-// passCaller adds `mallard_connection := getvariable('mallard_connection')`
-// to every call of one of fns in text. It works on tokens, not on the parse
-// tree, so that it also applies to DuckDB-dialect statements the Postgres
-// parser rejects, and leaves the rest of the text as the client wrote it.
-func passCaller(text string, fns map[string]bool) string {
+// callerValue is the value of CallerArgument, evaluated on the calling connection.
+const callerValue = "CAST(json_object('id', getvariable('" + CallerArgument + "'), 'schema', current_schema(), " +
+	"'search_path', current_setting('search_path')) AS VARCHAR)"
+
+// Calls of Mallard's table functions are rewritten on their way to DuckDB,
+// because duckdb-go hands a table function its arguments only when every
+// declared named argument is given and none is a list:
+//   - every argument value v becomes coalesce(CAST(to_json(v) AS VARCHAR), 'null'),
+//     so lists, numbers and NULL all arrive as JSON text;
+//   - every named argument the call leaves out is given as 'null' (not given);
+//   - argument names are quoted, so that keywords such as time can name one;
+//   - mallard_connection := <the caller, see CallerArgument> is added.
+// The rewrite works on tokens, not on the parse tree, so that it also
+// applies to DuckDB-dialect statements the Postgres parser rejects, and
+// leaves the rest of the text as the client wrote it.
+
+// callArg is one argument of a call: its name if it is a named one, and the
+// text of its value.
+type callArg struct{ name, value string }
+
+// rewriteCalls rewrites the calls in text of the functions in fns, which
+// maps each function to the names of its named arguments.
+func rewriteCalls(text string, fns map[string][]string) string {
 	if len(fns) == 0 || !mentionsAny(text, fns) {
 		return text
 	}
@@ -24,54 +43,108 @@ func passCaller(text string, fns map[string]bool) string {
 		return text
 	}
 	toks := res.Tokens
-	var inserts []int // byte offsets of the closing parentheses, with a comma flag below
-	var commas []bool
-	for i := 0; i+1 < len(toks); i++ {
-		t := toks[i]
-		if t.Token != pg.Token_IDENT || !fns[strings.ToLower(text[t.Start:t.End])] || toks[i+1].Token != pg.Token_ASCII_40 {
-			continue
-		}
-		end, args, hasCaller := callEnd(text, toks, i+1)
-		if end < 0 || hasCaller {
-			continue
-		}
-		inserts, commas = append(inserts, end), append(commas, args)
+	type edit struct {
+		from, to int
+		args     string
 	}
-	for k := len(inserts) - 1; k >= 0; k-- {
-		arg := CallerArgument + " := getvariable('" + CallerArgument + "')"
-		if commas[k] {
-			arg = ", " + arg
+	var edits []edit
+	for i := 0; i+1 < len(toks); i++ {
+		name := strings.ToLower(text[toks[i].Start:toks[i].End])
+		named, ok := fns[name]
+		if !ok || toks[i].Token != pg.Token_IDENT || toks[i+1].Token != pg.Token_ASCII_40 {
+			continue
 		}
-		text = text[:inserts[k]] + arg + text[inserts[k]:]
+		args, end := splitArgs(text, toks, i+1)
+		if end < 0 || hasArg(args, CallerArgument) {
+			continue
+		}
+		edits = append(edits, edit{from: int(toks[i+1].End), to: end, args: callText(args, named)})
+	}
+	for k := len(edits) - 1; k >= 0; k-- {
+		e := edits[k]
+		text = text[:e.from] + e.args + text[e.to:]
 	}
 	return text
 }
 
-// callEnd finds the parenthesis closing the one at toks[open]: its byte
-// offset, whether the call has arguments, and whether one of them already
-// is the caller argument. The offset is -1 if the call is not closed.
-func callEnd(text string, toks []*pg.ScanToken, open int) (end int, args, hasCaller bool) {
-	depth := 0
-	for _, t := range toks[open:] {
+// splitArgs splits the arguments of the call whose opening parenthesis is
+// toks[open], and returns them with the byte offset of the closing one
+// (-1 if the call is not closed).
+func splitArgs(text string, toks []*pg.ScanToken, open int) ([]callArg, int) {
+	var args []callArg
+	depth, start, first := 0, int(toks[open].End), open+1
+	for k := open; k < len(toks); k++ {
+		t := toks[k]
 		switch t.Token {
 		case pg.Token_ASCII_40, pg.Token_ASCII_91:
 			depth++
+			continue
 		case pg.Token_ASCII_41, pg.Token_ASCII_93:
 			depth--
-			if depth == 0 {
-				return int(t.Start), args, hasCaller
+			if depth > 0 {
+				continue
+			}
+		case pg.Token_ASCII_44:
+			if depth != 1 {
+				continue
 			}
 		default:
-			args = true
-			if depth == 1 && t.Token == pg.Token_IDENT && strings.EqualFold(text[t.Start:t.End], CallerArgument) {
-				hasCaller = true
-			}
+			continue
 		}
+		if strings.TrimSpace(text[start:t.Start]) != "" {
+			args = append(args, argOf(text, toks[first:k], start, int(t.Start)))
+		}
+		if depth == 0 {
+			return args, int(t.Start)
+		}
+		start, first = int(t.End), k+1
 	}
-	return -1, false, false
+	return nil, -1
 }
 
-func mentionsAny(text string, fns map[string]bool) bool {
+// argOf reads one argument: `name := value`, `name => value` or `value`.
+func argOf(text string, toks []*pg.ScanToken, start, end int) callArg {
+	if len(toks) >= 2 && (toks[1].Token == pg.Token_COLON_EQUALS || toks[1].Token == pg.Token_EQUALS_GREATER) {
+		name := text[toks[0].Start:toks[0].End]
+		if strings.HasPrefix(name, `"`) {
+			name = strings.ReplaceAll(strings.Trim(name, `"`), `""`, `"`)
+		} else {
+			name = strings.ToLower(name)
+		}
+		return callArg{name: name, value: strings.TrimSpace(text[toks[1].End:end])}
+	}
+	return callArg{value: strings.TrimSpace(text[start:end])}
+}
+
+func hasArg(args []callArg, name string) bool {
+	for _, a := range args {
+		if a.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// callText is the rewritten argument list.
+func callText(args []callArg, named []string) string {
+	var parts []string
+	for _, a := range args {
+		v := "coalesce(CAST(to_json(" + a.value + ") AS VARCHAR), 'null')"
+		if a.name != "" {
+			v = quoteIdent(a.name) + " := " + v
+		}
+		parts = append(parts, v)
+	}
+	for _, n := range named {
+		if !hasArg(args, n) {
+			parts = append(parts, quoteIdent(n)+" := 'null'")
+		}
+	}
+	parts = append(parts, CallerArgument+" := "+callerValue)
+	return strings.Join(parts, ", ")
+}
+
+func mentionsAny(text string, fns map[string][]string) bool {
 	lower := strings.ToLower(text)
 	for f := range fns {
 		if strings.Contains(lower, f) {

@@ -6,22 +6,29 @@ import (
 	"github.com/mallard/mallard/planner"
 )
 
-func TestPassCaller(t *testing.T) {
-	p := planner.New(planner.Catalog{Functions: []string{"rescale", "pivot_entity_time"}})
-	const arg = "mallard_connection := getvariable('mallard_connection')"
+func TestRewriteCalls(t *testing.T) {
+	p := planner.New(planner.Catalog{Functions: map[string][]string{
+		"rescale": {"save_as"}, "pivot_entity_time": {"time", "agg"},
+	}})
+	const caller = "mallard_connection := CAST(json_object('id', getvariable('mallard_connection'), 'schema', current_schema(), " +
+		"'search_path', current_setting('search_path')) AS VARCHAR)"
+	j := func(v string) string { return "coalesce(CAST(to_json(" + v + ") AS VARCHAR), 'null')" }
 	tests := []struct{ name, in, want string }{
-		{"positional", "SELECT * FROM rescale('wide')", "SELECT * FROM rescale('wide', " + arg + ")"},
-		{"no arguments", "SELECT * FROM rescale()", "SELECT * FROM rescale(" + arg + ")"},
-		{"duckdb list syntax", "SELECT * FROM pivot_entity_time('t', time := ['year', 'month'])",
-			"SELECT * FROM pivot_entity_time('t', time := ['year', 'month'], " + arg + ")"},
-		{"nested call", "SELECT * FROM rescale((SELECT 'w'), columns := list_value('a'))",
-			"SELECT * FROM rescale((SELECT 'w'), columns := list_value('a'), " + arg + ")"},
+		{"positional", "SELECT * FROM rescale('wide')",
+			"SELECT * FROM rescale(" + j("'wide'") + `, "save_as" := 'null', ` + caller + ")"},
+		{"no arguments", "SELECT * FROM rescale()",
+			`SELECT * FROM rescale("save_as" := 'null', ` + caller + ")"},
+		{"keyword name and list", "SELECT * FROM pivot_entity_time('t', time := ['year', 'month'], agg => 'sum')",
+			"SELECT * FROM pivot_entity_time(" + j("'t'") + `, "time" := ` + j("['year', 'month']") + `, "agg" := ` + j("'sum'") + ", " + caller + ")"},
+		{"nested call", "SELECT * FROM rescale(concat('a', 'b'), save_as := lower('X'))",
+			"SELECT * FROM rescale(" + j("concat('a', 'b')") + `, "save_as" := ` + j("lower('X')") + ", " + caller + ")"},
 		{"two calls", "SELECT * FROM rescale('a') JOIN rescale('b') USING (t)",
-			"SELECT * FROM rescale('a', " + arg + ") JOIN rescale('b', " + arg + ") USING (t)"},
-		{"upper case", "SELECT * FROM RESCALE('a')", "SELECT * FROM RESCALE('a', " + arg + ")"},
+			"SELECT * FROM rescale(" + j("'a'") + `, "save_as" := 'null', ` + caller + ") JOIN rescale(" + j("'b'") + `, "save_as" := 'null', ` + caller + ") USING (t)"},
+		{"upper case", "SELECT * FROM RESCALE('a')", "SELECT * FROM RESCALE(" + j("'a'") + `, "save_as" := 'null', ` + caller + ")"},
 		{"in a string", "SELECT * FROM t WHERE x = 'rescale(1)'", "SELECT * FROM t WHERE x = 'rescale(1)'"},
 		{"other function", "SELECT * FROM rescaled(1)", "SELECT * FROM rescaled(1)"},
-		{"already passed", "SELECT * FROM rescale('a', mallard_connection := 3)", "SELECT * FROM rescale('a', mallard_connection := 3)"},
+		{"already rewritten", "SELECT * FROM rescale('a', mallard_connection := 3)", "SELECT * FROM rescale('a', mallard_connection := 3)"},
+		{"unclosed", "SELECT * FROM rescale('a'", "SELECT * FROM rescale('a'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,9 +15,9 @@ type Catalog struct {
 	// information_schema relations, Macros pg_catalog functions and
 	// InfoMacros information_schema functions (_pg_expandarray).
 	Views, InfoViews, Macros, InfoMacros []string
-	// Functions are Mallard's table functions, which are passed the calling
-	// connection's id (see CallerArgument).
-	Functions []string
+	// Functions maps each of Mallard's table functions to the names of its
+	// named arguments; calls of them are rewritten (see rewriteCalls).
+	Functions map[string][]string
 }
 
 // Planner turns client SQL into statements DuckDB runs: it splits, parses
@@ -31,13 +31,13 @@ type Planner struct {
 	infoViews map[string]bool
 	macros    map[string]bool
 	infoFns   map[string]bool
-	functions map[string]bool
+	functions map[string][]string
 }
 
 // New returns a planner that redirects catalog references to cat.
 func New(cat Catalog) *Planner {
 	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
-		functions: set(cat.Functions)}
+		functions: cat.Functions}
 }
 
 func set(names []string) map[string]bool {
@@ -78,7 +78,7 @@ func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
 func (p *Planner) plan(st *Statement, paramTypes []string) {
 	p.rewrite(st, paramTypes)
 	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
-		st.Text = passCaller(st.Text, p.functions)
+		st.Text = rewriteCalls(st.Text, p.functions)
 	}
 }
 

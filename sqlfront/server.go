@@ -44,6 +44,9 @@ type Config struct {
 	// catalog, and CatalogSQL installs them; both come from planner/catalog.
 	Catalog    planner.Catalog
 	CatalogSQL []string
+	// Functions maps the Mallard table functions registered in the
+	// database to their named arguments (see planner.Catalog).
+	Functions map[string][]string
 }
 
 // Server serves Postgres clients on a DuckDB database.
@@ -71,8 +74,9 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 		cfg.MaxMessageSize = DefaultMaxMessageSize
 	}
 	if cfg.CatalogSQL == nil {
-		cfg.Catalog, cfg.CatalogSQL = defaultCatalog()
+		cfg.Catalog, cfg.CatalogSQL = DefaultCatalog()
 	}
+	cfg.Catalog.Functions = cfg.Functions
 	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
 	for _, q := range setup {
 		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
@@ -87,8 +91,9 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 	}, nil
 }
 
-// defaultCatalog is Mallard's Postgres-compatible catalog from planner/catalog.
-func defaultCatalog() (planner.Catalog, []string) {
+// DefaultCatalog is Mallard's Postgres-compatible catalog from
+// planner/catalog, and the statements that install it.
+func DefaultCatalog() (planner.Catalog, []string) {
 	return planner.Catalog{
 		Database: catalog.Database, PGSchema: catalog.PGSchema, InfoSchema: catalog.InfoSchema,
 		Views: catalog.Views(), InfoViews: catalog.InfoViews(),

@@ -18,11 +18,12 @@ type Reader struct {
 	rows *Rows
 }
 
-// Read runs query on a new connection. Canceling ctx interrupts it. The
-// query sees committed data only: the caller's open transaction and
-// temporary tables belong to the caller's connection.
-func (d *DB) Read(ctx context.Context, query string) (*Reader, error) {
-	conn, err := d.Connect()
+// Read runs query on a new connection, after the setup statements (such
+// as SET schema). Canceling ctx interrupts it. The query sees committed
+// data only: the caller's open transaction and temporary tables belong to
+// the caller's connection.
+func (d *DB) Read(ctx context.Context, query string, setup ...string) (*Reader, error) {
+	conn, err := d.connectWith(ctx, setup)
 	if err != nil {
 		return nil, err
 	}
@@ -40,9 +41,10 @@ func (d *DB) Read(ctx context.Context, query string) (*Reader, error) {
 	return &Reader{conn: conn, stmt: stmt, rows: rows}, nil
 }
 
-// Describe returns the columns query would produce, without running it.
-func (d *DB) Describe(ctx context.Context, query string) ([]Column, error) {
-	conn, err := d.Connect()
+// Describe returns the columns query would produce, without running it,
+// after the setup statements.
+func (d *DB) Describe(ctx context.Context, query string, setup ...string) ([]Column, error) {
+	conn, err := d.connectWith(ctx, setup)
 	if err != nil {
 		return nil, err
 	}
@@ -73,4 +75,18 @@ func (r *Reader) Close() error {
 	r.stmt.Close()
 	_ = r.conn.Close()
 	return err
+}
+
+func (d *DB) connectWith(ctx context.Context, setup []string) (*Conn, error) {
+	conn, err := d.Connect()
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range setup {
+		if err := conn.Exec(ctx, q); err != nil {
+			_ = conn.Close()
+			return nil, err
+		}
+	}
+	return conn, nil
 }

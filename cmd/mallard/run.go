@@ -10,6 +10,8 @@ import (
 	"net"
 	"time"
 
+	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -65,6 +67,14 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit}, log)
 	if err != nil {
+		return err
+	}
+	frontCfg.Catalog, frontCfg.CatalogSQL = sqlfront.DefaultCatalog()
+	frontCfg.Functions = functions.TableFunctions()
+	frontCfg.Catalog.Functions = frontCfg.Functions
+	plan := planner.New(frontCfg.Catalog)
+	if err := functions.Register(ctx, db, func(q string) string { return plan.PlanOne(q).Text }); err != nil {
+		db.Close(context.Background())
 		return err
 	}
 	ln, err := net.Listen("tcp", cfg.Listen)

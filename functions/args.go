@@ -1,0 +1,274 @@
+package functions
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// kind is the type an argument accepts.
+type kind int
+
+const (
+	kindText     kind = iota // a string
+	kindTextList             // a list of strings, or one string standing for a list of one
+	kindInt                  // an integer
+	kindFloat                // a number
+)
+
+func (k kind) String() string {
+	return [...]string{"text", "text or a list of text", "an integer", "a number"}[k]
+}
+
+// param is one argument of a SQL function and what it accepts.
+type param struct {
+	name     string
+	kind     kind
+	required bool
+	// choices, when set, are the only values a text argument accepts.
+	choices []string
+	// min and max bound a numeric argument; minOpen and maxOpen exclude the bound itself.
+	min, max         float64
+	minOpen, maxOpen bool
+	// def is the value of an optional argument that was not given.
+	def any
+}
+
+// signature is a SQL function's arguments: positional ones first, then
+// named ones (name := value).
+type signature struct {
+	fn         string
+	positional []param
+	named      []param
+}
+
+// config is the signature as duckdb-go registers it. The planner passes
+// every argument as JSON text (see planner.CallerArgument), because
+// duckdb-go reads neither lists nor named arguments left out; parse reads
+// the JSON and names the argument in any error.
+func (s signature) config() duckdb.TableFunctionConfig {
+	varchar, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
+	cfg := duckdb.TableFunctionConfig{NamedArguments: map[string]duckdb.TypeInfo{callerArgument: varchar}}
+	for range s.positional {
+		cfg.Arguments = append(cfg.Arguments, varchar)
+	}
+	for _, p := range s.named {
+		cfg.NamedArguments[p.name] = varchar
+	}
+	return cfg
+}
+
+// namedArguments are the names of s's named arguments.
+func (s signature) namedArguments() []string {
+	names := make([]string, len(s.named))
+	for i, p := range s.named {
+		names[i] = p.name
+	}
+	return names
+}
+
+// args are parsed argument values by name: string, []string, int64 or float64.
+type args map[string]any
+
+func (a args) text(name string) string    { s, _ := a[name].(string); return s }
+func (a args) texts(name string) []string { s, _ := a[name].([]string); return s }
+func (a args) int(name string) int64      { n, _ := a[name].(int64); return n }
+func (a args) float(name string) float64  { f, _ := a[name].(float64); return f }
+func (a args) given(name string) bool     { _, ok := a[name]; return ok }
+
+// parse checks the values DuckDB bound against s and converts them. NULL
+// counts as not given. It fails with 42883 for a missing required argument
+// or a value of the wrong type, and 22023 for a value out of range.
+func (s signature) parse(named map[string]any, positional []any) (args, error) {
+	out := args{}
+	for i, p := range s.positional {
+		if err := s.set(out, p, positional[i]); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range s.named {
+		if err := s.set(out, p, named[p.name]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s signature) set(out args, p param, text any) error {
+	raw, err := decodeJSON(text)
+	if err != nil {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: argument %s: %v", s.fn, p.name, err).
+			WithHint("Call Mallard's functions through the Mallard server, which passes arguments as JSON.")
+	}
+	if raw == nil {
+		if p.required {
+			return sqlstate.New(sqlstate.UndefinedFunction, "%s: argument %s is required", s.fn, p.name).
+				WithHint("Call it as %s.", s.usage())
+		}
+		if p.def != nil {
+			out[p.name] = p.def
+		}
+		return nil
+	}
+	v, ok := convert(p.kind, raw)
+	if !ok {
+		return sqlstate.New(sqlstate.UndefinedFunction, "%s: argument %s must be %s, not %s",
+			s.fn, p.name, p.kind, describe(raw)).WithHint("Call it as %s.", s.usage())
+	}
+	if err := s.check(p, v); err != nil {
+		return err
+	}
+	out[p.name] = v
+	return nil
+}
+
+// check applies p's choices and bounds to a converted value.
+func (s signature) check(p param, v any) error {
+	switch x := v.(type) {
+	case string:
+		if len(p.choices) > 0 && !slices.Contains(p.choices, x) {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s is not accepted; use one of %s",
+				s.fn, p.name, quote(x), quoteAll(p.choices))
+		}
+		if x == "" {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s must not be empty", s.fn, p.name)
+		}
+	case []string:
+		if len(x) == 0 {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s must name at least one column", s.fn, p.name)
+		}
+	case int64:
+		return s.bounds(p, float64(x), fmt.Sprint(x))
+	case float64:
+		return s.bounds(p, x, fmt.Sprint(x))
+	}
+	return nil
+}
+
+func (s signature) bounds(p param, x float64, text string) error {
+	low := x < p.min || p.minOpen && x == p.min
+	high := x > p.max || p.maxOpen && x == p.max
+	if math.IsNaN(x) || low || high {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s is out of range; it must be %s",
+			s.fn, p.name, text, rangeText(p))
+	}
+	return nil
+}
+
+func rangeText(p param) string {
+	lo, hi := "≥", "≤"
+	if p.minOpen {
+		lo = ">"
+	}
+	if p.maxOpen {
+		hi = "<"
+	}
+	if p.max == math.MaxInt64 || math.IsInf(p.max, 1) {
+		return fmt.Sprintf("%s %g", lo, p.min)
+	}
+	return fmt.Sprintf("%s %g and %s %g", lo, p.min, hi, p.max)
+}
+
+// decodeJSON reads an argument as the planner passes it: JSON text, or
+// NULL when the call leaves it out.
+func decodeJSON(text any) (any, error) {
+	str, ok := text.(string)
+	if !ok {
+		return nil, nil
+	}
+	d := json.NewDecoder(strings.NewReader(str))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	return v, nil
+}
+
+// convert turns a decoded JSON value into the Go type of kind k.
+func convert(k kind, raw any) (any, bool) {
+	switch k {
+	case kindText:
+		s, ok := raw.(string)
+		return s, ok
+	case kindTextList:
+		if s, ok := raw.(string); ok {
+			return []string{s}, true
+		}
+		list, ok := raw.([]any)
+		if !ok {
+			return nil, false
+		}
+		out := make([]string, len(list))
+		for i, e := range list {
+			if out[i], ok = e.(string); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case kindInt:
+		n, ok := raw.(json.Number)
+		if !ok {
+			return nil, false
+		}
+		i, err := n.Int64()
+		return i, err == nil
+	case kindFloat:
+		n, ok := raw.(json.Number)
+		if !ok {
+			return nil, false
+		}
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return nil, false
+}
+
+// describe names a DuckDB value's type for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "text " + quote(x)
+	case []any:
+		return "a list"
+	case bool:
+		return fmt.Sprintf("boolean %v", x)
+	case json.Number:
+		return "the number " + x.String()
+	}
+	return "an object"
+}
+
+// usage is the function's call syntax, for hints.
+func (s signature) usage() string {
+	var parts []string
+	for _, p := range s.positional {
+		parts = append(parts, p.name)
+	}
+	named := slices.Clone(s.named)
+	sort.SliceStable(named, func(i, j int) bool { return named[i].required && !named[j].required })
+	for _, p := range named {
+		example := "..."
+		if len(p.choices) > 0 {
+			example = quote(p.choices[0])
+		}
+		parts = append(parts, p.name+" := "+example)
+	}
+	return s.fn + "(" + strings.Join(parts, ", ") + ")"
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = quote(s)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,234 @@
+//go:build duckdb_arrow
+
+// Package functions holds Mallard's SQL functions: thin adapters that
+// check their arguments, read their input through storage as Arrow
+// batches, call mlops for the work and write DuckDB data chunks. Register
+// installs them all; it is the one place that knows the list.
+package functions
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/storage"
+)
+
+// callerArgument is the hidden named argument the planner adds to calls of
+// Mallard's table functions (see storage.CallerVariable).
+const callerArgument = storage.CallerVariable
+
+// tableFunction is one of Mallard's table functions: its signature and
+// the bind step that checks the arguments and describes the output.
+type tableFunction struct {
+	sig  signature
+	bind func(c *call, a args) (*table, error)
+}
+
+// tableFunctions are Mallard's table functions, by name.
+func tableFunctions() map[string]tableFunction {
+	return map[string]tableFunction{
+		"pivot_entity_time": pivotFunction(),
+		"rescale":           rescaleFunction(),
+		"unscale":           unscaleFunction(),
+	}
+}
+
+// TableFunctions maps Mallard's table functions to their named arguments:
+// what the planner needs to rewrite calls of them (see planner.Catalog).
+func TableFunctions() map[string][]string {
+	out := map[string][]string{}
+	for name, f := range tableFunctions() {
+		out[name] = f.sig.namedArguments()
+	}
+	return out
+}
+
+// Planner turns client SQL into SQL DuckDB runs: the functions plan a
+// query given as their source as the server plans the client's statements.
+type Planner func(query string) string
+
+// Register installs Mallard's functions in db, and the mlops schema where
+// they keep what they save; plan plans the queries given as sources (nil
+// runs them as given). It is safe to call on a database that already has
+// them from an earlier run.
+func Register(ctx context.Context, db *storage.DB, plan Planner) error {
+	if plan == nil {
+		plan = func(q string) string { return q }
+	}
+	conn, err := db.SQL().Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("register functions: %w", err)
+	}
+	defer conn.Close()
+	if err := createStore(ctx, conn); err != nil {
+		return err
+	}
+	for name, f := range tableFunctions() {
+		if err := duckdb.RegisterTableUDF(conn, name, f.udf(db, plan)); err != nil {
+			return fmt.Errorf("register %s: %w", name, err)
+		}
+	}
+	return registerScalars(conn)
+}
+
+// call is one invocation of a table function.
+type call struct {
+	db     *storage.DB
+	caller storage.Caller
+	plan   Planner
+	// setup makes a connection of the function's resolve names as the
+	// caller's does: its schema and search path.
+	setup []string
+}
+
+// newCall reads the caller argument the planner adds (see
+// planner.CallerArgument); without one, the call has no caller session.
+func newCall(db *storage.DB, plan Planner, arg any) *call {
+	var caller struct {
+		ID         uint64 `json:"id"`
+		Schema     string `json:"schema"`
+		SearchPath string `json:"search_path"`
+	}
+	if text, ok := arg.(string); ok {
+		_ = json.Unmarshal([]byte(text), &caller)
+	}
+	c := &call{db: db, plan: plan, caller: db.Caller(caller.ID)}
+	if caller.Schema != "" {
+		c.setup = append(c.setup, "SET schema = "+quote(caller.Schema))
+	}
+	if caller.SearchPath != "" {
+		c.setup = append(c.setup, "SET search_path = "+quote(caller.SearchPath))
+	}
+	return c
+}
+
+// read runs query on a connection of its own, as the caller would.
+func (c *call) read(ctx context.Context, query string) (*storage.Reader, error) {
+	return c.db.Read(ctx, query, c.setup...)
+}
+
+// ctx is the context of the calling statement now: a prepared statement
+// is bound when prepared and run later, under another context.
+func (c *call) ctx() context.Context { return c.caller.Context() }
+
+func (f tableFunction) udf(db *storage.DB, plan Planner) duckdb.ChunkTableFunction {
+	return duckdb.ChunkTableFunction{
+		Config: f.sig.config(),
+		BindArguments: func(named map[string]any, positional ...any) (duckdb.ChunkTableSource, error) {
+			c := newCall(db, plan, named[callerArgument])
+			a, err := f.sig.parse(named, positional)
+			if err != nil {
+				return nil, c.caller.Fail(err)
+			}
+			t, err := f.bind(c, a)
+			if err != nil {
+				return nil, c.caller.Fail(err)
+			}
+			t.caller = c.caller
+			return t, nil
+		},
+	}
+}
+
+// table is a table function's output: its columns, and open, which starts
+// one execution. A prepared statement binds once and may run many times;
+// each run gets its own state from open.
+type table struct {
+	cols   []duckdb.ColumnInfo
+	open   func(ctx context.Context) (*run, error)
+	caller storage.Caller
+
+	mu      sync.Mutex // fill runs on one DuckDB thread; finish may come from the statement's end
+	started bool
+	cur     *run
+}
+
+// run is one execution of a table function: fill writes the next rows into
+// a chunk and returns how many (0 at the end). close, if set, releases what
+// fill holds: at the end, on error, when the calling statement ends, or at
+// the latest when the run is garbage collected.
+type run struct {
+	fill  func(chunk duckdb.DataChunk) (int, error)
+	close func()
+	done  bool
+	stop  func() bool
+}
+
+func (t *table) ColumnInfos() []duckdb.ColumnInfo     { return t.cols }
+func (t *table) Cardinality() *duckdb.CardinalityInfo { return nil }
+
+// Init prepares the next execution.
+func (t *table) Init() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur != nil {
+		t.cur.finish()
+	}
+	t.cur, t.started = nil, false
+}
+
+func (t *table) FillChunk(chunk duckdb.DataChunk) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.started {
+		t.started = true
+		if err := t.start(); err != nil {
+			return t.caller.Fail(err)
+		}
+	}
+	r := t.cur
+	n := 0
+	if !r.done {
+		var err error
+		if n, err = r.fill(chunk); err != nil {
+			r.finish()
+			return t.caller.Fail(err)
+		}
+	}
+	if n == 0 {
+		r.finish()
+	}
+	return chunk.SetSize(n)
+}
+
+func (t *table) start() error {
+	ctx := t.caller.Context()
+	r, err := t.open(ctx)
+	if err != nil {
+		return err
+	}
+	t.cur = r
+	if r.close != nil {
+		r.close = sync.OnceFunc(r.close)
+		runtime.AddCleanup(r, func(f func()) { f() }, r.close)
+		r.stop = context.AfterFunc(ctx, func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			r.finish()
+		})
+	}
+	return nil
+}
+
+func (r *run) finish() {
+	if r.done {
+		return
+	}
+	r.done = true
+	if r.stop != nil {
+		r.stop()
+	}
+	if r.close != nil {
+		r.close()
+	}
+}
+
+// sqlConn is what the registration and the scaler store run their SQL on.
+type sqlConn interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}

@@ -1,0 +1,380 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+const pivotName = "pivot_entity_time"
+
+// pivotAggregates are the agg := values and the DuckDB aggregate of the
+// value (as DOUBLE) each stands for; 'last' is the value of the last row
+// in the source's order.
+var pivotAggregates = map[string]string{
+	"sum": "sum(%s)", "avg": "avg(%s)", "min": "min(%s)", "max": "max(%s)",
+	"count": "CAST(count(%s) AS DOUBLE)", "last": "last(%s ORDER BY mallard_ord)",
+}
+
+func pivotFunction() tableFunction {
+	return tableFunction{
+		sig: signature{
+			fn:         pivotName,
+			positional: []param{{name: "source", kind: kindText, required: true}},
+			named: []param{
+				{name: "entity", kind: kindText, required: true},
+				{name: "time", kind: kindTextList, required: true},
+				{name: "value", kind: kindText, required: true},
+				{name: "agg", kind: kindText, choices: []string{"sum", "avg", "min", "max", "count", "last"}, def: "sum"},
+				{name: "missing", kind: kindText, choices: []string{"error", "null", "zero", "ffill"}, def: "error"},
+				{name: "max_entities", kind: kindInt, min: 1, max: 1_000_000, def: int64(10_000)},
+			},
+		},
+		bind: bindPivot,
+	}
+}
+
+// pivot is a bound pivot_entity_time call.
+type pivot struct {
+	src      *source
+	entity   int      // source column of the entity
+	value    int      // source column of the value
+	times    []int    // source columns of the time
+	timeExpr []string // how each time column is read
+	agg      string
+	missing  string
+	entities []string       // in output order
+	index    map[string]int // entity text -> position in entities
+}
+
+func bindPivot(c *call, a args) (*table, error) {
+	src, err := openSource(c.ctx(), c, pivotName, a.text("source"))
+	if err != nil {
+		return nil, err
+	}
+	p := &pivot{src: src, agg: a.text("agg"), missing: a.text("missing")}
+	if err := p.resolve(a); err != nil {
+		return nil, err
+	}
+	cols := make([]duckdb.ColumnInfo, 0, len(p.times))
+	for _, i := range p.times {
+		expr, t, err := src.passThrough(i)
+		if err != nil {
+			return nil, err
+		}
+		p.timeExpr = append(p.timeExpr, expr)
+		cols = append(cols, duckdb.ColumnInfo{Name: src.cols[i].Name, T: t})
+	}
+	if err := p.findEntities(c.ctx(), c, a.int("max_entities")); err != nil {
+		return nil, err
+	}
+	for _, name := range columnNames(src.cols[p.entity].Name, p.entities, cols) {
+		cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
+	}
+	return &table{cols: cols, open: func(ctx context.Context) (*run, error) { return p.run(ctx, c) }}, nil
+}
+
+// resolve finds the entity, time and value columns and checks they fit.
+func (p *pivot) resolve(a args) error {
+	var err error
+	if p.entity, err = p.src.column("entity", a.text("entity")); err != nil {
+		return err
+	}
+	if p.value, err = p.src.column("value", a.text("value")); err != nil {
+		return err
+	}
+	if p.times, err = p.src.timeColumns(a.texts("time")); err != nil {
+		return err
+	}
+	used := map[int]string{p.entity: "entity", p.value: "value"}
+	if p.entity == p.value {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: entity and value name the same column %s", pivotName, a.text("value"))
+	}
+	for _, t := range p.times {
+		if other, ok := used[t]; ok {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: column %s is both a time column and the %s",
+				pivotName, p.src.cols[t].Name, other)
+		}
+		used[t] = "time"
+	}
+	if v := p.src.cols[p.value]; p.agg != "count" && !isNumeric(v.Type.ID) {
+		return sqlstate.New(sqlstate.DatatypeMismatch, "%s: value column %s has type %s; it must be numeric", pivotName, v.Name, v.Type).
+			WithHint("Cast it in the source query, or count the rows with agg := 'count'.")
+	}
+	return nil
+}
+
+// findEntities reads the distinct entities in their sorted order.
+func (p *pivot) findEntities(ctx context.Context, c *call, max int64) error {
+	e := ident(p.src.cols[p.entity].Name)
+	q := fmt.Sprintf("SELECT CAST(e AS VARCHAR) FROM (SELECT DISTINCT %s AS e FROM %s) ORDER BY e NULLS FIRST LIMIT %d",
+		e, p.src.from, max+1)
+	r, err := c.read(ctx, q)
+	if err != nil {
+		return p.src.wrap(err)
+	}
+	defer r.Close()
+	p.index = map[string]int{}
+	for r.Next() {
+		col := r.Batch().Column(0)
+		for i := range col.Len() {
+			v, ok := valueAt(col, i).(string)
+			if !ok {
+				return sqlstate.New(sqlstate.NullValueNotAllowed, "%s: entity column %s has NULL values",
+					pivotName, p.src.cols[p.entity].Name).WithHint("Filter them out or give them a name with coalesce in the source query.")
+			}
+			p.index[v] = len(p.entities)
+			p.entities = append(p.entities, v)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return p.src.wrap(err)
+	}
+	switch {
+	case len(p.entities) == 0:
+		return sqlstate.New(sqlstate.DataException, "%s: source %s has no rows", pivotName, quote(p.src.text))
+	case int64(len(p.entities)) > max:
+		return sqlstate.New(sqlstate.ProgramLimitExceeded, "%s: source has more than %d entities (max_entities := %d)",
+			pivotName, max, max).WithHint("Filter the source, or raise max_entities: each entity is one output column.")
+	}
+	return nil
+}
+
+// columnNames makes entity values into column names: lower case letters,
+// digits and underscores, not starting with a digit, distinct from each
+// other and from the time columns.
+func columnNames(entityCol string, entities []string, timeCols []duckdb.ColumnInfo) []string {
+	used := map[string]bool{}
+	for _, c := range timeCols {
+		used[strings.ToLower(c.Name)] = true
+	}
+	names := make([]string, len(entities))
+	for i, e := range entities {
+		base := safeName(e)
+		if base == "" || base[0] >= '0' && base[0] <= '9' {
+			base = strings.Trim(safeName(entityCol)+"_"+base, "_")
+		}
+		name := base
+		for n := 2; used[name]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		used[name] = true
+		names[i] = name
+	}
+	return names
+}
+
+func safeName(s string) string {
+	var b strings.Builder
+	underscore := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			underscore = false
+		} else if !underscore && b.Len() > 0 {
+			b.WriteByte('_')
+			underscore = true
+		}
+	}
+	return strings.TrimRight(b.String(), "_")
+}
+
+// query aggregates the source to one row per (time, entity), in time order.
+func (p *pivot) query() string {
+	from := p.src.from
+	if p.agg == "last" {
+		from = "(SELECT *, row_number() OVER () AS mallard_ord FROM " + from + ") AS mallard_ordered"
+	}
+	value := fmt.Sprintf(pivotAggregates[p.agg], "CAST("+ident(p.src.cols[p.value].Name)+" AS DOUBLE)")
+	return fmt.Sprintf("SELECT %s, CAST(%s AS VARCHAR) AS mallard_entity, %s AS mallard_value FROM %s GROUP BY ALL ORDER BY %s",
+		strings.Join(p.timeExpr, ", "), ident(p.src.cols[p.entity].Name), value, from, p.src.identList(p.times))
+}
+
+// grid is the pivoted matrix: one row per time, one cell per entity.
+type grid struct {
+	times [][]any   // the time columns' values of each row
+	cells []float64 // row-major, len(times) x width
+	have  []bool    // whether each cell has a value
+	width int
+}
+
+func (g *grid) rows() int { return len(g.times) }
+
+func (p *pivot) run(ctx context.Context, c *call) (*run, error) {
+	g, err := p.read(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.fillMissing(g); err != nil {
+		return nil, err
+	}
+	next := 0
+	return &run{fill: func(chunk duckdb.DataChunk) (int, error) {
+		n := min(g.rows()-next, duckdb.GetDataChunkCapacity())
+		err := g.write(chunk, next, n)
+		next += n
+		return n, err
+	}}, nil
+}
+
+// read runs the aggregation and lays its cells out in the grid.
+func (p *pivot) read(ctx context.Context, c *call) (*grid, error) {
+	r, err := c.read(ctx, p.query())
+	if err != nil {
+		return nil, p.src.wrap(err)
+	}
+	defer r.Close()
+	g := &grid{width: len(p.entities)}
+	k := len(p.times)
+	var last []any
+	for r.Next() {
+		b := r.Batch()
+		values, valid := floats(b.Column(k + 1))
+		for i := range int(b.NumRows()) {
+			key := make([]any, k)
+			for t := range k {
+				if key[t] = valueAt(b.Column(t), i); key[t] == nil {
+					return nil, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: time column %s has NULL values",
+						pivotName, p.src.cols[p.times[t]].Name).WithHint("Filter them out in the source query.")
+				}
+			}
+			if last == nil || !sameKey(key, last) {
+				g.times = append(g.times, key)
+				g.cells = append(g.cells, make([]float64, g.width)...)
+				g.have = append(g.have, make([]bool, g.width)...)
+				last = key
+			}
+			e, ok := p.index[valueAt(b.Column(k), i).(string)]
+			if !ok {
+				return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState,
+					"%s: the source gained an entity after the statement was prepared", pivotName).WithHint("Run the statement again.")
+			}
+			if valid(i) {
+				cell := (g.rows()-1)*g.width + e
+				g.cells[cell], g.have[cell] = values[i], true
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, p.src.wrap(err)
+	}
+	return g, nil
+}
+
+func sameKey(a, b []any) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxReported is how many missing cells an error lists.
+const maxReported = 5
+
+// fillMissing applies the missing := policy to cells without a value.
+func (p *pivot) fillMissing(g *grid) error {
+	switch p.missing {
+	case "error":
+		return p.missingError(g)
+	case "zero":
+		for i, ok := range g.have {
+			if !ok {
+				g.cells[i], g.have[i] = 0, true
+			}
+		}
+	case "ffill":
+		for e := range g.width {
+			for t := 1; t < g.rows(); t++ {
+				cell, prev := t*g.width+e, (t-1)*g.width+e
+				if !g.have[cell] && g.have[prev] {
+					g.cells[cell], g.have[cell] = g.cells[prev], true
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (p *pivot) missingError(g *grid) error {
+	var first []string
+	count := 0
+	for cell, ok := range g.have {
+		if ok {
+			continue
+		}
+		count++
+		if len(first) < maxReported {
+			first = append(first, p.describeCell(g, cell))
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	more := ""
+	if count > maxReported {
+		more = ", ..."
+	}
+	return sqlstate.New(sqlstate.DataException, "%s: %d of %d cells have no value (missing := 'error')",
+		pivotName, count, len(g.have)).
+		WithDetail("Missing: %s%s.", strings.Join(first, ", "), more).
+		WithHint("Every entity needs a value at every time; choose missing := 'null', 'zero' or 'ffill' to fill the gaps.")
+}
+
+// describeCell names a cell as (entity, time=value, ...).
+func (p *pivot) describeCell(g *grid, cell int) string {
+	t, e := cell/g.width, cell%g.width
+	parts := []string{quote(p.entities[e])}
+	for i, v := range g.times[t] {
+		parts = append(parts, fmt.Sprintf("%s=%v", p.src.cols[p.times[i]].Name, timeText(v)))
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// write writes rows from..from+n of the grid into chunk rows 0..n.
+func (g *grid) write(chunk duckdb.DataChunk, from, n int) error {
+	if n == 0 {
+		return nil
+	}
+	k := len(g.times[0])
+	for r := range n {
+		row := from + r
+		for t, v := range g.times[row] {
+			if err := chunk.SetValue(t, r, v); err != nil {
+				return err
+			}
+		}
+		for e := range g.width {
+			cell := row*g.width + e
+			var err error
+			if g.have[cell] {
+				err = duckdb.SetChunkValue(chunk, k+e, r, g.cells[cell])
+			} else {
+				err = chunk.SetValue(k+e, r, nil)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// timeText writes a time value for an error message.
+func timeText(v any) string {
+	t, ok := v.(time.Time)
+	switch {
+	case !ok:
+		return fmt.Sprint(v)
+	case t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0:
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(time.DateTime)
+}
