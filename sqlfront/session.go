@@ -271,7 +271,7 @@ func (s *session) cancelStatement(cause error) {
 // statementContext returns the context for one statement; done must be
 // called when the statement ends.
 func (s *session) statementContext() (ctx context.Context, done func()) {
-	ctx, cancel := context.WithCancelCause(s.ctx)
+	ctx, cancel := s.portalContext() // statement_timeout counts preparing too, as in Postgres
 	s.mu.Lock()
 	s.running = cancel
 	s.mu.Unlock()

@@ -1,0 +1,125 @@
+//go:build duckdb_arrow
+
+package functions_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/storage"
+)
+
+// startServer runs a Mallard server with its functions on a fresh
+// in-memory database, wired as cmd/mallard wires it, and returns its address.
+func startServer(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg sqlfront.Config
+	cfg.Catalog, cfg.CatalogSQL = sqlfront.DefaultCatalog()
+	cfg.Functions = functions.TableFunctions()
+	cfg.Catalog.Functions = cfg.Functions
+	plan := planner.New(cfg.Catalog)
+	if err := functions.Register(ctx, db, func(q string) string { return plan.PlanOne(q).Text }); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := sqlfront.New(ctx, cfg, db, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-done
+		_ = db.Close(sctx)
+	})
+	return ln.Addr().String()
+}
+
+// connect opens a pgx connection in the given exec mode.
+func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	host, port, _ := net.SplitHostPort(addr)
+	cfg, err := pgx.ParseConfig("host=" + host + " port=" + port + " user=mallard dbname=mallard sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = mode
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// exec runs statements, failing the test on error.
+func exec(t testing.TB, conn *pgx.Conn, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		if _, err := conn.Exec(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// unemploymentCSV is the Vega unemployment data set shared with the project.
+var unemploymentCSV = filepath.Join("..", "..", "shared", "data", "vega", "unemployment-across-industries.csv")
+
+// loadUnemployment creates table u and fills it through COPY FROM STDIN.
+func loadUnemployment(t testing.TB, conn *pgx.Conn) {
+	t.Helper()
+	f, err := os.Open(unemploymentCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	exec(t, conn, "CREATE TABLE u (series VARCHAR, year INTEGER, month INTEGER, count INTEGER, rate DOUBLE)")
+	tag, err := conn.PgConn().CopyFrom(context.Background(), f, "COPY u FROM STDIN (FORMAT csv, HEADER true)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tag.RowsAffected() != 1708 {
+		t.Fatalf("COPY loaded %d rows, want 1708", tag.RowsAffected())
+	}
+}
+
+// errorCode runs query and returns the Postgres error it fails with.
+func errorCode(t testing.TB, conn *pgx.Conn, query string) *pgconn.PgError {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), query)
+	if err == nil {
+		for rows.Next() {
+		}
+		rows.Close()
+		err = rows.Err()
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		t.Fatalf("%s: error %v, want a Postgres error", query, err)
+	}
+	return pgErr
+}
