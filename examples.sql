@@ -40,3 +40,32 @@ CLOSE tour;
 COMMIT;
 
 DROP TABLE tour_sales;
+
+-- 6. Data preparation. Events arrive long, one row per (entity, time); models
+--    want a wide Time x Entity matrix, tamed by a signed log and standardised
+--    with statistics of the training rows only. Monthly unemployment of 14
+--    industries (U.S. BLS via vega-datasets), loaded with COPY through \copy.
+DROP TABLE IF EXISTS unemployment_wide;
+DROP TABLE IF EXISTS unemployment;
+CREATE TABLE unemployment (series VARCHAR, year INTEGER, month INTEGER, count INTEGER, rate DOUBLE);
+\copy unemployment FROM 'examples/data/unemployment-across-industries.csv' WITH (FORMAT csv, HEADER)
+-- One row per month, one DOUBLE column per industry (names made safe: lower case, _).
+CREATE TABLE unemployment_wide AS
+SELECT * FROM pivot_entity_time('unemployment', entity := 'series', time := ['year', 'month'],
+                                value := 'count', agg := 'sum', missing := 'error');
+SELECT year, month, agriculture, construction, finance FROM unemployment_wide LIMIT 3;
+-- A gap is an error by default; 'null', 'zero' or 'ffill' fill it instead.
+SELECT year, month, mining_and_extraction
+FROM pivot_entity_time('SELECT * FROM unemployment WHERE NOT (year = 2001 AND month = 3 AND series = ''Mining and Extraction'')',
+                       entity := 'series', time := ['year', 'month'], value := 'count', missing := 'ffill')
+WHERE year = 2001 AND month BETWEEN 2 AND 4;
+-- signed_log(x) = sign(x)(1 + ln|x|) for |x| > 1, else x; signed_exp inverts it.
+SELECT signed_log(1000.0) AS log, signed_exp(signed_log(1000.0)) AS back, signed_log(-0.5) AS small;
+-- Rescale: mean and standard deviation from the first 70 % of the months only.
+SELECT year, month, round(agriculture, 4) AS agriculture, round(construction, 4) AS construction
+FROM rescale('unemployment_wide', train_fraction := 0.7, save_as := 'unemployment') LIMIT 3;
+SELECT name, method, stats, train_rows, total_rows, round(mean[1], 4) AS mean, round(std[1], 4) AS std
+FROM mlops.scalers WHERE name = 'unemployment';
+-- unscale inverts a saved scaler exactly.
+SELECT year, month, round(agriculture, 6) AS agriculture
+FROM unscale('SELECT * FROM rescale(''unemployment_wide'')', scaler := 'unemployment') LIMIT 3;

@@ -4,7 +4,6 @@ package functions_test
 
 import (
 	"context"
-	"math"
 	"strings"
 	"testing"
 
@@ -152,6 +151,12 @@ func TestPivotAggregates(t *testing.T) {
 			t.Errorf("agg := %s: a = %v, b = %v; want a = %v", tt.agg, a, b, tt.want)
 		}
 	}
+	// Postgres spellings: => for named arguments, ARRAY[...] for lists.
+	var a float64
+	err := conn.QueryRow(context.Background(), "SELECT a FROM pivot_entity_time('ev', entity => 'e', time => ARRAY['t'], value => 'v', agg => 'max') ORDER BY t LIMIT 1").Scan(&a)
+	if err != nil || a != 5 {
+		t.Errorf("Postgres spellings: a = %v, %v; want 5", a, err)
+	}
 }
 
 // TestPivotNames checks that entity values become distinct, safe column names.
@@ -226,4 +231,3 @@ func TestPivotStatementTimeout(t *testing.T) {
 	}
 }
 
-var _ = math.Abs
