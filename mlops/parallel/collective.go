@@ -1,0 +1,127 @@
+// Package parallel is Mallard's synchronous data parallelism: workers each
+// compute gradients on their share of a mini-batch, combine them through a
+// Collective, and take the same optimiser step, as Horovod and PyTorch's
+// DistributedDataParallel do. The in-process Collective joins goroutines;
+// a cross-process one can implement the same interface later without
+// touching the models.
+package parallel
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Collective is what data-parallel workers use to agree. Every worker
+// (rank 0..Size-1) calls each operation in the same order; an operation
+// returns once all workers have called it, or with ctx's error.
+type Collective interface {
+	// Size is the number of workers.
+	Size() int
+	// AllReduceSum replaces buf with the elementwise sum of every worker's
+	// buf. The sum is taken in rank order, so it is the same on every run.
+	AllReduceSum(ctx context.Context, rank int, buf []float64) error
+	// Broadcast copies root's buf into every other worker's buf.
+	Broadcast(ctx context.Context, rank, root int, buf []float64) error
+	// Barrier waits for every worker.
+	Barrier(ctx context.Context, rank int) error
+}
+
+// Local is a Collective of goroutines in one process.
+type Local struct {
+	n       int
+	barrier barrier
+	mu      sync.Mutex
+	bufs    [][]float64 // each rank's buffer during an operation
+	result  []float64
+}
+
+// NewLocal returns a Collective for n goroutines.
+func NewLocal(n int) *Local {
+	if n < 1 {
+		panic(fmt.Sprintf("parallel: %d workers", n))
+	}
+	return &Local{n: n, barrier: barrier{n: n, gen: make(chan struct{})}, bufs: make([][]float64, n)}
+}
+
+// Size is the number of workers.
+func (l *Local) Size() int { return l.n }
+
+// AllReduceSum sums every worker's buf into each buf, in rank order.
+func (l *Local) AllReduceSum(ctx context.Context, rank int, buf []float64) error {
+	if l.n == 1 {
+		return nil
+	}
+	l.post(rank, buf)
+	if err := l.barrier.wait(ctx); err != nil {
+		return err
+	}
+	if rank == 0 {
+		l.result = append(l.result[:0], l.bufs[0]...)
+		for r := 1; r < l.n; r++ {
+			if len(l.bufs[r]) != len(l.result) {
+				panic(fmt.Sprintf("parallel: AllReduceSum of %d values on rank 0 and %d on rank %d", len(l.result), len(l.bufs[r]), r))
+			}
+			for i, v := range l.bufs[r] {
+				l.result[i] += v
+			}
+		}
+	}
+	if err := l.barrier.wait(ctx); err != nil {
+		return err
+	}
+	copy(buf, l.result)
+	return l.barrier.wait(ctx) // no rank may post again before every rank has copied
+}
+
+// Broadcast copies root's buf into every worker's buf.
+func (l *Local) Broadcast(ctx context.Context, rank, root int, buf []float64) error {
+	if l.n == 1 {
+		return nil
+	}
+	l.post(rank, buf)
+	if err := l.barrier.wait(ctx); err != nil {
+		return err
+	}
+	if rank != root {
+		copy(buf, l.bufs[root])
+	}
+	return l.barrier.wait(ctx)
+}
+
+// Barrier waits for every worker.
+func (l *Local) Barrier(ctx context.Context, rank int) error { return l.barrier.wait(ctx) }
+
+func (l *Local) post(rank int, buf []float64) {
+	l.mu.Lock()
+	l.bufs[rank] = buf
+	l.mu.Unlock()
+}
+
+// barrier is a reusable rendezvous of n goroutines: each generation's
+// channel is closed when the last one arrives.
+type barrier struct {
+	mu    sync.Mutex
+	n     int
+	count int
+	gen   chan struct{}
+}
+
+func (b *barrier) wait(ctx context.Context) error {
+	b.mu.Lock()
+	ch := b.gen
+	b.count++
+	if b.count == b.n {
+		b.count, b.gen = 0, make(chan struct{})
+		b.mu.Unlock()
+		close(ch)
+		return nil
+	}
+	b.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
