@@ -126,12 +126,16 @@ func (s *session) stream(p *portal, maxRows int64) error {
 func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more bool, err error) {
 	for maxRows <= 0 || n < maxRows {
 		b, err := p.next()
+		noticed := s.sendNotices()
 		if err != nil {
 			p.done = true
 			return n, false, err
 		}
 		if b == nil {
 			return n, false, nil
+		}
+		if noticed { // a function reporting progress: its rows go out with the notice
+			defer s.w.flush()
 		}
 		cols := b.Columns()
 		end := int(b.NumRows())
@@ -176,6 +180,7 @@ func (s *session) complete(p *portal, sent int64) error {
 	if p.rows != nil {
 		err = p.rows.Close()
 	}
+	s.sendNotices()
 	affected := int64(0)
 	if p.rows != nil {
 		affected = p.rows.RowsAffected()
@@ -311,7 +316,7 @@ func (s *session) endTransaction() {
 // portalContext is the context of one execution: canceled by
 // CancelRequest, by the client going away and after statement_timeout.
 func (s *session) portalContext() (context.Context, context.CancelCauseFunc) {
-	ctx, cancel := context.WithCancelCause(s.ctx)
+	ctx, cancel := context.WithCancelCause(storage.WithNotifier(s.ctx, s.notices.add))
 	if t := s.params.timeout; t > 0 {
 		tctx, stop := context.WithTimeoutCause(ctx, t, &sqlstate.Error{Code: sqlstate.QueryCanceled,
 			Message: "canceling statement due to statement timeout"})

@@ -29,6 +29,7 @@ const (
 // other goroutines.
 type session struct {
 	srv     *Server
+	notices notices // queued by functions of the running statement
 	conn    net.Conn
 	be      *pgproto3.Backend
 	src     *swapReader
@@ -235,6 +236,7 @@ func (s *session) fatalError(err error) error {
 
 // fail sends err as an ErrorResponse and marks an open transaction failed.
 func (s *session) fail(err error) {
+	s.sendNotices()
 	e := sqlstate.From(err)
 	if e.Code == sqlstate.InternalError {
 		s.log.Warn("internal error", "err", err)

@@ -115,3 +115,22 @@ func (c *Conn) identify() error {
 // ID is the connection's id, which its statements pass to Mallard's
 // functions through CallerVariable.
 func (c *Conn) ID() uint64 { return c.id }
+
+// Notifier delivers a notice to the client of a statement.
+type Notifier func(message string)
+
+type notifierKey struct{}
+
+// WithNotifier returns ctx carrying n: the front end gives it to each
+// statement's context, and Mallard's functions reach it through Caller.Notice.
+func WithNotifier(ctx context.Context, n Notifier) context.Context {
+	return context.WithValue(ctx, notifierKey{}, n)
+}
+
+// Notice sends message to the calling statement's client as a NOTICE, if
+// the statement came from a client that takes notices.
+func (c Caller) Notice(message string) {
+	if n, ok := c.Context().Value(notifierKey{}).(Notifier); ok {
+		n(message)
+	}
+}
