@@ -1,0 +1,113 @@
+// Package baseline holds the simple forecasters a graph network is measured
+// against. Each predicts one row of a series.Matrix for every entity and is
+// fitted on the same training samples, as returned by series.Split: a
+// constant per entity, the last value, and a pooled autoregression fitted
+// by ordinary least squares.
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mallard/mallard/mlops/series"
+)
+
+// Model predicts a row of a matrix for every entity.
+type Model interface {
+	// Name is the Kind that fits the model.
+	Name() string
+	// Predict writes into dst, which must hold m.N values, the model's
+	// prediction of row t of m from the rows before it. t may be m.T, to
+	// forecast past the data. Predict panics if dst has another length or
+	// the rows it reads do not exist.
+	Predict(m series.Matrix, t int, dst []float64)
+}
+
+// Kind names a baseline.
+type Kind string
+
+// The baselines.
+const (
+	// KindConstant predicts each entity's training mean; see Constant.
+	KindConstant Kind = "constant"
+	// KindLastValue predicts each entity's previous value; see LastValue.
+	KindLastValue Kind = "last_value"
+	// KindOLS predicts with a pooled least-squares autoregression; see OLS.
+	KindOLS Kind = "ols"
+)
+
+// Errors reported by Fit and the constructors; test with errors.Is. They
+// also return the errors of series.CheckSamples for a malformed matrix,
+// window or sample.
+var (
+	// ErrUnknownKind reports a Kind that names no baseline.
+	ErrUnknownKind = errors.New("baseline: unknown kind")
+	// ErrNoTraining reports an empty list of training samples.
+	ErrNoTraining = errors.New("baseline: no training samples")
+	// ErrNonFinite reports training data with NaN or infinite values where
+	// the fit cannot tolerate them.
+	ErrNonFinite = errors.New("baseline: non-finite training values")
+)
+
+// Fit returns the baseline of the given kind fitted on the training samples
+// train of m, each a target row as returned by series.Split.
+func Fit(kind Kind, m series.Matrix, window int, train []int) (Model, error) {
+	switch kind {
+	case KindConstant:
+		c, err := FitConstant(m, window, train)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case KindLastValue:
+		if err := checkTraining(m, window, train); err != nil {
+			return nil, err
+		}
+		return LastValue{}, nil
+	case KindOLS:
+		o, err := FitOLS(m, window, train)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
+	}
+	return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
+}
+
+// MSE returns the mean squared error of model over every entity of every
+// sample in samples, the target rows of m to predict. It returns NaN when
+// there is nothing to average.
+func MSE(model Model, m series.Matrix, samples []int) float64 {
+	if len(samples) == 0 || m.N == 0 {
+		return math.NaN()
+	}
+	pred := make([]float64, m.N)
+	var sum float64
+	for _, t := range samples {
+		model.Predict(m, t, pred)
+		for n, y := range m.Row(t) {
+			d := pred[n] - y
+			sum += d * d
+		}
+	}
+	return sum / float64(len(samples)*m.N)
+}
+
+// checkTraining returns the error for training samples that cannot be fitted.
+func checkTraining(m series.Matrix, window int, train []int) error {
+	if err := series.CheckSamples(m, window, train); err != nil {
+		return err
+	}
+	if len(train) == 0 {
+		return ErrNoTraining
+	}
+	return nil
+}
+
+// checkDst panics unless dst holds one value for each of n entities.
+func checkDst(dst []float64, n int) {
+	if len(dst) != n {
+		panic(fmt.Sprintf("baseline: predicting %d entities into %d values", n, len(dst)))
+	}
+}
