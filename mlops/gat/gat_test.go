@@ -1,0 +1,160 @@
+package gat_test
+
+import (
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/scale"
+	"github.com/mallard/mallard/mlops/series"
+)
+
+// unemployment reads the shared data set as a 122 x 14 matrix, rescaled
+// with signed_log_zscore and global statistics of the first 70 % of rows.
+func unemployment(t testing.TB) series.Matrix {
+	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "data", "vega", "unemployment-across-industries.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entities, times := map[string]int{}, map[int]int{}
+	var names []string
+	for _, r := range recs[1:] {
+		if _, ok := entities[r[0]]; !ok {
+			entities[r[0]] = 0
+			names = append(names, r[0])
+		}
+		y, _ := strconv.Atoi(r[1])
+		mo, _ := strconv.Atoi(r[2])
+		times[y*12+mo] = 0
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		entities[n] = i
+	}
+	keys := make([]int, 0, len(times))
+	for k := range times {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for i, k := range keys {
+		times[k] = i
+	}
+	m := series.Matrix{T: len(keys), N: len(names), Values: make([]float64, len(keys)*len(names))}
+	for _, r := range recs[1:] {
+		y, _ := strconv.Atoi(r[1])
+		mo, _ := strconv.Atoi(r[2])
+		v, _ := strconv.ParseFloat(r[3], 64)
+		m.Values[times[y*12+mo]*m.N+entities[r[0]]] = v
+	}
+	train := int(math.Floor(0.7 * float64(m.T)))
+	var mom scale.Moments
+	for i := range train * m.N {
+		mom.Add(scale.SignedLog(m.Values[i]))
+	}
+	for i, v := range m.Values {
+		m.Values[i] = (scale.SignedLog(v) - mom.Mean) / mom.Std()
+	}
+	return m
+}
+
+// TestUnemploymentAccuracy trains the default configuration and reports the
+// table of train and test MSE for the GAT and the baselines.
+func TestUnemploymentAccuracy(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	var last gat.Epoch
+	model, err := gat.Train(context.Background(), cfg, m, func(e gat.Epoch) error { last = e; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, test, _ := series.Split(m, cfg.Window, cfg.TrainFraction)
+	t.Logf("%-10s %10s %10s", "method", "train_mse", "test_mse")
+	t.Logf("%-10s %10.4f %10.4f (epoch %d)", "gat", last.TrainMSE, last.TestMSE, last.Epoch)
+	for _, kind := range []baseline.Kind{baseline.KindOLS, baseline.KindConstant, baseline.KindLastValue} {
+		b, err := baseline.Fit(kind, m, cfg.Window, train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-10s %10.4f %10.4f", b.Name(), baseline.MSE(b, m, train), baseline.MSE(b, m, test))
+	}
+	mse, err := model.MSE(m, test)
+	if err != nil || math.Abs(mse-last.TestMSE) > 1e-9*mse {
+		t.Errorf("stored model's test MSE %v (%v), last epoch's %v", mse, err, last.TestMSE)
+	}
+}
+
+// curve trains cfg on m and returns every epoch's report and the model.
+func curve(t *testing.T, cfg gat.Config, m series.Matrix) ([]gat.Epoch, *gat.Model) {
+	var epochs []gat.Epoch
+	model, err := gat.Train(context.Background(), cfg, m, func(e gat.Epoch) error { epochs = append(epochs, e); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return epochs, model
+}
+
+// TestWorkersAgree checks that two workers follow one worker's loss curve
+// (same global batch) and that a run is reproducible bit for bit.
+func TestWorkersAgree(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed = 30, 7
+	one, oneModel := curve(t, cfg, m)
+	again, againModel := curve(t, cfg, m)
+	cfg.Workers = 2
+	two, _ := curve(t, cfg, m)
+	for i := range one {
+		if one[i].TrainMSE != again[i].TrainMSE || one[i].TestMSE != again[i].TestMSE {
+			t.Fatalf("epoch %d differs between two runs with the same seed: %v vs %v", i+1, one[i], again[i])
+		}
+		for _, pair := range [][2]float64{{one[i].TrainMSE, two[i].TrainMSE}, {one[i].TestMSE, two[i].TestMSE}} {
+			if math.Abs(pair[0]-pair[1]) > 1e-9*math.Abs(pair[0]) {
+				t.Errorf("epoch %d: 1 worker %v, 2 workers %v", i+1, pair[0], pair[1])
+			}
+		}
+	}
+	for i := range oneModel.Weights {
+		for j := range oneModel.Weights[i] {
+			if oneModel.Weights[i][j] != againModel.Weights[i][j] {
+				t.Fatalf("weight %d/%d differs between runs with the same seed", i, j)
+			}
+		}
+	}
+}
+
+// TestForecastRollsForward checks that a forecast's first step is the
+// model's prediction of the row after the data, and later steps differ.
+func TestForecastRollsForward(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs = 3
+	_, model := curve(t, cfg, m)
+	steps, err := model.Forecast(m, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make([]float64, m.N)
+	if err := model.Predict(m, m.T, first); err != nil {
+		t.Fatal(err)
+	}
+	for i := range first {
+		if steps[0][i] != first[i] {
+			t.Fatalf("step 1 entity %d = %v, prediction %v", i, steps[0][i], first[i])
+		}
+	}
+	if len(steps) != 3 || steps[1][0] == steps[0][0] {
+		t.Errorf("steps %v", steps)
+	}
+}

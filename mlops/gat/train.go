@@ -1,0 +1,214 @@
+package gat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/mallard/mallard/mlops/nn"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/series"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Config are the options of a training run. Defaults are the published
+// configuration (see DefaultConfig).
+type Config struct {
+	Window        int
+	Hidden        []int
+	Heads         int
+	Epochs        int
+	LR            float64
+	Momentum      float64
+	Optimizer     string // "sgd" or "adam"
+	BatchSize     int
+	TrainFraction float64
+	Patience      int // epochs without a lower training MSE before stopping; 0 never stops early
+	Workers       int
+	Seed          uint64
+	Neighbors     int // edges kept per node, by |correlation|; 0 keeps all
+}
+
+// DefaultConfig is the published configuration.
+func DefaultConfig() Config {
+	return Config{Window: 4, Hidden: []int{16, 16}, Heads: 1, Epochs: 200, LR: 0.005, Momentum: 0.9,
+		Optimizer: "sgd", BatchSize: 32, TrainFraction: 0.7, Workers: 1}
+}
+
+// Epoch reports one epoch: the mean squared error over the training and the
+// test samples after it, whether the training MSE is the lowest so far, and
+// the time since training started.
+type Epoch struct {
+	Epoch             int
+	TrainMSE, TestMSE float64
+	Best              bool
+	Elapsed           time.Duration
+}
+
+// Train trains a network on m. report is called after every epoch, from
+// one goroutine; an error from it, or ctx's, stops training. Workers split
+// every mini-batch and average their gradients through a parallel.Local
+// collective, so the result depends on the seed and the data, and on the
+// number of workers only through the order of floating-point sums.
+func Train(ctx context.Context, cfg Config, m series.Matrix, report func(Epoch) error) (*Model, error) {
+	train, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
+	if err != nil {
+		return nil, err
+	}
+	run := &training{cfg: cfg, m: m, train: train, test: test, coll: parallel.NewLocal(cfg.Workers),
+		start: time.Now(), report: report}
+	init := newNet(cfg.Window, cfg.Hidden, cfg.Heads, rand.New(rand.NewPCG(cfg.Seed, 0)))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	errs := make([]error, cfg.Workers)
+	for rank := range cfg.Workers {
+		w := run.newWorker(rank, init)
+		wg.Go(func() {
+			if errs[rank] = w.loop(ctx); errs[rank] != nil {
+				cancel(errs[rank])
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return nil, cause
+		}
+		return nil, err
+	}
+	return newModel(cfg, m, run.final), nil
+}
+
+// training is the state the workers of one run share.
+type training struct {
+	cfg         Config
+	m           series.Matrix
+	train, test []int
+	coll        parallel.Collective
+	start       time.Time
+	report      func(Epoch) error
+	final       *Net // rank 0's network when training ends
+}
+
+// worker is one data-parallel worker with its own replica and optimiser.
+type worker struct {
+	*training
+	rank int
+	net  *Net
+	opt  nn.Optimizer
+	buf  []float64
+	s    sampler
+}
+
+func (r *training) newWorker(rank int, init *Net) *worker {
+	net := newNet(r.cfg.Window, r.cfg.Hidden, r.cfg.Heads, rand.New(rand.NewPCG(r.cfg.Seed, 0)))
+	net.copyWeights(init)
+	var opt nn.Optimizer = nn.NewSGD(r.cfg.LR, r.cfg.Momentum)
+	if r.cfg.Optimizer == "adam" {
+		opt = nn.NewAdam(r.cfg.LR)
+	}
+	return &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg.Window, r.cfg.Neighbors)}
+}
+
+// loop runs every epoch on this worker.
+func (w *worker) loop(ctx context.Context) error {
+	best, since := math.Inf(1), 0
+	for epoch := 1; epoch <= w.cfg.Epochs; epoch++ {
+		order := shuffled(w.train, w.cfg.Seed, epoch)
+		for from := 0; from < len(order); from += w.cfg.BatchSize {
+			if err := w.step(ctx, order[from:min(from+w.cfg.BatchSize, len(order))]); err != nil {
+				return err
+			}
+		}
+		e, err := w.evaluate(ctx, epoch)
+		if err != nil {
+			return err
+		}
+		if e.Best = e.TrainMSE < best; e.Best {
+			best, since = e.TrainMSE, 0
+		} else {
+			since++
+		}
+		if w.rank == 0 && w.report != nil {
+			if err := w.report(e); err != nil {
+				return err
+			}
+		}
+		if w.cfg.Patience > 0 && since >= w.cfg.Patience {
+			break
+		}
+	}
+	if w.rank == 0 {
+		w.final = w.net
+	}
+	return nil
+}
+
+// share is this worker's contiguous part of samples.
+func (w *worker) share(samples []int) []int {
+	n := w.coll.Size()
+	return samples[w.rank*len(samples)/n : (w.rank+1)*len(samples)/n]
+}
+
+// step trains on one mini-batch: gradients of the summed squared error on
+// this worker's share, summed over workers, divided by the batch's cells.
+func (w *worker) step(ctx context.Context, batch []int) error {
+	for _, p := range w.net.Params() {
+		p.ZeroGrad()
+	}
+	for _, t := range w.share(batch) {
+		pred, target := w.s.predict(w.net, t)
+		dy := mat.NewDense(w.m.N, 1, nil)
+		for i := range w.m.N {
+			dy.Set(i, 0, 2*(pred.At(i, 0)-target[i]))
+		}
+		w.net.backward(dy)
+	}
+	w.buf = w.net.flatGrads(w.buf[:0])
+	if err := w.coll.AllReduceSum(ctx, w.rank, w.buf); err != nil {
+		return err
+	}
+	w.net.setGrads(w.buf, 1/float64(len(batch)*w.m.N))
+	w.opt.Step(w.net.Params())
+	return nil
+}
+
+// evaluate computes the epoch's training and test MSE across the workers.
+func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
+	sums := []float64{w.s.sse(w.net, w.share(w.train)), w.s.sse(w.net, w.share(w.test))}
+	if err := w.coll.AllReduceSum(ctx, w.rank, sums); err != nil {
+		return Epoch{}, err
+	}
+	return Epoch{Epoch: epoch, TrainMSE: sums[0] / float64(len(w.train)*w.m.N),
+		TestMSE: sums[1] / float64(len(w.test)*w.m.N), Elapsed: time.Since(w.start)}, nil
+}
+
+// shuffled is samples in the order of epoch: the same on every worker and run.
+func shuffled(samples []int, seed uint64, epoch int) []int {
+	out := append([]int(nil), samples...)
+	rng := rand.New(rand.NewPCG(seed, uint64(epoch)))
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// Validate reports the first option out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.Window < 1:
+		return fmt.Errorf("window %d must be at least 1", c.Window)
+	case c.Heads < 1:
+		return fmt.Errorf("heads %d must be at least 1", c.Heads)
+	case c.Epochs < 1:
+		return fmt.Errorf("epochs %d must be at least 1", c.Epochs)
+	case c.BatchSize < 1:
+		return fmt.Errorf("batch_size %d must be at least 1", c.BatchSize)
+	case c.Workers < 1:
+		return fmt.Errorf("workers %d must be at least 1", c.Workers)
+	}
+	return nil
+}
