@@ -3,7 +3,9 @@
 // read in-process through duckdb-go. scripts/bench.sh starts PostgreSQL and
 // calls `bench run`, which starts and stops the Mallard server itself (DuckDB
 // locks the database file per process, so the in-process baselines run while
-// it is stopped), then `bench report` for the summary.
+// it is stopped), then `bench report` for the summary, then `bench prep`,
+// which measures Mallard's data preparation functions against DuckDB SQL
+// computing the same tables on a Mallard server of its own.
 package main
 
 import (
@@ -25,7 +27,8 @@ commands:
   freeport   print a free TCP port on 127.0.0.1
   wait       wait until -pg accepts connections
   run        load both servers and measure everything, in rounds; write -results
-  report     print the summary of -results`
+  report     print the summary of -results
+  prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -45,6 +48,7 @@ type options struct {
 	MallardLog string
 	DB         string
 	Results    string
+	Flights    string
 	Rows       int
 	Runs       int
 	Clients    int
@@ -66,6 +70,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.MallardLog, "mallard-log", "mallard.log", "file the Mallard server's output is appended to")
 	fs.StringVar(&o.DB, "db", "", "DuckDB database file served by Mallard and read in-process")
 	fs.StringVar(&o.Results, "results", "results.json", "JSON file of the measurements")
+	fs.StringVar(&o.Flights, "flights", "../shared/data/vega/flights-3m.parquet", "Parquet file of the flights that prep loads")
 	fs.IntVar(&o.Rows, "rows", 10_000_000, "rows in table t and rows copied into t2")
 	fs.IntVar(&o.Runs, "runs", 3, "measured rounds after the warm-up round; medians are reported")
 	fs.IntVar(&o.Clients, "clients", 8, "concurrent clients for the QPS measurements")
@@ -90,6 +95,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runRounds(ctx, o)
 	case "report":
 		return report(o)
+	case "prep":
+		return runPrep(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

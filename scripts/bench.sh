@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Measures Mallard (./bin/mallard, built by `make bench`) against baselines
 # taken in the same run: PostgreSQL 15 serving the same table over loopback
-# TCP, and duckdb-go reading the same database file in-process. Prints the
-# figures and their ratios against the goals; exits 0 when a goal is missed
-# and non-zero on real errors (wrong row counts, connection failures).
+# TCP, and duckdb-go reading the same database file in-process. Then
+# measures Mallard's pivot_entity_time and rescale on the flights data set
+# against DuckDB SQL computing the same tables (bench prep; it needs only
+# ./bin/mallard). Prints the figures and their ratios against the goals;
+# exits 0 when a goal is missed and non-zero on real errors (wrong row
+# counts, tables that disagree, connection failures).
 #
 #   BENCH_ROWS=10000000    rows streamed and copied (BENCH_ROWS=200000 for a smoke run)
-#   BENCH_RUNS=3           measured rounds after one warm-up round; medians are reported
+#   BENCH_RUNS=3           measured rounds after one warm-up round; medians are reported (also for prep)
 #   BENCH_QPS_SECONDS      length of one QPS run (10, or 2 when BENCH_ROWS < 1000000)
 #   PG_BIN                 PostgreSQL 15 programs (/usr/lib/postgresql/15/bin)
 set -euo pipefail
@@ -93,3 +96,6 @@ echo "            QPS: $clients clients, ${qps_warm}s warm-up on fresh connectio
 echo "            COPY input: generated on the fly (text format, cheap hash for the text column)"
 echo
 "$bench" report "${common[@]}"
+
+echo
+"$bench" prep -mallard-bin "$mallard" -mallard-log "$work/mallard.log" -runs "$runs"
