@@ -20,10 +20,11 @@ const (
 	kindTextList             // a list of strings, or one string standing for a list of one
 	kindInt                  // an integer
 	kindFloat                // a number
+	kindIntList              // a list of positive integers
 )
 
 func (k kind) String() string {
-	return [...]string{"text", "text or a list of text", "an integer", "a number"}[k]
+	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of positive integers"}[k]
 }
 
 // param is one argument of a SQL function and what it accepts.
@@ -80,6 +81,7 @@ func (a args) text(name string) string    { s, _ := a[name].(string); return s }
 func (a args) texts(name string) []string { s, _ := a[name].([]string); return s }
 func (a args) int(name string) int64      { n, _ := a[name].(int64); return n }
 func (a args) float(name string) float64  { f, _ := a[name].(float64); return f }
+func (a args) ints(name string) []int     { v, _ := a[name].([]int); return v }
 func (a args) given(name string) bool     { _, ok := a[name]; return ok }
 
 // parse checks the values DuckDB bound against s and converts them. NULL
@@ -226,6 +228,20 @@ func convert(k kind, raw any) (any, bool) {
 		}
 		f, err := n.Float64()
 		return f, err == nil
+	case kindIntList:
+		list, ok := raw.([]any)
+		if !ok || len(list) == 0 {
+			return nil, false
+		}
+		out := make([]int, len(list))
+		for i, e := range list {
+			n, ok := convert(kindInt, e)
+			if !ok || n.(int64) < 1 || n.(int64) > 4096 {
+				return nil, false
+			}
+			out[i] = int(n.(int64))
+		}
+		return out, true
 	}
 	return nil, false
 }

@@ -35,6 +35,9 @@ func tableFunctions() map[string]tableFunction {
 		"pivot_entity_time": pivotFunction(),
 		"rescale":           rescaleFunction(),
 		"unscale":           unscaleFunction(),
+		"train_gat":         trainGATFunction(),
+		"evaluate":          evaluateFunction(),
+		"forecast":          forecastFunction(),
 	}
 }
 
@@ -51,6 +54,10 @@ func TableFunctions() map[string][]string {
 // Planner turns client SQL into SQL DuckDB runs: the functions plan a
 // query given as their source as the server plans the client's statements.
 type Planner func(query string) string
+
+// Progressive names the table functions whose rows report progress, one
+// per training epoch, and should reach the client as they are produced.
+func Progressive() []string { return []string{"train_gat"} }
 
 // Register installs Mallard's functions in db, and the mlops schema where
 // they keep what they save; plan plans the queries given as sources (nil

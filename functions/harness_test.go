@@ -32,6 +32,7 @@ func startServer(t testing.TB) string {
 	var cfg sqlfront.Config
 	cfg.Catalog, cfg.CatalogSQL = sqlfront.DefaultCatalog()
 	cfg.Functions = functions.TableFunctions()
+	cfg.Progressive = functions.Progressive()
 	cfg.Catalog.Functions = cfg.Functions
 	plan := planner.New(cfg.Catalog)
 	if err := functions.Register(ctx, db, func(q string) string { return plan.PlanOne(q).Text }); err != nil {
@@ -57,11 +58,15 @@ func startServer(t testing.TB) string {
 	return ln.Addr().String()
 }
 
+func connStringFor(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	return "host=" + host + " port=" + port + " user=mallard dbname=mallard sslmode=disable"
+}
+
 // connect opens a pgx connection in the given exec mode.
 func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
-	host, port, _ := net.SplitHostPort(addr)
-	cfg, err := pgx.ParseConfig("host=" + host + " port=" + port + " user=mallard dbname=mallard sslmode=disable")
+	cfg, err := pgx.ParseConfig(connStringFor(addr))
 	if err != nil {
 		t.Fatal(err)
 	}

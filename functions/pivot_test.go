@@ -230,4 +230,3 @@ func TestPivotStatementTimeout(t *testing.T) {
 		t.Errorf("the session after the timeout: %v", err)
 	}
 }
-

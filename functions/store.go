@@ -35,6 +35,7 @@ var storeSchema = []string{
 		source VARCHAR NOT NULL,
 		fingerprint VARCHAR NOT NULL,
 		created_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
+	modelsSchema,
 }
 
 func createStore(ctx context.Context, conn sqlConn) error {

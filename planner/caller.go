@@ -33,15 +33,17 @@ const callerValue = "CAST(json_object('id', getvariable('" + CallerArgument + "'
 type callArg struct{ name, value string }
 
 // rewriteCalls rewrites the calls in text of the functions in fns, which
-// maps each function to the names of its named arguments.
-func rewriteCalls(text string, fns map[string][]string) string {
+// maps each function to the names of its named arguments, and returns the
+// names of the functions called.
+func rewriteCalls(text string, fns map[string][]string) (string, []string) {
 	if len(fns) == 0 || !mentionsAny(text, fns) {
-		return text
+		return text, nil
 	}
 	res, err := pg.Scan(text)
 	if err != nil {
-		return text
+		return text, nil
 	}
+	var calls []string
 	toks := res.Tokens
 	type edit struct {
 		from, to int
@@ -59,12 +61,13 @@ func rewriteCalls(text string, fns map[string][]string) string {
 			continue
 		}
 		edits = append(edits, edit{from: int(toks[i+1].End), to: end, args: callText(args, named)})
+		calls = append(calls, name)
 	}
 	for k := len(edits) - 1; k >= 0; k-- {
 		e := edits[k]
 		text = text[:e.from] + e.args + text[e.to:]
 	}
-	return text
+	return text, calls
 }
 
 // splitArgs splits the arguments of the call whose opening parenthesis is

@@ -78,7 +78,7 @@ func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
 func (p *Planner) plan(st *Statement, paramTypes []string) {
 	p.rewrite(st, paramTypes)
 	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
-		st.Text = rewriteCalls(st.Text, p.functions)
+		st.Text, st.Calls = rewriteCalls(st.Text, p.functions)
 	}
 }
 

@@ -38,6 +38,8 @@ type Statement struct {
 	Deallocate string
 	// Cursor is set for DECLARE, FETCH, MOVE and CLOSE of a cursor.
 	Cursor *CursorOp
+	// Calls are the Mallard table functions the statement calls (lower case).
+	Calls []string
 	// Unsupported names a Postgres feature the statement needs that Mallard
 	// lacks; the server refuses it with 0A000.
 	Unsupported string

@@ -67,6 +67,9 @@ func (s *session) start(p *portal, simple bool) error {
 	if err := p.prep.stmt.Bind(p.args); err != nil {
 		return err
 	}
+	if err := s.chunkByChunk(p.prep.plan); err != nil {
+		return err
+	}
 	rows, err := p.prep.stmt.Query(p.ctx)
 	if err != nil {
 		p.done = true
@@ -134,9 +137,7 @@ func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more b
 		if b == nil {
 			return n, false, nil
 		}
-		if noticed { // a function reporting progress: its rows go out with the notice
-			defer s.w.flush()
-		}
+
 		cols := b.Columns()
 		end := int(b.NumRows())
 		if maxRows > 0 {
@@ -147,6 +148,9 @@ func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more b
 				s.dataRow(p.encs, cols, p.row)
 			}
 			n++
+		}
+		if noticed { // a function reporting progress: its rows go out with the notice
+			s.w.flush()
 		}
 		if s.w.err != nil {
 			return n, false, s.w.err
@@ -334,4 +338,27 @@ func clientError(err error, plan planner.Statement) error {
 	e := *sqlstate.From(err)
 	e.Position = 0
 	return &e
+}
+
+// chunkByChunk makes DuckDB hand over each result chunk as soon as it is
+// produced while the session runs statements that call a progressive
+// function, and buffer ahead (its default, faster for bulk results)
+// otherwise. The setting changes only when the kind of statement does.
+func (s *session) chunkByChunk(plan planner.Statement) error {
+	want := false
+	for _, c := range plan.Calls {
+		want = want || slices.Contains(s.srv.cfg.Progressive, c)
+	}
+	if want == s.smallBuffer {
+		return nil
+	}
+	q := "RESET streaming_buffer_size"
+	if want {
+		q = "SET streaming_buffer_size = '1B'"
+	}
+	if err := s.db.Exec(s.ctx, q); err != nil {
+		return err
+	}
+	s.smallBuffer = want
+	return nil
 }

@@ -47,6 +47,10 @@ type Config struct {
 	// Functions maps the Mallard table functions registered in the
 	// database to their named arguments (see planner.Catalog).
 	Functions map[string][]string
+	// Progressive are the functions among them whose rows report progress
+	// (one per training epoch): statements calling them have DuckDB hand
+	// over each chunk as soon as it is produced.
+	Progressive []string
 }
 
 // Server serves Postgres clients on a DuckDB database.

@@ -30,16 +30,18 @@ const (
 type session struct {
 	srv     *Server
 	notices notices // queued by functions of the running statement
-	conn    net.Conn
-	be      *pgproto3.Backend
-	src     *swapReader
-	br      io.Reader
-	w       *writer
-	ra      *readAhead
-	db      *storage.Conn
-	log     *slog.Logger
-	key     cancelKey
-	startup map[string]string // the StartupMessage's parameters
+	// smallBuffer says DuckDB's streaming buffer is set to one chunk (see chunkByChunk).
+	smallBuffer bool
+	conn        net.Conn
+	be          *pgproto3.Backend
+	src         *swapReader
+	br          io.Reader
+	w           *writer
+	ra          *readAhead
+	db          *storage.Conn
+	log         *slog.Logger
+	key         cancelKey
+	startup     map[string]string // the StartupMessage's parameters
 
 	// ctx ends when the client goes away or the server shuts down; every
 	// statement's context derives from it.

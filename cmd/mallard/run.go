@@ -71,6 +71,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	frontCfg.Catalog, frontCfg.CatalogSQL = sqlfront.DefaultCatalog()
 	frontCfg.Functions = functions.TableFunctions()
+	frontCfg.Progressive = functions.Progressive()
 	frontCfg.Catalog.Functions = frontCfg.Functions
 	plan := planner.New(frontCfg.Catalog)
 	if err := functions.Register(ctx, db, func(q string) string { return plan.PlanOne(q).Text }); err != nil {

@@ -1,0 +1,118 @@
+//go:build duckdb_arrow
+
+package functions_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// scaledUnemployment pivots and rescales the unemployment data into uw,
+// saving the scaler as "u".
+func scaledUnemployment(t *testing.T, conn *pgx.Conn) {
+	loadUnemployment(t, conn)
+	exec(t, conn, "CREATE TABLE w AS SELECT * FROM "+pivotU+")",
+		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')")
+}
+
+// TestTrainGAT trains through the server: one row and one NOTICE per epoch,
+// rows that reach the client before training ends, a stored model with
+// versions, and evaluate and forecast on it.
+func TestTrainGAT(t *testing.T) {
+	ctx := context.Background()
+	addr := startServer(t)
+	var notices []string
+	cfg, _ := pgx.ParseConfig(connStringFor(addr))
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	other := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(t, conn)
+
+	rows, err := conn.Query(ctx, "SELECT epoch, train_mse, test_mse FROM train_gat('uw', model := 'g', epochs := 30, scaler := 'u', seed := 3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+		if n == 1 { // the model is stored only when training ends
+			var stored int
+			if err := other.QueryRow(ctx, "SELECT count(*) FROM mlops.models WHERE name = 'g'").Scan(&stored); err != nil || stored != 0 {
+				t.Errorf("at the first row, %d models stored (%v): the rows did not stream", stored, err)
+			}
+		}
+		var epoch int64
+		var train, test float64
+		if err := rows.Scan(&epoch, &train, &test); err != nil || epoch != int64(n) || !(train > 0) || !(test > 0) {
+			t.Fatalf("row %d: epoch %d train %v test %v (%v)", n, epoch, train, test, err)
+		}
+	}
+	if err := rows.Err(); err != nil || n != 30 {
+		t.Fatalf("%d rows (%v), want 30", n, err)
+	}
+	if len(notices) != 30 || !strings.Contains(notices[29], "epoch 30") {
+		t.Errorf("notices %d, last %q", len(notices), notices[len(notices)-1])
+	}
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 2)")
+	var versions int
+	if err := conn.QueryRow(ctx, "SELECT max(version) FROM mlops.models WHERE name = 'g'").Scan(&versions); err != nil || versions != 2 {
+		t.Errorf("versions %d (%v), want 2", versions, err)
+	}
+	var methods []string
+	erows, _ := conn.Query(ctx, "SELECT method, test_mse, test_mse_original FROM evaluate('g', version := 1)")
+	for erows.Next() {
+		var m string
+		var mse, orig float64
+		if err := erows.Scan(&m, &mse, &orig); err != nil || !(mse > 0) || !(orig > mse) {
+			t.Errorf("evaluate row %s: %v %v (%v)", m, mse, orig, err)
+		}
+		methods = append(methods, m)
+	}
+	if strings.Join(methods, ",") != "gat,ols,constant,last_value" {
+		t.Errorf("evaluate methods %v", methods)
+	}
+	var count int
+	var min float64
+	if err := conn.QueryRow(ctx, "SELECT count(*), min(prediction) FROM forecast('g', steps := 3, version := 1)").Scan(&count, &min); err != nil || count != 42 || !(min > 1) {
+		t.Errorf("forecast: %d rows, min %v in original units (%v)", count, min, err)
+	}
+}
+
+// TestTrainGATErrors checks bad input fails before training and stores nothing.
+func TestTrainGATErrors(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(t, conn)
+	exec(t, conn, "CREATE TABLE withnull AS SELECT * FROM uw", "UPDATE withnull SET agriculture = NULL WHERE year = 2005 AND month = 1",
+		"CREATE TABLE labels AS SELECT year, month, agriculture, 'x' AS label FROM uw")
+	tests := []struct{ name, args, code, message string }{
+		{"too few rows", "'SELECT * FROM uw LIMIT 5', model := 'e'", "22023", "needs at least 6"},
+		{"one entity", "'SELECT year, month, agriculture FROM uw', model := 'e'", "22023", "at least 2"},
+		{"text entity", "'labels', model := 'e'", "42804", "column label has type VARCHAR"},
+		{"null cell", "'withnull', model := 'e'", "22004", "column agriculture has a NULL"},
+		{"model missing", "'uw'", "42883", "model is required"},
+		{"bad optimizer", "'uw', model := 'e', optimizer := 'rmsprop'", "22023", "optimizer := 'rmsprop'"},
+		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "42883", "hidden must be a list of positive integers"},
+		{"unknown scaler", "'uw', model := 'e', scaler := 'nope'", "42704", "scaler 'nope' does not exist"},
+		{"workers zero", "'uw', model := 'e', workers := 0", "22023", "workers := 0 is out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := errorCode(t, conn, "SELECT * FROM train_gat("+tt.args+")")
+			if e.Code != tt.code || !strings.Contains(e.Message, tt.message) {
+				t.Errorf("got %s %q, want %s containing %q", e.Code, e.Message, tt.code, tt.message)
+			}
+		})
+	}
+	var stored int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM mlops.models").Scan(&stored); err != nil || stored != 0 {
+		t.Errorf("%d models stored by failed calls (%v)", stored, err)
+	}
+}

@@ -1,0 +1,173 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+
+	"math"
+	"slices"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+const trainGATName = "train_gat"
+
+func trainGATFunction() tableFunction {
+	return tableFunction{
+		sig: signature{
+			fn:         trainGATName,
+			positional: []param{{name: "source", kind: kindText, required: true}},
+			named: []param{
+				{name: "model", kind: kindText, required: true},
+				{name: "window", kind: kindInt, min: 1, max: 1000, def: int64(4)},
+				{name: "hidden", kind: kindIntList, def: []int{16, 16}},
+				{name: "heads", kind: kindInt, min: 1, max: 16, def: int64(1)},
+				{name: "epochs", kind: kindInt, min: 1, max: 1_000_000, def: int64(200)},
+				{name: "lr", kind: kindFloat, min: 0, max: 10, minOpen: true, def: 0.005},
+				{name: "momentum", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: 0.9},
+				{name: "optimizer", kind: kindText, choices: []string{"sgd", "adam"}, def: "sgd"},
+				{name: "batch_size", kind: kindInt, min: 1, max: 1_000_000, def: int64(32)},
+				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
+				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
+				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
+				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+				{name: "time", kind: kindTextList},
+				{name: "scaler", kind: kindText},
+			},
+		},
+		bind: bindTrainGAT,
+	}
+}
+
+// wide is a bound wide source: its time columns and its entity columns.
+type wide struct {
+	src      *source
+	times    []int
+	entities []int
+	orderBy  string
+}
+
+// openWide reads a wide Time x Entity source: every column that is not a
+// time column is an entity and must be numeric.
+func openWide(c *call, fn, text string, time []string) (*wide, error) {
+	src, err := openSource(c.ctx(), c, fn, text)
+	if err != nil {
+		return nil, err
+	}
+	w := &wide{src: src}
+	if w.times, err = src.timeColumns(time); err != nil {
+		return nil, err
+	}
+	for i, col := range src.cols {
+		if slices.Contains(w.times, i) {
+			continue
+		}
+		if !isNumeric(col.Type.ID) {
+			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "%s: column %s has type %s; every column except the time columns is an entity and must be numeric",
+				fn, col.Name, col.Type).WithHint("Name the time columns with time := [...], or leave the column out of the source.")
+		}
+		w.entities = append(w.entities, i)
+	}
+	if len(w.entities) < 2 {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d entity columns; a graph needs at least 2", fn, len(w.entities)).
+			WithHint("The source has columns %s; time columns are %s.", src.columnList(), w.timeList())
+	}
+	if len(w.times) > 0 {
+		w.orderBy = " ORDER BY " + src.identList(w.times)
+	}
+	return w, nil
+}
+
+func (w *wide) timeList() string {
+	if len(w.times) == 0 {
+		return "none"
+	}
+	return w.src.identList(w.times)
+}
+
+func (w *wide) entityNames() []string {
+	names := make([]string, len(w.entities))
+	for k, i := range w.entities {
+		names[k] = w.src.cols[i].Name
+	}
+	return names
+}
+
+// matrix reads the entity columns in time order; NULL is an error.
+func (w *wide) matrix(ctx context.Context, c *call, fn string) (series.Matrix, error) {
+	exprs := make([]string, len(w.entities))
+	for k, i := range w.entities {
+		exprs[k] = "CAST(" + ident(w.src.cols[i].Name) + " AS DOUBLE)"
+	}
+	r, err := c.read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+w.src.from+w.orderBy)
+	if err != nil {
+		return series.Matrix{}, w.src.wrap(err)
+	}
+	defer r.Close()
+	m := series.Matrix{N: len(w.entities)}
+	for r.Next() {
+		b := r.Batch()
+		rows := int(b.NumRows())
+		at := len(m.Values)
+		m.Values = append(m.Values, make([]float64, rows*m.N)...)
+		for k := range m.N {
+			vals, valid := floats(b.Column(k))
+			for row := range rows {
+				if !valid(row) || math.IsNaN(vals[row]) || math.IsInf(vals[row], 0) {
+					return m, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: column %s has a NULL or non-finite value in row %d (in time order)",
+						fn, w.src.cols[w.entities[k]].Name, m.T+row+1).WithHint("Fill the gaps first, for example with pivot_entity_time(..., missing := 'ffill').")
+				}
+				m.Values[at+row*m.N+k] = vals[row]
+			}
+		}
+		m.T += rows
+	}
+	return m, w.src.wrap(r.Err())
+}
+
+func bindTrainGAT(c *call, a args) (*table, error) {
+	cfg := gat.Config{Window: int(a.int("window")), Hidden: a.ints("hidden"), Heads: int(a.int("heads")),
+		Epochs: int(a.int("epochs")), LR: a.float("lr"), Momentum: a.float("momentum"), Optimizer: a.text("optimizer"),
+		BatchSize: int(a.int("batch_size")), TrainFraction: a.float("train_fraction"), Patience: int(a.int("patience")),
+		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors"))}
+	name := a.text("model")
+	if err := checkModelKind(c, trainGATName, name, "gat"); err != nil {
+		return nil, err
+	}
+	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
+	if err != nil {
+		return nil, err
+	}
+	link, err := linkScaler(c, a.text("scaler"), w.entityNames())
+	if err != nil {
+		return nil, err
+	}
+	job := &gatJob{c: c, w: w, cfg: cfg, name: name, scaler: a.text("scaler"), link: link}
+	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
+		{Name: "test_mse", T: doubleType()}, {Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
+	return &table{cols: cols, open: job.start}, nil
+}
+
+// checkModelKind fails if name is taken by a model of another kind.
+func checkModelKind(c *call, fn, name, kind string) error {
+	var other string
+	err := c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? AND kind <> ? LIMIT 1", name, kind).Scan(&other)
+	if err == nil {
+		return sqlstate.New(sqlstate.DuplicateObject, "%s: model %s is a %s model, not a %s model", fn, quote(name), other, kind).
+			WithHint("Choose another name, or drop it with mlops.drop.")
+	}
+	return nil
+}
+
+func bigintType() duckdb.TypeInfo { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT); return t }
+func boolType() duckdb.TypeInfo   { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN); return t }
+
+// minRows is the fewest time rows training needs: a window, and a training
+// and a test target after it.
+func minRows(window int) int { return window + 2 }
