@@ -69,3 +69,21 @@ FROM mlops.scalers WHERE name = 'unemployment';
 -- unscale inverts a saved scaler exactly.
 SELECT year, month, round(agriculture, 6) AS agriculture
 FROM unscale('SELECT * FROM rescale(''unemployment_wide'')', scaler := 'unemployment') LIMIT 3;
+
+-- 7. A graph attention network forecasts every industry: each is a node whose
+--    features are its last 4 months, edges weighted by the correlation of
+--    those windows. One row (and one NOTICE) per epoch arrives while it trains.
+DROP TABLE IF EXISTS unemployment_scaled;
+CREATE TABLE unemployment_scaled AS SELECT * FROM rescale('unemployment_wide', save_as := 'unemployment');
+SELECT epoch, round(train_mse, 4) AS train_mse, round(test_mse, 4) AS test_mse
+FROM train_gat('unemployment_scaled', model := 'unemployment_gat', window := 4, epochs := 40,
+               lr := 0.005, momentum := 0.9, batch_size := 32, train_fraction := 0.7, workers := 2,
+               seed := 0, scaler := 'unemployment')
+WHERE epoch % 10 = 0;
+-- The GAT against ordinary least squares, a constant and the last value, on the
+-- same chronological split, rescaled and in original units (thousands squared).
+SELECT method, round(train_mse, 4) AS train_mse, round(test_mse, 4) AS test_mse,
+       round(test_mse_original) AS test_mse_original FROM evaluate('unemployment_gat');
+-- Forecasts in original units, rolling forward two months.
+SELECT step, entity, round(prediction) AS prediction
+FROM forecast('unemployment_gat', steps := 2) WHERE entity IN ('construction', 'finance') ORDER BY entity, step;
