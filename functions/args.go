@@ -20,11 +20,11 @@ const (
 	kindTextList             // a list of strings, or one string standing for a list of one
 	kindInt                  // an integer
 	kindFloat                // a number
-	kindIntList              // a list of positive integers
+	kindIntList              // a list of integers from 1 to 1024
 )
 
 func (k kind) String() string {
-	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of positive integers"}[k]
+	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024"}[k]
 }
 
 // param is one argument of a SQL function and what it accepts.
@@ -236,7 +236,7 @@ func convert(k kind, raw any) (any, bool) {
 		out := make([]int, len(list))
 		for i, e := range list {
 			n, ok := convert(kindInt, e)
-			if !ok || n.(int64) < 1 || n.(int64) > 4096 {
+			if !ok || n.(int64) < 1 || n.(int64) > 1024 {
 				return nil, false
 			}
 			out[i] = int(n.(int64))

@@ -47,9 +47,15 @@ func (s *source) passThrough(i int) (expr string, t duckdb.TypeInfo, err error) 
 	return expr, t, err
 }
 
-func doubleType() duckdb.TypeInfo {
-	t, _ := duckdb.NewTypeInfo(duckdb.TYPE_DOUBLE)
-	return t
+func doubleType() duckdb.TypeInfo  { return typeInfo(duckdb.TYPE_DOUBLE) }
+func bigintType() duckdb.TypeInfo  { return typeInfo(duckdb.TYPE_BIGINT) }
+func boolType() duckdb.TypeInfo    { return typeInfo(duckdb.TYPE_BOOLEAN) }
+func varcharType() duckdb.TypeInfo { return typeInfo(duckdb.TYPE_VARCHAR) }
+
+// typeInfo is duckdb-go's description of a primitive type t.
+func typeInfo(t duckdb.Type) duckdb.TypeInfo {
+	info, _ := duckdb.NewTypeInfo(t)
+	return info
 }
 
 // valueAt is element i of arr as the Go value duckdb-go writes into a

@@ -99,7 +99,7 @@ func TestTrainGATErrors(t *testing.T) {
 		{"null cell", "'withnull', model := 'e'", "22004", "column agriculture has a NULL"},
 		{"model missing", "'uw'", "42883", "model is required"},
 		{"bad optimizer", "'uw', model := 'e', optimizer := 'rmsprop'", "22023", "optimizer := 'rmsprop'"},
-		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "42883", "hidden must be a list of positive integers"},
+		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "42883", "hidden must be a list of integers from 1 to 1024"},
 		{"unknown scaler", "'uw', model := 'e', scaler := 'nope'", "42704", "scaler 'nope' does not exist"},
 		{"workers zero", "'uw', model := 'e', workers := 0", "22023", "workers := 0 is out of range"},
 	}

@@ -31,6 +31,14 @@ type scaleLink struct {
 	column []int // scaler column of each entity
 }
 
+// invert maps an entity's value back to original units; nil without a scaler.
+func (l *scaleLink) invert() gat.Invert {
+	if l == nil {
+		return nil
+	}
+	return func(i int, v float64) float64 { return l.scaler.Invert(l.column[i], v) }
+}
+
 // linkScaler loads the scaler named name (none if empty) and finds each entity's column in it.
 func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 	if name == "" {

@@ -37,7 +37,7 @@ type storedGAT struct {
 	version  int
 	entities []string
 	scaler   string
-	metrics  []methodMetrics
+	metrics  []gat.Metrics
 	tail     []float64
 	model    *gat.Model
 }
@@ -86,8 +86,7 @@ func bindEvaluate(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	varchar, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
-	cols := []duckdb.ColumnInfo{{Name: "method", T: varchar}, {Name: "train_mse", T: doubleType()}, {Name: "test_mse", T: doubleType()},
+	cols := []duckdb.ColumnInfo{{Name: "method", T: varcharType()}, {Name: "train_mse", T: doubleType()}, {Name: "test_mse", T: doubleType()},
 		{Name: "train_mse_original", T: doubleType()}, {Name: "test_mse_original", T: doubleType()}}
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
 		rows := make([][]any, len(s.metrics))
@@ -116,8 +115,7 @@ func bindForecast(c *call, a args) (*table, error) {
 			return nil, err
 		}
 	}
-	varchar, _ := duckdb.NewTypeInfo(duckdb.TYPE_VARCHAR)
-	cols := []duckdb.ColumnInfo{{Name: "step", T: bigintType()}, {Name: "entity", T: varchar}, {Name: "prediction", T: doubleType()}}
+	cols := []duckdb.ColumnInfo{{Name: "step", T: bigintType()}, {Name: "entity", T: varcharType()}, {Name: "prediction", T: doubleType()}}
 	steps := int(a.int("steps"))
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
 		n := len(s.entities)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 )
@@ -29,71 +28,9 @@ const modelsSchema = `CREATE TABLE IF NOT EXISTS mlops.models (
 	created_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp,
 	PRIMARY KEY (name, version))`
 
-// methodMetrics is one row of evaluate: a method's MSE on the training and
-// test samples, in the trained scale and, with a linked scaler, in original units.
-type methodMetrics struct {
-	Method           string   `json:"method"`
-	TrainMSE         float64  `json:"train_mse"`
-	TestMSE          float64  `json:"test_mse"`
-	TrainMSEOriginal *float64 `json:"train_mse_original,omitempty"`
-	TestMSEOriginal  *float64 `json:"test_mse_original,omitempty"`
-}
-
-// predictor predicts row t of m for every entity.
-type predictor func(m series.Matrix, t int, dst []float64)
-
-// evaluateMethods computes the GAT's and the baselines' metrics on the run's split.
-func (j *gatJob) evaluateMethods(m series.Matrix, model *gat.Model) ([]methodMetrics, error) {
-	train, test, err := series.Split(m, j.cfg.Window, j.cfg.TrainFraction)
-	if err != nil {
-		return nil, err
-	}
-	methods := []struct {
-		name string
-		p    predictor
-	}{{"gat", func(x series.Matrix, t int, dst []float64) { _ = model.Predict(x, t, dst) }}}
-	for _, kind := range []baseline.Kind{baseline.KindOLS, baseline.KindConstant, baseline.KindLastValue} {
-		b, err := baseline.Fit(kind, m, j.cfg.Window, train)
-		if err != nil {
-			return nil, fmt.Errorf("fit baseline %s: %w", kind, err)
-		}
-		methods = append(methods, struct {
-			name string
-			p    predictor
-		}{string(kind), b.Predict})
-	}
-	out := make([]methodMetrics, len(methods))
-	for i, meth := range methods {
-		out[i] = methodMetrics{Method: meth.name, TrainMSE: mse(meth.p, m, train, nil), TestMSE: mse(meth.p, m, test, nil)}
-		if j.link != nil {
-			tr, te := mse(meth.p, m, train, j.link), mse(meth.p, m, test, j.link)
-			out[i].TrainMSEOriginal, out[i].TestMSEOriginal = &tr, &te
-		}
-	}
-	return out, nil
-}
-
-// mse is the mean squared error of p over samples, in original units when
-// link is set.
-func mse(p predictor, m series.Matrix, samples []int, link *scaleLink) float64 {
-	pred := make([]float64, m.N)
-	sum := 0.0
-	for _, t := range samples {
-		p(m, t, pred)
-		for i := range m.N {
-			y, q := m.At(t, i), pred[i]
-			if link != nil {
-				y, q = link.scaler.Invert(link.column[i], y), link.scaler.Invert(link.column[i], q)
-			}
-			sum += (q - y) * (q - y)
-		}
-	}
-	return sum / float64(len(samples)*m.N)
-}
-
 // save stores the trained model as the next version of its name.
 func (j *gatJob) save(ctx context.Context, m series.Matrix, model *gat.Model) error {
-	metrics, err := j.evaluateMethods(m, model)
+	metrics, err := gat.Evaluate(model, m, j.link.invert())
 	if err != nil {
 		return err
 	}

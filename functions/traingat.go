@@ -165,9 +165,6 @@ func checkModelKind(c *call, fn, name, kind string) error {
 	return nil
 }
 
-func bigintType() duckdb.TypeInfo { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_BIGINT); return t }
-func boolType() duckdb.TypeInfo   { t, _ := duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN); return t }
-
 // minRows is the fewest time rows training needs: a window, and a training
 // and a test target after it.
 func minRows(window int) int { return window + 2 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
@@ -79,16 +78,18 @@ func TestUnemploymentAccuracy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, test, _ := series.Split(m, cfg.Window, cfg.TrainFraction)
-	t.Logf("%-10s %10s %10s", "method", "train_mse", "test_mse")
-	t.Logf("%-10s %10.4f %10.4f (epoch %d)", "gat", last.TrainMSE, last.TestMSE, last.Epoch)
-	for _, kind := range []baseline.Kind{baseline.KindOLS, baseline.KindConstant, baseline.KindLastValue} {
-		b, err := baseline.Fit(kind, m, cfg.Window, train)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%-10s %10.4f %10.4f", b.Name(), baseline.MSE(b, m, train), baseline.MSE(b, m, test))
+	metrics, err := gat.Evaluate(model, m, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Logf("%-10s %10s %10s", "method", "train_mse", "test_mse")
+	for _, r := range metrics {
+		t.Logf("%-10s %10.4f %10.4f", r.Method, r.TrainMSE, r.TestMSE)
+	}
+	if metrics[0].Method != "gat" || math.Abs(metrics[0].TestMSE-last.TestMSE) > 1e-12*last.TestMSE || len(metrics) != 4 {
+		t.Errorf("Evaluate's gat row %+v, last epoch %+v", metrics[0], last)
+	}
+	_, test, _ := series.Split(m, cfg.Window, cfg.TrainFraction)
 	mse, err := model.MSE(m, test)
 	if err != nil || math.Abs(mse-last.TestMSE) > 1e-9*mse {
 		t.Errorf("stored model's test MSE %v (%v), last epoch's %v", mse, err, last.TestMSE)
