@@ -21,10 +21,11 @@ const (
 	kindInt                  // an integer
 	kindFloat                // a number
 	kindIntList              // a list of integers from 1 to 1024
+	kindBool                 // true or false
 )
 
 func (k kind) String() string {
-	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024"}[k]
+	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024", "a boolean"}[k]
 }
 
 // param is one argument of a SQL function and what it accepts.
@@ -83,14 +84,30 @@ func (a args) int(name string) int64      { n, _ := a[name].(int64); return n }
 func (a args) float(name string) float64  { f, _ := a[name].(float64); return f }
 func (a args) ints(name string) []int     { v, _ := a[name].([]int); return v }
 func (a args) given(name string) bool     { _, ok := a[name]; return ok }
+func (a args) bool(name string) bool      { b, _ := a[name].(bool); return b }
+
+// explicitKey holds, in args, the names of the arguments the call gave
+// (the others have their defaults).
+const explicitKey = "\x00explicit"
+
+// explicit reports whether the call gave the argument name.
+func (a args) explicit(name string) bool { e, _ := a[explicitKey].(map[string]bool); return e[name] }
 
 // parse checks the values DuckDB bound against s and converts them. NULL
 // counts as not given. It fails with 42883 for a missing required argument
 // or a value of the wrong type, and 22023 for a value out of range.
 func (s signature) parse(named map[string]any, positional []any) (args, error) {
 	out := args{}
+	if len(positional) > len(s.positional) {
+		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s takes at most %d arguments, not %d", s.fn, len(s.positional), len(positional)).
+			WithHint("Call it as %s.", s.usage())
+	}
 	for i, p := range s.positional {
-		if err := s.set(out, p, positional[i]); err != nil {
+		var v any
+		if i < len(positional) {
+			v = positional[i]
+		}
+		if err := s.set(out, p, v); err != nil {
 			return nil, err
 		}
 	}
@@ -127,6 +144,12 @@ func (s signature) set(out args, p param, text any) error {
 		return err
 	}
 	out[p.name] = v
+	e, _ := out[explicitKey].(map[string]bool)
+	if e == nil {
+		e = map[string]bool{}
+		out[explicitKey] = e
+	}
+	e[p.name] = true
 	return nil
 }
 
@@ -196,6 +219,9 @@ func decodeJSON(text any) (any, error) {
 // convert turns a decoded JSON value into the Go type of kind k.
 func convert(k kind, raw any) (any, bool) {
 	switch k {
+	case kindBool:
+		b, ok := raw.(bool)
+		return b, ok
 	case kindText:
 		s, ok := raw.(string)
 		return s, ok

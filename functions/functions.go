@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/storage"
 )
 
@@ -59,14 +60,30 @@ type Planner func(query string) string
 // per training epoch, and should reach the client as they are produced.
 func Progressive() []string { return []string{"train_gat"} }
 
+// Options configure Register.
+type Options struct {
+	// Plan plans the queries given as sources; nil runs them as given.
+	Plan Planner
+	// MaxTrainings is how many training runs may run at once; the others
+	// wait in a queue. 0 means the number of CPUs.
+	MaxTrainings int
+	// Version is Mallard's, recorded with every model.
+	Version string
+}
+
 // Register installs Mallard's functions in db, and the mlops schema where
-// they keep what they save; plan plans the queries given as sources (nil
-// runs them as given). It is safe to call on a database that already has
-// them from an earlier run.
-func Register(ctx context.Context, db *storage.DB, plan Planner) error {
-	if plan == nil {
-		plan = func(q string) string { return q }
+// they keep what they save. It marks the training runs a stopped server
+// left unfinished as interrupted. It is safe to call on a database that
+// already has them from an earlier run.
+func Register(ctx context.Context, db *storage.DB, opts Options) error {
+	e := &env{db: db, plan: opts.Plan}
+	if e.plan == nil {
+		e.plan = func(q string) string { return q }
 	}
+	if opts.MaxTrainings <= 0 {
+		opts.MaxTrainings = runtime.NumCPU()
+	}
+	e.reg = &registry{db: db, runs: mlops.NewRuns(opts.MaxTrainings), version: opts.Version}
 	conn, err := db.SQL().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("register functions: %w", err)
@@ -75,19 +92,33 @@ func Register(ctx context.Context, db *storage.DB, plan Planner) error {
 	if err := createStore(ctx, conn); err != nil {
 		return err
 	}
+	if err := e.reg.recover(ctx); err != nil {
+		return fmt.Errorf("recover training runs: %w", err)
+	}
 	for name, f := range tableFunctions() {
-		if err := duckdb.RegisterTableUDF(conn, name, f.udf(db, plan)); err != nil {
+		if err := duckdb.RegisterTableUDF(conn, name, f.udf(e)); err != nil {
+			return fmt.Errorf("register %s: %w", name, err)
+		}
+	}
+	for name, op := range operations() {
+		if err := duckdb.RegisterScalarUDF(conn, opName(name), op.udf(e)); err != nil {
 			return fmt.Errorf("register %s: %w", name, err)
 		}
 	}
 	return registerScalars(conn)
 }
 
+// env is what every call of Mallard's functions shares.
+type env struct {
+	db   *storage.DB
+	plan Planner
+	reg  *registry
+}
+
 // call is one invocation of a table function.
 type call struct {
-	db     *storage.DB
+	*env
 	caller storage.Caller
-	plan   Planner
 	// setup makes a connection of the function's resolve names as the
 	// caller's does: its schema and search path.
 	setup []string
@@ -95,7 +126,7 @@ type call struct {
 
 // newCall reads the caller argument the planner adds (see
 // planner.CallerArgument); without one, the call has no caller session.
-func newCall(db *storage.DB, plan Planner, arg any) *call {
+func newCall(e *env, arg any) *call {
 	var caller struct {
 		ID         uint64 `json:"id"`
 		Schema     string `json:"schema"`
@@ -104,7 +135,7 @@ func newCall(db *storage.DB, plan Planner, arg any) *call {
 	if text, ok := arg.(string); ok {
 		_ = json.Unmarshal([]byte(text), &caller)
 	}
-	c := &call{db: db, plan: plan, caller: db.Caller(caller.ID)}
+	c := &call{env: e, caller: e.db.Caller(caller.ID)}
 	if caller.Schema != "" {
 		c.setup = append(c.setup, "SET schema = "+quote(caller.Schema))
 	}
@@ -123,11 +154,11 @@ func (c *call) read(ctx context.Context, query string) (*storage.Reader, error) 
 // is bound when prepared and run later, under another context.
 func (c *call) ctx() context.Context { return c.caller.Context() }
 
-func (f tableFunction) udf(db *storage.DB, plan Planner) duckdb.ChunkTableFunction {
+func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 	return duckdb.ChunkTableFunction{
 		Config: f.sig.config(),
 		BindArguments: func(named map[string]any, positional ...any) (duckdb.ChunkTableSource, error) {
-			c := newCall(db, plan, named[callerArgument])
+			c := newCall(e, named[callerArgument])
 			a, err := f.sig.parse(named, positional)
 			if err != nil {
 				return nil, c.caller.Fail(err)

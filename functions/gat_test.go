@@ -43,10 +43,10 @@ func TestTrainGAT(t *testing.T) {
 	n := 0
 	for rows.Next() {
 		n++
-		if n == 1 { // the model is stored only when training ends
-			var stored int
-			if err := other.QueryRow(ctx, "SELECT count(*) FROM mlops.models WHERE name = 'g'").Scan(&stored); err != nil || stored != 0 {
-				t.Errorf("at the first row, %d models stored (%v): the rows did not stream", stored, err)
+		if n == 1 { // the version is ready only when training ends
+			var status string
+			if err := other.QueryRow(ctx, "SELECT status FROM mlops.models WHERE name = 'g'").Scan(&status); err != nil || status != "training" {
+				t.Errorf("at the first row, the model is %q (%v): the rows did not stream", status, err)
 			}
 		}
 		var epoch int64
@@ -58,7 +58,7 @@ func TestTrainGAT(t *testing.T) {
 	if err := rows.Err(); err != nil || n != 30 {
 		t.Fatalf("%d rows (%v), want 30", n, err)
 	}
-	if len(notices) != 30 || !strings.Contains(notices[29], "epoch 30") {
+	if len(notices) != 31 || !strings.Contains(notices[29], "epoch 30") || notices[30] != "train_gat: g@1 is deployed" {
 		t.Errorf("notices %d, last %q", len(notices), notices[len(notices)-1])
 	}
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 2)")

@@ -4,11 +4,19 @@ package functions
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"math"
+	"slices"
+	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/scale"
+	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -16,12 +24,20 @@ import (
 // and hands each epoch to fill, which writes it as a row, so the rows reach
 // the client while training runs.
 type gatJob struct {
-	c      *call
-	w      *wide
-	cfg    gat.Config
-	name   string
-	scaler string
-	link   *scaleLink
+	c               *call
+	w               *wide
+	cfg             gat.Config
+	name            string
+	scaler          string
+	link            *scaleLink
+	deploy          string
+	checkpointEvery int // 0: at every new lowest test MSE
+	allowDataChange bool
+
+	// from is the checkpoint a resumed run continues, fromRef its version.
+	from            *gatArtifact
+	fromRef         mlops.Ref
+	fromFingerprint string
 }
 
 // scaleLink maps a model's entities to the columns of the scaler that
@@ -80,13 +96,35 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d needs at least %d",
 			trainGATName, m.T, j.cfg.Window, minRows(j.cfg.Window))
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	fp := dataFingerprint(j.w.entityNames(), m)
+	var from gat.Start
+	if j.from != nil {
+		if err := j.checkResume(fp); err != nil {
+			return nil, err
+		}
+		from = gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
+	}
+	spec := runSpec{kind: "gat", name: j.name, params: j.cfg, source: j.w.src.text, fingerprint: fp, rows: int64(m.T),
+		entities: int64(m.N), scaler: j.scaler, epochs: j.cfg.Epochs, deploy: j.deploy, session: j.c.caller.ID()}
+	if j.from != nil {
+		spec.resumedFrom = j.fromRef.String()
+	}
+	tr, err := j.c.reg.begin(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(tr.ctx)
 	out := make(chan epochDone)
-	finished := make(chan struct{})
+	done := make(chan struct{})
 	go func() {
-		defer close(finished)
-		model, err := gat.Train(ctx, j.cfg, m, func(e gat.Epoch) error {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", j.name, e.Epoch, e.TrainMSE, e.TestMSE))
+		defer close(done)
+		last := from.Epoch
+		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
+			last = e.Epoch
+			if err := j.record(tr, m, &e); err != nil {
+				return err
+			}
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.ref(), e.Epoch, e.TrainMSE, e.TestMSE))
 			select {
 			case out <- epochDone{epoch: &e}:
 				return nil
@@ -94,8 +132,12 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 				return context.Cause(ctx)
 			}
 		})
+		var res *finished
 		if err == nil {
-			err = j.save(ctx, m, model)
+			res, err = j.result(m, model, last)
+		}
+		if note := tr.end(err, res); note != "" {
+			j.c.caller.Notice("train_gat: " + note)
 		}
 		select {
 		case out <- epochDone{err: err}:
@@ -103,9 +145,74 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		}
 	}()
 	return &run{
-		fill:  func(chunk duckdb.DataChunk) (int, error) { return j.fill(chunk, out) },
-		close: func() { cancel(); <-finished },
+		fill: func(chunk duckdb.DataChunk) (int, error) { return j.fill(chunk, out) },
+		close: func() {
+			cancel(sqlstate.New(sqlstate.QueryCanceled, "train_gat: the statement ended before training did"))
+			<-done
+		},
 	}, nil
+}
+
+// checkResume checks that a resumed run trains on the entities, and unless
+// allowed the data, that its checkpoint was trained on.
+func (j *gatJob) checkResume(fp string) error {
+	if !slices.Equal(j.from.Entities, j.w.entityNames()) {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the source's entity columns differ from those %s was trained on",
+			trainGATName, j.fromRef).WithDetail("It was trained on %s; the source has %s.",
+			strings.Join(j.from.Entities, ", "), strings.Join(j.w.entityNames(), ", "))
+	}
+	if fp != j.fromFingerprint && !j.allowDataChange {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the data differs from the data %s was trained on", trainGATName, j.fromRef).
+			WithDetail("Its fingerprint was %s; the source's is %s.", j.fromFingerprint, fp).
+			WithHint("allow_data_change := true resumes on the new data.")
+	}
+	return nil
+}
+
+// record commits an epoch to the registry, marks it best when its test
+// MSE is the lowest so far, and saves a checkpoint when one is due.
+func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
+	best, err := tr.epoch(e.Epoch, e.TrainMSE, e.TestMSE, float64(e.Elapsed.Microseconds())/1000, nil)
+	if err != nil {
+		return err
+	}
+	e.Best = best
+	if j.checkpointEvery == 0 && best || j.checkpointEvery > 0 && e.Epoch%j.checkpointEvery == 0 {
+		data, err := j.artifact(m, e.Snapshot(), e.Epoch)
+		if err != nil {
+			return err
+		}
+		return tr.checkpoint(e.Epoch, data)
+	}
+	return nil
+}
+
+// result scores the trained model against the baselines and stores it.
+func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished, error) {
+	metrics, err := gat.Evaluate(model, m, j.link.invert())
+	if err != nil {
+		return nil, err
+	}
+	data, err := j.artifact(m, model, epoch)
+	if err != nil {
+		return nil, err
+	}
+	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE}, nil
+}
+
+// dataFingerprint identifies the data a model is trained on: the entities
+// and every value read, in time order.
+func dataFingerprint(entities []string, m series.Matrix) string {
+	h := sha256.New()
+	for _, e := range entities {
+		fmt.Fprintf(h, "%q\n", e)
+	}
+	var b [8]byte
+	for _, v := range m.Values {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // fill writes the next epoch as one row: the row goes out as soon as the

@@ -4,12 +4,11 @@ package functions
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
@@ -32,59 +31,46 @@ func forecastFunction() tableFunction {
 	}
 }
 
-// storedGAT is a GAT model version as train_gat stored it.
+// storedGAT is a GAT model version as the registry keeps it.
 type storedGAT struct {
-	version  int
-	entities []string
-	scaler   string
-	metrics  []gat.Metrics
-	tail     []float64
-	model    *gat.Model
+	*gatArtifact
+	ref     mlops.Ref
+	scaler  string
+	metrics []gat.Metrics // nil for a version that did not finish training
 }
 
-// loadGAT reads version (0: the latest) of the GAT model name.
-func loadGAT(ctx context.Context, c *call, fn, name string, version int64) (*storedGAT, error) {
-	var s storedGAT
-	var entities, tail any
-	var scaler sql.NullString
-	var metrics, weights string
-	err := c.db.SQL().QueryRowContext(ctx, `SELECT version, entities, scaler, metrics, tail, weights FROM mlops.models
-		WHERE name = ? AND kind = 'gat' AND (? = 0 OR version = ?) ORDER BY version DESC LIMIT 1`, name, version, version).
-		Scan(&s.version, &entities, &scaler, &metrics, &tail, &weights)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, sqlstate.New(sqlstate.UndefinedObject, "%s: GAT model %s%s does not exist", fn, quote(name), versionText(version)).
-			WithHint("train_gat(..., model := 'name') trains one; SELECT name, version FROM mlops.models lists them.")
-	}
+// loadGAT reads the GAT model version that the model and version
+// arguments name: the deployed one when neither names a version.
+func loadGAT(c *call, fn string, a args) (*storedGAT, error) {
+	ref, err := modelRef(fn, a)
 	if err != nil {
-		return nil, fmt.Errorf("load model %q: %w", name, err)
-	}
-	for _, e := range entities.([]any) {
-		s.entities = append(s.entities, e.(string))
-	}
-	for _, v := range tail.([]any) {
-		s.tail = append(s.tail, v.(float64))
-	}
-	s.scaler = scaler.String
-	if err := json.Unmarshal([]byte(metrics), &s.metrics); err != nil {
-		return nil, fmt.Errorf("decode metrics of model %q: %w", name, err)
-	}
-	if s.model, err = gat.Unmarshal([]byte(weights)); err != nil {
 		return nil, err
 	}
-	return &s, nil
-}
-
-func versionText(v int64) string {
-	if v == 0 {
-		return ""
+	m, err := c.reg.load(c.ctx(), fn, "gat", ref)
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Sprintf(" version %d", v)
+	art, err := decodeGATArtifact(m.artifact)
+	if err != nil {
+		return nil, err
+	}
+	s := &storedGAT{gatArtifact: art, ref: m.ref, scaler: m.scaler}
+	if m.metrics != "" {
+		if err := json.Unmarshal([]byte(m.metrics), &s.metrics); err != nil {
+			return nil, fmt.Errorf("decode metrics of %s: %w", m.ref, err)
+		}
+	}
+	return s, nil
 }
 
 func bindEvaluate(c *call, a args) (*table, error) {
-	s, err := loadGAT(c.ctx(), c, "evaluate", a.text("model"), a.int("version"))
+	s, err := loadGAT(c, "evaluate", a)
 	if err != nil {
 		return nil, err
+	}
+	if s.metrics == nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref).
+			WithHint("Its last checkpoint can still forecast: forecast('%s').", s.ref)
 	}
 	cols := []duckdb.ColumnInfo{{Name: "method", T: varcharType()}, {Name: "train_mse", T: doubleType()}, {Name: "test_mse", T: doubleType()},
 		{Name: "train_mse_original", T: doubleType()}, {Name: "test_mse_original", T: doubleType()}}
@@ -105,22 +91,22 @@ func optional(v *float64) any {
 }
 
 func bindForecast(c *call, a args) (*table, error) {
-	s, err := loadGAT(c.ctx(), c, "forecast", a.text("model"), a.int("version"))
+	s, err := loadGAT(c, "forecast", a)
 	if err != nil {
 		return nil, err
 	}
 	var link *scaleLink
 	if s.scaler != "" {
-		if link, err = linkScaler(c, s.scaler, s.entities); err != nil {
+		if link, err = linkScaler(c, s.scaler, s.Entities); err != nil {
 			return nil, err
 		}
 	}
 	cols := []duckdb.ColumnInfo{{Name: "step", T: bigintType()}, {Name: "entity", T: varcharType()}, {Name: "prediction", T: doubleType()}}
 	steps := int(a.int("steps"))
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
-		n := len(s.entities)
-		history := series.Matrix{T: len(s.tail) / n, N: n, Values: s.tail}
-		preds, err := s.model.Forecast(history, steps)
+		n := len(s.Entities)
+		history := series.Matrix{T: len(s.Tail) / n, N: n, Values: s.Tail}
+		preds, err := s.Model.Forecast(history, steps)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +116,7 @@ func bindForecast(c *call, a args) (*table, error) {
 				if link != nil {
 					v = link.scaler.Invert(link.column[i], v)
 				}
-				rows = append(rows, []any{int64(k + 1), s.entities[i], v})
+				rows = append(rows, []any{int64(k + 1), s.Entities[i], v})
 			}
 		}
 		return rowsRun(rows), nil

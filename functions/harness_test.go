@@ -24,6 +24,12 @@ import (
 // in-memory database, wired as cmd/mallard wires it, and returns its address.
 func startServer(t testing.TB) string {
 	t.Helper()
+	return startServerWith(t, functions.Options{})
+}
+
+// startServerWith is startServer with opts for the functions (Plan is set here).
+func startServerWith(t testing.TB, opts functions.Options) string {
+	t.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -34,8 +40,10 @@ func startServer(t testing.TB) string {
 	cfg.Functions = functions.TableFunctions()
 	cfg.Progressive = functions.Progressive()
 	cfg.Catalog.Functions = cfg.Functions
+	cfg.Catalog.Operations = functions.Operations()
 	plan := planner.New(cfg.Catalog)
-	if err := functions.Register(ctx, db, func(q string) string { return plan.PlanOne(q).Text }); err != nil {
+	opts.Plan = func(q string) string { return plan.PlanOne(q).Text }
+	if err := functions.Register(ctx, db, opts); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := sqlfront.New(ctx, cfg, db, slog.New(slog.DiscardHandler))

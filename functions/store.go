@@ -35,11 +35,16 @@ var storeSchema = []string{
 		source VARCHAR NOT NULL,
 		fingerprint VARCHAR NOT NULL,
 		created_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp)`,
-	modelsSchema,
 }
 
-func createStore(ctx context.Context, conn sqlConn) error {
-	for _, q := range storeSchema {
+func createStore(ctx context.Context, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, storeSchema[0]); err != nil {
+		return fmt.Errorf("create mlops schema: %w", err)
+	}
+	if err := migrate(ctx, conn, conn); err != nil {
+		return fmt.Errorf("migrate mlops schema: %w", err)
+	}
+	for _, q := range append(storeSchema[1:], registrySchema...) {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("create mlops schema: %w", err)
 		}

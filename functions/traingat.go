@@ -4,12 +4,14 @@ package functions
 
 import (
 	"context"
-
+	"database/sql"
+	"errors"
 	"math"
 	"slices"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
@@ -23,7 +25,7 @@ func trainGATFunction() tableFunction {
 			fn:         trainGATName,
 			positional: []param{{name: "source", kind: kindText, required: true}},
 			named: []param{
-				{name: "model", kind: kindText, required: true},
+				{name: "model", kind: kindText},
 				{name: "window", kind: kindInt, min: 1, max: 1000, def: int64(4)},
 				{name: "hidden", kind: kindIntList, def: []int{16, 16}},
 				{name: "heads", kind: kindInt, min: 1, max: 16, def: int64(1)},
@@ -39,6 +41,10 @@ func trainGATFunction() tableFunction {
 				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "time", kind: kindTextList},
 				{name: "scaler", kind: kindText},
+				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
+				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+				{name: "resume", kind: kindText},
+				{name: "allow_data_change", kind: kindBool, def: false},
 			},
 		},
 		bind: bindTrainGAT,
@@ -136,33 +142,119 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		Epochs: int(a.int("epochs")), LR: a.float("lr"), Momentum: a.float("momentum"), Optimizer: a.text("optimizer"),
 		BatchSize: int(a.int("batch_size")), TrainFraction: a.float("train_fraction"), Patience: int(a.int("patience")),
 		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors"))}
-	name := a.text("model")
-	if err := checkModelKind(c, trainGATName, name, "gat"); err != nil {
+	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
+		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change")}
+	if a.given("resume") {
+		if err := job.resumeFrom(a); err != nil {
+			return nil, err
+		}
+	}
+	if job.name == "" {
+		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainGATName).
+			WithHint("Name the model to train: train_gat(source, model := 'name').")
+	}
+	if err := checkModelKind(c, trainGATName, job.name, "gat"); err != nil {
 		return nil, err
 	}
 	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
 	if err != nil {
 		return nil, err
 	}
-	link, err := linkScaler(c, a.text("scaler"), w.entityNames())
-	if err != nil {
+	if job.link, err = linkScaler(c, job.scaler, w.entityNames()); err != nil {
 		return nil, err
 	}
-	job := &gatJob{c: c, w: w, cfg: cfg, name: name, scaler: a.text("scaler"), link: link}
+	job.w = w
 	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
 		{Name: "test_mse", T: doubleType()}, {Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
 	return &table{cols: cols, open: job.start}, nil
+}
+
+// resumeFrom sets the job up to continue the version resume names (its
+// latest version with weights, if it names none): that version's
+// architecture and, unless the call gives them, its other options.
+func (j *gatJob) resumeFrom(a args) error {
+	ref, err := mlops.ParseRef(a.text("resume"))
+	if err != nil {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", trainGATName, err)
+	}
+	if ref.Version == 0 {
+		err := j.c.db.SQL().QueryRowContext(j.c.ctx(), `SELECT coalesce(max(version), 0) FROM mlops.models
+			WHERE name = ? AND artifact_checksum IS NOT NULL`, ref.Name).Scan(&ref.Version)
+		if err != nil {
+			return err
+		}
+		if ref.Version == 0 {
+			return sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", trainGATName, quote(ref.Name))
+		}
+	}
+	m, err := j.c.reg.load(j.c.ctx(), trainGATName, "gat", ref)
+	if err != nil {
+		return err
+	}
+	if j.from, err = decodeGATArtifact(m.artifact); err != nil {
+		return err
+	}
+	if err := j.c.db.SQL().QueryRowContext(j.c.ctx(), "SELECT fingerprint FROM mlops.models WHERE name = ? AND version = ?",
+		ref.Name, ref.Version).Scan(&j.fromFingerprint); err != nil {
+		return err
+	}
+	j.fromRef = m.ref
+	prev := j.from.Model.Config
+	// The architecture is the checkpoint's; the call may repeat it, not change it.
+	for _, arch := range []struct {
+		name      string
+		same      bool
+		had, want any
+	}{
+		{"window", prev.Window == j.cfg.Window, prev.Window, j.cfg.Window},
+		{"hidden", slices.Equal(prev.Hidden, j.cfg.Hidden), prev.Hidden, j.cfg.Hidden},
+		{"heads", prev.Heads == j.cfg.Heads, prev.Heads, j.cfg.Heads},
+		{"neighbors", prev.Neighbors == j.cfg.Neighbors, prev.Neighbors, j.cfg.Neighbors},
+	} {
+		if a.explicit(arch.name) && !arch.same {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %v differs from %v of %s, which resume continues",
+				trainGATName, arch.name, arch.want, arch.had, m.ref).WithHint("Leave %s out to keep the checkpoint's.", arch.name)
+		}
+	}
+	cfg := prev
+	for name, set := range map[string]func(){
+		"epochs": func() { cfg.Epochs = j.cfg.Epochs }, "lr": func() { cfg.LR = j.cfg.LR },
+		"momentum": func() { cfg.Momentum = j.cfg.Momentum }, "optimizer": func() { cfg.Optimizer = j.cfg.Optimizer },
+		"batch_size": func() { cfg.BatchSize = j.cfg.BatchSize }, "train_fraction": func() { cfg.TrainFraction = j.cfg.TrainFraction },
+		"patience": func() { cfg.Patience = j.cfg.Patience }, "workers": func() { cfg.Workers = j.cfg.Workers },
+		"seed": func() { cfg.Seed = j.cfg.Seed },
+	} {
+		if a.explicit(name) {
+			set()
+		}
+	}
+	if j.from.Epoch >= cfg.Epochs {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
+			trainGATName, m.ref, j.from.Epoch, cfg.Epochs)
+	}
+	j.cfg = cfg
+	if j.name == "" {
+		j.name = ref.Name
+	}
+	if j.scaler == "" {
+		j.scaler = m.scaler
+	}
+	return nil
 }
 
 // checkModelKind fails if name is taken by a model of another kind.
 func checkModelKind(c *call, fn, name, kind string) error {
 	var other string
 	err := c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? AND kind <> ? LIMIT 1", name, kind).Scan(&other)
-	if err == nil {
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	default:
 		return sqlstate.New(sqlstate.DuplicateObject, "%s: model %s is a %s model, not a %s model", fn, quote(name), other, kind).
 			WithHint("Choose another name, or drop it with mlops.drop.")
 	}
-	return nil
 }
 
 // minRows is the fewest time rows training needs: a window, and a training

@@ -32,11 +32,16 @@ const callerValue = "CAST(json_object('id', getvariable('" + CallerArgument + "'
 // text of its value.
 type callArg struct{ name, value string }
 
-// rewriteCalls rewrites the calls in text of the functions in fns, which
-// maps each function to the names of its named arguments, and returns the
-// names of the functions called.
-func rewriteCalls(text string, fns map[string][]string) (string, []string) {
-	if len(fns) == 0 || !mentionsAny(text, fns) {
+// rewriteCalls rewrites the calls in text of the table functions in fns,
+// which maps each function to the names of its named arguments, and of the
+// operations in ops, and returns the names of the functions called.
+//
+// Operations are scalar functions named schema.function (mlops.cancel):
+// DuckDB knows them as schema_function, since a function registered
+// through duckdb-go cannot live in a schema. Their calls become
+// schema_function(<the caller>, <each argument as JSON text>).
+func rewriteCalls(text string, fns map[string][]string, ops map[string]bool) (string, []string) {
+	if len(fns)+len(ops) == 0 || !mentionsAny(text, fns, ops) {
 		return text, nil
 	}
 	res, err := pg.Scan(text)
@@ -47,25 +52,41 @@ func rewriteCalls(text string, fns map[string][]string) (string, []string) {
 	toks := res.Tokens
 	type edit struct {
 		from, to int
-		args     string
+		text     string
 	}
 	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		name := strings.ToLower(text[toks[i].Start:toks[i].End])
+		if toks[i].Token != pg.Token_IDENT {
+			continue
+		}
+		if i+3 < len(toks) && toks[i+1].Token == pg.Token_ASCII_46 && toks[i+2].Token == pg.Token_IDENT && toks[i+3].Token == pg.Token_ASCII_40 {
+			op := name + "." + strings.ToLower(text[toks[i+2].Start:toks[i+2].End])
+			if ops[op] {
+				args, end := splitArgs(text, toks, i+3)
+				if end < 0 {
+					continue
+				}
+				edits = append(edits, edit{from: int(toks[i].Start), to: end, text: strings.ReplaceAll(op, ".", "_") + "(" + opArgs(args)})
+				calls = append(calls, op)
+				i += 3
+				continue
+			}
+		}
 		named, ok := fns[name]
-		if !ok || toks[i].Token != pg.Token_IDENT || toks[i+1].Token != pg.Token_ASCII_40 {
+		if !ok || toks[i+1].Token != pg.Token_ASCII_40 {
 			continue
 		}
 		args, end := splitArgs(text, toks, i+1)
 		if end < 0 || hasArg(args, CallerArgument) {
 			continue
 		}
-		edits = append(edits, edit{from: int(toks[i+1].End), to: end, args: callText(args, named)})
+		edits = append(edits, edit{from: int(toks[i+1].End), to: end, text: callText(args, named)})
 		calls = append(calls, name)
 	}
 	for k := len(edits) - 1; k >= 0; k-- {
 		e := edits[k]
-		text = text[:e.from] + e.args + text[e.to:]
+		text = text[:e.from] + e.text + text[e.to:]
 	}
 	return text, calls
 }
@@ -128,11 +149,25 @@ func hasArg(args []callArg, name string) bool {
 	return false
 }
 
+// jsonArg is an argument value as JSON text; 'null' for NULL.
+func jsonArg(value string) string { return "coalesce(CAST(to_json(" + value + ") AS VARCHAR), 'null')" }
+
+// opArgs is the rewritten argument list of an operation: the caller first,
+// then each argument's value (names are dropped: operations take positional
+// arguments only).
+func opArgs(args []callArg) string {
+	parts := []string{callerValue}
+	for _, a := range args {
+		parts = append(parts, jsonArg(a.value))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // callText is the rewritten argument list.
 func callText(args []callArg, named []string) string {
 	var parts []string
 	for _, a := range args {
-		v := "coalesce(CAST(to_json(" + a.value + ") AS VARCHAR), 'null')"
+		v := jsonArg(a.value)
 		if a.name != "" {
 			v = quoteIdent(a.name) + " := " + v
 		}
@@ -147,10 +182,15 @@ func callText(args []callArg, named []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func mentionsAny(text string, fns map[string][]string) bool {
+func mentionsAny(text string, fns map[string][]string, ops map[string]bool) bool {
 	lower := strings.ToLower(text)
 	for f := range fns {
 		if strings.Contains(lower, f) {
+			return true
+		}
+	}
+	for op := range ops {
+		if _, fn, _ := strings.Cut(op, "."); strings.Contains(lower, fn) {
 			return true
 		}
 	}

@@ -18,6 +18,9 @@ type Catalog struct {
 	// Functions maps each of Mallard's table functions to the names of its
 	// named arguments; calls of them are rewritten (see rewriteCalls).
 	Functions map[string][]string
+	// Operations are Mallard's scalar functions named schema.function
+	// (mlops.cancel, ...); calls of them are rewritten too.
+	Operations []string
 }
 
 // Planner turns client SQL into statements DuckDB runs: it splits, parses
@@ -32,12 +35,13 @@ type Planner struct {
 	macros    map[string]bool
 	infoFns   map[string]bool
 	functions map[string][]string
+	ops       map[string]bool
 }
 
 // New returns a planner that redirects catalog references to cat.
 func New(cat Catalog) *Planner {
 	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
-		functions: cat.Functions}
+		functions: cat.Functions, ops: set(cat.Operations)}
 }
 
 func set(names []string) map[string]bool {
@@ -78,7 +82,7 @@ func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
 func (p *Planner) plan(st *Statement, paramTypes []string) {
 	p.rewrite(st, paramTypes)
 	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
-		st.Text, st.Calls = rewriteCalls(st.Text, p.functions)
+		st.Text, st.Calls = rewriteCalls(st.Text, p.functions, p.ops)
 	}
 }
 

@@ -60,6 +60,7 @@ const (
 	DuplicatePreparedStatement   Code = "42P05"
 	DuplicateCursor              Code = "42P03"
 	DatatypeMismatch             Code = "42804"
+	WrongObjectType              Code = "42809"
 	AmbiguousColumn              Code = "42702"
 	IndeterminateDatatype        Code = "42P18"
 	DependentObjectsStillExist   Code = "2BP01"
@@ -68,11 +69,13 @@ const (
 	OutOfMemory                  Code = "53200"
 	DiskFull                     Code = "53100"
 	ObjectNotInPrerequisiteState Code = "55000"
+	ObjectInUse                  Code = "55006"
 	CantChangeRuntimeParam       Code = "55P02"
 	QueryCanceled                Code = "57014"
 	AdminShutdown                Code = "57P01"
 	IOError                      Code = "58030"
 	InternalError                Code = "XX000"
+	DataCorrupted                Code = "XX001"
 )
 
 // Error is an error with a SQLSTATE and the optional fields of a Postgres

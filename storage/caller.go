@@ -35,6 +35,9 @@ type callState struct {
 // session is running there (a call through database/sql, for example).
 func (d *DB) Caller(id uint64) Caller { return Caller{db: d, id: id} }
 
+// ID is the calling connection's id: the session, in Mallard's records.
+func (c Caller) ID() uint64 { return c.id }
+
 // Context is the context of the calling statement: canceled when the
 // client cancels it, times out or goes away.
 func (c Caller) Context() context.Context {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,7 @@ type Config struct {
 	MaxMessageSize int
 	Threads        int
 	MemoryLimit    string
+	MaxTrainings   int
 }
 
 // newFlags binds cfg to flags whose defaults come from MALLARD_* variables.
@@ -54,6 +56,7 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	integer(&cfg.MaxMessageSize, "max-message-size", sqlfront.DefaultMaxMessageSize, "largest client message in bytes")
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
+	integer(&cfg.MaxTrainings, "max-trainings", runtime.NumCPU(), "training runs at once; more wait in a queue")
 	return fs
 }
 
@@ -100,6 +103,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxMessageSize < 1024 {
 		return fmt.Errorf("-max-message-size %d: want at least 1024 bytes", c.MaxMessageSize)
+	}
+	if c.MaxTrainings < 1 {
+		return fmt.Errorf("-max-trainings %d: want at least 1", c.MaxTrainings)
 	}
 	if c.Threads < 0 {
 		return fmt.Errorf("-threads %d: want 0 or more", c.Threads)

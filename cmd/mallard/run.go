@@ -73,8 +73,10 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	frontCfg.Functions = functions.TableFunctions()
 	frontCfg.Progressive = functions.Progressive()
 	frontCfg.Catalog.Functions = frontCfg.Functions
+	frontCfg.Catalog.Operations = functions.Operations()
 	plan := planner.New(frontCfg.Catalog)
-	if err := functions.Register(ctx, db, func(q string) string { return plan.PlanOne(q).Text }); err != nil {
+	opts := functions.Options{Plan: func(q string) string { return plan.PlanOne(q).Text }, MaxTrainings: cfg.MaxTrainings, Version: Version}
+	if err := functions.Register(ctx, db, opts); err != nil {
 		db.Close(context.Background())
 		return err
 	}

@@ -103,6 +103,21 @@ func (n *Net) copyWeights(src *Net) {
 	}
 }
 
+// sameShapes reports whether n and o have parameters of the same shapes.
+func sameShapes(n, o *Net) bool {
+	if len(n.params) != len(o.params) {
+		return false
+	}
+	for i, p := range n.params {
+		r, c := p.W.Dims()
+		or, oc := o.params[i].W.Dims()
+		if r != or || c != oc {
+			return false
+		}
+	}
+	return true
+}
+
 // flatGrads appends every parameter's gradient to buf, in Params order.
 func (n *Net) flatGrads(buf []float64) []float64 {
 	for _, p := range n.params {

@@ -47,6 +47,9 @@ type Epoch struct {
 	TrainMSE, TestMSE float64
 	Best              bool
 	Elapsed           time.Duration
+	// Snapshot copies the model as it is after this epoch; it may be
+	// called only while the report of the epoch runs.
+	Snapshot func() *Model
 }
 
 // Train trains a network on m. report is called after every epoch, from
@@ -55,13 +58,38 @@ type Epoch struct {
 // collective, so the result depends on the seed and the data, and on the
 // number of workers only through the order of floating-point sums.
 func Train(ctx context.Context, cfg Config, m series.Matrix, report func(Epoch) error) (*Model, error) {
+	return TrainFrom(ctx, cfg, m, Start{}, report)
+}
+
+// Start is where a training run begins: from scratch (the zero Start), or
+// from a model's weights after the epochs it has done. The optimiser's
+// state (momentum, Adam's moments) starts afresh either way.
+type Start struct {
+	Model *Model
+	Epoch int
+}
+
+// TrainFrom trains as Train does, from start: epochs are numbered on from
+// start.Epoch, up to cfg.Epochs. The model's architecture must be cfg's.
+func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, report func(Epoch) error) (*Model, error) {
 	train, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
 	if err != nil {
 		return nil, err
 	}
 	run := &training{cfg: cfg, m: m, train: train, test: test, coll: parallel.NewLocal(cfg.Workers),
-		start: time.Now(), report: report}
+		start: time.Now(), report: report, first: start.Epoch + 1}
 	init := newNet(cfg.Window, cfg.Hidden, cfg.Heads, rand.New(rand.NewPCG(cfg.Seed, 0)))
+	if start.Model != nil {
+		from, err := start.Model.net()
+		if err != nil {
+			return nil, err
+		}
+		if !sameShapes(init, from) {
+			return nil, fmt.Errorf("gat: the model to resume has another architecture than window %d, hidden %v, heads %d",
+				cfg.Window, cfg.Hidden, cfg.Heads)
+		}
+		init.copyWeights(from)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
@@ -92,6 +120,7 @@ type training struct {
 	coll        parallel.Collective
 	start       time.Time
 	report      func(Epoch) error
+	first       int  // the number of the first epoch to run
 	final       *Net // rank 0's network when training ends
 }
 
@@ -118,7 +147,7 @@ func (r *training) newWorker(rank int, init *Net) *worker {
 // loop runs every epoch on this worker.
 func (w *worker) loop(ctx context.Context) error {
 	best, since := math.Inf(1), 0
-	for epoch := 1; epoch <= w.cfg.Epochs; epoch++ {
+	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
 		order := shuffled(w.train, w.cfg.Seed, epoch)
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
 			if err := w.step(ctx, order[from:min(from+w.cfg.BatchSize, len(order))]); err != nil {
@@ -135,6 +164,7 @@ func (w *worker) loop(ctx context.Context) error {
 			since++
 		}
 		if w.rank == 0 && w.report != nil {
+			e.Snapshot = func() *Model { return newModel(w.cfg, w.m, w.net) }
 			if err := w.report(e); err != nil {
 				return err
 			}
@@ -158,6 +188,9 @@ func (w *worker) share(samples []int) []int {
 // step trains on one mini-batch: gradients of the summed squared error on
 // this worker's share, summed over workers, divided by the batch's cells.
 func (w *worker) step(ctx context.Context, batch []int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for _, p := range w.net.Params() {
 		p.ZeroGrad()
 	}
