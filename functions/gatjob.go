@@ -115,7 +115,8 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 	}
 	ctx, cancel := context.WithCancelCause(tr.ctx)
 	out := make(chan epochDone)
-	done := make(chan struct{})
+	// stop closes when the statement ends: after it nobody reads out.
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		last := from.Epoch
@@ -141,13 +142,14 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		}
 		select {
 		case out <- epochDone{err: err}:
-		case <-ctx.Done():
+		case <-stop:
 		}
 	}()
 	return &run{
 		fill: func(chunk duckdb.DataChunk) (int, error) { return j.fill(chunk, out) },
 		close: func() {
 			cancel(sqlstate.New(sqlstate.QueryCanceled, "train_gat: the statement ended before training did"))
+			close(stop)
 			<-done
 		},
 	}, nil
@@ -172,6 +174,10 @@ func (j *gatJob) checkResume(fp string) error {
 // record commits an epoch to the registry, marks it best when its test
 // MSE is the lowest so far, and saves a checkpoint when one is due.
 func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
+	if math.IsNaN(e.TrainMSE) || math.IsInf(e.TrainMSE, 0) {
+		return sqlstate.New(sqlstate.DataException, "%s: training diverged: train_mse is %v at epoch %d", trainGATName, e.TrainMSE, e.Epoch).
+			WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", j.cfg.LR)
+	}
 	best, err := tr.epoch(e.Epoch, e.TrainMSE, e.TestMSE, float64(e.Elapsed.Microseconds())/1000, nil)
 	if err != nil {
 		return err

@@ -43,6 +43,7 @@ func startServerWith(t testing.TB, opts functions.Options) string {
 	cfg.Catalog.Operations = functions.Operations()
 	plan := planner.New(cfg.Catalog)
 	opts.Plan = func(q string) string { return plan.PlanOne(q).Text }
+	opts.Version = "test"
 	if err := functions.Register(ctx, db, opts); err != nil {
 		t.Fatal(err)
 	}

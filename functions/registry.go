@@ -194,12 +194,17 @@ func (r *registry) begin(ctx context.Context, spec runSpec) (*trainingRun, error
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO mlops.training_runs (run_id, model, kind, status, epochs, session, resumed_from)
 			VALUES (?, ?, ?, 'queued', ?, ?, ?)`, run.id, spec.name, spec.kind, spec.epochs, spec.session, nullIfEmpty(spec.resumedFrom))
+		if err == nil { // cancelable before any session can see it
+			run.ctx, run.untrack = r.runs.Track(ctx, run.id)
+		}
 		return err
 	})
 	if err != nil {
+		if run.untrack != nil {
+			run.untrack()
+		}
 		return nil, fmt.Errorf("record training run: %w", err)
 	}
-	run.ctx, run.untrack = r.runs.Track(ctx, run.id)
 	if run.release, err = r.runs.Acquire(run.ctx); err != nil {
 		run.end(err, nil)
 		return nil, err

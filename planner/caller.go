@@ -60,7 +60,8 @@ func rewriteCalls(text string, fns map[string][]string, ops map[string]bool) (st
 		if toks[i].Token != pg.Token_IDENT {
 			continue
 		}
-		if i+3 < len(toks) && toks[i+1].Token == pg.Token_ASCII_46 && toks[i+2].Token == pg.Token_IDENT && toks[i+3].Token == pg.Token_ASCII_40 {
+		// The function's name may be a keyword token (rollback, drop).
+		if i+3 < len(toks) && toks[i+1].Token == pg.Token_ASCII_46 && toks[i+3].Token == pg.Token_ASCII_40 {
 			op := name + "." + strings.ToLower(text[toks[i+2].Start:toks[i+2].End])
 			if ops[op] {
 				args, end := splitArgs(text, toks, i+3)
