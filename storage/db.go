@@ -109,6 +109,16 @@ func (d *DB) open() error {
 }
 
 func (d *DB) configure(ctx context.Context, cfg Config) error {
+	// DuckDB's statistics propagation can prove at prepare time that a
+	// filter matches nothing (a literal outside a column's current min and
+	// max) and fold the plan to an empty result; a prepared statement
+	// keeps that plan after other connections insert matching rows. Postgres
+	// drivers cache prepared statements (pgx always, pgjdbc and psycopg 3
+	// after a few runs), so a dashboard polling the same query would never
+	// see new rows. Found with a poll of mlops.models during training.
+	if _, err := d.sqldb.ExecContext(ctx, "SET GLOBAL disabled_optimizers = 'statistics_propagation'"); err != nil {
+		return fmt.Errorf("set disabled_optimizers: %w", err)
+	}
 	if cfg.Threads > 0 {
 		if _, err := d.sqldb.ExecContext(ctx, fmt.Sprintf("SET GLOBAL threads = %d", cfg.Threads)); err != nil {
 			return fmt.Errorf("set threads: %w", err)

@@ -136,3 +136,43 @@ func TestFileDatabaseSharedWithSQL(t *testing.T) {
 		t.Fatalf("v = %d, err = %v", v, err)
 	}
 }
+
+// TestPreparedSeesNewRows runs a prepared statement whose filter matched
+// nothing when it was prepared, after another connection inserts a row it
+// matches: it must see the row (see DB.configure).
+func TestPreparedSeesNewRows(t *testing.T) {
+	db, c := openConn(t, storage.MemoryPath)
+	ctx := context.Background()
+	if _, err := db.SQL().ExecContext(ctx, "CREATE TABLE t AS SELECT 'done' AS name, 1 AS v"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.Prepare(ctx, "SELECT max(v) FROM t WHERE name = 'g'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	maxV := func() any {
+		rows, err := st.Query(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		if !rows.Next() {
+			t.Fatal("no batch")
+		}
+		col := rows.Batch().Column(0)
+		if col.IsNull(0) {
+			return nil
+		}
+		return col.(*array.Int32).Value(0)
+	}
+	if v := maxV(); v != nil {
+		t.Fatalf("before the insert: %v", v)
+	}
+	if _, err := db.SQL().ExecContext(ctx, "INSERT INTO t VALUES ('g', 5)"); err != nil {
+		t.Fatal(err)
+	}
+	if v := maxV(); v != int32(5) {
+		t.Fatalf("after another connection inserted a matching row: %v, want 5", v)
+	}
+}
