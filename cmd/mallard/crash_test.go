@@ -1,0 +1,131 @@
+//go:build duckdb_arrow
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// startBinary starts the built server on dbPath and returns it with its address.
+func startBinary(t *testing.T, bin, dbPath string) (*exec.Cmd, string) {
+	t.Helper()
+	addr := freePort(t)
+	cmd := exec.Command(bin, "serve", "--listen", addr, "--db", dbPath, "--log-level", "warn")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, addr
+}
+
+// TestKilledDuringTraining kills the real server process with SIGKILL in
+// the middle of a training run and starts it again on the same file: no
+// run is left training, every ready model loads and forecasts, and the
+// interrupted run resumes from its last checkpoint.
+func TestKilledDuringTraining(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mallard")
+	build := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dbPath := filepath.Join(dir, "m.duckdb")
+	ctx := context.Background()
+
+	server, addr := startBinary(t, bin, dbPath)
+	conn := connectRetry(t, addr)
+	csv, err := filepath.Abs(filepath.Join("..", "..", "examples", "data", "unemployment-across-industries.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", csv),
+		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
+		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
+		"SELECT count(*) FROM train_gat('uw', model := 'done', epochs := 3, hidden := [4, 4], scaler := 'u')",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	trainer := connectRetry(t, addr)
+	trained := make(chan error, 1)
+	go func() {
+		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2)")
+		trained <- err
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var checkpoint *int
+		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
+		if err == nil && checkpoint != nil && *checkpoint >= 4 {
+			break
+		}
+		select {
+		case err := <-trained:
+			t.Fatalf("training ended before the kill: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			var runs string
+			_ = conn.QueryRow(ctx, "SELECT string_agg(model || ' ' || status || ' ' || epochs_done, '; ') || (SELECT string_agg(name || ' ' || version || ' ' || coalesce(checkpoint_epoch, -1), '; ') FROM mlops.models) FROM mlops.training_runs").Scan(&runs)
+			t.Fatalf("no checkpoint of g within a minute (%v); runs: %s", err, runs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := server.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = server.Wait()
+
+	_, addr = startBinary(t, bin, dbPath)
+	conn = connectRetry(t, addr)
+	var left int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM mlops.training_runs WHERE status IN ('training', 'queued')").Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d runs left training after the restart (%v)", left, err)
+	}
+	var runStatus, modelStatus string
+	var checkpoint int
+	if err := conn.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
+		JOIN mlops.models m ON m.name = r.model AND m.version = r.version WHERE r.model = 'g'`).Scan(&runStatus, &modelStatus, &checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if runStatus != "interrupted" || modelStatus != "interrupted" || checkpoint < 4 {
+		t.Errorf("g after the restart: run %s, model %s, checkpoint epoch %d", runStatus, modelStatus, checkpoint)
+	}
+	rows, err := conn.Query(ctx, "SELECT name || '@' || version FROM mlops.models WHERE status = 'ready'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(ready) != 1 {
+		t.Fatalf("ready models %v (%v), want done@1", ready, err)
+	}
+	for _, ref := range ready {
+		var n int
+		if err := conn.QueryRow(ctx, fmt.Sprintf("SELECT count(*) FROM forecast('%s', steps := 2)", ref)).Scan(&n); err != nil || n != 28 {
+			t.Errorf("forecast(%s): %d rows (%v), want 28", ref, n, err)
+		}
+	}
+	var epochs []int64
+	rows, err = conn.Query(ctx, fmt.Sprintf("SELECT epoch FROM train_gat('uw', resume := 'g', epochs := %d)", checkpoint+2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if epochs, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil || len(epochs) != 2 || epochs[0] != int64(checkpoint+1) {
+		t.Fatalf("resume after the crash: epochs %v (%v), want %d and %d", epochs, err, checkpoint+1, checkpoint+2)
+	}
+	var status string
+	if err := conn.QueryRow(ctx, "SELECT status FROM mlops.models WHERE name = 'g' AND version = 2").Scan(&status); err != nil || status != "ready" {
+		t.Errorf("the resumed version is %q (%v)", status, err)
+	}
+}
