@@ -87,3 +87,32 @@ SELECT method, round(train_mse, 4) AS train_mse, round(test_mse, 4) AS test_mse,
 -- Forecasts in original units, rolling forward two months.
 SELECT step, entity, round(prediction) AS prediction
 FROM forecast('unemployment_gat', steps := 2) WHERE entity IN ('construction', 'finance') ORDER BY entity, step;
+
+-- 8. The model registry. Every training run is recorded, with one row per
+--    epoch committed as it ends: another session can watch a run live and
+--    stop it with mlops.cancel(run_id).
+SELECT run_id, model, version, status, epochs_done, best_epoch
+FROM mlops.training_runs ORDER BY run_id DESC LIMIT 1;
+SELECT epoch, round(train_loss, 4) AS train_loss, round(test_loss, 4) AS test_loss
+FROM mlops.training_metrics
+WHERE run_id = (SELECT max(run_id) FROM mlops.training_runs) AND epoch % 20 = 0;
+-- A second version, trained with Adam. It deploys itself only if its test
+-- loss beats the deployed version's (deploy := 'always' or 'never' overrides).
+SELECT count(*) AS epochs
+FROM train_gat('unemployment_scaled', model := 'unemployment_gat', epochs := 40,
+               optimizer := 'adam', lr := 0.01, scaler := 'unemployment');
+SELECT version, status, deployed, round(test_loss, 4) AS test_loss, rows, entities, artifact_size > 0 AS saved
+FROM mlops.models WHERE name = 'unemployment_gat' ORDER BY version DESC LIMIT 2;
+-- Pin the newest version, then return to the one deployed before it.
+SELECT mlops.deploy('unemployment_gat', (SELECT max(version) FROM mlops.models WHERE name = 'unemployment_gat'));
+SELECT mlops.rollback('unemployment_gat');
+-- 'name@version' addresses a version explicitly.
+SELECT count(*) AS forecasts FROM forecast('unemployment_gat@1');
+-- Continue the newest version from its last checkpoint for 20 more epochs:
+-- a new version; the data must be what it was trained on.
+SELECT min(epoch) AS first_epoch, max(epoch) AS last_epoch
+FROM train_gat('unemployment_scaled', resume := 'unemployment_gat', epochs := 60);
+-- Drop that version: its row and its weights go together.
+SELECT mlops.drop('unemployment_gat', (SELECT max(version) FROM mlops.models WHERE name = 'unemployment_gat'));
+-- Nothing is training now, so this cancels nothing.
+SELECT mlops.cancel(run_id) FROM mlops.training_runs WHERE status IN ('queued', 'training');
