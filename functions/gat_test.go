@@ -116,3 +116,24 @@ func TestTrainGATErrors(t *testing.T) {
 		t.Errorf("%d models stored by failed calls (%v)", stored, err)
 	}
 }
+
+// TestForecastTimes extrapolates the time columns of forecasts: calendar
+// months from year and month columns, months from a date column, steps of
+// an integer column.
+func TestForecastTimes(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(t, conn)
+	exec(t, conn, "CREATE TABLE ud AS SELECT make_date(year, month, 1) AS d, * EXCLUDE (year, month) FROM uw",
+		"CREATE TABLE ui AS SELECT (year * 100 + month) * 0 + row_number() OVER (ORDER BY year, month) * 3 AS period, * EXCLUDE (year, month) FROM uw")
+	for _, tt := range []struct{ source, model, columns, want string }{
+		{"uw", "ym", "year || '-' || month", "2010-3 2010-4 2010-5 2010-6 2010-7 2010-8 2010-9 2010-10 2010-11 2010-12 2011-1"},
+		{"ud", "dm", "strftime(d, '%Y-%m-%d')", "2010-03-01 2010-04-01 2010-05-01 2010-06-01 2010-07-01 2010-08-01 2010-09-01 2010-10-01 2010-11-01 2010-12-01 2011-01-01"},
+		{"ui", "ip", "period::VARCHAR", "369 372 375 378 381 384 387 390 393 396 399"},
+	} {
+		exec(t, conn, "SELECT count(*) FROM train_gat('"+tt.source+"', model := '"+tt.model+"', epochs := 1, hidden := [4, 4])")
+		got := scanOne[string](t, conn, "SELECT string_agg("+tt.columns+", ' ' ORDER BY step) FROM forecast('"+tt.model+"', steps := 11) WHERE entity = 'finance'")
+		if got != tt.want {
+			t.Errorf("%s: forecast times %q, want %q", tt.source, got, tt.want)
+		}
+	}
+}

@@ -33,6 +33,8 @@ type gatJob struct {
 	deploy          string
 	checkpointEvery int // 0: at every new lowest test MSE
 	allowDataChange bool
+	timeKinds       []string   // of the source's time columns
+	lastTimes       [][]string // the source's last two time rows, latest first
 
 	// from is the checkpoint a resumed run continues, fromRef its version.
 	from            *gatArtifact
@@ -95,6 +97,9 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 	if m.T < minRows(j.cfg.Window) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d needs at least %d",
 			trainGATName, m.T, j.cfg.Window, minRows(j.cfg.Window))
+	}
+	if j.timeKinds, j.lastTimes, err = j.w.lastTimes(ctx, j.c); err != nil {
+		return nil, err
 	}
 	fp := dataFingerprint(j.w.entityNames(), m)
 	var from gat.Start

@@ -101,7 +101,9 @@ func bindForecast(c *call, a args) (*table, error) {
 			return nil, err
 		}
 	}
-	cols := []duckdb.ColumnInfo{{Name: "step", T: bigintType()}, {Name: "entity", T: varcharType()}, {Name: "prediction", T: doubleType()}}
+	cols := []duckdb.ColumnInfo{{Name: "step", T: bigintType()}}
+	cols = append(cols, timeColumns(s.TimeColumns, s.TimeKinds)...)
+	cols = append(cols, duckdb.ColumnInfo{Name: "entity", T: varcharType()}, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	steps := int(a.int("steps"))
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
 		n := len(s.Entities)
@@ -110,13 +112,18 @@ func bindForecast(c *call, a args) (*table, error) {
 		if err != nil {
 			return nil, err
 		}
+		times := make([][]any, steps)
+		for k := range times {
+			times[k] = extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, k+1)
+		}
 		var rows [][]any
 		for k, row := range preds {
 			for i, v := range row {
 				if link != nil {
 					v = link.scaler.Invert(link.column[i], v)
 				}
-				rows = append(rows, []any{int64(k + 1), s.Entities[i], v})
+				row := append([]any{int64(k + 1)}, times[k]...)
+				rows = append(rows, append(row, s.Entities[i], v))
 			}
 		}
 		return rowsRun(rows), nil

@@ -17,6 +17,8 @@ type gatArtifact struct {
 	Model       *gat.Model `json:"model"`
 	Entities    []string   `json:"entities"`
 	TimeColumns []string   `json:"time_columns"`
+	TimeKinds   []string   `json:"time_kinds"`
+	LastTimes   [][]string `json:"last_times"` // the time columns of the last two rows, latest first
 	Tail        []float64  `json:"tail"`
 	Epoch       int        `json:"epoch"`
 }
@@ -27,7 +29,7 @@ func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int) ([]byte,
 	for _, i := range j.w.times {
 		times = append(times, j.w.src.cols[i].Name)
 	}
-	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: times,
+	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: times, TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
 		Tail: m.Values[(m.T-model.Config.Window)*m.N:], Epoch: epoch}
 	return json.Marshal(a)
 }
