@@ -91,7 +91,9 @@ func TestTrainGATErrors(t *testing.T) {
 	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
 	exec(t, conn, "CREATE TABLE withnull AS SELECT * FROM uw", "UPDATE withnull SET agriculture = NULL WHERE year = 2005 AND month = 1",
-		"CREATE TABLE labels AS SELECT year, month, agriculture, 'x' AS label FROM uw")
+		"CREATE TABLE labels AS SELECT year, month, agriculture, 'x' AS label FROM uw",
+		`INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source, fingerprint, rows, entities, mallard_version)
+			VALUES ('rec', 1, 'autoencoder', 'ready', 0, '{}', 'ratings', '', 0, 0, 'test')`)
 	tests := []struct{ name, args, code, message string }{
 		{"too few rows", "'SELECT * FROM uw LIMIT 5', model := 'e'", "22023", "needs at least 6"},
 		{"one entity", "'SELECT year, month, agriculture FROM uw', model := 'e'", "22023", "at least 2"},
@@ -102,6 +104,7 @@ func TestTrainGATErrors(t *testing.T) {
 		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "42883", "hidden must be a list of integers from 1 to 1024"},
 		{"unknown scaler", "'uw', model := 'e', scaler := 'nope'", "42704", "scaler 'nope' does not exist"},
 		{"workers zero", "'uw', model := 'e', workers := 0", "22023", "workers := 0 is out of range"},
+		{"other kind", "'uw', model := 'rec'", "42710", "model 'rec' is of kind autoencoder, not gat"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,7 +115,7 @@ func TestTrainGATErrors(t *testing.T) {
 		})
 	}
 	var stored int
-	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM mlops.models").Scan(&stored); err != nil || stored != 0 {
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM mlops.models WHERE kind = 'gat'").Scan(&stored); err != nil || stored != 0 {
 		t.Errorf("%d models stored by failed calls (%v)", stored, err)
 	}
 }

@@ -186,6 +186,15 @@ func TestCancelRequest(t *testing.T) {
 	if s := scanOne[string](t, other, "SELECT status FROM mlops.models WHERE name = 'g'"); s != "canceled" {
 		t.Errorf("model status %s after a cancel request", s)
 	}
+
+	// A closed connection stops its training too.
+	closing := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	startTraining(closing, context.Background(), strings.ReplaceAll(longTraining, "'g'", "'h'"))
+	waitFor(t, other, "SELECT count(*) >= 2 FROM mlops.training_metrics WHERE run_id = 2", true)
+	if err := closing.PgConn().Conn().Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, other, "SELECT status FROM mlops.training_runs WHERE run_id = 2", "canceled")
 }
 
 // TestTrainingQueue runs one training at a time: a second waits as queued

@@ -252,7 +252,7 @@ func checkModelKind(c *call, fn, name, kind string) error {
 	case err != nil:
 		return err
 	default:
-		return sqlstate.New(sqlstate.DuplicateObject, "%s: model %s is a %s model, not a %s model", fn, quote(name), other, kind).
+		return sqlstate.New(sqlstate.DuplicateObject, "%s: model %s is of kind %s, not %s", fn, quote(name), other, kind).
 			WithHint("Choose another name, or drop it with mlops.drop.")
 	}
 }
