@@ -241,7 +241,7 @@ func (r *registry) load(ctx context.Context, fn, kind string, ref mlops.Ref) (*s
 	}
 	m.scaler, m.metrics, m.epoch = scaler.String, metrics.String, int(epoch.Int64)
 	if m.kind != kind {
-		return nil, sqlstate.New(sqlstate.WrongObjectType, "%s: %s is a %s model, not a %s model", fn, ref, m.kind, kind)
+		return nil, sqlstate.New(sqlstate.WrongObjectType, "%s: %s is of kind %s, not %s", fn, ref, m.kind, kind)
 	}
 	if !checksum.Valid {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s is %s and has no saved weights", fn, ref, m.status)
