@@ -18,7 +18,7 @@ import (
 
 func TestConfigValidate(t *testing.T) {
 	base := func() Config {
-		return Config{Listen: "127.0.0.1:5433", DB: "x.duckdb", LogLevel: "info", TLS: "off", MaxMessageSize: 1 << 20}
+		return Config{Listen: "127.0.0.1:5433", DB: "x.duckdb", LogLevel: "info", TLS: "off", MaxMessageSize: 1 << 20, MaxTrainings: 2}
 	}
 	tests := []struct {
 		name    string
@@ -36,6 +36,7 @@ func TestConfigValidate(t *testing.T) {
 		{"cert without key", func(c *Config) { c.TLSCert = "c.pem" }, "go together"},
 		{"tiny messages", func(c *Config) { c.MaxMessageSize = 10 }, "-max-message-size"},
 		{"no db", func(c *Config) { c.DB = "" }, "-db"},
+		{"no trainings", func(c *Config) { c.MaxTrainings = 0 }, "-max-trainings"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
