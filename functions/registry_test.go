@@ -100,7 +100,7 @@ func TestTrainingMetricsLive(t *testing.T) {
 		t.Fatalf("metrics counts seen %v (%v)", seen, err)
 	}
 	row := other.QueryRow(ctx, `SELECT r.status, r.epochs_done, r.best_epoch, m.status, m.deployed, m.rows, m.entities, m.artifact_size > 0,
-		m.artifact_checksum = a.checksum, m.mallard_version, m.hyperparameters->>'Epochs'
+		m.artifact_checksum = a.checksum, m.mallard_version, m.hyperparameters->>'epochs'
 		FROM mlops.training_runs r JOIN mlops.models m ON m.name = r.model AND m.version = r.version JOIN mlops.artifacts a ON a.name = m.name AND a.version = m.version`)
 	var runStatus, modelStatus, version, epochs string
 	var done, best, nrows, entities int

@@ -18,19 +18,19 @@ import (
 // Config are the options of a training run. Defaults are the published
 // configuration (see DefaultConfig).
 type Config struct {
-	Window        int
-	Hidden        []int
-	Heads         int
-	Epochs        int
-	LR            float64
-	Momentum      float64
-	Optimizer     string // "sgd" or "adam"
-	BatchSize     int
-	TrainFraction float64
-	Patience      int // epochs without a lower training MSE before stopping; 0 never stops early
-	Workers       int
-	Seed          uint64
-	Neighbors     int // edges kept per node, by |correlation|; 0 keeps all
+	Window        int     `json:"window"`
+	Hidden        []int   `json:"hidden"`
+	Heads         int     `json:"heads"`
+	Epochs        int     `json:"epochs"`
+	LR            float64 `json:"lr"`
+	Momentum      float64 `json:"momentum"`
+	Optimizer     string  `json:"optimizer"` // "sgd" or "adam"
+	BatchSize     int     `json:"batch_size"`
+	TrainFraction float64 `json:"train_fraction"`
+	Patience      int     `json:"patience"` // epochs without a lower training MSE before stopping; 0 never stops early
+	Workers       int     `json:"workers"`
+	Seed          uint64  `json:"seed"`
+	Neighbors     int     `json:"neighbors"` // edges kept per node, by |correlation|; 0 keeps all
 }
 
 // DefaultConfig is the published configuration.
