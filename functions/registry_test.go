@@ -57,6 +57,20 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
+// failing is a query and the error it must fail with.
+type failing struct{ query, code, message string }
+
+// expectErrors runs each query and checks its SQLSTATE and message.
+func expectErrors(t *testing.T, conn *pgx.Conn, cases []failing) {
+	t.Helper()
+	for _, tt := range cases {
+		e := errorCode(t, conn, tt.query)
+		if e.Code != tt.code || !strings.Contains(e.Message, tt.message) {
+			t.Errorf("%s: %s %q, want %s containing %q", tt.query, e.Code, e.Message, tt.code, tt.message)
+		}
+	}
+}
+
 func scanOne[T any](t *testing.T, conn *pgx.Conn, query string) T {
 	t.Helper()
 	var v T
@@ -270,7 +284,7 @@ func TestDeployRollbackDrop(t *testing.T) {
 	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.artifacts WHERE name = 'g' AND version = 3"); n != 0 {
 		t.Errorf("drop left the artifact of version 3")
 	}
-	for _, tt := range []struct{ query, code, message string }{
+	expectErrors(t, conn, []failing{
 		{"SELECT mlops.deploy('g', 9)", "42704", "model 'g' has no version 9"},
 		{"SELECT mlops.deploy('nope', 1)", "42704", "model 'nope' does not exist"},
 		{"SELECT mlops.deploy('g')", "42883", "argument version is required"},
@@ -282,12 +296,7 @@ func TestDeployRollbackDrop(t *testing.T) {
 		{"SELECT mlops.drop('g', 0)", "22023", "version := 0 is out of range"},
 		{"SELECT mlops.drop('g', 1, 2)", "42883", "at most 2 arguments"},
 		{"SELECT * FROM forecast('g@3')", "42704", "has no version 3"},
-	} {
-		e := errorCode(t, conn, tt.query)
-		if e.Code != tt.code || !strings.Contains(e.Message, tt.message) {
-			t.Errorf("%s: %s %q, want %s containing %q", tt.query, e.Code, e.Message, tt.code, tt.message)
-		}
-	}
+	})
 	step("SELECT mlops.drop('g')", 3, 0)
 	if n := scanOne[int64](t, conn, "SELECT (SELECT count(*) FROM mlops.models) + (SELECT count(*) FROM mlops.artifacts)"); n != 0 {
 		t.Errorf("%d rows left after dropping every version", n)
@@ -321,18 +330,13 @@ func TestResumeAndReproduce(t *testing.T) {
 		t.Errorf("resumed_from %q", s)
 	}
 	exec(t, conn, "CREATE TABLE uw2 AS SELECT * FROM uw", "UPDATE uw2 SET agriculture = agriculture + 0.5 WHERE year = 2005 AND month = 1")
-	for _, tt := range []struct{ query, code, message string }{
+	expectErrors(t, conn, []failing{
 		{"SELECT * FROM train_gat('uw2', resume := 'g@1', epochs := 9)", "22023", "data differs"},
 		{"SELECT * FROM train_gat('uw', resume := 'g@1', epochs := 9, window := 8)", "22023", "window := 8 differs"},
 		{"SELECT * FROM train_gat('uw', resume := 'g@1', epochs := 6)", "22023", "epochs must be more"},
 		{"SELECT * FROM train_gat('uw', resume := 'nope')", "42704", "no version with saved weights"},
 		{"SELECT * FROM train_gat('uw', resume := 'g@7')", "42704", "has no version 7"},
-	} {
-		e := errorCode(t, conn, tt.query)
-		if e.Code != tt.code || !strings.Contains(e.Message, tt.message) {
-			t.Errorf("%s: %s %q, want %s containing %q", tt.query, e.Code, e.Message, tt.code, tt.message)
-		}
-	}
+	})
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw2', resume := 'g@1', epochs := 9, allow_data_change := true)")
 	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.models WHERE name = 'g' AND status = 'ready'"); n != 4 {
 		t.Errorf("%d ready versions, want 4", n)
