@@ -28,7 +28,9 @@ commands:
   wait       wait until -pg accepts connections
   run        load both servers and measure everything, in rounds; write -results
   report     print the summary of -results
-  prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights`
+  prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
+  train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
+  accuracy   choose the GAT's configuration on a validation split of -unemployment, then test it`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -54,7 +56,10 @@ type options struct {
 	Clients    int
 	Duration   time.Duration
 	Warmup     time.Duration
-	Out        io.Writer
+	// Unemployment and Seeds are the data and the number of seeds of accuracy.
+	Unemployment string
+	Seeds        int
+	Out          io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -76,6 +81,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Clients, "clients", 8, "concurrent clients for the QPS measurements")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "length of one QPS measurement")
 	fs.DurationVar(&o.Warmup, "warmup", time.Second, "QPS warm-up on fresh connections before each measurement")
+	fs.StringVar(&o.Unemployment, "unemployment", "../shared/data/vega/unemployment-across-industries.csv", "CSV file of the unemployment data that accuracy reads")
+	fs.IntVar(&o.Seeds, "seeds", 5, "accuracy trains every configuration with seeds 0 to seeds-1")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -97,6 +104,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return report(o)
 	case "prep":
 		return runPrep(ctx, o)
+	case "train":
+		return runTrain(ctx, o)
+	case "accuracy":
+		return runAccuracy(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

@@ -4,12 +4,13 @@
 # TCP, and duckdb-go reading the same database file in-process. Then
 # measures Mallard's pivot_entity_time and rescale on the flights data set
 # against DuckDB SQL computing the same tables (bench prep; it needs only
-# ./bin/mallard). Prints the figures and their ratios against the goals;
-# exits 0 when a goal is missed and non-zero on real errors (wrong row
-# counts, tables that disagree, connection failures).
+# ./bin/mallard), and last GAT training with one worker and with two
+# (bench train, in-process). Prints the figures and their ratios against
+# the goals; exits 0 when a goal is missed and non-zero on real errors
+# (wrong row counts, tables that disagree, connection failures).
 #
 #   BENCH_ROWS=10000000    rows streamed and copied (BENCH_ROWS=200000 for a smoke run)
-#   BENCH_RUNS=3           measured rounds after one warm-up round; medians are reported (also for prep)
+#   BENCH_RUNS=3           measured rounds after one warm-up round; medians are reported (also for prep and train)
 #   BENCH_QPS_SECONDS      length of one QPS run (10, or 2 when BENCH_ROWS < 1000000)
 #   PG_BIN                 PostgreSQL 15 programs (/usr/lib/postgresql/15/bin)
 set -euo pipefail
@@ -99,3 +100,8 @@ echo
 
 echo
 "$bench" prep -mallard-bin "$mallard" -mallard-log "$work/mallard.log" -runs "$runs"
+
+echo
+# bench train times gat.Train in-process, one worker against two, and an
+# epoch against gonum's dgemm rate; it needs neither server.
+"$bench" train -runs "$runs"

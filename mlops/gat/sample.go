@@ -16,6 +16,7 @@ type sampler struct {
 	x         *mat.Dense
 	corr      []float64
 	target    []float64
+	complete  *nn.Graph // the graph of the last sample when neighbors <= 0
 }
 
 func newSampler(m series.Matrix, window, neighbors int) sampler {
@@ -23,11 +24,24 @@ func newSampler(m series.Matrix, window, neighbors int) sampler {
 		corr: make([]float64, m.N*m.N), target: make([]float64, m.N)}
 }
 
-// graph is the correlation graph of the windows before row t.
+// graph is the correlation graph of the windows before row t, valid until
+// the next call. Without a neighbour limit series.Edges keeps every ordered
+// pair whatever the correlations, so the sampler lists the edges once and
+// afterwards only sets their attributes, as Edges does, in place.
 func (s *sampler) graph(t int) *nn.Graph {
 	series.Correlation(s.m, t, s.window, s.corr)
+	if g := s.complete; g != nil {
+		for e, i := range g.Src {
+			g.Attr[e] = s.corr[i*g.N+g.Dst[e]]
+		}
+		return g
+	}
 	src, dst, attr := series.Edges(s.corr, s.m.N, s.neighbors)
-	return &nn.Graph{N: s.m.N, Src: src, Dst: dst, Attr: attr}
+	g := &nn.Graph{N: s.m.N, Src: src, Dst: dst, Attr: attr}
+	if s.neighbors <= 0 {
+		s.complete = g
+	}
+	return g
 }
 
 // predict runs net forward on the sample whose target is row t; it returns

@@ -174,7 +174,7 @@ func (l *ActivationLayer) slope() float64 {
 
 // Forward returns the activation of every element of x.
 func (l *ActivationLayer) Forward(x *mat.Dense) *mat.Dense {
-	l.x = mat.DenseCopyOf(x)
+	l.x = copiedDense(l.x, x)
 	s := l.slope()
 	r, c := x.Dims()
 	y := mat.NewDense(r, c, nil)

@@ -19,7 +19,8 @@ type Dense struct {
 	Weight *Param
 	Bias   *Param
 
-	x *mat.Dense // input of the last Forward, owned by the layer
+	x  *mat.Dense // input of the last Forward, owned by the layer
+	gw *mat.Dense // scratch of Backward
 }
 
 // NewDense returns a Dense layer named name mapping in features to out
@@ -54,7 +55,7 @@ func (d *Dense) Forward(x *mat.Dense) *mat.Dense {
 	if c != in {
 		panic(fmt.Sprintf("nn: Dense %q: input has %d columns, want %d", d.Weight.Name, c, in))
 	}
-	d.x = mat.DenseCopyOf(x)
+	d.x = copiedDense(d.x, x)
 	y := mat.NewDense(n, out, nil)
 	y.Mul(x, d.Weight.W)
 	if d.Bias != nil {
@@ -76,10 +77,10 @@ func (d *Dense) Backward(dy *mat.Dense) *mat.Dense {
 		panic(fmt.Sprintf("nn: Dense %q: Backward before Forward", d.Weight.Name))
 	}
 	n, _ := dy.Dims()
-	in, _ := d.Weight.W.Dims()
-	var gw mat.Dense
-	gw.Mul(d.x.T(), dy)
-	d.Weight.Grad.Add(d.Weight.Grad, &gw)
+	in, out := d.Weight.W.Dims()
+	d.gw = reusedDense(d.gw, in, out)
+	d.gw.Mul(d.x.T(), dy)
+	d.Weight.Grad.Add(d.Weight.Grad, d.gw)
 	if d.Bias != nil {
 		gb := d.Bias.Grad.RawRowView(0)
 		for i := range n {

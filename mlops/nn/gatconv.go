@@ -31,7 +31,7 @@ const gatNegativeSlope = 0.2
 //     removes every self loop from the edge list, attribute and all, then
 //     adds exactly one per node, whose attribute with fill_value="mean" is
 //     the mean of the attributes of the node's incoming edges (0 for a node
-//     with none; see gatBuildAdj). Parallel edges stay separate terms.
+//     with none; see gatAdj.build). Parallel edges stay separate terms.
 //   - The paper applies its nonlinearity sigma inside the layer (per head
 //     before concatenating, after averaging otherwise) and has no bias. PyG
 //     applies none and adds a learned bias after concatenating or averaging;
@@ -79,6 +79,16 @@ type GATConv struct {
 	edges int        // len(Src) of the last graph
 	logit []float64  // pre-activation logit of slot e, head h at e*Heads+h
 	alpha []float64  // attention of slot e, head h at e*Heads+h
+	work  gatWork
+}
+
+// gatWork is the scratch of a GATConv's Forward and Backward, kept so that
+// a layer allocates it once for the largest graph it has seen.
+type gatWork struct {
+	sSrc, sDst, k  []float64 // node scores and edge scales (Forward)
+	dAttn          []float64 // gradient per slot and head (Backward)
+	dSrc, dDst, dk []float64 // gradients of the node scores and edge scales
+	dxp, gw        *mat.Dense
 }
 
 // NewGATConv returns a GATConv named name mapping in features to heads
@@ -148,12 +158,14 @@ func (l *GATConv) Forward(g *Graph, x *mat.Dense) *mat.Dense {
 	if n != g.N || c != in {
 		panic(fmt.Sprintf("nn: GATConv %q: input is %d x %d, want %d x %d", l.W.Name, n, c, g.N, in))
 	}
-	l.x = mat.DenseCopyOf(x)
-	l.xp = mat.NewDense(n, hc, nil)
+	l.x = copiedDense(l.x, x)
+	l.xp = reusedDense(l.xp, n, hc)
 	l.xp.Mul(x, l.W.W)
-	l.adj = gatBuildAdj(g)
+	l.adj.build(g)
 	l.edges = len(g.Src)
-	l.attend(l.nodeScores(l.AttSrc), l.nodeScores(l.AttDst), l.edgeScale())
+	w := &l.work
+	w.sSrc, w.sDst, w.k = l.nodeScores(w.sSrc, l.AttSrc), l.nodeScores(w.sDst, l.AttDst), l.edgeScale(w.k)
+	l.attend(w.sSrc, w.sDst, w.k)
 	return l.aggregate()
 }
 
@@ -180,10 +192,10 @@ func (l *GATConv) outScale() float64 {
 }
 
 // nodeScores returns <x'_i,h, att_h> for every node i and head h, at
-// i*Heads+h.
-func (l *GATConv) nodeScores(att *Param) []float64 {
+// i*Heads+h, in buf's storage.
+func (l *GATConv) nodeScores(buf []float64, att *Param) []float64 {
 	n, _ := l.xp.Dims()
-	s := make([]float64, n*l.Heads)
+	s := resized(buf, n*l.Heads)
 	for i := range n {
 		row := l.xp.RawRowView(i)
 		for h := range l.Heads {
@@ -193,10 +205,10 @@ func (l *GATConv) nodeScores(att *Param) []float64 {
 	return s
 }
 
-// edgeScale returns <WEdge_h, AttEdge_h> for each head h: an edge with
-// attribute e adds e times it to its logit.
-func (l *GATConv) edgeScale() []float64 {
-	k := make([]float64, l.Heads)
+// edgeScale returns <WEdge_h, AttEdge_h> for each head h, in buf's
+// storage: an edge with attribute e adds e times it to its logit.
+func (l *GATConv) edgeScale(buf []float64) []float64 {
+	k := resized(buf, l.Heads)
 	we := l.WEdge.W.RawRowView(0)
 	for h := range l.Heads {
 		k[h] = floats.Dot(l.head(we, h), l.AttEdge.W.RawRowView(h))
@@ -204,12 +216,12 @@ func (l *GATConv) edgeScale() []float64 {
 	return k
 }
 
-// gatLeaky is the LeakyReLU of the attention logits.
+// gatLeaky is the LeakyReLU of the attention logits: s for s > 0 and
+// gatNegativeSlope*s otherwise, which is the larger of the two since the
+// slope is below 1. Taking the maximum needs no branch, which the logits'
+// signs would mispredict about half the time.
 func gatLeaky(s float64) float64 {
-	if s > 0 {
-		return s
-	}
-	return gatNegativeSlope * s
+	return max(s, gatNegativeSlope*s)
 }
 
 // gatLeakySlope is the derivative of gatLeaky, taken as the negative slope
@@ -226,8 +238,8 @@ func gatLeakySlope(s float64) float64 {
 // of its incoming slots.
 func (l *GATConv) attend(sSrc, sDst, k []float64) {
 	H, a := l.Heads, &l.adj
-	l.logit = make([]float64, len(a.src)*H)
-	l.alpha = make([]float64, len(a.src)*H)
+	l.logit = resized(l.logit, len(a.src)*H)
+	l.alpha = resized(l.alpha, len(a.src)*H)
 	for j := range len(a.ptr) - 1 {
 		lo, hi := a.ptr[j], a.ptr[j+1]
 		for h := range H {
@@ -235,11 +247,15 @@ func (l *GATConv) attend(sSrc, sDst, k []float64) {
 			for e := lo; e < hi; e++ {
 				s := sSrc[a.src[e]*H+h] + sDst[j*H+h] + a.attr[e]*k[h]
 				l.logit[e*H+h] = s
-				mx = math.Max(mx, gatLeaky(s))
+				v := gatLeaky(s)
+				l.alpha[e*H+h] = v // until the exp below replaces it
+				if v > mx {
+					mx = v // a NaN logit is skipped here but still makes its group NaN below
+				}
 			}
 			sum := 0.0
 			for e := lo; e < hi; e++ {
-				v := math.Exp(gatLeaky(l.logit[e*H+h]) - mx)
+				v := math.Exp(l.alpha[e*H+h] - mx)
 				l.alpha[e*H+h] = v
 				sum += v
 			}
@@ -254,20 +270,55 @@ func (l *GATConv) attend(sSrc, sDst, k []float64) {
 // incoming slots, heads concatenated or averaged, plus Bias.
 func (l *GATConv) aggregate() *mat.Dense {
 	n, _ := l.xp.Dims()
-	H, a, scale := l.Heads, &l.adj, l.outScale()
 	y := mat.NewDense(n, l.OutDim(), nil)
 	bias := l.Bias.W.RawRowView(0)
 	for j := range n {
 		yr := y.RawRowView(j)
-		for e := a.ptr[j]; e < a.ptr[j+1]; e++ {
-			xr := l.xp.RawRowView(a.src[e])
-			for h := range H {
-				floats.AddScaled(l.outHead(yr, h), scale*l.alpha[e*H+h], l.head(xr, h))
+		if l.Concat {
+			for h := range l.Heads {
+				l.sumSlots(l.head(yr, h), j, h, h+1)
 			}
+		} else {
+			l.sumSlots(yr, j, 0, l.Heads)
 		}
 		floats.Add(yr, bias)
 	}
 	return y
+}
+
+// sumSlots sets column c of dst, for every c < len(dst) <= Out, to the sum
+// over the slots e into node j and, within a slot, over the heads h0..h1-1
+// of scale*alpha(e, h) * x'(src(e), h, c), each term added in that order as
+// adding it into dst would. Eight columns are summed at a time, in
+// registers rather than through dst.
+func (l *GATConv) sumSlots(dst []float64, j, h0, h1 int) {
+	H, C, a, scale := l.Heads, l.Out, &l.adj, l.outScale()
+	xp := l.xp.RawMatrix()
+	lo, hi := a.ptr[j], a.ptr[j+1]
+	c := 0
+	for ; c+8 <= len(dst); c += 8 {
+		var s0, s1, s2, s3, s4, s5, s6, s7 float64
+		for e := lo; e < hi; e++ {
+			row := xp.Data[a.src[e]*xp.Stride:]
+			for h := h0; h < h1; h++ {
+				f, x := scale*l.alpha[e*H+h], row[h*C+c:h*C+c+8:h*C+c+8]
+				s0, s1, s2, s3 = s0+f*x[0], s1+f*x[1], s2+f*x[2], s3+f*x[3]
+				s4, s5, s6, s7 = s4+f*x[4], s5+f*x[5], s6+f*x[6], s7+f*x[7]
+			}
+		}
+		d := dst[c : c+8 : c+8]
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s0, s1, s2, s3, s4, s5, s6, s7
+	}
+	for ; c < len(dst); c++ {
+		s := 0.0
+		for e := lo; e < hi; e++ {
+			row := xp.Data[a.src[e]*xp.Stride:]
+			for h := h0; h < h1; h++ {
+				s += scale * l.alpha[e*H+h] * row[h*C+c]
+			}
+		}
+		dst[c] = s
+	}
 }
 
 // Attention returns the attention coefficients of the last Forward, one
@@ -300,7 +351,9 @@ func (l *GATConv) Backward(dy *mat.Dense) *mat.Dense {
 	if r, c := dy.Dims(); r != n || c != l.OutDim() {
 		panic(fmt.Sprintf("nn: GATConv %q: gradient is %d x %d, want %d x %d", l.W.Name, r, c, n, l.OutDim()))
 	}
-	dxp := mat.NewDense(n, hc, nil)
+	w := &l.work
+	w.dxp = reusedDense(w.dxp, n, hc)
+	dxp := w.dxp
 	d := l.backAggregate(dy, dxp)
 	l.backSoftmax(d)
 	l.backScores(d, dxp)
@@ -309,10 +362,10 @@ func (l *GATConv) Backward(dy *mat.Dense) *mat.Dense {
 	for j := range n {
 		floats.Add(bg, dy.RawRowView(j))
 	}
-	var gw mat.Dense
-	gw.Mul(l.x.T(), dxp)
-	l.W.Grad.Add(l.W.Grad, &gw)
 	in, _ := l.W.W.Dims()
+	w.gw = reusedDense(w.gw, in, hc)
+	w.gw.Mul(l.x.T(), dxp)
+	l.W.Grad.Add(l.W.Grad, w.gw)
 	dx := mat.NewDense(n, in, nil)
 	dx.Mul(dxp, l.W.W.T())
 	return dx
@@ -320,18 +373,21 @@ func (l *GATConv) Backward(dy *mat.Dense) *mat.Dense {
 
 // backAggregate adds into dxp the gradient of the weighted sums with
 // respect to x' and returns their gradient with respect to each slot's
-// attention, at e*Heads+h.
+// attention, at e*Heads+h, in the layer's scratch.
 func (l *GATConv) backAggregate(dy, dxp *mat.Dense) []float64 {
 	H, a, scale := l.Heads, &l.adj, l.outScale()
-	dAlpha := make([]float64, len(a.src)*H)
+	l.work.dAttn = resized(l.work.dAttn, len(a.src)*H)
+	dAlpha := l.work.dAttn
+	xp, dxpRaw, hc := l.xp.RawMatrix(), dxp.RawMatrix(), H*l.Out
 	for j := range len(a.ptr) - 1 {
 		dr := dy.RawRowView(j)
 		for e := a.ptr[j]; e < a.ptr[j+1]; e++ {
-			xr, dxr := l.xp.RawRowView(a.src[e]), dxp.RawRowView(a.src[e])
+			s := a.src[e]
+			xr, dxr := xp.Data[s*xp.Stride:s*xp.Stride+hc], dxpRaw.Data[s*dxpRaw.Stride:s*dxpRaw.Stride+hc]
 			for h := range H {
 				g := l.outHead(dr, h)
-				dAlpha[e*H+h] = scale * floats.Dot(g, l.head(xr, h))
-				floats.AddScaled(l.head(dxr, h), scale*l.alpha[e*H+h], g)
+				dAlpha[e*H+h] = scale * dot(g, l.head(xr, h))
+				axpy(l.head(dxr, h), scale*l.alpha[e*H+h], g)
 			}
 		}
 	}
@@ -364,7 +420,9 @@ func (l *GATConv) backSoftmax(d []float64) {
 func (l *GATConv) backScores(ds []float64, dxp *mat.Dense) {
 	n, _ := l.xp.Dims()
 	H, a := l.Heads, &l.adj
-	dSrc, dDst, dk := make([]float64, n*H), make([]float64, n*H), make([]float64, H)
+	w := &l.work
+	w.dSrc, w.dDst, w.dk = cleared(w.dSrc, n*H), cleared(w.dDst, n*H), cleared(w.dk, H)
+	dSrc, dDst, dk := w.dSrc, w.dDst, w.dk
 	for j := range n {
 		for e := a.ptr[j]; e < a.ptr[j+1]; e++ {
 			for h := range H {

@@ -56,48 +56,87 @@ type gatAdj struct {
 	src  []int
 	attr []float64
 	edge []int
+	next []int     // scratch of build: each target's next free slot
+	sum  []float64 // scratch of build: each target's sum of attributes
 }
 
-// gatBuildAdj groups g's edges by target, drops its self loops and appends
-// one self loop per node whose attribute is the mean of the attributes of
-// the node's remaining incoming edges, or 0 for a node with none. This is
-// PyTorch Geometric's add_self_loops with fill_value "mean": it scatters the
-// attributes onto the targets, edge_index[1], and divides the sum by the
-// count clamped to at least 1. g must be valid.
-func gatBuildAdj(g *Graph) gatAdj {
-	ptr := make([]int, g.N+1)
-	for k, s := range g.Src {
-		if d := g.Dst[k]; s != d {
-			ptr[d+1]++
-		}
-	}
+// build sets a to g's edges grouped by target, reusing a's storage: it
+// drops g's self loops and appends one self loop per node whose attribute
+// is the mean of the attributes of the node's remaining incoming edges, or
+// 0 for a node with none. This is PyTorch Geometric's add_self_loops with
+// fill_value "mean": it scatters the attributes onto the targets,
+// edge_index[1], and divides the sum by the count clamped to at least 1.
+// g must be valid.
+func (a *gatAdj) build(g *Graph) {
+	a.count(g)
+	m := a.ptr[g.N]
+	a.src, a.attr, a.edge = resizedInts(a.src, m), resized(a.attr, m), resizedInts(a.edge, m)
+	a.fill(g)
 	for j := range g.N {
-		ptr[j+1] += ptr[j] + 1 // the +1 is j's self loop
-	}
-	m := ptr[g.N]
-	a := gatAdj{ptr: ptr, src: make([]int, m), attr: make([]float64, m), edge: make([]int, m)}
-	next := make([]int, g.N)
-	copy(next, ptr[:g.N])
-	for k, s := range g.Src {
-		d := g.Dst[k]
-		if s == d {
-			continue
-		}
-		e := next[d]
-		next[d]++
-		a.src[e], a.attr[e], a.edge[e] = s, g.Attr[k], k
-	}
-	for j := range g.N {
-		e := ptr[j+1] - 1
-		sum := 0.0
-		for _, v := range a.attr[ptr[j]:e] {
-			sum += v
-		}
+		e := a.ptr[j+1] - 1
 		mean := 0.0
-		if cnt := e - ptr[j]; cnt > 0 {
-			mean = sum / float64(cnt)
+		if cnt := e - a.ptr[j]; cnt > 0 {
+			mean = a.sum[j] / float64(cnt)
 		}
 		a.src[e], a.attr[e], a.edge[e] = j, mean, len(g.Src)+j
 	}
-	return a
+}
+
+// count sets ptr from the number of g's edges into each target, self loops
+// dropped and one added per node. It counts a run of edges into one
+// target, the order series.Edges lists them in, in a local: counting
+// through ptr would make every edge wait for the store of the one before.
+func (a *gatAdj) count(g *Graph) {
+	a.ptr = resizedInts(a.ptr, g.N+1)
+	clear(a.ptr)
+	dst := g.Dst[:len(g.Src)]
+	run, cnt := -1, 0
+	for k, s := range g.Src {
+		d := dst[k]
+		if s == d {
+			continue
+		}
+		if d != run {
+			if run >= 0 {
+				a.ptr[run+1] += cnt
+			}
+			run, cnt = d, 0
+		}
+		cnt++
+	}
+	if run >= 0 {
+		a.ptr[run+1] += cnt
+	}
+	for j := range g.N {
+		a.ptr[j+1] += a.ptr[j] + 1 // the +1 is j's self loop
+	}
+}
+
+// fill puts each of g's edges but its self loops in the next free slot of
+// its target, in edge order, and sums each target's attributes in that
+// order into sum. Like count it keeps the current run of one target in
+// locals.
+func (a *gatAdj) fill(g *Graph) {
+	a.next = append(a.next[:0], a.ptr[:g.N]...)
+	a.sum = cleared(a.sum, g.N)
+	dst, attr := g.Dst[:len(g.Src)], g.Attr[:len(g.Src)]
+	run, e, sum := -1, 0, 0.0
+	for k, s := range g.Src {
+		d := dst[k]
+		if s == d {
+			continue
+		}
+		if d != run {
+			if run >= 0 {
+				a.next[run], a.sum[run] = e, sum
+			}
+			run, e, sum = d, a.next[d], a.sum[d]
+		}
+		a.src[e], a.attr[e], a.edge[e] = s, attr[k], k
+		sum += attr[k]
+		e++
+	}
+	if run >= 0 {
+		a.next[run], a.sum[run] = e, sum
+	}
 }
