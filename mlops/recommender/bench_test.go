@@ -1,0 +1,75 @@
+package recommender_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/recommender"
+)
+
+// shaped returns synthetic ratings shaped like MovieLens: user activity
+// log-normal with a floor of 20 ratings and mean about ratings/users, item
+// popularity Zipf-like, half-star ratings from a few latent tastes. The
+// rows are built directly, without ids.
+func shaped(seed uint64, users, items, ratings int) recommender.Ratings {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	zipf := rand.NewZipf(rng, 1.1, 20, uint64(items-1))
+	perm := rng.Perm(items) // popularity rank -> item, so popular items are spread out
+	mean := float64(ratings) / float64(users)
+	r := recommender.Ratings{Users: users, Items: items, Ptr: make([]int, users+1),
+		Item: make([]int32, 0, ratings+ratings/8), Value: make([]float32, 0, ratings+ratings/8)}
+	taste := func(id, k int) float64 { return math.Sin(float64(id*7919+k*104729) * 1e-3) }
+	row := map[int32]bool{}
+	var items32 []int32
+	for u := range users {
+		n := 20 + int((mean-20)*math.Exp(rng.NormFloat64()*1.1-0.605))
+		n = min(n, items/2)
+		clear(row)
+		items32 = items32[:0]
+		for len(items32) < n {
+			j := int32(perm[zipf.Uint64()])
+			if !row[j] {
+				row[j] = true
+				items32 = append(items32, j)
+			}
+		}
+		slices.Sort(items32)
+		for _, j := range items32 {
+			v := 3.5 + 0.8*(taste(u, 1)*taste(int(j), 1)+taste(u, 2)*taste(int(j), 2)) + 0.7*rng.NormFloat64()
+			r.Item = append(r.Item, j)
+			r.Value = append(r.Value, float32(min(max(math.Round(2*v)/2, 0.5), 5)))
+		}
+		r.Ptr[u+1] = len(r.Item)
+	}
+	return r
+}
+
+// BenchmarkEpoch measures one training epoch, with its evaluation, by
+// number of workers, on MovieLens small and on a synthetic set shaped like
+// a tenth of MovieLens 25M (16k users, all 62k items, 2.5M ratings).
+func BenchmarkEpoch(b *testing.B) {
+	sets := []struct {
+		name string
+		data func() recommender.Ratings
+	}{
+		{"ml-small", func() recommender.Ratings { return movielens(b) }},
+		{"ml25m-tenth", func() recommender.Ratings { return shaped(1, 16254, 62423, 2500000) }},
+	}
+	for _, set := range sets {
+		train, test := recommender.Split(set.data(), 0.1, 1)
+		for _, workers := range []int{1, 2} {
+			b.Run(set.name+"/workers="+string(rune('0'+workers)), func(b *testing.B) {
+				cfg := recommender.DefaultConfig()
+				cfg.Epochs, cfg.Workers = 1, workers
+				for b.Loop() {
+					if _, err := recommender.Train(context.Background(), cfg, train, test, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package recommender
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// Metrics are one method's accuracy on the test ratings: the RMSE of its
+// predictions in the ratings' scale, and Recall@10 and NDCG@10 of its
+// rankings averaged over the users with a relevant test item.
+type Metrics struct {
+	Method     string  `json:"method"`
+	RMSE       float64 `json:"test_rmse"`
+	RecallAt10 float64 `json:"recall_at_10"`
+	NDCGAt10   float64 `json:"ndcg_at_10"`
+}
+
+// The baselines Evaluate measures the model against.
+const (
+	// ItemMean predicts an item's training ratings' mean, shrunk towards
+	// the global mean as if MeanPrior more ratings at the global mean had
+	// been seen (so an unrated item gets the global mean); it ranks items
+	// by that prediction, so an item with one perfect rating does not top
+	// every list.
+	ItemMean = "item_mean"
+	// Popularity ranks items by their number of training ratings and
+	// predicts the global mean rating for every item.
+	Popularity = "popularity"
+)
+
+// MeanPrior is the number of global-mean ratings ItemMean adds to each item's.
+const MeanPrior = 5
+
+// Evaluate measures the model and the baselines on the test ratings, with
+// the training ratings as each user's known ratings, in this order: Kind,
+// ItemMean, Popularity. For the model, a user's training ratings are the
+// input and its outputs at the user's test items the predictions. A test
+// item is relevant to its user if rated at least model.Config.Relevant;
+// each method ranks every item its user has not rated in training, and
+// the metrics average over every user with a relevant test item. Metrics
+// without data to measure them on are NaN.
+func Evaluate(ctx context.Context, model *Model, train, test Ratings) ([]Metrics, error) {
+	if err := checkData(train, test); err != nil {
+		return nil, err
+	}
+	if err := model.fits(model.Config, train.Items); err != nil {
+		return nil, err
+	}
+	ranked := rankedUsers(test, model.Config.Relevant, 0, 0)
+	own, err := evaluateModel(ctx, model, train, test, ranked)
+	if err != nil {
+		return nil, err
+	}
+	return []Metrics{own, itemMean(train).metrics(train, test, ranked, model.Config.Relevant),
+		popularity(train).metrics(train, test, ranked, model.Config.Relevant)}, nil
+}
+
+// evaluateModel measures the model with a goroutine per processor, each
+// scoring a part of the users into per-user results summed in user order.
+func evaluateModel(ctx context.Context, model *Model, train, test Ratings, ranked []int) (Metrics, error) {
+	n, s := model.net(), scale{model.Min, model.Max}
+	testSSE := make([]float64, train.Users)
+	recall, ndcg := make([]float64, len(ranked)), make([]float64, len(ranked))
+	parts := runtime.GOMAXPROCS(0)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			ev := newEvaluator(n, train, test, s, model.Config.Relevant)
+			for u := p * train.Users / parts; u < (p+1)*train.Users/parts; u++ {
+				if errs[p] = ctx.Err(); errs[p] != nil {
+					return
+				}
+				_, testSSE[u] = ev.errors(u)
+			}
+			for from := p * len(ranked) / parts; from < (p+1)*len(ranked)/parts; from += rankChunk {
+				if errs[p] = ctx.Err(); errs[p] != nil {
+					return
+				}
+				to := min(from+rankChunk, (p+1)*len(ranked)/parts)
+				ev.rank(ranked[from:to], recall[from:to], ndcg[from:to])
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Metrics{}, err
+	}
+	return Metrics{Method: Kind, RMSE: math.Sqrt(sum(testSSE) / float64(test.Len())),
+		RecallAt10: mean(recall), NDCGAt10: mean(ndcg)}, nil
+}
+
+// baseline predicts a rating per item and ranks items in one order for
+// every user.
+type baseline struct {
+	name    string
+	predict []float64 // by item
+	order   []int32   // items, best first
+}
+
+// itemMean is the ItemMean baseline of the training ratings.
+func itemMean(train Ratings) baseline {
+	sums, counts, global := itemSums(train)
+	b := baseline{name: ItemMean, predict: make([]float64, train.Items)}
+	for j := range b.predict {
+		b.predict[j] = (sums[j] + MeanPrior*global) / (float64(counts[j]) + MeanPrior)
+	}
+	b.order = ordered(b.predict)
+	return b
+}
+
+// popularity is the Popularity baseline of the training ratings.
+func popularity(train Ratings) baseline {
+	_, counts, global := itemSums(train)
+	b := baseline{name: Popularity, predict: make([]float64, train.Items)}
+	count := make([]float64, train.Items)
+	for j := range b.predict {
+		b.predict[j], count[j] = global, float64(counts[j])
+	}
+	b.order = ordered(count)
+	return b
+}
+
+// itemSums returns each item's sum and number of training ratings and the
+// mean of all of them.
+func itemSums(train Ratings) (sums []float64, counts []int, global float64) {
+	sums, counts = make([]float64, train.Items), make([]int, train.Items)
+	for i, j := range train.Item {
+		sums[j] += float64(train.Value[i])
+		counts[j]++
+		global += float64(train.Value[i])
+	}
+	return sums, counts, global / float64(train.Len())
+}
+
+// ordered returns the items by decreasing key, ties to the lower item.
+func ordered(key []float64) []int32 {
+	order := make([]int32, len(key))
+	for j := range order {
+		order[j] = int32(j)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(key[b], key[a]) })
+	return order
+}
+
+// metrics measures the baseline as Evaluate documents.
+func (b baseline) metrics(train, test Ratings, ranked []int, relevant float64) Metrics {
+	var sse float64
+	for i, j := range test.Item {
+		d := b.predict[j] - float64(test.Value[i])
+		sse += d * d
+	}
+	var recall, ndcg []float64
+	var top []int32
+	for _, u := range ranked {
+		seen, _ := train.Row(u)
+		top = topUnseen(b.order, seen, top)
+		testItems, testVals := test.Row(u)
+		r, n, _ := rankMetrics(top, testItems, testVals, relevant)
+		recall, ndcg = append(recall, r), append(ndcg, n)
+	}
+	return Metrics{Method: b.name, RMSE: math.Sqrt(sse / float64(test.Len())), RecallAt10: mean(recall), NDCGAt10: mean(ndcg)}
+}

@@ -1,0 +1,70 @@
+package recommender
+
+import (
+	"context"
+	"sync"
+)
+
+// InitialModel returns the model training with cfg on train starts from.
+func InitialModel(cfg Config, train Ratings) (*Model, error) {
+	run, err := newTraining(cfg, train, noRatings(train), Start{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return run.model(run.workers[0].net), nil
+}
+
+// BatchGradient returns the loss of a training step of cfg.Workers workers
+// on the batch of users of train, with m's weights, and its gradient in
+// the layout of m.Weights, as the workers compute it.
+func BatchGradient(cfg Config, train Ratings, batch []int, m *Model) (loss float64, grad []Floats, err error) {
+	run, err := newTraining(cfg, train, noRatings(train), Start{Model: m}, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	sse := make([]float64, len(run.workers))
+	errs := make([]error, len(run.workers))
+	var wg sync.WaitGroup
+	for rank, w := range run.workers {
+		wg.Go(func() { sse[rank], errs[rank] = w.gradient(context.Background(), batch) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	n := run.workers[0].net
+	grad = []Floats{make(Floats, len(n.enc)), append(Floats(nil), run.workers[0].g.dense...), make(Floats, len(n.dec))}
+	loss = sum(sse) / float64(run.workers[0].ratings(batch))
+	for _, l := range n.inner {
+		loss += cfg.L2 / 2 * sumSquares(n.dense[l.w:l.b])
+	}
+	for _, w := range run.workers {
+		w.eachOwnedRow(func(j int32) {
+			copy(rowOf(grad[0], j, w.g.wEnc), w.ge)
+			copy(rowOf(grad[2], j, w.g.wDec), w.gd)
+			loss += run.penalty[j] / 2 * (sumSquares(n.encRow(j)) + sumSquares(n.decRow(j)))
+		})
+	}
+	return loss, grad, nil
+}
+
+func sumSquares(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x * x
+	}
+	return s
+}
+
+// noRatings returns ratings of r's users and items with none.
+func noRatings(r Ratings) Ratings {
+	return Ratings{Users: r.Users, Items: r.Items, Ptr: make([]int, r.Users+1)}
+}
+
+// TopItems exposes topK.
+func TopItems(scores []float64, seen []int32) []int32 { return topK(scores, seen, nil) }
+
+// RankMetrics exposes rankMetrics.
+var RankMetrics = rankMetrics

@@ -1,0 +1,304 @@
+package recommender
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/mallard/mallard/mlops/nn"
+)
+
+// net is the autoencoder's arithmetic over weights it does not own, kept
+// in three flat slices:
+//
+//   - enc, the encoder table: item j's row enc[j·h₁ : (j+1)·h₁] is the
+//     weights from input j to the first hidden layer (width h₁);
+//   - dense: the first hidden layer's bias, then for each further hidden
+//     layer its weights (in x out, row-major) and its bias, then the
+//     output layer's shared row: h_L weights and a bias;
+//   - dec, the decoder table: item j's row of h_L+1 values is its offset
+//     from the shared row: output j's weights from the last hidden layer
+//     (width h_L) are the shared weights plus the first h_L values, its
+//     bias the shared bias plus the last.
+//
+// The output layer is split into a shared row and item offsets so that the
+// weight penalty holds each item to the shared row as far as its ratings
+// do not pull it away: an item rated once predicts about what the shared
+// row gives every item for the user (a user's mean, as it were), as a
+// damped mean does, not its one rating; an item never rated, exactly that.
+//
+// The tables are items x width because a user's ratings touch only their
+// items' rows, forward and backward, so the cost of a user is proportional
+// to the ratings it has, not to the number of items.
+type net struct {
+	items    int
+	sizes    []int
+	act, out nn.Activation
+	enc      []float64
+	dense    []float64
+	dec      []float64
+	inner    []layer
+}
+
+// layer locates a hidden layer after the first in net.dense: in x out
+// weights at w, out biases at b.
+type layer struct {
+	in, out int
+	w, b    int
+}
+
+// denseLayout returns the inner layers of hidden sizes and the length of
+// the dense part, whose last h_L+1 values are the output layer's shared row.
+func denseLayout(sizes []int) ([]layer, int) {
+	var inner []layer
+	n := sizes[0]
+	for k := 1; k < len(sizes); k++ {
+		l := layer{in: sizes[k-1], out: sizes[k], w: n}
+		l.b = l.w + l.in*l.out
+		n = l.b + l.out
+		inner = append(inner, l)
+	}
+	return inner, n + sizes[len(sizes)-1] + 1
+}
+
+// shapes returns the lengths of the encoder table, the dense part and the
+// decoder table of cfg's network over items.
+func shapes(cfg Config, items int) (enc, dense, dec int) {
+	_, dense = denseLayout(cfg.Hidden)
+	return items * cfg.Hidden[0], dense, items * (cfg.Hidden[len(cfg.Hidden)-1] + 1)
+}
+
+// newNet returns the network of a valid cfg over the given weights, which
+// must have the lengths shapes gives.
+func newNet(cfg Config, items int, enc, dense, dec []float64) *net {
+	ne, nd, nc := shapes(cfg, items)
+	if len(enc) != ne || len(dense) != nd || len(dec) != nc {
+		panic(fmt.Sprintf("recommender: weights of %d, %d, %d values, want %d, %d, %d", len(enc), len(dense), len(dec), ne, nd, nc))
+	}
+	act, out := cfg.activations()
+	inner, _ := denseLayout(cfg.Hidden)
+	return &net{items: items, sizes: cfg.Hidden, act: act, out: out, enc: enc, dense: dense, dec: dec, inner: inner}
+}
+
+// initWeights draws the weights of a new network: the encoder table, the
+// inner layer weights and the shared output weights from the Glorot
+// uniform distribution U(-a, a), a = √(6/(in+out)), as nn.NewDense does,
+// in that order. The hidden biases and the decoder table (the items'
+// offsets) start at zero, and the shared output bias where the output
+// activation gives target, the mean training target. So every item starts
+// near the mean rating rather than mid-scale, a distance the biases of a
+// user-based autoencoder, which sees each item in few batches an epoch,
+// would take much of training to travel. The same rng state gives the
+// same weights.
+func initWeights(cfg Config, items int, target float64, rng *rand.Rand) (enc, dense, dec []float64) {
+	ne, nd, nc := shapes(cfg, items)
+	enc, dense, dec = make([]float64, ne), make([]float64, nd), make([]float64, nc)
+	glorot(rng, enc, items, cfg.Hidden[0])
+	inner, _ := denseLayout(cfg.Hidden)
+	for _, l := range inner {
+		glorot(rng, dense[l.w:l.b], l.in, l.out)
+	}
+	hL := cfg.Hidden[len(cfg.Hidden)-1]
+	glorot(rng, dense[nd-1-hL:nd-1], hL, items)
+	_, out := cfg.activations()
+	dense[nd-1] = preimage(out, target) // the shared output bias
+	return enc, dense, dec
+}
+
+// preimage returns an x at which a(x) is y, for y in [0, 1]; y is kept
+// off the asymptotes of sigmoid and tanh.
+func preimage(a nn.Activation, y float64) float64 {
+	switch a {
+	case nn.Sigmoid:
+		y = min(max(y, 1e-3), 1-1e-3)
+		return math.Log(y / (1 - y))
+	case nn.Tanh:
+		return math.Atanh(min(max(y, 0), 1-1e-3))
+	}
+	return y // the others are the identity on [0, 1]
+}
+
+// glorot fills w with U(-a, a) draws for a layer of in inputs and out outputs.
+func glorot(rng *rand.Rand, w []float64, in, out int) {
+	limit := math.Sqrt(6 / float64(in+out))
+	for i := range w {
+		w[i] = limit * (2*rng.Float64() - 1)
+	}
+}
+
+// encRow and decRow are item j's rows of the tables.
+func (n *net) encRow(j int32) []float64 {
+	h := n.sizes[0]
+	return n.enc[int(j)*h : int(j)*h+h]
+}
+
+func (n *net) decRow(j int32) []float64 {
+	h := n.sizes[len(n.sizes)-1] + 1
+	return n.dec[int(j)*h : int(j)*h+h]
+}
+
+// trace holds one user's pass through the network: the scaled ratings,
+// each hidden layer's pre-activation z and activation a, a gradient per
+// hidden layer, and dL/do at each rated item's output.
+type trace struct {
+	x, dy   []float64
+	z, a, d [][]float64
+}
+
+func newTrace(sizes []int) *trace {
+	t := &trace{}
+	for _, h := range sizes {
+		t.z, t.a, t.d = append(t.z, make([]float64, h)), append(t.a, make([]float64, h)), append(t.d, make([]float64, h))
+	}
+	return t
+}
+
+// load sets t.x to a row's ratings mapped to [0, 1] by s.
+func (t *trace) load(vals []float32, s scale) {
+	t.x = t.x[:0]
+	for _, v := range vals {
+		t.x = append(t.x, s.in(float64(v)))
+	}
+	t.dy = resized(t.dy, len(vals))
+}
+
+// resized returns buf with length n, reallocated only when its capacity
+// is short. Its contents are unspecified.
+func resized(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
+}
+
+// encode runs a row (items with inputs x) through the hidden layers and
+// returns the last one's activation, which t keeps with the rest of the
+// pass. An input of zero adds nothing, so its table row is not read.
+func (n *net) encode(items []int32, x []float64, t *trace) []float64 {
+	z := t.z[0]
+	copy(z, n.dense[:n.sizes[0]])
+	for i, j := range items {
+		if x[i] != 0 {
+			floats.AddScaled(z, x[i], n.encRow(j))
+		}
+	}
+	activate(n.act, t.a[0], z)
+	for k, l := range n.inner {
+		z, prev := t.z[k+1], t.a[k]
+		copy(z, n.dense[l.b:l.b+l.out])
+		for i, v := range prev {
+			if v != 0 {
+				floats.AddScaled(z, v, n.dense[l.w+i*l.out:l.w+(i+1)*l.out])
+			}
+		}
+		activate(n.act, t.a[k+1], z)
+	}
+	return t.a[len(t.a)-1]
+}
+
+// activate sets dst to a applied to each of z.
+func activate(a nn.Activation, dst, z []float64) {
+	for i, v := range z {
+		dst[i] = a.Apply(v)
+	}
+}
+
+// shared is the output layer's shared row in the dense part.
+func (n *net) shared() []float64 {
+	return n.dense[len(n.dense)-n.sizes[len(n.sizes)-1]-1:]
+}
+
+// base returns the shared row's part of every output's pre-activation for
+// the last hidden activation a.
+func (n *net) base(a []float64) float64 {
+	s := n.shared()
+	return floats.Dot(s[:len(a)], a) + s[len(a)]
+}
+
+// output returns output j's pre-activation for the last hidden activation
+// a, whose base is base.
+func (n *net) output(j int32, a []float64, base float64) float64 {
+	row := n.decRow(j)
+	h := len(row) - 1
+	return floats.Dot(row[:h], a) + row[h] + base
+}
+
+// learn adds to g the gradient of weight·Σ(ŷ_j − x_j)² over the row's
+// items j, ŷ_j the output at j, and returns the unweighted sum of squares.
+func (n *net) learn(items []int32, vals []float32, s scale, weight float64, t *trace, g *grads) float64 {
+	t.load(vals, s)
+	a := n.encode(items, t.x, t)
+	base := n.base(a)
+	var sse float64
+	for i, j := range items {
+		o := n.output(j, a, base)
+		e := n.out.Apply(o) - t.x[i]
+		sse += e * e
+		t.dy[i] = 2 * weight * e * n.out.Derivative(o)
+	}
+	n.backward(items, t, g)
+	return sse
+}
+
+// backward adds to g the gradient of the loss whose derivatives at the
+// row's outputs are t.dy, for the pass that t holds. The row's items get
+// gradient rows in g even where their gradient is zero: they are the rows
+// the batch uses, which the weight penalty covers.
+func (n *net) backward(items []int32, t *trace, g *grads) {
+	last := len(n.sizes) - 1
+	a, da := t.a[last], t.d[last]
+	clear(da)
+	h := len(a)
+	var total float64 // Σ dL/do over the outputs, the shared row's share
+	for i, j := range items {
+		_, gd := g.row(j)
+		if d := t.dy[i]; d != 0 {
+			floats.AddScaled(gd[:h], d, a)
+			gd[h] += d
+			floats.AddScaled(da, d, n.decRow(j)[:h])
+			total += d
+		}
+	}
+	gs := g.dense[len(g.dense)-h-1:]
+	floats.AddScaled(gs[:h], total, a)
+	gs[h] += total
+	floats.AddScaled(da, total, n.shared()[:h])
+	for k := last; ; k-- {
+		dz := t.d[k] // dL/da becomes dL/dz in place
+		for i, z := range t.z[k] {
+			dz[i] *= n.act.Derivative(z)
+		}
+		if k == 0 {
+			break
+		}
+		l, prev, dprev := n.inner[k-1], t.a[k-1], t.d[k-1]
+		for i, v := range prev {
+			w := n.dense[l.w+i*l.out : l.w+(i+1)*l.out]
+			if v != 0 {
+				floats.AddScaled(g.dense[l.w+i*l.out:l.w+(i+1)*l.out], v, dz)
+			}
+			dprev[i] = floats.Dot(w, dz)
+		}
+		floats.Add(g.dense[l.b:l.b+l.out], dz)
+	}
+	floats.Add(g.dense[:n.sizes[0]], t.d[0])
+	for i, j := range items {
+		if x := t.x[i]; x != 0 {
+			ge, _ := g.row(j)
+			floats.AddScaled(ge, x, t.d[0])
+		}
+	}
+}
+
+// addPenalty adds l2·w to the dense gradient g for every inner layer
+// weight w; the biases and the shared output row are not penalised.
+func (n *net) addPenalty(g []float64, l2 float64) {
+	if l2 == 0 {
+		return
+	}
+	for _, l := range n.inner {
+		floats.AddScaled(g[l.w:l.b], l2, n.dense[l.w:l.b])
+	}
+}

@@ -1,0 +1,168 @@
+package recommender
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// TopK is the cut-off of the ranking metrics, Recall@10 and NDCG@10.
+const TopK = 10
+
+// rankChunk is the number of users whose scores are computed in one
+// matrix product while ranking.
+const rankChunk = 32
+
+// evaluator measures one network on training and test ratings; it is not
+// safe for concurrent use, so each goroutine has its own.
+type evaluator struct {
+	net         *net
+	train, test Ratings
+	scale       scale
+	relevant    float64
+	t           *trace
+	codes       []float64 // the last hidden layer of a chunk of users
+	scores      []float64 // every item's output for a chunk of users
+	top         []int32
+}
+
+func newEvaluator(n *net, train, test Ratings, s scale, relevant float64) *evaluator {
+	return &evaluator{net: n, train: train, test: test, scale: s, relevant: relevant, t: newTrace(n.sizes)}
+}
+
+// errors returns the sums of squared errors, in the ratings' scale, of
+// the predictions of user u's training and test ratings from the user's
+// training ratings.
+func (e *evaluator) errors(u int) (trainSSE, testSSE float64) {
+	items, vals := e.train.Row(u)
+	testItems, testVals := e.test.Row(u)
+	if len(items)+len(testItems) == 0 {
+		return 0, 0
+	}
+	e.t.load(vals, e.scale)
+	a := e.net.encode(items, e.t.x, e.t)
+	base := e.net.base(a)
+	for i, j := range items {
+		d := e.scale.out(e.net.out.Apply(e.net.output(j, a, base))) - float64(vals[i])
+		trainSSE += d * d
+	}
+	for i, j := range testItems {
+		d := e.scale.out(e.net.out.Apply(e.net.output(j, a, base))) - float64(testVals[i])
+		testSSE += d * d
+	}
+	return trainSSE, testSSE
+}
+
+// rank sets recall[i] and ndcg[i] to user users[i]'s Recall@10 and
+// NDCG@10: the user's training ratings go in, every item the user has not
+// rated in training is scored, and the ten best are checked against the
+// user's relevant test items.
+func (e *evaluator) rank(users []int, recall, ndcg []float64) {
+	h, items := e.net.sizes[len(e.net.sizes)-1], e.net.items
+	for from := 0; from < len(users); from += rankChunk {
+		chunk := users[from:min(from+rankChunk, len(users))]
+		e.codes = resized(e.codes, len(chunk)*h)
+		for i, u := range chunk {
+			rated, vals := e.train.Row(u)
+			e.t.load(vals, e.scale)
+			copy(e.codes[i*h:(i+1)*h], e.net.encode(rated, e.t.x, e.t))
+		}
+		e.scores = resized(e.scores, len(chunk)*items)
+		e.net.scoreAll(e.codes, len(chunk), e.scores)
+		for i, u := range chunk {
+			seen, _ := e.train.Row(u)
+			e.top = topK(e.scores[i*items:(i+1)*items], seen, e.top)
+			testItems, testVals := e.test.Row(u)
+			recall[from+i], ndcg[from+i], _ = rankMetrics(e.top, testItems, testVals, e.relevant)
+		}
+	}
+}
+
+// scoreAll sets dst, m rows of one value per item, to the output layer's
+// pre-activations for the m last-hidden-layer activations in codes (m rows
+// of h_L). Every output activation is non-decreasing, so these rank items
+// as the predictions do, and break the predictions' ties (as a saturated
+// sigmoid makes) by the pre-activation.
+func (n *net) scoreAll(codes []float64, m int, dst []float64) {
+	h := n.sizes[len(n.sizes)-1]
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas64.General{Rows: m, Cols: h, Stride: h, Data: codes},
+		blas64.General{Rows: n.items, Cols: h, Stride: h + 1, Data: n.dec},
+		0, blas64.General{Rows: m, Cols: n.items, Stride: n.items, Data: dst})
+	for i := range m {
+		base := n.base(codes[i*h : (i+1)*h])
+		row := dst[i*n.items : (i+1)*n.items]
+		for j := range row {
+			row[j] += n.dec[j*(h+1)+h] + base
+		}
+	}
+}
+
+// topK returns in buf the TopK items of the highest scores, best first,
+// leaving out the items in seen (increasing); ties go to the lower item.
+func topK(scores []float64, seen []int32, buf []int32) []int32 {
+	top := buf[:0]
+	for j, s := range scores {
+		if len(seen) > 0 && seen[0] == int32(j) {
+			seen = seen[1:]
+			continue
+		}
+		if len(top) == TopK && !(s > scores[top[TopK-1]]) {
+			continue
+		}
+		if len(top) < TopK {
+			top = append(top, 0)
+		}
+		i := len(top) - 1
+		for ; i > 0 && s > scores[top[i-1]]; i-- {
+			top[i] = top[i-1]
+		}
+		top[i] = int32(j)
+	}
+	return top
+}
+
+// topUnseen returns in buf the first TopK items of order that are not in
+// seen (increasing).
+func topUnseen(order, seen []int32, buf []int32) []int32 {
+	top := buf[:0]
+	for _, j := range order {
+		if _, found := slices.BinarySearch(seen, j); !found {
+			if top = append(top, j); len(top) == TopK {
+				break
+			}
+		}
+	}
+	return top
+}
+
+// rankMetrics returns Recall@10 and NDCG@10 of a ranking for a user whose
+// test ratings are testItems (increasing) and testVals; the relevant items
+// are those rated at least relevant. Recall@10 is the relevant items in
+// the top ten over min(10, relevant items); NDCG@10 is DCG over the ideal
+// DCG, with binary gains discounted by log2(1+rank). ok is false, and the
+// metrics zero, when the user has no relevant item.
+func rankMetrics(top, testItems []int32, testVals []float32, relevant float64) (recall, ndcg float64, ok bool) {
+	n := 0
+	for _, v := range testVals {
+		if float64(v) >= relevant {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0, false
+	}
+	hits, dcg, ideal := 0, 0.0, 0.0
+	for i, j := range top {
+		if k, found := slices.BinarySearch(testItems, j); found && float64(testVals[k]) >= relevant {
+			hits++
+			dcg += 1 / math.Log2(float64(i+2))
+		}
+	}
+	for i := range min(n, TopK) {
+		ideal += 1 / math.Log2(float64(i+2))
+	}
+	return float64(hits) / float64(min(n, TopK)), dcg / ideal, true
+}

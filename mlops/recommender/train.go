@@ -1,0 +1,240 @@
+package recommender
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mallard/mallard/mlops/parallel"
+)
+
+// Epoch reports one epoch: the RMSE, in the ratings' own scale, over the
+// training and the test ratings after it, Recall@10 and NDCG@10 (see
+// Evaluate; over at most Config.RankUsers users), and the time since
+// training started. A metric without data to measure it on is NaN.
+type Epoch struct {
+	Epoch                int
+	TrainRMSE, TestRMSE  float64
+	RecallAt10, NDCGAt10 float64
+	Elapsed              time.Duration
+	// Snapshot copies the model as it is after this epoch; it may be
+	// called only while the report of the epoch runs.
+	Snapshot func() *Model
+}
+
+// Start is where a training run begins: from scratch (the zero Start), or
+// from a model's weights after the epochs it has done. The optimiser's
+// state (Adam's moments) starts afresh either way.
+type Start struct {
+	Model *Model
+	Epoch int
+}
+
+// Train trains an autoencoder on the training ratings and measures it on
+// the test ratings, which must have the same users and items. report is
+// called after every epoch, from one goroutine; an error from it, or ctx's,
+// stops training. The result depends on the seed and the data, and on the
+// number of workers only through the order of floating-point sums.
+func Train(ctx context.Context, cfg Config, train, test Ratings, report func(Epoch) error) (*Model, error) {
+	return TrainFrom(ctx, cfg, train, test, Start{}, report)
+}
+
+// TrainFrom trains as Train does, from start: epochs are numbered on from
+// start.Epoch, up to cfg.Epochs. The model's architecture and items must
+// be cfg's and the data's; its rating scale is kept.
+func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*Model, error) {
+	run, err := newTraining(cfg, train, test, start, report)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	errs := make([]error, cfg.Workers)
+	for rank, w := range run.workers {
+		wg.Go(func() {
+			if errs[rank] = w.loop(ctx); errs[rank] != nil {
+				cancel(errs[rank])
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return nil, cause
+		}
+		return nil, err
+	}
+	return run.model(run.workers[0].net), nil
+}
+
+// training is the state the workers of one run share. The tables and
+// their Adam moments exist once, for every worker: see the package
+// comment for who writes them when.
+type training struct {
+	cfg         Config
+	train, test Ratings
+	scale       scale
+	coll        parallel.Collective
+	workers     []*worker
+	enc, dec    []float64 // the shared tables
+	encMV       []float32 // their Adam moments (see optimizer.update); nil for SGD
+	decMV       []float32
+	users       []int     // the users with training ratings
+	penalty     []float64 // by item: the weight of its rows' penalty in a batch that uses them
+	ranked      []int     // the users the epoch's ranking metrics average
+	start       time.Time
+	report      func(Epoch) error
+	first       int // the number of the first epoch to run
+
+	// Per-user results of an epoch's evaluation, each written by the
+	// worker whose share holds the user and read by rank 0.
+	trainSSE, testSSE []float64 // by user
+	recall, ndcg      []float64 // by position in ranked
+}
+
+func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*training, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkData(train, test); err != nil {
+		return nil, err
+	}
+	if train.Len() == 0 {
+		return nil, fmt.Errorf("no training ratings")
+	}
+	lo, hi := train.scale()
+	r := &training{cfg: cfg, train: train, test: test, scale: scale{lo, hi}, coll: parallel.NewLocal(cfg.Workers),
+		start: time.Now(), report: report, first: start.Epoch + 1}
+	enc, dense, dec := initWeights(cfg, train.Items, r.scale.in(mean32(train.Value)), rand.New(rand.NewPCG(cfg.Seed, 0)))
+	if m := start.Model; m != nil {
+		if err := m.fits(cfg, train.Items); err != nil {
+			return nil, err
+		}
+		copy(enc, m.Weights[0])
+		copy(dense, m.Weights[1])
+		copy(dec, m.Weights[2])
+		r.scale = scale{m.Min, m.Max}
+	}
+	opt := newOptimizer(cfg)
+	r.enc, r.dec = enc, dec
+	r.encMV, r.decMV = opt.moments(len(enc)), opt.moments(len(dec))
+	for u := range train.Users {
+		if train.Ptr[u+1] > train.Ptr[u] {
+			r.users = append(r.users, u)
+		}
+	}
+	r.penalty = rowPenalties(train, len(r.users), cfg.BatchSize, cfg.L2)
+	r.ranked = rankedUsers(test, cfg.Relevant, cfg.RankUsers, cfg.Seed)
+	r.trainSSE, r.testSSE = make([]float64, train.Users), make([]float64, train.Users)
+	r.recall, r.ndcg = make([]float64, len(r.ranked)), make([]float64, len(r.ranked))
+	for rank := range cfg.Workers {
+		r.workers = append(r.workers, r.newWorker(rank, dense))
+	}
+	return r, nil
+}
+
+// checkData reports training and test ratings that are malformed or do
+// not share their users and items.
+func checkData(train, test Ratings) error {
+	if err := train.Validate(); err != nil {
+		return fmt.Errorf("training %w", err)
+	}
+	if err := test.Validate(); err != nil {
+		return fmt.Errorf("test %w", err)
+	}
+	if train.Users != test.Users || train.Items != test.Items {
+		return fmt.Errorf("training ratings have %d users and %d items, test ratings %d and %d",
+			train.Users, train.Items, test.Users, test.Items)
+	}
+	return nil
+}
+
+// rowPenalties returns, by item, the weight of the penalty on its table
+// rows in a batch that uses them: l2/p, p the chance that a batch of size
+// of the users users includes one who rated the item. So each row's
+// expected penalty per step is l2 times its weights, as if the penalty
+// covered every row at every step, while only the rows a batch uses are
+// touched. (Weighting by l2 alone would penalise a row once per batch
+// that uses it: an item rated once, once an epoch, and a popular one every
+// step, leaving the items with the least evidence the least held back.)
+func rowPenalties(train Ratings, users, size int, l2 float64) []float64 {
+	counts := make([]int, train.Items)
+	for _, j := range train.Item {
+		counts[j]++
+	}
+	size = min(size, users)
+	out := make([]float64, train.Items)
+	for j, c := range counts {
+		switch {
+		case c == 0:
+		case users-c < size:
+			out[j] = l2 // every batch has a rater
+		default:
+			// P(no rater) = C(users−c, size) / C(users, size)
+			miss := lchoose(users-c, size) - lchoose(users, size)
+			out[j] = l2 / -math.Expm1(miss)
+		}
+	}
+	return out
+}
+
+// lchoose is log C(n, k) for 0 ≤ k ≤ n.
+func lchoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// rankedUsers returns, in increasing order, the users with a test rating
+// of at least relevant, or a sample of limit of them chosen by seed when
+// there are more and limit is not 0.
+func rankedUsers(test Ratings, relevant float64, limit int, seed uint64) []int {
+	var users []int
+	for u := range test.Users {
+		_, vals := test.Row(u)
+		for _, v := range vals {
+			if float64(v) >= relevant {
+				users = append(users, u)
+				break
+			}
+		}
+	}
+	if limit > 0 && len(users) > limit {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		rng.Shuffle(len(users), func(i, j int) { users[i], users[j] = users[j], users[i] })
+		users = users[:limit]
+		sort.Ints(users)
+	}
+	return users
+}
+
+// model copies the run's weights, with n's dense part, into a Model.
+func (r *training) model(n *net) *Model {
+	return &Model{Config: r.cfg, Items: r.train.Items, Min: r.scale.lo, Max: r.scale.hi,
+		ItemIDs: r.train.ItemIDs, UserIDs: r.train.UserIDs,
+		Weights: []Floats{append(Floats(nil), n.enc...), append(Floats(nil), n.dense...), append(Floats(nil), n.dec...)}}
+}
+
+// mean32 is the mean of xs.
+func mean32(xs []float32) float64 {
+	var s float64
+	for _, x := range xs {
+		s += float64(x)
+	}
+	return s / float64(len(xs))
+}
+
+// shuffled is the users in the order of epoch: the same on every worker and run.
+func shuffled(users []int, seed uint64, epoch int) []int {
+	out := append([]int(nil), users...)
+	rng := rand.New(rand.NewPCG(seed, uint64(epoch)))
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}

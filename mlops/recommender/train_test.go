@@ -1,0 +1,188 @@
+package recommender_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/recommender"
+)
+
+// smallConfig trains quickly on the low-rank data.
+func smallConfig() recommender.Config {
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden, cfg.Epochs, cfg.LR, cfg.BatchSize, cfg.L2 = []int{32, 8, 32}, 6, 0.005, 16, 1e-4
+	return cfg
+}
+
+// curve trains and returns the model and each epoch's report.
+func curve(t *testing.T, cfg recommender.Config, train, test recommender.Ratings) (*recommender.Model, []recommender.Epoch) {
+	t.Helper()
+	var epochs []recommender.Epoch
+	m, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
+		epochs = append(epochs, e)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, epochs
+}
+
+func TestSameSeedSameWeights(t *testing.T) {
+	train, test := lowRank(2, 300, 120, 3, 0.2, 0.3)
+	for _, workers := range []int{1, 2} {
+		cfg := smallConfig()
+		cfg.Workers = workers
+		a, _ := curve(t, cfg, train, test)
+		b, _ := curve(t, cfg, train, test)
+		if !reflect.DeepEqual(a.Weights, b.Weights) {
+			t.Errorf("%d workers: two runs with the same seed differ", workers)
+		}
+		cfg.Seed++
+		c, _ := curve(t, cfg, train, test)
+		if reflect.DeepEqual(a.Weights, c.Weights) {
+			t.Errorf("%d workers: another seed gave the same weights", workers)
+		}
+	}
+}
+
+// TestWorkersAgree checks that splitting every batch among workers
+// changes the training only through the order of floating-point sums.
+func TestWorkersAgree(t *testing.T) {
+	train, test := lowRank(3, 300, 120, 3, 0.2, 0.3)
+	cfg := smallConfig()
+	_, one := curve(t, cfg, train, test)
+	for _, workers := range []int{2, 3} {
+		cfg.Workers = workers
+		_, many := curve(t, cfg, train, test)
+		for i, e := range many {
+			for _, pair := range [][2]float64{{e.TrainRMSE, one[i].TrainRMSE}, {e.TestRMSE, one[i].TestRMSE}} {
+				if rel := math.Abs(pair[0]-pair[1]) / pair[1]; !(rel <= 1e-9) {
+					t.Errorf("%d workers, epoch %d: RMSE %.15g, one worker %.15g (relative difference %.2g)",
+						workers, e.Epoch, pair[0], pair[1], rel)
+				}
+			}
+		}
+	}
+}
+
+func TestResume(t *testing.T) {
+	train, test := lowRank(4, 200, 80, 3, 0.2, 0.3)
+	cfg := smallConfig()
+	cfg.Epochs = 4
+	var snapshot *recommender.Model
+	if _, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
+		if e.Epoch == 2 {
+			snapshot = e.Snapshot()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var numbers []int
+	if _, err := recommender.TrainFrom(context.Background(), cfg, train, test, recommender.Start{Model: snapshot, Epoch: 2},
+		func(e recommender.Epoch) error { numbers = append(numbers, e.Epoch); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(numbers, []int{3, 4}) {
+		t.Errorf("resumed epochs %v, want [3 4]", numbers)
+	}
+	cfg.Hidden = []int{16}
+	if _, err := recommender.TrainFrom(context.Background(), cfg, train, test, recommender.Start{Model: snapshot, Epoch: 2}, nil); err == nil {
+		t.Error("resumed a model of another architecture")
+	}
+}
+
+func TestReportErrorStopsTraining(t *testing.T) {
+	train, test := lowRank(5, 100, 50, 2, 0.3, 0.3)
+	stop := errors.New("stop")
+	for _, workers := range []int{1, 2} {
+		cfg := smallConfig()
+		cfg.Workers = workers
+		calls := 0
+		_, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
+			calls++
+			return stop
+		})
+		if !errors.Is(err, stop) || calls != 1 {
+			t.Errorf("%d workers: error %v after %d reports, want stop after 1", workers, err, calls)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	train, test := lowRank(5, 100, 50, 2, 0.3, 0.3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg := smallConfig()
+	cfg.Workers = 2
+	if _, err := recommender.Train(ctx, cfg, train, test, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	train, test := lowRank(6, 100, 60, 2, 0.3, 0.3)
+	m, _ := curve(t, smallConfig(), train, test)
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := recommender.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, vals := train.Row(7)
+	want, got := make([]float64, m.Items), make([]float64, m.Items)
+	m.Scores(items, vals, want)
+	back.Scores(items, vals, got)
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the unmarshalled model scores otherwise")
+	}
+	if back.ItemIDs.Len() != train.Items || back.ItemIDs.At(5) != train.ItemIDs.At(5) {
+		t.Error("the item ids did not survive")
+	}
+}
+
+func TestRecommend(t *testing.T) {
+	train, test := lowRank(7, 100, 60, 2, 0.3, 0.3)
+	m, _ := curve(t, smallConfig(), train, test)
+	items, vals := train.Row(3)
+	scores := make([]float64, m.Items)
+	m.Scores(items, vals, scores)
+	for _, s := range scores {
+		if s < m.Min || s > m.Max {
+			t.Fatalf("score %v outside the rating scale [%v, %v]", s, m.Min, m.Max)
+		}
+	}
+	top := m.Recommend(items, vals, 5, true)
+	if len(top) != 5 {
+		t.Fatalf("%d recommendations, want 5", len(top))
+	}
+	seen := map[int]bool{}
+	for _, j := range items {
+		seen[int(j)] = true
+	}
+	for k, r := range top {
+		if seen[r.Item] || r.Score != scores[r.Item] || k > 0 && r.Score > top[k-1].Score {
+			t.Errorf("recommendation %d: %+v (seen %v, score %v)", k, r, seen[r.Item], scores[r.Item])
+		}
+		for j, s := range scores {
+			if !seen[j] && s > r.Score && !containsItem(top[:k], j) {
+				t.Errorf("item %d (score %v) is missing before %+v", j, s, r)
+			}
+		}
+	}
+}
+
+func containsItem(rs []recommender.Scored, j int) bool {
+	for _, r := range rs {
+		if r.Item == j {
+			return true
+		}
+	}
+	return false
+}
