@@ -2,6 +2,7 @@ package recommender_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -61,7 +62,7 @@ func BenchmarkEpoch(b *testing.B) {
 	for _, set := range sets {
 		train, test := recommender.Split(set.data(), 0.1, 1)
 		for _, workers := range []int{1, 2} {
-			b.Run(set.name+"/workers="+string(rune('0'+workers)), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/workers=%d", set.name, workers), func(b *testing.B) {
 				cfg := recommender.DefaultConfig()
 				cfg.Epochs, cfg.Workers = 1, workers
 				for b.Loop() {

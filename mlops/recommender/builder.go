@@ -22,6 +22,7 @@ type DuplicateError struct {
 	User, Item ID
 }
 
+// Error names the user and the item.
 func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("user %v rated item %v more than once", e.User, e.Item)
 }

@@ -66,21 +66,17 @@ func evaluateModel(ctx context.Context, model *Model, train, test Ratings, ranke
 	testSSE := make([]float64, train.Users)
 	recall, ndcg := make([]float64, len(ranked)), make([]float64, len(ranked))
 	parts := runtime.GOMAXPROCS(0)
-	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
 			ev := newEvaluator(n, train, test, s, model.Config.Relevant)
-			for u := p * train.Users / parts; u < (p+1)*train.Users/parts; u++ {
-				if errs[p] = ctx.Err(); errs[p] != nil {
-					return
+			for u := p * train.Users / parts; u < (p+1)*train.Users/parts && ctx.Err() == nil; u++ {
+				if items, vals := test.Row(u); len(items) > 0 {
+					a, base := ev.code(u)
+					testSSE[u] = ev.sse(items, vals, a, base)
 				}
-				_, testSSE[u] = ev.errors(u)
 			}
-			for from := p * len(ranked) / parts; from < (p+1)*len(ranked)/parts; from += rankChunk {
-				if errs[p] = ctx.Err(); errs[p] != nil {
-					return
-				}
+			for from := p * len(ranked) / parts; from < (p+1)*len(ranked)/parts && ctx.Err() == nil; from += rankChunk {
 				to := min(from+rankChunk, (p+1)*len(ranked)/parts)
 				ev.rank(ranked[from:to], recall[from:to], ndcg[from:to])
 			}

@@ -54,7 +54,8 @@ func (id *ID) UnmarshalJSON(data []byte) error {
 // IDs numbers distinct ids densely, 0, 1, 2, ..., in the order they are
 // first added: the index of an id is its row in Ratings and in a Model.
 // The zero IDs is empty and ready to use. It marshals to JSON as the list
-// of ids in index order.
+// of ids in index order. Ratings and Models share their IDs, which must
+// not be added to once they do.
 type IDs struct {
 	list  []ID
 	index map[ID]int

@@ -34,7 +34,7 @@ type Model struct {
 const Kind = "autorec"
 
 // Floats is a weight tensor. It marshals to JSON as the base64 of its
-// little-endian IEEE 754 values: exact, and a third the size of decimals.
+// little-endian IEEE 754 values: exact, and about half the size of decimals.
 type Floats []float64
 
 // MarshalJSON encodes f as a base64 string.
@@ -81,12 +81,14 @@ func Unmarshal(data []byte) (*Model, error) {
 	return &m, nil
 }
 
-// fits reports whether the model's weights are those of cfg's network
-// over items.
+// fits reports whether the model is cfg's network over items: the same
+// layers and activations, and weights of their shapes.
 func (m *Model) fits(cfg Config, items int) error {
-	if m.Items != items || !slices.Equal(m.Config.Hidden, cfg.Hidden) {
-		return fmt.Errorf("the recommender model has %d items and hidden layers %v, not %d and %v",
-			m.Items, m.Config.Hidden, items, cfg.Hidden)
+	act, out := m.Config.activations()
+	wantAct, wantOut := cfg.activations()
+	if m.Items != items || !slices.Equal(m.Config.Hidden, cfg.Hidden) || act != wantAct || out != wantOut {
+		return fmt.Errorf("the recommender model has %d items, hidden layers %v, activations %v and %v, not %d, %v, %v and %v",
+			m.Items, m.Config.Hidden, act, out, items, cfg.Hidden, wantAct, wantOut)
 	}
 	enc, dense, dec := shapes(cfg, items)
 	if len(m.Weights) != 3 || len(m.Weights[0]) != enc || len(m.Weights[1]) != dense || len(m.Weights[2]) != dec {

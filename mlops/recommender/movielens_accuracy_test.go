@@ -8,12 +8,13 @@ import (
 )
 
 // movielensConfig is the configuration the accuracy goal is checked with:
-// the published architecture and optimiser with tanh hidden layers and
-// L2 = 1e-4, chosen on a validation split of the training ratings (a
-// further 1/9 of them, seed 2) over activation, learning rate, L2, batch
-// size and epochs, never on the test ratings. ReLU, the published hidden
-// activation, reached a validation RMSE of 0.929 at best against tanh's
-// 0.894, and ranked worse than the item means.
+// DefaultConfig with tanh hidden layers. It was chosen on a validation
+// split carved from the training ratings (a further 1/9 of them, seed 2),
+// never on the test ratings: hidden activation relu or tanh, then for tanh
+// batch size 32, 64, 128 x learning rate 0.001, 0.003 x L2 5e-5, 1e-4,
+// 2e-4 over 60 epochs. After 30 epochs the default (relu) had a validation
+// RMSE of 0.929 and ranked below the item means; tanh with the default
+// batch, rate and L2 had 0.894, and no other setting did clearly better.
 func movielensConfig() recommender.Config {
 	cfg := recommender.DefaultConfig()
 	cfg.Activation, cfg.L2 = "tanh", 1e-4

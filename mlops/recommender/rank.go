@@ -32,27 +32,25 @@ func newEvaluator(n *net, train, test Ratings, s scale, relevant float64) *evalu
 	return &evaluator{net: n, train: train, test: test, scale: s, relevant: relevant, t: newTrace(n.sizes)}
 }
 
-// errors returns the sums of squared errors, in the ratings' scale, of
-// the predictions of user u's training and test ratings from the user's
-// training ratings.
-func (e *evaluator) errors(u int) (trainSSE, testSSE float64) {
+// code runs user u's training ratings through the hidden layers and
+// returns the last one's activation, valid until the next call, and its
+// base (see net.base).
+func (e *evaluator) code(u int) ([]float64, float64) {
 	items, vals := e.train.Row(u)
-	testItems, testVals := e.test.Row(u)
-	if len(items)+len(testItems) == 0 {
-		return 0, 0
-	}
 	e.t.load(vals, e.scale)
 	a := e.net.encode(items, e.t.x, e.t)
-	base := e.net.base(a)
+	return a, e.net.base(a)
+}
+
+// sse returns the sum of squared errors, in the ratings' scale, of the
+// predicted ratings of items against vals for a user of code a and base.
+func (e *evaluator) sse(items []int32, vals []float32, a []float64, base float64) float64 {
+	var s float64
 	for i, j := range items {
 		d := e.scale.out(e.net.out.Apply(e.net.output(j, a, base))) - float64(vals[i])
-		trainSSE += d * d
+		s += d * d
 	}
-	for i, j := range testItems {
-		d := e.scale.out(e.net.out.Apply(e.net.output(j, a, base))) - float64(testVals[i])
-		testSSE += d * d
-	}
-	return trainSSE, testSSE
+	return s
 }
 
 // rank sets recall[i] and ndcg[i] to user users[i]'s Recall@10 and
@@ -65,9 +63,8 @@ func (e *evaluator) rank(users []int, recall, ndcg []float64) {
 		chunk := users[from:min(from+rankChunk, len(users))]
 		e.codes = resized(e.codes, len(chunk)*h)
 		for i, u := range chunk {
-			rated, vals := e.train.Row(u)
-			e.t.load(vals, e.scale)
-			copy(e.codes[i*h:(i+1)*h], e.net.encode(rated, e.t.x, e.t))
+			a, _ := e.code(u)
+			copy(e.codes[i*h:(i+1)*h], a)
 		}
 		e.scores = resized(e.scores, len(chunk)*items)
 		e.net.scoreAll(e.codes, len(chunk), e.scores)

@@ -196,7 +196,11 @@ func rowOf[T float32 | float64](table []T, j int32, width int) []T {
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 	lo, hi := w.userShare()
 	for u := lo; u < hi; u++ {
-		w.trainSSE[u], w.testSSE[u] = w.ev.errors(u)
+		a, base := w.ev.code(u)
+		items, vals := w.train.Row(u)
+		w.trainSSE[u] = w.ev.sse(items, vals, a, base)
+		items, vals = w.test.Row(u)
+		w.testSSE[u] = w.ev.sse(items, vals, a, base)
 	}
 	size := len(w.workers)
 	rlo, rhi := w.rank*len(w.ranked)/size, (w.rank+1)*len(w.ranked)/size
