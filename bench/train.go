@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -34,9 +35,9 @@ type trainRun struct {
 }
 
 // runTrain measures gat.Train on a synthetic data set with one worker and
-// with two, alternating which goes first, then gonum's dgemm rate, and
-// prints the ratio against the goal and each epoch against its arithmetic
-// floor.
+// with two, alternating which goes first, and gonum's dgemm rate before and
+// after, and prints the ratio against the goal and each epoch against its
+// arithmetic floor.
 func runTrain(ctx context.Context, o options) error {
 	m := syntheticSeries(trainEntities, trainSteps, trainSeed)
 	cfg := gat.DefaultConfig()
@@ -45,9 +46,12 @@ func runTrain(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	procs := runtime.GOMAXPROCS(0)
 	fmt.Fprintf(o.Out, "== train: gat.Train, default configuration (window %d, hidden %v, heads %d, %s, batch %d),\n"+
 		"   full correlation graph, %d epoch(s); %d entities x %d steps (%d training, %d test samples); GOMAXPROCS %d\n",
-		cfg.Window, cfg.Hidden, cfg.Heads, cfg.Optimizer, cfg.BatchSize, cfg.Epochs, m.N, m.T, len(train), len(test), runtime.GOMAXPROCS(0))
+		cfg.Window, cfg.Hidden, cfg.Heads, cfg.Optimizer, cfg.BatchSize, cfg.Epochs, m.N, m.T, len(train), len(test), procs)
+	fmt.Fprintln(o.Out, "  gonum dgemm (mat.Dense.Mul of square matrices), best of 5 per size, GFLOP/s:")
+	one, all := dgemmRate(o, "before", 1), dgemmRate(o, "before", procs)
 	runs, err := trainRounds(ctx, o, cfg, m)
 	if err != nil {
 		return err
@@ -55,8 +59,7 @@ func runTrain(ctx context.Context, o options) error {
 	if err := checkWorkersAgree(runs); err != nil {
 		return err
 	}
-	fmt.Fprintln(o.Out, "== train: gonum dgemm (mat.Dense.Mul of square matrices), best of 5")
-	one, all := dgemmRate(o, 1), dgemmRate(o, runtime.GOMAXPROCS(0))
+	one, all = max(one, dgemmRate(o, "after", 1)), max(all, dgemmRate(o, "after", procs))
 	flops := gat.FLOPsPerEpoch(cfg, m.N, len(train), len(test))
 	reportTrain(o, cfg, runs, flops, one, all)
 	return nil
@@ -159,16 +162,18 @@ func checkWorkersAgree(runs map[int][]trainRun) error {
 
 // dgemmRate is the best GFLOP/s of gonum's dgemm over square products of
 // a few orders, with GOMAXPROCS procs (gonum splits a product over that
-// many goroutines). It prints each order's rate.
-func dgemmRate(o options, procs int) float64 {
+// many goroutines). It prints each order's rate, labelled when.
+func dgemmRate(o options, when string, procs int) float64 {
 	prev := runtime.GOMAXPROCS(procs)
 	defer runtime.GOMAXPROCS(prev)
+	fmt.Fprintf(o.Out, "    %-6s training, %d proc(s):", when, procs)
 	best := 0.0
 	for _, size := range []int{256, 512} {
 		r := dgemmBest(size)
-		fmt.Fprintf(o.Out, "  %d x %d, %d proc(s): %6.2f GFLOP/s\n", size, size, procs, r)
+		fmt.Fprintf(o.Out, "  %d x %d %6.2f", size, size, r)
 		best = max(best, r)
 	}
+	fmt.Fprintln(o.Out)
 	return best
 }
 
@@ -197,7 +202,8 @@ func dgemmBest(size int) float64 {
 }
 
 // reportTrain prints the medians, their ratio against the goal, and each
-// configuration's epoch time against the floor FLOPs/dgemm rate.
+// configuration's epoch time against the floor FLOPs/dgemm rate, where one
+// and all are the best dgemm rates with one proc and with all of them.
 func reportTrain(o options, cfg gat.Config, runs map[int][]trainRun, flops, one, all float64) {
 	out := o.Out
 	med := func(workers int, f func(trainRun) float64) float64 {
@@ -220,17 +226,23 @@ func reportTrain(o options, cfg gat.Config, runs map[int][]trainRun, flops, one,
 	fmt.Fprintf(out, "  cpu seconds: workers1 %.3fs, workers2 %.3fs; heap allocated per run: %.2f GB, %.2f GB\n",
 		med(1, func(r trainRun) float64 { return r.cpu }), med(2, func(r trainRun) float64 { return r.cpu }),
 		med(1, func(r trainRun) float64 { return r.allocGB }), med(2, func(r trainRun) float64 { return r.allocGB }))
-	fmt.Fprintf(out, "\nepoch against the arithmetic floor (floor = FLOPs per epoch / dgemm GFLOP/s):\n")
-	fmt.Fprintf(out, "  FLOPs per epoch %.3g (%.2f GFLOP)\n", flops, flops/1e9)
 	epochs := float64(cfg.Epochs)
+	reportFloor(out, flops, t1/epochs, t2/epochs, one, all)
+}
+
+// reportFloor prints the epoch times e1 and e2 of one and two workers
+// against the floor FLOPs/dgemm rate, with one proc and with all.
+func reportFloor(out io.Writer, flops, e1, e2, one, all float64) {
+	fmt.Fprintf(out, "\nepoch against the arithmetic floor (floor = FLOPs per epoch / best dgemm GFLOP/s):\n")
+	fmt.Fprintf(out, "  FLOPs per epoch %.3g (%.2f GFLOP)\n", flops, flops/1e9)
 	for _, c := range []struct {
-		workers int
-		rate    float64
-		procs   string
-	}{{1, one, "1 proc"}, {2, all, fmt.Sprintf("%d procs", runtime.GOMAXPROCS(0))}} {
-		epoch, floor := med(c.workers, secs)/epochs, flops/(c.rate*1e9)
-		fmt.Fprintf(out, "  workers %d: epoch %7.3fs, floor %7.3fs at %6.2f GFLOP/s (dgemm, %s), epoch/floor %6.1f\n",
-			c.workers, epoch, floor, c.rate, c.procs, epoch/floor)
+		workers     int
+		epoch, rate float64
+		procs       string
+	}{{1, e1, one, "1 proc"}, {2, e2, all, fmt.Sprintf("%d procs", runtime.GOMAXPROCS(0))}} {
+		floor := flops / (c.rate * 1e9)
+		fmt.Fprintf(out, "  workers %d: epoch %7.3fs, floor %7.3fs at %6.2f GFLOP/s (dgemm, %s), epoch/floor %5.1f\n",
+			c.workers, c.epoch, floor, c.rate, c.procs, c.epoch/floor)
 	}
 	fmt.Fprintln(out, "  counted: per training sample the correlation graph (standardised windows, their Gram matrix),")
 	fmt.Fprintln(out, "  every layer's forward (x W, node scores, attention logits and softmax per edge and head,")
