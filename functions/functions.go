@@ -8,7 +8,6 @@ package functions
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -264,9 +263,4 @@ func (r *run) finish() {
 	if r.close != nil {
 		r.close()
 	}
-}
-
-// sqlConn is what the registration and the scaler store run their SQL on.
-type sqlConn interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }

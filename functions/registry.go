@@ -83,15 +83,15 @@ var registrySchema = []string{
 		undone BOOLEAN NOT NULL DEFAULT false)`,
 }
 
-// Statuses of models and training runs.
+// Statuses of models and training runs that Go code sets or checks; the
+// rest (queued, succeeded, interrupted) appear only in the SQL that sets
+// them. Models: training, ready, failed, canceled, interrupted. Runs:
+// queued, training, succeeded, failed, canceled, interrupted.
 const (
-	statusQueued      = "queued"   // runs only: waiting for a training slot
-	statusTraining    = "training" // running now
-	statusReady       = "ready"    // models: trained; runs: "succeeded"
-	statusSucceeded   = "succeeded"
-	statusFailed      = "failed"
-	statusCanceled    = "canceled"
-	statusInterrupted = "interrupted" // the server stopped while it ran
+	statusTraining = "training"
+	statusReady    = "ready"
+	statusFailed   = "failed"
+	statusCanceled = "canceled"
 )
 
 // registry keeps model versions, training runs and their metrics, artifacts
@@ -109,9 +109,9 @@ type registry struct {
 
 // migrate renames a models table from before the registry, so that its
 // rows are kept and the registry's table can be created.
-func migrate(ctx context.Context, conn sqlConn, q queryer) error {
+func migrate(ctx context.Context, conn *sql.Conn) error {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables t WHERE table_schema = 'mlops' AND table_name = 'models'
+	err := conn.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables t WHERE table_schema = 'mlops' AND table_name = 'models'
 		AND NOT EXISTS (SELECT 1 FROM information_schema.columns c WHERE c.table_schema = 'mlops' AND c.table_name = 'models' AND c.column_name = 'status')`).Scan(&n)
 	if err != nil || n == 0 {
 		return err

@@ -41,7 +41,7 @@ func createStore(ctx context.Context, conn *sql.Conn) error {
 	if _, err := conn.ExecContext(ctx, storeSchema[0]); err != nil {
 		return fmt.Errorf("create mlops schema: %w", err)
 	}
-	if err := migrate(ctx, conn, conn); err != nil {
+	if err := migrate(ctx, conn); err != nil {
 		return fmt.Errorf("migrate mlops schema: %w", err)
 	}
 	for _, q := range append(storeSchema[1:], registrySchema...) {
