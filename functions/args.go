@@ -22,10 +22,11 @@ const (
 	kindFloat                // a number
 	kindIntList              // a list of integers from 1 to 1024
 	kindBool                 // true or false
+	kindID                   // an integer or a string: a user's or an item's id
 )
 
 func (k kind) String() string {
-	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024", "a boolean"}[k]
+	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024", "a boolean", "an integer or text"}[k]
 }
 
 // param is one argument of a SQL function and what it accepts.
@@ -75,7 +76,8 @@ func (s signature) namedArguments() []string {
 	return names
 }
 
-// args are parsed argument values by name: string, []string, int64 or float64.
+// args are parsed argument values by name: string, []string, int64,
+// float64, []int, bool, or for kindID int64 or string.
 type args map[string]any
 
 func (a args) text(name string) string    { s, _ := a[name].(string); return s }
@@ -85,6 +87,7 @@ func (a args) float(name string) float64  { f, _ := a[name].(float64); return f 
 func (a args) ints(name string) []int     { v, _ := a[name].([]int); return v }
 func (a args) given(name string) bool     { _, ok := a[name]; return ok }
 func (a args) bool(name string) bool      { b, _ := a[name].(bool); return b }
+func (a args) value(name string) any      { return a[name] }
 
 // explicitKey holds, in args, the names of the arguments the call gave
 // (the others have their defaults).
@@ -225,6 +228,11 @@ func convert(k kind, raw any) (any, bool) {
 	case kindText:
 		s, ok := raw.(string)
 		return s, ok
+	case kindID:
+		if s, ok := raw.(string); ok {
+			return s, true
+		}
+		return convert(kindInt, raw)
 	case kindTextList:
 		if s, ok := raw.(string); ok {
 			return []string{s}, true

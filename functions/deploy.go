@@ -204,7 +204,8 @@ type storedModel struct {
 	status   string
 	scaler   string
 	metrics  string
-	epoch    int // of the artifact
+	epoch    int    // of the artifact
+	checksum string // of the artifact
 	artifact []byte
 }
 
@@ -213,6 +214,16 @@ type storedModel struct {
 // or failed has no usable artifact; a canceled or interrupted one may have
 // its last checkpoint.
 func (r *registry) load(ctx context.Context, fn, kind string, ref mlops.Ref) (*storedModel, error) {
+	m, err := r.describe(ctx, fn, kind, ref)
+	if err != nil {
+		return nil, err
+	}
+	return m, r.readArtifact(ctx, fn, m)
+}
+
+// describe reads what the registry records of a model version of kind,
+// checking that it has an artifact, but not the artifact.
+func (r *registry) describe(ctx context.Context, fn, kind string, ref mlops.Ref) (*storedModel, error) {
 	db := r.db.SQL()
 	if ref.Version == 0 {
 		v, _, err := deployed(ctx, db, ref.Name)
@@ -239,7 +250,7 @@ func (r *registry) load(ctx context.Context, fn, kind string, ref mlops.Ref) (*s
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ref, err)
 	}
-	m.scaler, m.metrics, m.epoch = scaler.String, metrics.String, int(epoch.Int64)
+	m.scaler, m.metrics, m.epoch, m.checksum = scaler.String, metrics.String, int(epoch.Int64), checksum.String
 	if m.kind != kind {
 		return nil, sqlstate.New(sqlstate.WrongObjectType, "%s: %s is of kind %s, not %s", fn, ref, m.kind, kind)
 	}
@@ -250,14 +261,46 @@ func (r *registry) load(ctx context.Context, fn, kind string, ref mlops.Ref) (*s
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s is still training", fn, ref).
 			WithHint("SELECT * FROM mlops.training_runs WHERE model = '%s' shows its progress.", ref.Name)
 	}
-	var sum string
-	err = db.QueryRowContext(ctx, "SELECT checksum, data FROM mlops.artifacts WHERE name = ? AND version = ?", ref.Name, ref.Version).Scan(&sum, &m.artifact)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("load %s: %w", ref, err)
-	}
-	if got := mlops.Checksum(m.artifact); err != nil || sum != checksum.String || got != sum {
-		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: the saved weights of %s do not match their checksum", fn, ref).
-			WithDetail("mlops.models records %s; the artifact's is %s.", checksum.String, got)
-	}
 	return m, nil
+}
+
+// readArtifact reads m's artifact and verifies it against its checksum.
+func (r *registry) readArtifact(ctx context.Context, fn string, m *storedModel) error {
+	var sum string
+	err := r.db.SQL().QueryRowContext(ctx, "SELECT checksum, data FROM mlops.artifacts WHERE name = ? AND version = ?",
+		m.ref.Name, m.ref.Version).Scan(&sum, &m.artifact)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("load %s: %w", m.ref, err)
+	}
+	if got := mlops.Checksum(m.artifact); err != nil || sum != m.checksum || got != sum {
+		return sqlstate.New(sqlstate.DataCorrupted, "%s: the saved weights of %s do not match their checksum", fn, m.ref).
+			WithDetail("mlops.models records %s; the artifact's is %s.", m.checksum, got)
+	}
+	return nil
+}
+
+// decoded returns a model version of kind, as load does, and its artifact
+// as decode makes it: from the registry's cache while the version's
+// checksum is the one it was decoded from, so that serving a model does
+// not read and decode its weights on every call. The decoded value is
+// shared and must not be changed.
+func (r *registry) decoded(ctx context.Context, fn, kind string, ref mlops.Ref, decode func([]byte) (any, error)) (*storedModel, any, error) {
+	m, err := r.describe(ctx, fn, kind, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := m.ref.String() + "#" + m.checksum
+	if v, ok := r.cache.get(key); ok {
+		return m, v, nil
+	}
+	if err := r.readArtifact(ctx, fn, m); err != nil {
+		return nil, nil, err
+	}
+	v, err := decode(m.artifact)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.artifact = nil
+	r.cache.put(key, v)
+	return m, v, nil
 }

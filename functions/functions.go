@@ -38,6 +38,8 @@ func tableFunctions() map[string]tableFunction {
 		"train_gat":         trainGATFunction(),
 		"evaluate":          evaluateFunction(),
 		"forecast":          forecastFunction(),
+		"train_recommender": trainRecommenderFunction(),
+		"recommend":         recommendFunction(),
 	}
 }
 
@@ -57,7 +59,7 @@ type Planner func(query string) string
 
 // Progressive names the table functions whose rows report progress, one
 // per training epoch, and should reach the client as they are produced.
-func Progressive() []string { return []string{"train_gat"} }
+func Progressive() []string { return []string{trainGATName, trainRecommenderName} }
 
 // Options configure Register.
 type Options struct {
@@ -103,6 +105,9 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 		if err := duckdb.RegisterScalarUDF(conn, opName(name), op.udf(e)); err != nil {
 			return fmt.Errorf("register %s: %w", name, err)
 		}
+	}
+	if err := registerRecommendations(conn, e); err != nil {
+		return fmt.Errorf("register %s: %w", recommendationsName, err)
 	}
 	return registerScalars(conn)
 }

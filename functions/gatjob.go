@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/scale"
@@ -83,12 +82,6 @@ func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 	return link, nil
 }
 
-// epochDone is what the training goroutine hands fill: an epoch, or the end.
-type epochDone struct {
-	epoch *gat.Epoch
-	err   error
-}
-
 func (j *gatJob) start(ctx context.Context) (*run, error) {
 	m, err := j.w.matrix(ctx, j.c, trainGATName)
 	if err != nil {
@@ -118,12 +111,7 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancelCause(tr.ctx)
-	out := make(chan epochDone)
-	// stop closes when the statement ends: after it nobody reads out.
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
+	return tr.stream(j.c, trainGATName, func(ctx context.Context, emit func(row ...any) error) (*finished, error) {
 		last := from.Epoch
 		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
 			last = e.Epoch
@@ -131,33 +119,13 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 				return err
 			}
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.ref(), e.Epoch, e.TrainMSE, e.TestMSE))
-			select {
-			case out <- epochDone{epoch: &e}:
-				return nil
-			case <-ctx.Done():
-				return context.Cause(ctx)
-			}
+			return emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, e.Best, float64(e.Elapsed.Microseconds())/1000)
 		})
-		var res *finished
-		if err == nil {
-			res, err = j.result(m, model, last)
+		if err != nil {
+			return nil, err
 		}
-		if note := tr.end(err, res); note != "" {
-			j.c.caller.Notice("train_gat: " + note)
-		}
-		select {
-		case out <- epochDone{err: err}:
-		case <-stop:
-		}
-	}()
-	return &run{
-		fill: func(chunk duckdb.DataChunk) (int, error) { return j.fill(chunk, out) },
-		close: func() {
-			cancel(sqlstate.New(sqlstate.QueryCanceled, "train_gat: the statement ended before training did"))
-			close(stop)
-			<-done
-		},
-	}, nil
+		return j.result(m, model, last)
+	}), nil
 }
 
 // checkResume checks that a resumed run trains on the entities, and unless
@@ -224,21 +192,4 @@ func dataFingerprint(entities []string, m series.Matrix) string {
 		h.Write(b[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// fill writes the next epoch as one row: the row goes out as soon as the
-// epoch ends.
-func (j *gatJob) fill(chunk duckdb.DataChunk, out <-chan epochDone) (int, error) {
-	d := <-out
-	if d.epoch == nil {
-		return 0, d.err
-	}
-	e := d.epoch
-	vals := []any{int64(e.Epoch), e.TrainMSE, e.TestMSE, e.Best, float64(e.Elapsed.Microseconds()) / 1000}
-	for i, v := range vals {
-		if err := chunk.SetValue(i, 0, v); err != nil {
-			return 0, err
-		}
-	}
-	return 1, nil
 }

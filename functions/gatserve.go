@@ -64,6 +64,15 @@ func loadGAT(c *call, fn string, a args) (*storedGAT, error) {
 }
 
 func bindEvaluate(c *call, a args) (*table, error) {
+	ref, err := modelRef("evaluate", a)
+	if err != nil {
+		return nil, err
+	}
+	var kind string
+	_ = c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? LIMIT 1", ref.Name).Scan(&kind)
+	if kind == recommenderKind {
+		return bindEvaluateRecommender(c, ref)
+	}
 	s, err := loadGAT(c, "evaluate", a)
 	if err != nil {
 		return nil, err

@@ -41,6 +41,7 @@ func startServerWith(t testing.TB, opts functions.Options) string {
 	cfg.Progressive = functions.Progressive()
 	cfg.Catalog.Functions = cfg.Functions
 	cfg.Catalog.Operations = functions.Operations()
+	cfg.Catalog.Scalars = functions.Scalars()
 	plan := planner.New(cfg.Catalog)
 	opts.Plan = func(q string) string { return plan.PlanOne(q).Text }
 	opts.Version = "test"

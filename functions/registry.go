@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/mallard/mallard/mlops"
@@ -105,6 +106,47 @@ type registry struct {
 	// updates a row another open transaction updated, and every write comes
 	// from this process.
 	mu sync.Mutex
+
+	cache modelCache
+}
+
+// modelCache keeps the last few decoded model artifacts, by version and
+// checksum, most recently used first.
+type modelCache struct {
+	mu      sync.Mutex
+	entries []cached
+}
+
+type cached struct {
+	key   string
+	value any
+}
+
+// cacheSize is how many decoded models modelCache keeps.
+const cacheSize = 4
+
+func (c *modelCache) get(key string) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, e := range c.entries {
+		if e.key == key {
+			copy(c.entries[1:i+1], c.entries[:i])
+			c.entries[0] = e
+			return e.value, true
+		}
+	}
+	return nil, false
+}
+
+func (c *modelCache) put(key string, value any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = slices.DeleteFunc(c.entries, func(e cached) bool { return e.key == key })
+	c.entries = slices.Insert(c.entries, 0, cached{key, value})
+	if len(c.entries) > cacheSize {
+		clear(c.entries[cacheSize:])
+		c.entries = c.entries[:cacheSize]
+	}
 }
 
 // migrate renames a models table from before the registry, so that its

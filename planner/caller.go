@@ -40,8 +40,12 @@ type callArg struct{ name, value string }
 // DuckDB knows them as schema_function, since a function registered
 // through duckdb-go cannot live in a schema. Their calls become
 // schema_function(<the caller>, <each argument as JSON text>).
-func rewriteCalls(text string, fns map[string][]string, ops map[string]bool) (string, []string) {
-	if len(fns)+len(ops) == 0 || !mentionsAny(text, fns, ops) {
+//
+// Scalars are scalar functions that take the caller before their own
+// arguments, which keep their values and types (DuckDB picks an overload
+// by them): name(a, b) becomes name(<the caller>, a, b).
+func rewriteCalls(text string, fns map[string][]string, ops, scalars map[string]bool) (string, []string) {
+	if len(fns)+len(ops)+len(scalars) == 0 || !mentionsAny(text, fns, ops, scalars) {
 		return text, nil
 	}
 	res, err := pg.Scan(text)
@@ -73,6 +77,19 @@ func rewriteCalls(text string, fns map[string][]string, ops map[string]bool) (st
 				i += 3
 				continue
 			}
+		}
+		if scalars[name] && toks[i+1].Token == pg.Token_ASCII_40 && (i == 0 || toks[i-1].Token != pg.Token_ASCII_46) {
+			args, end := splitArgs(text, toks, i+1)
+			if end < 0 || len(args) > 0 && strings.Contains(args[0].value, "getvariable('"+CallerArgument+"')") {
+				continue
+			}
+			insert := callerValue
+			if len(args) > 0 {
+				insert += ", "
+			}
+			edits = append(edits, edit{from: int(toks[i+1].End), to: int(toks[i+1].End), text: insert})
+			calls = append(calls, name)
+			continue
 		}
 		named, ok := fns[name]
 		if !ok || toks[i+1].Token != pg.Token_ASCII_40 {
@@ -183,8 +200,13 @@ func callText(args []callArg, named []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func mentionsAny(text string, fns map[string][]string, ops map[string]bool) bool {
+func mentionsAny(text string, fns map[string][]string, ops, scalars map[string]bool) bool {
 	lower := strings.ToLower(text)
+	for f := range scalars {
+		if strings.Contains(lower, f) {
+			return true
+		}
+	}
 	for f := range fns {
 		if strings.Contains(lower, f) {
 			return true

@@ -38,3 +38,27 @@ func TestRewriteCalls(t *testing.T) {
 		})
 	}
 }
+
+func TestRewriteCallerScalars(t *testing.T) {
+	p := planner.New(planner.Catalog{Scalars: []string{"recommendations"}})
+	const caller = "CAST(json_object('id', getvariable('mallard_connection'), 'schema', current_schema(), " +
+		"'search_path', current_setting('search_path')) AS VARCHAR)"
+	tests := []struct{ name, in, want string }{
+		{"arguments keep their types", "SELECT recommendations('m', u.id, 5) FROM u",
+			"SELECT recommendations(" + caller + ", 'm', u.id, 5) AS \"recommendations\" FROM u"},
+		{"upper case, nested", "SELECT unnest(RECOMMENDATIONS('m', lower(x), 5))",
+			"SELECT unnest(RECOMMENDATIONS(" + caller + ", 'm', lower(x), 5)) AS \"unnest\""},
+		{"no arguments", "SELECT recommendations() FROM t", "SELECT recommendations(" + caller + ") AS \"recommendations\" FROM t"},
+		{"qualified is another function", "SELECT s.recommendations(1) FROM t", "SELECT s.recommendations(1) AS \"recommendations\" FROM t"},
+		{"a column of that name", "SELECT recommendations FROM t", "SELECT recommendations FROM t"},
+		{"already rewritten", "SELECT recommendations(getvariable('mallard_connection'), 'm', 1, 2) FROM t",
+			"SELECT recommendations(getvariable('mallard_connection'), 'm', 1, 2) AS \"recommendations\" FROM t"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := p.PlanOne(tt.in).Text; got != tt.want {
+				t.Errorf("PlanOne(%q).Text =\n  %q\nwant\n  %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

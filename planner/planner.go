@@ -21,6 +21,9 @@ type Catalog struct {
 	// Operations are Mallard's scalar functions named schema.function
 	// (mlops.cancel, ...); calls of them are rewritten too.
 	Operations []string
+	// Scalars are Mallard's scalar functions that take the calling
+	// session before their own arguments (recommendations).
+	Scalars []string
 }
 
 // Planner turns client SQL into statements DuckDB runs: it splits, parses
@@ -36,12 +39,13 @@ type Planner struct {
 	infoFns   map[string]bool
 	functions map[string][]string
 	ops       map[string]bool
+	scalars   map[string]bool
 }
 
 // New returns a planner that redirects catalog references to cat.
 func New(cat Catalog) *Planner {
 	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
-		functions: cat.Functions, ops: set(cat.Operations)}
+		functions: cat.Functions, ops: set(cat.Operations), scalars: set(cat.Scalars)}
 }
 
 func set(names []string) map[string]bool {
@@ -82,7 +86,7 @@ func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
 func (p *Planner) plan(st *Statement, paramTypes []string) {
 	p.rewrite(st, paramTypes)
 	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
-		st.Text, st.Calls = rewriteCalls(st.Text, p.functions, p.ops)
+		st.Text, st.Calls = rewriteCalls(st.Text, p.functions, p.ops, p.scalars)
 	}
 }
 

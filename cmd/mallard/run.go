@@ -74,6 +74,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	frontCfg.Progressive = functions.Progressive()
 	frontCfg.Catalog.Functions = frontCfg.Functions
 	frontCfg.Catalog.Operations = functions.Operations()
+	frontCfg.Catalog.Scalars = functions.Scalars()
 	plan := planner.New(frontCfg.Catalog)
 	opts := functions.Options{Plan: func(q string) string { return plan.PlanOne(q).Text }, MaxTrainings: cfg.MaxTrainings, Version: Version}
 	if err := functions.Register(ctx, db, opts); err != nil {

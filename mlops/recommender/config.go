@@ -33,20 +33,23 @@ type Config struct {
 	// RankUsers caps the users whose rankings the per-epoch Recall@10 and
 	// NDCG@10 average (a fixed sample chosen by Seed); 0 ranks every user.
 	// Ranking scores every item for every user, so on large data it is
-	// the dearest part of an epoch. Evaluate always ranks every user.
+	// the dearest part of an epoch. Evaluate has its own limit.
 	RankUsers int `json:"rank_users"`
 }
 
 // MaxHidden is the widest hidden layer a Config may ask for.
 const MaxHidden = 4096
 
-// DefaultConfig is the published architecture: hidden layers 150, 25 and
-// 150 with ReLU, a sigmoid output; Adam at learning rate 0.001 on batches
-// of 64 users for 30 epochs, L2 = 1e-4, one worker. Without a penalty a
-// user-based autoencoder learns to copy its input and ranks worse than
-// the item means within a few epochs on MovieLens small.
+// DefaultConfig is the published architecture, hidden layers 150, 25 and
+// 150 and a sigmoid output, with tanh inside: Adam at learning rate 0.001
+// on batches of 64 users for 30 epochs, L2 = 1e-4, one worker. The
+// published model used ReLU inside; on a validation split of MovieLens
+// small (carved from the training ratings, never the test ones) ReLU
+// reached RMSE 0.929 after 30 epochs and ranked below the item means,
+// tanh 0.894. Without a penalty a user-based autoencoder learns to copy
+// its input and ranks worse than the item means within a few epochs.
 func DefaultConfig() Config {
-	return Config{Hidden: []int{150, 25, 150}, Activation: "relu", Output: "sigmoid", Epochs: 30,
+	return Config{Hidden: []int{150, 25, 150}, Activation: "tanh", Output: "sigmoid", Epochs: 30,
 		LR: 0.001, L2: 1e-4, Optimizer: "adam", BatchSize: 64, Workers: 1, Relevant: 4, RankUsers: 1000}
 }
 

@@ -41,16 +41,18 @@ const MeanPrior = 5
 // input and its outputs at the user's test items the predictions. A test
 // item is relevant to its user if rated at least model.Config.Relevant;
 // each method ranks every item its user has not rated in training, and
-// the metrics average over every user with a relevant test item. Metrics
-// without data to measure them on are NaN.
-func Evaluate(ctx context.Context, model *Model, train, test Ratings) ([]Metrics, error) {
+// the metrics average over every user with a relevant test item, or over
+// a sample of rankUsers of them chosen by the model's seed when there are
+// more and rankUsers is not 0. Metrics without data to measure them on
+// are NaN.
+func Evaluate(ctx context.Context, model *Model, train, test Ratings, rankUsers int) ([]Metrics, error) {
 	if err := checkData(train, test); err != nil {
 		return nil, err
 	}
 	if err := model.fits(model.Config, train.Items); err != nil {
 		return nil, err
 	}
-	ranked := rankedUsers(test, model.Config.Relevant, 0, 0)
+	ranked := rankedUsers(test, model.Config.Relevant, rankUsers, model.Config.Seed)
 	own, err := evaluateModel(ctx, model, train, test, ranked)
 	if err != nil {
 		return nil, err

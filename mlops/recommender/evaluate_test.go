@@ -78,7 +78,7 @@ func TestBaselines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := recommender.Evaluate(context.Background(), m, train, test)
+	got, err := recommender.Evaluate(context.Background(), m, train, test, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

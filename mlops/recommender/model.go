@@ -1,9 +1,6 @@
 package recommender
 
 import (
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -14,7 +11,7 @@ import (
 
 // Model is a trained autoencoder: its configuration, the number of items,
 // the rating scale of its training data, the ids of its items and users
-// when the data had them, and its weights. It marshals to JSON for storage.
+// when the data had them, and its weights. Marshal encodes it for storage.
 type Model struct {
 	Config Config `json:"config"`
 	Items  int    `json:"items"`
@@ -27,59 +24,14 @@ type Model struct {
 	UserIDs *IDs    `json:"user_ids,omitempty"`
 	// Weights are the encoder table, the dense part and the decoder
 	// table, laid out as the package comment describes.
-	Weights []Floats `json:"weights"`
+	Weights []Floats `json:"-"`
 }
 
 // Kind is the method name of the model in Evaluate's results.
 const Kind = "autorec"
 
-// Floats is a weight tensor. It marshals to JSON as the base64 of its
-// little-endian IEEE 754 values: exact, and about half the size of decimals.
+// Floats is a weight tensor.
 type Floats []float64
-
-// MarshalJSON encodes f as a base64 string.
-func (f Floats) MarshalJSON() ([]byte, error) {
-	raw := make([]byte, 8*len(f))
-	for i, v := range f {
-		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(v))
-	}
-	return json.Marshal(raw)
-}
-
-// UnmarshalJSON decodes what MarshalJSON encodes.
-func (f *Floats) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return err
-	}
-	raw, err := base64.StdEncoding.DecodeString(s)
-	if err != nil || len(raw)%8 != 0 {
-		return fmt.Errorf("recommender weights are not base64 of float64 values")
-	}
-	*f = make(Floats, len(raw)/8)
-	for i := range *f {
-		(*f)[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
-	}
-	return nil
-}
-
-// Marshal encodes the model for storage; Unmarshal decodes it.
-func (m *Model) Marshal() ([]byte, error) { return json.Marshal(m) }
-
-// Unmarshal decodes a model written by Marshal and checks its shape.
-func Unmarshal(data []byte) (*Model, error) {
-	var m Model
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("decode recommender model: %w", err)
-	}
-	if err := m.Config.Validate(); err != nil {
-		return nil, fmt.Errorf("decode recommender model: %w", err)
-	}
-	if err := m.fits(m.Config, m.Items); err != nil {
-		return nil, fmt.Errorf("decode recommender model: %w", err)
-	}
-	return &m, nil
-}
 
 // fits reports whether the model is cfg's network over items: the same
 // layers and activations, and weights of their shapes.
@@ -134,35 +86,59 @@ type Scored struct {
 // index; with excludeSeen the user's own items are left out. It panics as
 // Scores does.
 func (m *Model) Recommend(items []int32, vals []float32, k int, excludeSeen bool) []Scored {
-	k = max(k, 0)
 	scores := make([]float64, m.Items)
 	m.Scores(items, vals, scores)
 	if excludeSeen {
 		for _, j := range items {
-			scores[j] = math.Inf(-1)
+			scores[j] = math.NaN()
 		}
 	}
-	order := make([]int, 0, m.Items)
-	for j, s := range scores {
-		if !math.IsInf(s, -1) {
-			order = append(order, j)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(scores[a], scores[b]) })
-	out := make([]Scored, 0, min(k, len(order)))
-	for _, j := range order[:min(k, len(order))] {
-		out = append(out, Scored{Item: j, Score: scores[j]})
-	}
-	return out
+	return best(scores, k)
 }
 
-// cmpDesc orders greater values first.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
+// best returns the k items of the highest scores, best first, ties to the
+// lower index, leaving out NaN scores. It keeps the k best in a heap, so
+// it costs about items·log k, not a sort of every item.
+func best(scores []float64, k int) []Scored {
+	k = min(max(k, 0), len(scores))
+	// worse reports whether a ranks below b.
+	worse := func(a, b Scored) bool { return a.Score < b.Score || a.Score == b.Score && a.Item > b.Item }
+	h := make([]Scored, 0, k) // a heap whose root is the worst kept
+	down := func(i int) {
+		for {
+			l, w := 2*i+1, i
+			if l < len(h) && worse(h[l], h[w]) {
+				w = l
+			}
+			if l+1 < len(h) && worse(h[l+1], h[w]) {
+				w = l + 1
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
 	}
-	return 0
+	for j, s := range scores {
+		c := Scored{Item: j, Score: s}
+		switch {
+		case math.IsNaN(s) || k == 0:
+		case len(h) < k:
+			h = append(h, c)
+			for i := len(h) - 1; i > 0 && worse(h[i], h[(i-1)/2]); i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case worse(h[0], c):
+			h[0] = c
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(a, b Scored) int {
+		if worse(b, a) {
+			return -1
+		}
+		return 1
+	})
+	return h
 }

@@ -57,7 +57,7 @@ func TestLowRankBeatsItemMean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := recommender.Evaluate(context.Background(), m, train, test)
+	ms, err := recommender.Evaluate(context.Background(), m, train, test, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,108 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/mallard/mallard/mlops/recommender"
+)
+
+// recArtifact is what the registry stores for a recommender version, final
+// or checkpoint: the model, the columns it was trained on, and every
+// rating it knows, split as in training: the test ratings to evaluate it
+// again, both sides as each user's history to recommend from.
+type recArtifact struct {
+	Model       *recommender.Model
+	Train, Test recommender.Ratings
+	Columns     recColumns
+	Epoch       int
+
+	popularOnce sync.Once
+	popular     []recommender.Scored // every item, most rated first
+}
+
+// recHeader is the artifact's small part, stored as JSON.
+type recHeader struct {
+	Epoch   int        `json:"epoch"`
+	Columns recColumns `json:"columns"`
+}
+
+var recMagic = []byte("MRA1")
+
+// artifact is the model after epoch, as stored: a magic number, the
+// header's length and JSON, then the model's, the training ratings' and
+// the test ratings' encodings, each after its length.
+func (j *recJob) artifact(model *recommender.Model, train, test recommender.Ratings, epoch int) ([]byte, error) {
+	header, err := json.Marshal(recHeader{Epoch: epoch, Columns: j.cols})
+	if err != nil {
+		return nil, err
+	}
+	parts := [][]byte{header}
+	m, err := model.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	parts = append(parts, m)
+	for _, r := range []recommender.Ratings{train, test} {
+		b, err := r.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, b)
+	}
+	size := len(recMagic)
+	for _, p := range parts {
+		size += 8 + len(p)
+	}
+	out := append(make([]byte, 0, size), recMagic...)
+	for _, p := range parts {
+		out = binary.LittleEndian.AppendUint64(out, uint64(len(p)))
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+func decodeRecArtifact(data []byte) (*recArtifact, error) {
+	if len(data) < len(recMagic) || string(data[:len(recMagic)]) != string(recMagic) {
+		return nil, fmt.Errorf("decode recommender artifact: not one")
+	}
+	data = data[len(recMagic):]
+	var parts [][]byte
+	for range 4 {
+		if len(data) < 8 || binary.LittleEndian.Uint64(data) > uint64(len(data)-8) {
+			return nil, fmt.Errorf("decode recommender artifact: truncated")
+		}
+		n := binary.LittleEndian.Uint64(data)
+		parts, data = append(parts, data[8:8+n]), data[8+n:]
+	}
+	var h recHeader
+	if err := json.Unmarshal(parts[0], &h); err != nil {
+		return nil, fmt.Errorf("decode recommender artifact: %w", err)
+	}
+	m, err := recommender.Unmarshal(parts[1])
+	if err != nil {
+		return nil, err
+	}
+	a := &recArtifact{Model: m, Columns: h.Columns, Epoch: h.Epoch}
+	if a.Train, err = recommender.UnmarshalRatings(parts[2], m.UserIDs, m.ItemIDs); err != nil {
+		return nil, err
+	}
+	if a.Test, err = recommender.UnmarshalRatings(parts[3], m.UserIDs, m.ItemIDs); err != nil {
+		return nil, err
+	}
+	if a.Train.Items != m.Items || a.Test.Items != m.Items || a.Train.Users != a.Test.Users {
+		return nil, fmt.Errorf("decode recommender artifact: the ratings do not fit the model")
+	}
+	return a, nil
+}
+
+// popularItems are every item, most rated first, scored by their damped
+// mean rating: the fallback for users the model does not know.
+func (a *recArtifact) popularItems() []recommender.Scored {
+	a.popularOnce.Do(func() { a.popular = recommender.Popular(a.Train, a.Test) })
+	return a.popular
+}

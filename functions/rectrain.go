@@ -1,0 +1,407 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+const (
+	trainRecommenderName = "train_recommender"
+	// recommenderKind is the kind mlops.models records for a recommender.
+	recommenderKind = "recommender"
+	// evaluateUsers caps the users whose rankings the final evaluation of
+	// a training run averages (a sample chosen by the seed): ranking scores
+	// every item for a user, so ranking 162,000 users of 62,000 items would
+	// cost more than an epoch.
+	evaluateUsers = 10_000
+)
+
+var activations = []string{"tanh", "relu", "elu", "leaky_relu", "sigmoid", "identity"}
+
+func trainRecommenderFunction() tableFunction {
+	def := recommender.DefaultConfig()
+	return tableFunction{
+		sig: signature{
+			fn:         trainRecommenderName,
+			positional: []param{{name: "source", kind: kindText, required: true}},
+			named: []param{
+				{name: "model", kind: kindText},
+				{name: "user", kind: kindText, def: "user_id"},
+				{name: "item", kind: kindText, def: "item_id"},
+				{name: "rating", kind: kindText, def: "rating"},
+				{name: "hidden", kind: kindIntList, def: def.Hidden},
+				{name: "activation", kind: kindText, choices: activations, def: def.Activation},
+				{name: "output", kind: kindText, choices: activations, def: def.Output},
+				{name: "epochs", kind: kindInt, min: 1, max: 100_000, def: int64(def.Epochs)},
+				{name: "lr", kind: kindFloat, min: 0, max: 10, minOpen: true, def: def.LR},
+				{name: "optimizer", kind: kindText, choices: []string{"adam", "sgd"}, def: def.Optimizer},
+				{name: "batch_size", kind: kindInt, min: 1, max: 1_000_000, def: int64(def.BatchSize)},
+				{name: "l2", kind: kindFloat, min: 0, max: 100, def: def.L2},
+				{name: "test_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.1},
+				{name: "min_user_ratings", kind: kindInt, min: 1, max: 1_000_000, def: int64(1)},
+				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(def.Workers)},
+				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
+				{name: "duplicates", kind: kindText, choices: []string{"error", "avg"}, def: "error"},
+				{name: "relevant", kind: kindFloat, min: -1e9, max: 1e9, def: def.Relevant},
+				{name: "rank_users", kind: kindInt, min: 0, max: 1 << 31, def: int64(def.RankUsers)},
+				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
+				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+			},
+		},
+		bind: bindTrainRecommender,
+	}
+}
+
+// recJob is one execution of train_recommender.
+type recJob struct {
+	c               *call
+	src             *source
+	cfg             recommender.Config
+	name            string
+	cols            recColumns
+	testFraction    float64
+	minUserRatings  int64
+	duplicates      recommender.Duplicates
+	deploy          string
+	checkpointEvery int
+}
+
+// recColumns are the source's user, item and rating columns, and whether
+// the user and item ids are text (else integers).
+type recColumns struct {
+	User       string `json:"user"`
+	Item       string `json:"item"`
+	Rating     string `json:"rating"`
+	UserIsText bool   `json:"user_is_text"`
+	ItemIsText bool   `json:"item_is_text"`
+}
+
+func bindTrainRecommender(c *call, a args) (*table, error) {
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden, cfg.Activation, cfg.Output = a.ints("hidden"), a.text("activation"), a.text("output")
+	cfg.Epochs, cfg.LR, cfg.Optimizer = int(a.int("epochs")), a.float("lr"), a.text("optimizer")
+	cfg.BatchSize, cfg.L2, cfg.Workers = int(a.int("batch_size")), a.float("l2"), int(a.int("workers"))
+	cfg.Seed, cfg.Relevant, cfg.RankUsers = uint64(a.int("seed")), a.float("relevant"), int(a.int("rank_users"))
+	if err := cfg.Validate(); err != nil {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
+	}
+	dup, _ := recommender.ParseDuplicates(a.text("duplicates"))
+	job := &recJob{c: c, cfg: cfg, name: a.text("model"), testFraction: a.float("test_fraction"),
+		minUserRatings: a.int("min_user_ratings"), duplicates: dup, deploy: a.text("deploy"),
+		checkpointEvery: int(a.int("checkpoint_every"))}
+	if job.name == "" {
+		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainRecommenderName).
+			WithHint("Name the model to train: train_recommender(source, model := 'name').")
+	}
+	if err := checkModelKind(c, trainRecommenderName, job.name, recommenderKind); err != nil {
+		return nil, err
+	}
+	src, err := openSource(c.ctx(), c, trainRecommenderName, a.text("source"))
+	if err != nil {
+		return nil, err
+	}
+	job.src = src
+	if job.cols, err = ratingColumns(src, a.text("user"), a.text("item"), a.text("rating")); err != nil {
+		return nil, err
+	}
+	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_rmse", T: doubleType()},
+		{Name: "test_rmse", T: doubleType()}, {Name: "recall_at_10", T: doubleType()}, {Name: "ndcg_at_10", T: doubleType()},
+		{Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
+	return &table{cols: cols, open: job.start}, nil
+}
+
+// ratingColumns finds the user, item and rating columns: ids of an integer
+// or a text type, and numeric ratings.
+func ratingColumns(src *source, user, item, rating string) (recColumns, error) {
+	var out recColumns
+	for _, col := range []struct {
+		arg, name string
+		dst       *string
+		isText    *bool
+	}{{"user", user, &out.User, &out.UserIsText}, {"item", item, &out.Item, &out.ItemIsText}, {"rating", rating, &out.Rating, nil}} {
+		i, err := src.column(col.arg, col.name)
+		if err != nil {
+			return out, err
+		}
+		c := src.cols[i]
+		*col.dst = c.Name
+		switch {
+		case col.isText == nil && !isNumeric(c.Type.ID):
+			return out, sqlstate.New(sqlstate.DatatypeMismatch, "%s: rating := %s names column %s of type %s; ratings must be numeric",
+				src.fn, quote(col.name), c.Name, c.Type).WithHint("Cast it in the source: SELECT ..., CAST(%s AS DOUBLE) AS rating FROM ...", ident(c.Name))
+		case col.isText == nil:
+		case isInteger(c.Type.ID):
+		case c.Type.ID == storage.TypeVarchar:
+			*col.isText = true
+		default:
+			return out, sqlstate.New(sqlstate.DatatypeMismatch, "%s: %s := %s names column %s of type %s; ids must be integers or text",
+				src.fn, col.arg, quote(col.name), c.Name, c.Type).WithHint("Cast it in the source, for example CAST(%s AS VARCHAR).", ident(c.Name))
+		}
+	}
+	return out, nil
+}
+
+func isInteger(id storage.TypeID) bool {
+	switch id {
+	case storage.TypeTinyInt, storage.TypeSmallInt, storage.TypeInteger, storage.TypeBigInt,
+		storage.TypeUTinyInt, storage.TypeUSmallInt, storage.TypeUInteger:
+		return true
+	}
+	return false
+}
+
+// idType is the SQL type ids are read and returned as.
+func idType(isText bool) string {
+	if isText {
+		return "VARCHAR"
+	}
+	return "BIGINT"
+}
+
+// ratings reads the source's ratings, grouped by user, into sparse rows:
+// Arrow batches straight into the rows, with no users x items array.
+func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
+	u, i, r := ident(j.cols.User), ident(j.cols.Item), ident(j.cols.Rating)
+	where := ""
+	if j.minUserRatings > 1 {
+		where = fmt.Sprintf(" WHERE %s IN (SELECT %s FROM %s GROUP BY %s HAVING count(*) >= %d)", u, u, j.src.from, u, j.minUserRatings)
+	}
+	query := fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s%s ORDER BY 1",
+		u, idType(j.cols.UserIsText), i, idType(j.cols.ItemIsText), r, j.src.from, where)
+	rd, err := j.c.read(ctx, query)
+	if err != nil {
+		return recommender.Ratings{}, j.src.wrap(err)
+	}
+	defer rd.Close()
+	b := recommender.NewBuilder(j.duplicates)
+	for rd.Next() {
+		batch := rd.Batch()
+		users, items := idColumn(batch.Column(0)), idColumn(batch.Column(1))
+		vals, valid := floats(batch.Column(2))
+		for row := range int(batch.NumRows()) {
+			user, item := users(row), items(row)
+			switch {
+			case user == nil:
+				return recommender.Ratings{}, j.nullError("user", j.cols.User)
+			case item == nil:
+				return recommender.Ratings{}, j.nullError("item", j.cols.Item)
+			case !valid(row):
+				return recommender.Ratings{}, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: the rating of user %v for item %v is NULL",
+					trainRecommenderName, user, item).WithHint("Leave unrated pairs out of the source: ... WHERE %s IS NOT NULL.", r)
+			}
+			if err := b.Add(*user, *item, vals[row]); err != nil {
+				return recommender.Ratings{}, j.addError(err)
+			}
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return recommender.Ratings{}, j.src.wrap(err)
+	}
+	out, err := b.Finish()
+	if err != nil {
+		return out, j.addError(err)
+	}
+	if out.Len() == 0 {
+		return out, sqlstate.New(sqlstate.DataException, "%s: source %s has no ratings", trainRecommenderName, quote(j.src.text))
+	}
+	if n := b.Merged(); n > 0 {
+		j.c.caller.Notice(fmt.Sprintf("%s: %d duplicate ratings averaged into others", trainRecommenderName, n))
+	}
+	return out, nil
+}
+
+func (j *recJob) nullError(arg, col string) error {
+	return sqlstate.New(sqlstate.NullValueNotAllowed, "%s: %s column %s has a NULL", trainRecommenderName, arg, col).
+		WithHint("Leave those rows out of the source: ... WHERE %s IS NOT NULL.", ident(col))
+}
+
+// addError is the SQL error of a rating the builder refused.
+func (j *recJob) addError(err error) error {
+	var dup *recommender.DuplicateError
+	switch {
+	case errors.As(err, &dup):
+		return sqlstate.New(sqlstate.UniqueViolation, "%s: %v", trainRecommenderName, err).
+			WithHint("duplicates := 'avg' keeps the mean of a user's ratings of an item.")
+	case errors.Is(err, recommender.ErrUnsorted):
+		return sqlstate.New(sqlstate.InternalError, "%s: %v", trainRecommenderName, err)
+	}
+	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
+}
+
+// idColumn returns the ids of an id column of a batch: nil for NULL.
+func idColumn(arr arrow.Array) func(int) *recommender.ID {
+	if ints, ok := arr.(*array.Int64); ok {
+		return func(i int) *recommender.ID {
+			if ints.IsNull(i) {
+				return nil
+			}
+			id := recommender.Int(ints.Value(i))
+			return &id
+		}
+	}
+	texts := arr.(interface {
+		arrow.Array
+		Value(int) string
+	})
+	return func(i int) *recommender.ID {
+		if texts.IsNull(i) {
+			return nil
+		}
+		id := recommender.Text(strings.Clone(texts.Value(i))) // the batch's memory is reused
+		return &id
+	}
+}
+
+func (j *recJob) start(ctx context.Context) (*run, error) {
+	all, err := j.ratings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	train, test := recommender.Split(all, j.testFraction, j.cfg.Seed)
+	all = recommender.Ratings{}
+	if train.Len() == 0 || test.Len() == 0 {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: test_fraction := %g of %d ratings leaves %d to train on and %d to test",
+			trainRecommenderName, j.testFraction, train.Len()+test.Len(), train.Len(), test.Len()).
+			WithHint("Training needs at least one rating on each side.")
+	}
+	spec := runSpec{kind: recommenderKind, name: j.name, params: j.params(), source: j.src.text,
+		fingerprint: ratingsFingerprint(train, test), rows: int64(train.Len() + test.Len()), entities: int64(train.Users),
+		epochs: j.cfg.Epochs, deploy: j.deploy, session: j.c.caller.ID()}
+	tr, err := j.c.reg.begin(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return tr.stream(j.c, trainRecommenderName, func(ctx context.Context, emit func(row ...any) error) (*finished, error) {
+		model, err := recommender.Train(ctx, j.cfg, train, test, func(e recommender.Epoch) error {
+			best, err := j.record(tr, train, test, &e)
+			if err != nil {
+				return err
+			}
+			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d train_rmse %.4f test_rmse %.4f recall_at_10 %.4f ndcg_at_10 %.4f",
+				trainRecommenderName, tr.ref(), e.Epoch, e.TrainRMSE, e.TestRMSE, e.RecallAt10, e.NDCGAt10))
+			return emit(int64(e.Epoch), e.TrainRMSE, e.TestRMSE, nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
+				best, float64(e.Elapsed.Microseconds())/1000)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return j.result(ctx, model, train, test)
+	}), nil
+}
+
+// params are the run's hyperparameters as recorded.
+func (j *recJob) params() any {
+	return struct {
+		recommender.Config
+		recColumns
+		TestFraction   float64 `json:"test_fraction"`
+		MinUserRatings int64   `json:"min_user_ratings"`
+		Duplicates     string  `json:"duplicates"`
+	}{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String()}
+}
+
+// record commits an epoch to the registry, reports whether its test RMSE
+// is the lowest so far, and saves a checkpoint when one is due: at a new
+// lowest test RMSE (or every checkpoint_every epochs), but not after the
+// last epoch, which the final model replaces at once.
+func (j *recJob) record(tr *trainingRun, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
+	if math.IsNaN(e.TrainRMSE) || math.IsInf(e.TrainRMSE, 0) {
+		return false, sqlstate.New(sqlstate.DataException, "%s: training diverged: train_rmse is %v at epoch %d", trainRecommenderName, e.TrainRMSE, e.Epoch).
+			WithHint("Lower lr (it is %g).", j.cfg.LR)
+	}
+	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
+	best, err := tr.epoch(e.Epoch, e.TrainRMSE, e.TestRMSE, float64(e.Elapsed.Microseconds())/1000, extra)
+	if err != nil {
+		return false, err
+	}
+	due := j.checkpointEvery == 0 && best || j.checkpointEvery > 0 && e.Epoch%j.checkpointEvery == 0
+	if !due || e.Epoch == j.cfg.Epochs {
+		return best, nil
+	}
+	data, err := j.artifact(e.Snapshot(), train, test, e.Epoch)
+	if err != nil {
+		return false, err
+	}
+	return best, tr.checkpoint(e.Epoch, data)
+}
+
+// result measures the trained model against the baselines and stores it.
+func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*finished, error) {
+	metrics, err := recommender.Evaluate(ctx, model, train, test, evaluateUsers)
+	if err != nil {
+		return nil, err
+	}
+	data, err := j.artifact(model, train, test, j.cfg.Epochs)
+	if err != nil {
+		return nil, err
+	}
+	stored := make([]recMetrics, len(metrics))
+	for i, m := range metrics {
+		stored[i] = recMetrics{Method: m.Method, RMSE: finite(m.RMSE), RecallAt10: finite(m.RecallAt10), NDCGAt10: finite(m.NDCGAt10)}
+	}
+	return &finished{artifact: data, epoch: j.cfg.Epochs, metrics: stored, testLoss: metrics[0].RMSE}, nil
+}
+
+// recMetrics are a method's held-out metrics as mlops.models records
+// them: null where there was no data to measure on.
+type recMetrics struct {
+	Method     string   `json:"method"`
+	RMSE       *float64 `json:"test_rmse"`
+	RecallAt10 *float64 `json:"recall_at_10"`
+	NDCGAt10   *float64 `json:"ndcg_at_10"`
+}
+
+// finite is v, or nil if v is not a finite number.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// ratingsFingerprint identifies the ratings a model is trained on: every
+// user's and item's id and every rating, and the split.
+func ratingsFingerprint(train, test recommender.Ratings) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, ids := range []*recommender.IDs{train.UserIDs, train.ItemIDs} {
+		for k := range ids.Len() {
+			id := ids.At(k)
+			fmt.Fprintf(h, "%t %q\n", id.IsText, id.String())
+		}
+	}
+	for _, r := range []recommender.Ratings{train, test} {
+		for u := range r.Users {
+			binary.LittleEndian.PutUint64(b[:], uint64(r.Ptr[u+1]))
+			h.Write(b[:])
+		}
+		for k, item := range r.Item {
+			binary.LittleEndian.PutUint32(b[:4], uint32(item))
+			binary.LittleEndian.PutUint32(b[4:], math.Float32bits(r.Value[k]))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func nullIfNaN(v float64) any {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return v
+}

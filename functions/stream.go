@@ -1,0 +1,66 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// streamed is what a training goroutine hands fill: a row, or the end.
+type streamed struct {
+	row []any
+	err error
+}
+
+// stream runs train on a goroutine of its own and writes each row it
+// emits, one per chunk, so that each reaches the client as soon as it is
+// emitted (an epoch's progress) while training goes on. When train
+// returns, the run ends as its result says (see trainingRun.end); when the
+// statement ends first, train's context is canceled and the run ends
+// canceled.
+func (t *trainingRun) stream(c *call, fn string, train func(ctx context.Context, emit func(row ...any) error) (*finished, error)) *run {
+	ctx, cancel := context.WithCancelCause(t.ctx)
+	out := make(chan streamed)
+	// stop closes when the statement ends: after it nobody reads out.
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		res, err := train(ctx, func(row ...any) error {
+			select {
+			case out <- streamed{row: row}:
+				return nil
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		})
+		if note := t.end(err, res); note != "" {
+			c.caller.Notice(fn + ": " + note)
+		}
+		select {
+		case out <- streamed{err: err}:
+		case <-stop:
+		}
+	}()
+	return &run{
+		fill: func(chunk duckdb.DataChunk) (int, error) {
+			d := <-out
+			if d.row == nil {
+				return 0, d.err
+			}
+			for i, v := range d.row {
+				if err := chunk.SetValue(i, 0, v); err != nil {
+					return 0, err
+				}
+			}
+			return 1, nil
+		},
+		close: func() {
+			cancel(sqlstate.New(sqlstate.QueryCanceled, "%s: the statement ended before training did", fn))
+			close(stop)
+			<-done
+		},
+	}
+}
