@@ -62,6 +62,15 @@ func colName(n *pg.Node) string {
 		return subLinkName(n.GetSubLink())
 	case n.GetSqlvalueFunction() != nil:
 		return sqlValueName(n.GetSqlvalueFunction().Op)
+	case n.GetAIndirection() != nil:
+		// The last field name, else the name of what is subscripted.
+		ind := n.GetAIndirection()
+		for i := len(ind.Indirection) - 1; i >= 0; i-- {
+			if s := ind.Indirection[i].GetString_(); s != nil {
+				return s.Sval
+			}
+		}
+		return colName(ind.Arg)
 	}
 	return ""
 }

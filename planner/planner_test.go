@@ -141,6 +141,7 @@ func TestColumnNamesKeepText(t *testing.T) {
 		{"SELECT (SELECT max(a) FROM u), coalesce(b, 0) FROM t ORDER BY 1", `SELECT (SELECT max(a) FROM u) AS "max", coalesce(b, 0) AS "coalesce" FROM t ORDER BY 1`},
 		{"SELECT a FROM t", "SELECT a FROM t"},
 		{"SELECT sum(x) AS total FROM t", "SELECT sum(x) AS total FROM t"},
+		{"SELECT (f(x))[1].item, (f(x))[2], (a.r).score FROM t a", `SELECT (f(x))[1].item AS "item", (f(x))[2] AS "f", (a.r).score AS "score" FROM t a`},
 	}
 	for _, tt := range tests {
 		st := p.PlanOne(tt.in)
