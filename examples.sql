@@ -116,3 +116,30 @@ FROM train_gat('unemployment_scaled', resume := 'unemployment_gat', epochs := 60
 SELECT mlops.drop('unemployment_gat', (SELECT max(version) FROM mlops.models WHERE name = 'unemployment_gat'));
 -- Nothing is training now, so this cancels nothing.
 SELECT mlops.cancel(run_id) FROM mlops.training_runs WHERE status IN ('queued', 'training');
+
+-- 9. A recommender. An autoencoder of the AutoRec family learns each user's
+--    ratings from the ratings table alone: sparse rows, no users x items
+--    matrix. MovieLens small (GroupLens, non-commercial; see examples/data).
+CREATE TABLE ratings (userId INTEGER, movieId INTEGER, rating DOUBLE, timestamp BIGINT);
+\copy ratings FROM 'examples/data/movielens-small/ratings.csv' WITH (FORMAT csv, HEADER)
+CREATE TABLE movies (movieId INTEGER, title VARCHAR, year INTEGER, genres VARCHAR);
+\copy movies FROM 'examples/data/movielens-small/movies.csv' WITH (FORMAT csv, HEADER, NULL 'NA')
+-- One row per epoch as it ends: RMSE on the 90 % it trains on and on the
+-- 10 % held out, and how well it ranks the held-out favourites.
+SELECT epoch, round(train_rmse, 3) AS train_rmse, round(test_rmse, 3) AS test_rmse,
+       round(recall_at_10, 3) AS recall_at_10, round(ndcg_at_10, 3) AS ndcg_at_10
+FROM train_recommender('ratings', model := 'movies', user := 'userId', item := 'movieId',
+                       epochs := 10, workers := 2)
+WHERE epoch % 3 = 1;
+-- Against two baselines: each movie's mean rating, and the most rated movies.
+SELECT method, round(test_rmse, 4) AS test_rmse, round(recall_at_10, 4) AS recall_at_10,
+       round(ndcg_at_10, 4) AS ndcg_at_10 FROM evaluate('movies');
+-- Top five for user 42, with the movies' own columns; movies they rated are left out.
+SELECT rank, title, year, round(score, 2) AS predicted FROM recommend('movies', user_id := 42, k := 5, items := 'movies');
+-- A user the model has not seen gets the most rated movies when asked to.
+SELECT rank, title, round(score, 2) AS mean_rating
+FROM recommend('movies', user_id := 100000, k := 3, fallback := 'popular', items := 'movies');
+-- Per row over a table of users: a list of (item, score) per user.
+SELECT u.userId, m.title, round(r.score, 2) AS predicted
+FROM (VALUES (1), (2)) AS u(userId), unnest(recommendations('movies', u.userId, 2)) AS t(r)
+JOIN movies m ON m.movieId = r.item ORDER BY u.userId, r.score DESC;
