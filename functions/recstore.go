@@ -35,33 +35,30 @@ var recMagic = []byte("MRA1")
 
 // artifact is the model after epoch, as stored: a magic number, the
 // header's length and JSON, then the model's, the training ratings' and
-// the test ratings' encodings, each after its length.
+// the test ratings' encodings, each after its length. The parts are
+// encoded straight into the one buffer: at MovieLens-25M scale each is
+// hundreds of megabytes.
 func (j *recJob) artifact(model *recommender.Model, train, test recommender.Ratings, epoch int) ([]byte, error) {
 	header, err := json.Marshal(recHeader{Epoch: epoch, Columns: j.cols})
 	if err != nil {
 		return nil, err
 	}
-	parts := [][]byte{header}
-	m, err := model.Marshal()
-	if err != nil {
-		return nil, err
-	}
-	parts = append(parts, m)
-	for _, r := range []recommender.Ratings{train, test} {
-		b, err := r.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, b)
-	}
-	size := len(recMagic)
-	for _, p := range parts {
-		size += 8 + len(p)
+	size := len(recMagic) + 4*8 + len(header) + 1<<16 + train.EncodedSize() + test.EncodedSize()
+	for _, w := range model.Weights {
+		size += 8 + 8*len(w)
 	}
 	out := append(make([]byte, 0, size), recMagic...)
-	for _, p := range parts {
-		out = binary.LittleEndian.AppendUint64(out, uint64(len(p)))
-		out = append(out, p...)
+	parts := []func([]byte) ([]byte, error){
+		func(b []byte) ([]byte, error) { return append(b, header...), nil },
+		model.AppendBinary, train.AppendBinary, test.AppendBinary,
+	}
+	for _, part := range parts {
+		at := len(out)
+		out = binary.LittleEndian.AppendUint64(out, 0) // the length, set below
+		if out, err = part(out); err != nil {
+			return nil, err
+		}
+		binary.LittleEndian.PutUint64(out[at:], uint64(len(out)-at-8))
 	}
 	return out, nil
 }

@@ -23,15 +23,19 @@ var (
 // its configuration, scale and ids, then each weight tensor as its length
 // and its little-endian float64 values.
 func (m *Model) Marshal() ([]byte, error) {
+	size := 0
+	for _, w := range m.Weights {
+		size += 8 + 8*len(w)
+	}
+	return m.AppendBinary(make([]byte, 0, size+1<<16))
+}
+
+// AppendBinary appends the model's encoding (see Marshal) to out.
+func (m *Model) AppendBinary(out []byte) ([]byte, error) {
 	header, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
-	size := 4 + 4 + len(header)
-	for _, w := range m.Weights {
-		size += 8 + 8*len(w)
-	}
-	out := make([]byte, 0, size)
 	out = append(out, modelMagic[:]...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(header)))
 	out = append(out, header...)
@@ -92,7 +96,14 @@ func unmarshalModel(d *decoder) (*Model, error) {
 // numbers of users, items and ratings, then the row pointers, the items
 // and the ratings as little-endian values.
 func (r Ratings) MarshalBinary() ([]byte, error) {
-	out := make([]byte, 0, 4+24+8*len(r.Ptr)+8*len(r.Item))
+	return r.AppendBinary(make([]byte, 0, r.EncodedSize()))
+}
+
+// EncodedSize is the length of the ratings' encoding.
+func (r Ratings) EncodedSize() int { return 4 + 24 + 8*len(r.Ptr) + 8*len(r.Item) }
+
+// AppendBinary appends the ratings' encoding (see MarshalBinary) to out.
+func (r Ratings) AppendBinary(out []byte) ([]byte, error) {
 	out = append(out, ratingsMagic[:]...)
 	for _, n := range []int{r.Users, r.Items, len(r.Item)} {
 		out = binary.LittleEndian.AppendUint64(out, uint64(n))

@@ -186,3 +186,38 @@ func containsItem(rs []recommender.Scored, j int) bool {
 	}
 	return false
 }
+
+// TestDecodeDamaged checks that every truncation of a model's and of
+// ratings' encodings, and a flipped magic number, fail without panicking.
+func TestDecodeDamaged(t *testing.T) {
+	train, test := lowRank(5, 30, 20, 2, 0.3, 0.3)
+	m, _ := curve(t, smallConfig(), train, test)
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := train.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := recommender.UnmarshalRatings(rs, train.UserIDs, train.ItemIDs); err != nil || !reflect.DeepEqual(back.Item, train.Item) {
+		t.Fatalf("ratings round trip: %v", err)
+	}
+	for n := 0; n < len(data); n += 1 + n/16 {
+		if _, err := recommender.Unmarshal(data[:n]); err == nil {
+			t.Fatalf("a model cut to %d of %d bytes decoded", n, len(data))
+		}
+	}
+	for n := 0; n < len(rs); n += 1 + n/16 {
+		if _, err := recommender.UnmarshalRatings(rs[:n], train.UserIDs, train.ItemIDs); err == nil {
+			t.Fatalf("ratings cut to %d of %d bytes decoded", n, len(rs))
+		}
+	}
+	bad := append([]byte("XRM1"), data[4:]...)
+	if _, err := recommender.Unmarshal(bad); err == nil {
+		t.Error("a model with another magic number decoded")
+	}
+	if _, err := recommender.Unmarshal(append(data, 0)); err == nil {
+		t.Error("a model with a byte after its weights decoded")
+	}
+}
