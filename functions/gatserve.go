@@ -46,15 +46,11 @@ func loadGAT(c *call, fn string, a args) (*storedGAT, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := c.reg.load(c.ctx(), fn, "gat", ref)
+	m, art, err := c.reg.decoded(c.ctx(), fn, "gat", ref, func(data []byte) (any, error) { return decodeGATArtifact(data) })
 	if err != nil {
 		return nil, err
 	}
-	art, err := decodeGATArtifact(m.artifact)
-	if err != nil {
-		return nil, err
-	}
-	s := &storedGAT{gatArtifact: art, ref: m.ref, scaler: m.scaler}
+	s := &storedGAT{gatArtifact: art.(*gatArtifact), ref: m.ref, scaler: m.scaler}
 	if m.metrics != "" {
 		if err := json.Unmarshal([]byte(m.metrics), &s.metrics); err != nil {
 			return nil, fmt.Errorf("decode metrics of %s: %w", m.ref, err)
