@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -173,22 +174,33 @@ func idType(isText bool) string {
 	return "BIGINT"
 }
 
-// ratings reads the source's ratings, grouped by user, into sparse rows:
-// Arrow batches straight into the rows, with no users x items array.
+// ratings reads the source's ratings into sparse rows: Arrow batches
+// straight into the rows, with no users x items array. The query has no
+// ORDER BY, which would make DuckDB hold a sorted copy of every rating; the
+// rows are formed in Go (see recommender.Builder), numbered by id, so the
+// result does not depend on the order DuckDB returns them in.
 func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
 	u, i, r := ident(j.cols.User), ident(j.cols.Item), ident(j.cols.Rating)
-	where := ""
+	from := j.src.from
 	if j.minUserRatings > 1 {
-		where = fmt.Sprintf(" WHERE %s IN (SELECT %s FROM %s GROUP BY %s HAVING count(*) >= %d)", u, u, j.src.from, u, j.minUserRatings)
+		from += fmt.Sprintf(" WHERE %s IN (SELECT %s FROM %s GROUP BY %s HAVING count(*) >= %d)", u, u, j.src.from, u, j.minUserRatings)
 	}
-	query := fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s%s ORDER BY 1",
-		u, idType(j.cols.UserIsText), i, idType(j.cols.ItemIsText), r, j.src.from, where)
+	n, err := j.count(ctx, from)
+	if err != nil {
+		return recommender.Ratings{}, err
+	}
+	if n == 0 {
+		return recommender.Ratings{}, sqlstate.New(sqlstate.DataException, "%s: source %s has no ratings", trainRecommenderName, quote(j.src.text))
+	}
+	query := fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s",
+		u, idType(j.cols.UserIsText), i, idType(j.cols.ItemIsText), r, from)
 	rd, err := j.c.read(ctx, query)
 	if err != nil {
 		return recommender.Ratings{}, j.src.wrap(err)
 	}
 	defer rd.Close()
 	b := recommender.NewBuilder(j.duplicates)
+	b.Grow(int(n))
 	for rd.Next() {
 		batch := rd.Batch()
 		users, items := idColumn(batch.Column(0)), idColumn(batch.Column(1))
@@ -216,13 +228,26 @@ func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
 	if err != nil {
 		return out, j.addError(err)
 	}
-	if out.Len() == 0 {
-		return out, sqlstate.New(sqlstate.DataException, "%s: source %s has no ratings", trainRecommenderName, quote(j.src.text))
-	}
 	if n := b.Merged(); n > 0 {
 		j.c.caller.Notice(fmt.Sprintf("%s: %d duplicate ratings averaged into others", trainRecommenderName, n))
 	}
 	return out, nil
+}
+
+// count returns the number of rows of a FROM clause.
+func (j *recJob) count(ctx context.Context, from string) (int64, error) {
+	rd, err := j.c.read(ctx, "SELECT count(*) FROM "+from)
+	if err != nil {
+		return 0, j.src.wrap(err)
+	}
+	defer rd.Close()
+	var n int64
+	for rd.Next() {
+		if b := rd.Batch(); b.NumRows() > 0 {
+			n = b.Column(0).(*array.Int64).Value(0)
+		}
+	}
+	return n, j.src.wrap(rd.Err())
 }
 
 func (j *recJob) nullError(arg, col string) error {
@@ -237,8 +262,6 @@ func (j *recJob) addError(err error) error {
 	case errors.As(err, &dup):
 		return sqlstate.New(sqlstate.UniqueViolation, "%s: %v", trainRecommenderName, err).
 			WithHint("duplicates := 'avg' keeps the mean of a user's ratings of an item.")
-	case errors.Is(err, recommender.ErrUnsorted):
-		return sqlstate.New(sqlstate.InternalError, "%s: %v", trainRecommenderName, err)
 	}
 	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
 }
@@ -274,6 +297,10 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 	}
 	train, test := recommender.Split(all, j.testFraction, j.cfg.Seed)
 	all = recommender.Ratings{}
+	// Reading left garbage the size of the ratings twice over (the triples
+	// and the unsplit rows); return it before training, not at the next
+	// collection, which would let the heap double first.
+	debug.FreeOSMemory()
 	if train.Len() == 0 || test.Len() == 0 {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: test_fraction := %g of %d ratings leaves %d to train on and %d to test",
 			trainRecommenderName, j.testFraction, train.Len()+test.Len(), train.Len(), test.Len()).

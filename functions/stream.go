@@ -4,6 +4,7 @@ package functions
 
 import (
 	"context"
+	"runtime/debug"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlstate"
@@ -39,6 +40,10 @@ func (t *trainingRun) stream(c *call, fn string, train func(ctx context.Context,
 		if note := t.end(err, res); note != "" {
 			c.caller.Notice(fn + ": " + note)
 		}
+		// The stored artifact and the training state are garbage now: at
+		// MovieLens-25M scale hundreds of megabytes the heap would keep.
+		res = nil
+		debug.FreeOSMemory()
 		select {
 		case out <- streamed{err: err}:
 		case <-stop:

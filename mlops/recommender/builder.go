@@ -8,14 +8,10 @@ import (
 	"slices"
 )
 
-// Errors of a Builder; test with errors.Is.
-var (
-	// ErrDuplicate reports a user who rated an item twice under
-	// DuplicatesError; the error is a *DuplicateError naming them.
-	ErrDuplicate = errors.New("duplicate rating")
-	// ErrUnsorted reports ratings of one user that do not arrive together.
-	ErrUnsorted = errors.New("ratings are not grouped by user")
-)
+// ErrDuplicate reports a user who rated an item twice under
+// DuplicatesError; the error is a *DuplicateError naming them. Test with
+// errors.Is.
+var ErrDuplicate = errors.New("duplicate rating")
 
 // DuplicateError names the user and the item of a duplicate rating.
 type DuplicateError struct {
@@ -60,28 +56,29 @@ func ParseDuplicates(s string) (Duplicates, bool) {
 }
 
 // Builder assembles Ratings from (user, item, rating) triples that arrive
-// grouped by user, as from a query ordered by user: only the open user's
-// ratings are held apart from the result, so memory is the result's plus
-// one row. Users and items are numbered in order of first appearance. A
-// duplicate is found when its user's row closes, that is at the next
-// user's first Add or at Finish.
+// in any order, as from a query without ORDER BY (whose sort would hold a
+// second copy of the ratings in the database). It keeps each triple in
+// twelve bytes until Finish moves them into rows. Users and items are
+// numbered in the order of their ids (integers before texts), so the
+// result does not depend on the order the triples arrive in.
 type Builder struct {
 	policy       Duplicates
-	users, items IDs
-	out          Ratings
-	row          []entry // the open user's ratings, in arrival order
+	users, items map[ID]int32 // numbered as they arrive
+	userList     []ID
+	itemList     []ID
+	u, i         []int32 // arrival numbers, one per triple
+	v            []float32
 	merged       int
-}
-
-// entry is one rating of the open row.
-type entry struct {
-	item   int32
-	rating float64
 }
 
 // NewBuilder returns an empty Builder that treats duplicates by policy.
 func NewBuilder(policy Duplicates) *Builder {
-	return &Builder{policy: policy, out: Ratings{Ptr: []int{0}}}
+	return &Builder{policy: policy, users: map[ID]int32{}, items: map[ID]int32{}}
+}
+
+// Grow makes room for n more triples, to add without reallocating.
+func (b *Builder) Grow(n int) {
+	b.u, b.i, b.v = slices.Grow(b.u, n), slices.Grow(b.i, n), slices.Grow(b.v, n)
 }
 
 // Add records that user rated item with rating, which must be finite.
@@ -89,57 +86,136 @@ func (b *Builder) Add(user, item ID, rating float64) error {
 	if math.IsNaN(rating) || math.IsInf(rating, 0) {
 		return fmt.Errorf("user %v, item %v: rating %v is not finite", user, item, rating)
 	}
-	if u, ok := b.users.Index(user); !ok {
-		if err := b.closeRow(); err != nil {
-			return err
+	u, ok := b.users[user]
+	if !ok {
+		if len(b.userList) == math.MaxInt32 {
+			return fmt.Errorf("more than %d users", math.MaxInt32)
 		}
-		b.users.Add(user)
-	} else if u != b.users.Len()-1 {
-		return fmt.Errorf("user %v: %w; order them by user", user, ErrUnsorted)
+		u = int32(len(b.userList))
+		b.users[user], b.userList = u, append(b.userList, user)
 	}
-	if b.items.Len() == math.MaxInt32 {
-		return fmt.Errorf("more than %d items", math.MaxInt32)
+	j, ok := b.items[item]
+	if !ok {
+		if len(b.itemList) == math.MaxInt32 {
+			return fmt.Errorf("more than %d items", math.MaxInt32)
+		}
+		j = int32(len(b.itemList))
+		b.items[item], b.itemList = j, append(b.itemList, item)
 	}
-	b.row = append(b.row, entry{item: int32(b.items.Add(item)), rating: rating})
+	b.u, b.i, b.v = append(b.u, u), append(b.i, j), append(b.v, float32(rating))
 	return nil
 }
 
-// Merged is the number of duplicate ratings DuplicatesAverage has folded
-// into others so far.
+// Merged is the number of duplicate ratings DuplicatesAverage folded into
+// others; it is known after Finish.
 func (b *Builder) Merged() int { return b.merged }
 
-// Finish returns the ratings added. The Builder must not be used after.
+// Finish returns the ratings added, each row in item order. Duplicates are
+// treated by the policy; the mean of duplicates sums them in increasing
+// order, so it does not depend on their arrival either. The Builder must
+// not be used after.
 func (b *Builder) Finish() (Ratings, error) {
-	if err := b.closeRow(); err != nil {
+	users, userRank := numbered(b.userList)
+	items, itemRank := numbered(b.itemList)
+	b.users, b.items, b.userList, b.itemList = nil, nil, nil, nil
+	out := Ratings{Users: users.Len(), Items: items.Len(), Ptr: make([]int, users.Len()+1), UserIDs: users, ItemIDs: items}
+	for _, u := range b.u {
+		out.Ptr[userRank[u]+1]++
+	}
+	for k := range out.Users {
+		out.Ptr[k+1] += out.Ptr[k]
+	}
+	// Counting sort into rows; then the triples go.
+	out.Item, out.Value = make([]int32, len(b.u)), make([]float32, len(b.u))
+	next := slices.Clone(out.Ptr[:out.Users])
+	for k, u := range b.u {
+		r := userRank[u]
+		out.Item[next[r]], out.Value[next[r]] = itemRank[b.i[k]], b.v[k]
+		next[r]++
+	}
+	b.u, b.i, b.v = nil, nil, nil
+	if err := b.mergeRows(&out); err != nil {
 		return Ratings{}, err
 	}
-	b.out.Users, b.out.Items = b.users.Len(), b.items.Len()
-	b.out.UserIDs, b.out.ItemIDs = &b.users, &b.items
-	return b.out, nil
+	return out, nil
 }
 
-// closeRow appends the open row to the result in item order, treating
-// duplicates by the policy; the mean of duplicates sums them in arrival
-// order, so it does not depend on how the row was sorted.
-func (b *Builder) closeRow() error {
-	if b.users.Len() == 0 {
-		return nil
-	}
-	slices.SortStableFunc(b.row, func(x, y entry) int { return cmp.Compare(x.item, y.item) })
-	for i := 0; i < len(b.row); {
-		k, sum := i+1, b.row[i].rating
-		for ; k < len(b.row) && b.row[k].item == b.row[i].item; k++ {
-			sum += b.row[k].rating
+// mergeRows sorts each row by item and folds duplicates by the policy,
+// compacting the rows in place.
+func (b *Builder) mergeRows(r *Ratings) error {
+	var keys []uint64
+	w := 0
+	for u := range r.Users {
+		from, to := r.Ptr[u], r.Ptr[u+1]
+		keys = keys[:0]
+		for k := from; k < to; k++ {
+			keys = append(keys, uint64(r.Item[k])<<32|uint64(orderedBits(r.Value[k])))
 		}
-		if k-i > 1 && b.policy == DuplicatesError {
-			return &DuplicateError{User: b.users.At(b.users.Len() - 1), Item: b.items.At(int(b.row[i].item))}
+		slices.Sort(keys)
+		r.Ptr[u] = w
+		for k := 0; k < len(keys); {
+			item := int32(keys[k] >> 32)
+			n, sum := 1, float64(fromOrderedBits(uint32(keys[k])))
+			for ; k+n < len(keys) && int32(keys[k+n]>>32) == item; n++ {
+				sum += float64(fromOrderedBits(uint32(keys[k+n])))
+			}
+			if n > 1 && b.policy == DuplicatesError {
+				return &DuplicateError{User: r.UserIDs.At(u), Item: r.ItemIDs.At(int(item))}
+			}
+			b.merged += n - 1
+			r.Item[w], r.Value[w] = item, float32(sum/float64(n))
+			w++
+			k += n
 		}
-		b.merged += k - i - 1
-		b.out.Item = append(b.out.Item, b.row[i].item)
-		b.out.Value = append(b.out.Value, float32(sum/float64(k-i)))
-		i = k
 	}
-	b.out.Ptr = append(b.out.Ptr, len(b.out.Item))
-	b.row = b.row[:0]
+	r.Ptr[r.Users] = w
+	r.Item, r.Value = slices.Clip(r.Item[:w]), slices.Clip(r.Value[:w])
 	return nil
+}
+
+// orderedBits maps a float32 to a uint32 of the same order.
+func orderedBits(f float32) uint32 {
+	b := math.Float32bits(f)
+	if b>>31 == 1 {
+		return ^b
+	}
+	return b | 1<<31
+}
+
+func fromOrderedBits(b uint32) float32 {
+	if b>>31 == 1 {
+		return math.Float32frombits(b &^ (1 << 31))
+	}
+	return math.Float32frombits(^b)
+}
+
+// numbered returns the ids in increasing order as IDs, and for each id's
+// arrival number its index there.
+func numbered(list []ID) (*IDs, []int32) {
+	order := make([]int32, len(list))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return compareIDs(list[a], list[b]) })
+	ids := &IDs{}
+	rank := make([]int32, len(list))
+	for k, a := range order {
+		ids.Add(list[a])
+		rank[a] = int32(k)
+	}
+	return ids, rank
+}
+
+// compareIDs orders integers before texts, integers by value, texts bytewise.
+func compareIDs(a, b ID) int {
+	if a.IsText != b.IsText {
+		if a.IsText {
+			return 1
+		}
+		return -1
+	}
+	if a.IsText {
+		return cmp.Compare(a.Text, b.Text)
+	}
+	return cmp.Compare(a.Int, b.Int)
 }

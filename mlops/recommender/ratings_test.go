@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -39,9 +40,9 @@ func TestBuilder(t *testing.T) {
 		wantMerged int
 		wantErr    error
 	}{
-		{"rows sorted by item", recommender.DuplicatesError,
+		{"numbered in id order, rows sorted by item", recommender.DuplicatesError,
 			[]triple{{i(7), s("b"), 4}, {i(7), s("a"), 3}, {i(2), s("a"), 5}},
-			[]int{0, 2, 3}, []int32{0, 1, 1}, []float32{4, 3, 5}, 0, nil},
+			[]int{0, 1, 3}, []int32{0, 0, 1}, []float32{5, 3, 4}, 0, nil},
 		{"average", recommender.DuplicatesAverage,
 			[]triple{{i(1), i(10), 4}, {i(1), i(11), 1}, {i(1), i(10), 3}, {i(1), i(10), 2}, {i(2), i(11), 5}, {i(2), i(11), 4}},
 			[]int{0, 2, 3}, []int32{0, 1, 1}, []float32{3, 1, 4.5}, 3, nil},
@@ -51,10 +52,13 @@ func TestBuilder(t *testing.T) {
 		{"duplicate of the last user", recommender.DuplicatesError,
 			[]triple{{i(1), i(10), 4}, {i(2), i(11), 1}, {i(2), i(11), 1}},
 			nil, nil, nil, 0, recommender.ErrDuplicate},
-		{"user not grouped", recommender.DuplicatesAverage,
-			[]triple{{i(1), i(10), 4}, {i(2), i(11), 1}, {i(1), i(12), 3}},
-			nil, nil, nil, 0, recommender.ErrUnsorted},
-		{"empty", recommender.DuplicatesError, nil, []int{0}, nil, nil, 0, nil},
+		{"users in any order", recommender.DuplicatesAverage,
+			[]triple{{i(1), i(12), 4}, {i(2), i(11), 1}, {i(1), i(10), 3}, {i(-5), i(12), 2}},
+			[]int{0, 1, 3, 4}, []int32{2, 0, 2, 1}, []float32{2, 3, 4, 1}, 0, nil},
+		{"negative ratings average", recommender.DuplicatesAverage,
+			[]triple{{i(1), i(1), -1.5}, {i(1), i(1), 0.5}, {i(1), i(1), -2}},
+			[]int{0, 1}, []int32{0}, []float32{-1}, 2, nil},
+		{"empty", recommender.DuplicatesError, nil, []int{0}, []int32{}, []float32{}, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,5 +157,30 @@ func TestSplit(t *testing.T) {
 	other, _ := recommender.Split(all, 0.1, 43)
 	if reflect.DeepEqual(other.Item, train.Item) {
 		t.Error("another seed gave the same split")
+	}
+}
+
+// TestBuilderOrderFree checks that the ratings do not depend on the order
+// the triples arrive in.
+func TestBuilderOrderFree(t *testing.T) {
+	var ts []triple
+	for k := range 200 {
+		ts = append(ts, triple{recommender.Text(string(rune('a' + k%13))), recommender.Int(int64(k * 7 % 31)), float64(k%9) / 2})
+	}
+	want, _, err := build(recommender.DuplicatesAverage, ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5 {
+		rng.Shuffle(len(ts), func(i, j int) { ts[i], ts[j] = ts[j], ts[i] })
+		got, _, err := build(recommender.DuplicatesAverage, ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Ptr, want.Ptr) || !reflect.DeepEqual(got.Item, want.Item) || !reflect.DeepEqual(got.Value, want.Value) ||
+			got.UserIDs.At(3) != want.UserIDs.At(3) || got.ItemIDs.At(5) != want.ItemIDs.At(5) {
+			t.Fatal("shuffled triples give other ratings")
+		}
 	}
 }
