@@ -264,15 +264,33 @@ func (r *registry) describe(ctx context.Context, fn, kind string, ref mlops.Ref)
 	return m, nil
 }
 
-// readArtifact reads m's artifact and verifies it against its checksum.
+// readArtifact reads m's artifact, joining its parts, and verifies it
+// against its checksum.
 func (r *registry) readArtifact(ctx context.Context, fn string, m *storedModel) error {
-	var sum string
-	err := r.db.SQL().QueryRowContext(ctx, "SELECT checksum, data FROM mlops.artifacts WHERE name = ? AND version = ?",
-		m.ref.Name, m.ref.Version).Scan(&sum, &m.artifact)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	rows, err := r.db.SQL().QueryContext(ctx, "SELECT checksum, size, data FROM mlops.artifacts WHERE name = ? AND version = ? ORDER BY part",
+		m.ref.Name, m.ref.Version)
+	if err != nil {
 		return fmt.Errorf("load %s: %w", m.ref, err)
 	}
-	if got := mlops.Checksum(m.artifact); err != nil || sum != m.checksum || got != sum {
+	defer rows.Close()
+	var sum string
+	var size int64
+	var part []byte
+	parts := 0
+	for rows.Next() {
+		if err := rows.Scan(&sum, &size, &part); err != nil {
+			return fmt.Errorf("load %s: %w", m.ref, err)
+		}
+		if m.artifact == nil && size >= 0 && size < 1<<40 {
+			m.artifact = make([]byte, 0, size)
+		}
+		m.artifact = append(m.artifact, part...)
+		parts++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load %s: %w", m.ref, err)
+	}
+	if got := mlops.Checksum(m.artifact); parts == 0 || sum != m.checksum || got != sum || int64(len(m.artifact)) != size {
 		return sqlstate.New(sqlstate.DataCorrupted, "%s: the saved weights of %s do not match their checksum", fn, m.ref).
 			WithDetail("mlops.models records %s; the artifact's is %s.", m.checksum, got)
 	}

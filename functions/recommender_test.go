@@ -124,6 +124,10 @@ func TestRecommenderMovieLens(t *testing.T) {
 		t.Errorf("mlops.models: %s %s deployed %v, %d ratings of %d users", kind, status, deployed, ratings, users)
 	}
 
+	// The artifact (about 22 MB) is stored in parts, which serving joins.
+	if n := scanOne[int](t, conn, "SELECT count(*) FROM mlops.artifacts WHERE name = 'ml'"); n < 2 {
+		t.Errorf("the artifact is stored in %d parts, want several", n)
+	}
 	serveMovieLens(t, conn)
 }
 

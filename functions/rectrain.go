@@ -327,6 +327,7 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 		if err != nil {
 			return nil, err
 		}
+		debug.FreeOSMemory() // the trainer's tables and moments, before the artifact is encoded
 		return j.result(ctx, model, train, test)
 	}), nil
 }

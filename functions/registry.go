@@ -74,7 +74,10 @@ var registrySchema = []string{
 		final BOOLEAN NOT NULL,
 		size BIGINT NOT NULL,
 		checksum VARCHAR NOT NULL,
-		data BLOB NOT NULL)`,
+		data BLOB NOT NULL,
+		part INTEGER NOT NULL DEFAULT 0)`,
+	// Before version 0.4 an artifact was one row.
+	`ALTER TABLE mlops.artifacts ADD COLUMN IF NOT EXISTS part INTEGER DEFAULT 0`,
 	`CREATE TABLE IF NOT EXISTS mlops.deployments (
 		seq BIGINT NOT NULL,
 		name VARCHAR NOT NULL,
@@ -309,15 +312,25 @@ func (t *trainingRun) checkpoint(epoch int, data []byte) error {
 	return t.reg.tx(ctx, func(tx *sql.Tx) error { return t.reg.putArtifact(ctx, tx, t.ref(), epoch, false, data) })
 }
 
-// putArtifact replaces the artifact of ref and points its model row at it.
+// artifactPart is the most bytes of an artifact one row of
+// mlops.artifacts holds. Inserting a value makes several transient copies
+// of it in DuckDB: one 333 MB BLOB raised the server's resident set by a
+// gigabyte, parts of this size by a few times their size.
+const artifactPart = 8 << 20
+
+// putArtifact replaces the artifact of ref, in parts, and points its model
+// row at it.
 func (r *registry) putArtifact(ctx context.Context, tx *sql.Tx, ref mlops.Ref, epoch int, final bool, data []byte) error {
 	sum := mlops.Checksum(data)
 	if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ?", ref.Name, ref.Version); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO mlops.artifacts VALUES (?, ?, ?, ?, ?, ?, ?)",
-		ref.Name, ref.Version, epoch, final, len(data), sum, data); err != nil {
-		return err
+	for part := 0; part == 0 || part*artifactPart < len(data); part++ {
+		chunk := data[part*artifactPart : min((part+1)*artifactPart, len(data))]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO mlops.artifacts (name, version, epoch, final, size, checksum, data, part)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ref.Name, ref.Version, epoch, final, len(data), sum, chunk, part); err != nil {
+			return err
+		}
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE mlops.models SET checkpoint_epoch = ?, artifact_size = ?, artifact_checksum = ?
 		WHERE name = ? AND version = ?`, epoch, len(data), sum, ref.Name, ref.Version)
