@@ -267,8 +267,8 @@ func (r *registry) describe(ctx context.Context, fn, kind string, ref mlops.Ref)
 // readArtifact reads m's artifact, joining its parts, and verifies it
 // against its checksum.
 func (r *registry) readArtifact(ctx context.Context, fn string, m *storedModel) error {
-	rows, err := r.db.SQL().QueryContext(ctx, "SELECT checksum, size, data FROM mlops.artifacts WHERE name = ? AND version = ? ORDER BY part",
-		m.ref.Name, m.ref.Version)
+	rows, err := r.db.SQL().QueryContext(ctx, `SELECT checksum, size, data FROM mlops.artifacts
+		WHERE name = ? AND version = ? AND checksum = ? ORDER BY part`, m.ref.Name, m.ref.Version, m.checksum)
 	if err != nil {
 		return fmt.Errorf("load %s: %w", m.ref, err)
 	}

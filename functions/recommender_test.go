@@ -316,4 +316,10 @@ func TestRecommenderErrors(t *testing.T) {
 		{"SELECT * FROM recommend('avg')", "42883", "argument user_id is required"},
 		{"SELECT * FROM recommend('avg', user_id := 'u1', items := 'gw')", "42703", "has no column itm"},
 	})
+	// Damaged weights are refused, not served.
+	scanOne[int](t, conn, "SELECT count(*) FROM train_recommender('sr', model := 'bad'"+cols+", test_fraction := 0.2)")
+	exec(t, conn, "UPDATE mlops.artifacts SET data = CAST('damaged' AS BLOB) WHERE name = 'bad'")
+	expectErrors(t, conn, []failing{
+		{"SELECT * FROM recommend('bad', user_id := 'u1')", "XX001", "do not match their checksum"},
+	})
 }

@@ -173,7 +173,12 @@ func (r *registry) recover(ctx context.Context) error {
 			error = 'the server stopped while the run was ' || status WHERE status IN ('queued', 'training')`); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE mlops.models SET status = 'interrupted', finished_at = current_timestamp WHERE status = 'training'`)
+		if _, err := tx.ExecContext(ctx, `UPDATE mlops.models SET status = 'interrupted', finished_at = current_timestamp WHERE status = 'training'`); err != nil {
+			return err
+		}
+		// Parts of an artifact whose storing the stop cut short.
+		_, err := tx.ExecContext(ctx, `DELETE FROM mlops.artifacts a WHERE NOT EXISTS (SELECT 1 FROM mlops.models m
+			WHERE m.name = a.name AND m.version = a.version AND m.artifact_checksum = a.checksum)`)
 		return err
 	})
 }
@@ -309,31 +314,54 @@ func (t *trainingRun) epoch(epoch int, trainLoss, testLoss, elapsedMS float64, e
 // checkpoint stores the model after epoch as the version's artifact.
 func (t *trainingRun) checkpoint(epoch int, data []byte) error {
 	ctx := context.WithoutCancel(t.ctx)
-	return t.reg.tx(ctx, func(tx *sql.Tx) error { return t.reg.putArtifact(ctx, tx, t.ref(), epoch, false, data) })
+	sum, err := t.reg.writeParts(ctx, t.ref(), epoch, false, data)
+	if err != nil {
+		return err
+	}
+	return t.reg.tx(ctx, func(tx *sql.Tx) error { return t.reg.pointTo(ctx, tx, t.ref(), epoch, len(data), sum) })
 }
 
 // artifactPart is the most bytes of an artifact one row of
-// mlops.artifacts holds. Inserting a value makes several transient copies
-// of it in DuckDB: one 333 MB BLOB raised the server's resident set by a
-// gigabyte, parts of this size by a few times their size.
+// mlops.artifacts holds.
 const artifactPart = 8 << 20
 
-// putArtifact replaces the artifact of ref, in parts, and points its model
-// row at it.
-func (r *registry) putArtifact(ctx context.Context, tx *sql.Tx, ref mlops.Ref, epoch int, final bool, data []byte) error {
+// writeParts stores data as an artifact of ref, in parts of artifactPart
+// bytes, each committed on its own, and returns its checksum. DuckDB
+// holds a transaction's writes, and on commit copies of them, in memory:
+// committing a 333 MB artifact at once raised the server's resident set by
+// more than a gigabyte. The parts stay unused until pointTo makes the
+// model row point at their checksum; parts no row points at (a crash in
+// between) are removed at startup (see recover).
+func (r *registry) writeParts(ctx context.Context, ref mlops.Ref, epoch int, final bool, data []byte) (string, error) {
 	sum := mlops.Checksum(data)
-	if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ?", ref.Name, ref.Version); err != nil {
-		return err
-	}
 	for part := 0; part == 0 || part*artifactPart < len(data); part++ {
 		chunk := data[part*artifactPart : min((part+1)*artifactPart, len(data))]
-		if _, err := tx.ExecContext(ctx, `INSERT INTO mlops.artifacts (name, version, epoch, final, size, checksum, data, part)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ref.Name, ref.Version, epoch, final, len(data), sum, chunk, part); err != nil {
+		err := r.tx(ctx, func(tx *sql.Tx) error {
+			if part == 0 { // the same bytes stored before, as by an identical checkpoint
+				if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ? AND checksum = ?",
+					ref.Name, ref.Version, sum); err != nil {
+					return err
+				}
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO mlops.artifacts (name, version, epoch, final, size, checksum, data, part)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ref.Name, ref.Version, epoch, final, len(data), sum, chunk, part)
 			return err
+		})
+		if err != nil {
+			return "", fmt.Errorf("store artifact of %s: %w", ref, err)
 		}
 	}
+	return sum, nil
+}
+
+// pointTo makes ref's model row point at the artifact of checksum sum,
+// which writeParts stored, and removes ref's other artifacts.
+func (r *registry) pointTo(ctx context.Context, tx *sql.Tx, ref mlops.Ref, epoch, size int, sum string) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ? AND checksum <> ?", ref.Name, ref.Version, sum); err != nil {
+		return err
+	}
 	_, err := tx.ExecContext(ctx, `UPDATE mlops.models SET checkpoint_epoch = ?, artifact_size = ?, artifact_checksum = ?
-		WHERE name = ? AND version = ?`, epoch, len(data), sum, ref.Name, ref.Version)
+		WHERE name = ? AND version = ?`, epoch, size, sum, ref.Name, ref.Version)
 	return err
 }
 
@@ -358,14 +386,20 @@ func (t *trainingRun) end(cause error, res *finished) string {
 		t.untrack()
 	}()
 	ctx := context.WithoutCancel(t.ctx)
-	var note string
+	var note, sum string
+	if cause == nil {
+		var err error
+		if sum, err = t.reg.writeParts(ctx, t.ref(), res.epoch, true, res.artifact); err != nil {
+			cause = err
+		}
+	}
 	werr := t.reg.tx(ctx, func(tx *sql.Tx) error {
 		if cause == nil {
 			metrics, err := json.Marshal(res.metrics)
 			if err != nil {
 				return err
 			}
-			if err := t.reg.putArtifact(ctx, tx, t.ref(), res.epoch, true, res.artifact); err != nil {
+			if err := t.reg.pointTo(ctx, tx, t.ref(), res.epoch, len(res.artifact), sum); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE mlops.models SET status = 'ready', finished_at = current_timestamp, metrics = ?,
