@@ -292,43 +292,38 @@ func (s *scaling) stream(ctx context.Context, c *call, scaler scale.Scaler) (*ru
 	if s.fn == "unscale" {
 		apply = scaler.InvertSlice
 	}
-	scratch := make([]float64, duckdb.GetDataChunkCapacity())
 	return &run{
 		fill: func(chunk duckdb.DataChunk) (int, error) {
 			if !r.Next() {
 				return 0, s.src.wrap(r.Err())
 			}
-			return s.write(chunk, r.Batch(), apply, scratch)
+			return s.write(chunk, r.Batch(), apply)
 		},
 		close: func() { _ = r.Close() },
 	}, nil
 }
 
-func (s *scaling) write(chunk duckdb.DataChunk, b arrow.RecordBatch, apply func(int, []float64, []float64), scratch []float64) (int, error) {
+// write writes batch b into chunk: each scaled column through apply,
+// straight into the chunk's vector, and the others as they are.
+func (s *scaling) write(chunk duckdb.DataChunk, b arrow.RecordBatch, apply func(int, []float64, []float64)) (int, error) {
+	w, err := newChunkWriter(chunk, len(s.src.cols))
+	if err != nil {
+		return 0, err
+	}
 	n := int(b.NumRows())
 	for col := range s.src.cols {
 		arr := b.Column(col)
 		k, scaled := s.scaled[col]
 		if !scaled {
-			for r := range n {
-				if err := chunk.SetValue(col, r, valueAt(arr, r)); err != nil {
-					return 0, err
-				}
+			if err := w.setColumn(col, arr, n); err != nil {
+				return 0, err
 			}
 			continue
 		}
-		vals, valid := floats(arr)
-		apply(k, scratch[:n], vals[:n])
-		for r := range n {
-			var err error
-			if valid(r) {
-				err = duckdb.SetChunkValue(chunk, col, r, scratch[r])
-			} else {
-				err = chunk.SetValue(col, r, nil)
-			}
-			if err != nil {
-				return 0, err
-			}
+		if dst := w.doubles(col, n); dst != nil {
+			vals, _ := floats(arr)
+			apply(k, dst, vals[:n])
+			w.setNulls(col, arr, n)
 		}
 	}
 	return n, nil

@@ -6,6 +6,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,6 +116,103 @@ func TestUnscaleRoundTrip(t *testing.T) {
 	}
 }
 
+// passThroughColumns are a column of each type rescale passes through,
+// as DuckDB expressions of i, NULL at every seventh row, and what rescale
+// writes for each: those of types it reads as another, cast to it.
+var passThroughColumns = []struct{ name, expr, want string }{
+	{"b", "i % 3 = 0", ""},
+	{"i8", "CAST(i % 200 - 100 AS TINYINT)", ""},
+	{"i16", "CAST(i * 7 - 20000 AS SMALLINT)", ""},
+	{"i32", "CAST(i * -99991 AS INTEGER)", ""},
+	{"i64", "CAST(i AS BIGINT) * 3000000000000", ""},
+	{"u8", "CAST(i % 256 AS UTINYINT)", ""},
+	{"u16", "CAST(i * 13 AS USMALLINT)", ""},
+	{"u32", "CAST(i * 800000 AS UINTEGER)", ""},
+	{"u64", "CAST(i AS UBIGINT) * 3000000000000000", ""},
+	{"f32", "CAST(i / 3 AS FLOAT)", ""},
+	{"f64", "i / 7", ""},
+	{"s", "CASE WHEN i % 2 = 0 THEN 'short ' || i ELSE 'a string longer than twelve bytes, ünïcode ' || i END", ""},
+	{"d", "DATE '1999-12-25' + CAST(i AS INTEGER)", ""},
+	{"ts", "TIMESTAMP '1969-12-31 23:59:59.999999' + i * INTERVAL 1234567 MICROSECONDS", ""},
+	{"tstz", "TIMESTAMPTZ '2001-02-03 04:05:06.789+00' + i * INTERVAL 1 HOUR", ""},
+	{"tsns", "CAST(TIMESTAMP '2020-01-01' + i * INTERVAL 1 SECOND AS TIMESTAMP_NS) + INTERVAL 1 MICROSECOND", "TIMESTAMP"},
+	{"tss", "CAST(TIMESTAMP '1960-01-01' + i * INTERVAL 1 DAY AS TIMESTAMP_S)", "TIMESTAMP"},
+	{"dec", "CAST(i / 4 AS DECIMAL(10, 2))", "DOUBLE"},
+	{"h", "CAST(i AS HUGEINT) * 1000000007", "DOUBLE"},
+}
+
+// TestRescalePassThrough checks that rescale writes every column it does
+// not rescale as the source holds it, NULLs included, over several output
+// chunks, and that a rescaled column keeps its NULLs.
+func TestRescalePassThrough(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	const rows = 5000 // more than two of DuckDB's 2,048-row chunks
+	cols := []string{"i AS t", "CASE WHEN i % 5 <> 0 THEN i * 1.5 - 3000 END AS x"}
+	var same []string
+	for _, c := range passThroughColumns {
+		cols = append(cols, fmt.Sprintf("CASE WHEN i %% 7 <> 3 THEN %s END AS %s", c.expr, c.name))
+		want := "e." + c.name
+		if c.want != "" {
+			want = "CAST(" + want + " AS " + c.want + ")"
+		}
+		same = append(same, fmt.Sprintf("count(*) FILTER (WHERE r.%s IS NOT DISTINCT FROM %s)", c.name, want))
+	}
+	exec(t, conn, fmt.Sprintf("CREATE TABLE every AS SELECT %s FROM range(%d) r(i) ORDER BY random()", strings.Join(cols, ", "), rows))
+	q := fmt.Sprintf(`SELECT count(*), count(*) FILTER (WHERE (r.x IS NULL) = (e.x IS NULL)), %s
+		FROM rescale('every', columns := ['x'], time := ['t'], method := 'zscore') r JOIN every e USING (t)`, strings.Join(same, ", "))
+	got := make([]int64, 2+len(passThroughColumns))
+	dest := make([]any, len(got))
+	for i := range got {
+		dest[i] = &got[i]
+	}
+	if err := conn.QueryRow(ctx, q).Scan(dest...); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != rows || got[1] != rows {
+		t.Errorf("%d rows, %d with x NULL where the source's is; want %d", got[0], got[1], rows)
+	}
+	for i, c := range passThroughColumns {
+		if got[2+i] != rows {
+			t.Errorf("column %s: %d of %d rows as in the source", c.name, got[2+i], rows)
+		}
+	}
+}
+
+// TestRescaleEndsEarly checks that a rescale the statement stops reading
+// (LIMIT) or cancels (statement_timeout) while it writes its output ends
+// with the statement and leaves the session usable.
+func TestRescaleEndsEarly(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	head := func() []int64 {
+		rows, err := conn.Query(ctx, "SELECT t FROM rescale('SELECT i AS t, i * 1.5 AS x FROM range(100000) r(i)', time := ['t']) LIMIT 3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := head(); !slices.Equal(got, []int64{0, 1, 2}) {
+		t.Errorf("LIMIT 3: got %v, want [0 1 2]", got)
+	}
+	exec(t, conn, "SET statement_timeout = '500ms'")
+	// Without a time column the training rows are the first read: fitting
+	// takes a count and a few rows, and the timeout comes while rescale
+	// writes its output.
+	e := errorCode(t, conn, "SELECT count(*) FROM rescale('SELECT i * 1.5 AS x FROM range(300000000) r(i)', train_fraction := 0.0001)")
+	if e.Code != "57014" {
+		t.Errorf("timeout: got %s %q, want 57014", e.Code, e.Message)
+	}
+	exec(t, conn, "RESET statement_timeout")
+	if got := head(); !slices.Equal(got, []int64{0, 1, 2}) {
+		t.Errorf("after the timeout: got %v, want [0 1 2]", got)
+	}
+}
+
 // TestRescaleErrors checks that every bad argument and bad input fails
 // with a SQLSTATE and a message naming it, and saves nothing.
 func TestRescaleErrors(t *testing.T) {
@@ -171,5 +271,25 @@ func TestSignedLog(t *testing.T) {
 	err = conn.QueryRow(ctx, "SELECT max(abs(signed_exp(signed_log(x)) - x) / greatest(1, abs(x))) FROM (SELECT (i - 500) * 1e3 * random() AS x FROM range(1000) r(i))").Scan(&worst)
 	if err != nil || worst > 1e-12 {
 		t.Errorf("round trip off by %g (%v)", worst, err)
+	}
+}
+
+// flightsParquet is the Vega flights data set that bench prep rescales.
+var flightsParquet = filepath.Join("..", "..", "shared", "data", "vega", "flights-3m.parquet")
+
+// BenchmarkRescale measures rescale as bench prep does: the flights' two
+// numeric columns in time order into a temporary table.
+func BenchmarkRescale(b *testing.B) {
+	path, err := filepath.Abs(flightsParquet)
+	if err == nil {
+		_, err = os.Stat(path)
+	}
+	if err != nil {
+		b.Skip("no flights data:", err)
+	}
+	conn := connect(b, startServer(b), pgx.QueryExecModeSimpleProtocol)
+	exec(b, conn, "CREATE TABLE flights AS SELECT * FROM read_parquet('"+path+"')")
+	for b.Loop() {
+		exec(b, conn, "CREATE OR REPLACE TEMP TABLE r AS SELECT * FROM rescale('SELECT date, delay, distance FROM flights', time := 'date')")
 	}
 }
