@@ -30,7 +30,8 @@ commands:
   report     print the summary of -results
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
-  accuracy   choose the GAT's configuration on a validation split of -unemployment, then test it`
+  accuracy   choose the GAT's configuration on a validation split of -unemployment, then test it
+  recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -59,7 +60,18 @@ type options struct {
 	// Unemployment and Seeds are the data and the number of seeds of accuracy.
 	Unemployment string
 	Seeds        int
-	Out          io.Writer
+	// RecScale scales the recommender's MovieLens-25M shape; RecUsers,
+	// RecItems and RecRatings, when positive, replace a scaled figure.
+	// RecDB is the database file the ratings are generated into and kept
+	// in (by default one per shape in the temp directory); RecRuns the
+	// rounds of its two training runs; RecCurve prints the resident-set
+	// curve of every training run.
+	RecScale                       float64
+	RecUsers, RecItems, RecRatings int64
+	RecDB                          string
+	RecRuns                        int
+	RecCurve                       bool
+	Out                            io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -83,6 +95,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&o.Warmup, "warmup", time.Second, "QPS warm-up on fresh connections before each measurement")
 	fs.StringVar(&o.Unemployment, "unemployment", "../shared/data/vega/unemployment-across-industries.csv", "CSV file of the unemployment data that accuracy reads")
 	fs.IntVar(&o.Seeds, "seeds", 5, "accuracy trains every configuration with seeds 0 to seeds-1")
+	fs.Float64Var(&o.RecScale, "rec-scale", 1, "recommender: fraction of MovieLens-25M's users, items and ratings to generate")
+	fs.Int64Var(&o.RecUsers, "rec-users", 0, "recommender: users, if positive (else 162541 x -rec-scale)")
+	fs.Int64Var(&o.RecItems, "rec-items", 0, "recommender: items, if positive (else 62423 x -rec-scale)")
+	fs.Int64Var(&o.RecRatings, "rec-ratings", 0, "recommender: ratings, if positive (else 25000095 x -rec-scale)")
+	fs.StringVar(&o.RecDB, "rec-db", "", "recommender: database file of the generated ratings, kept between runs (default: one per shape in the temp directory)")
+	fs.IntVar(&o.RecRuns, "rec-runs", 1, "recommender: rounds of the two training runs; medians are reported")
+	fs.BoolVar(&o.RecCurve, "rec-curve", false, "recommender: print every training run's resident set over time (always printed when a run fails or passes 2 GB)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -108,6 +127,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runTrain(ctx, o)
 	case "accuracy":
 		return runAccuracy(ctx, o)
+	case "recommender":
+		return runRecommender(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

@@ -4,20 +4,29 @@
 # TCP, and duckdb-go reading the same database file in-process. Then
 # measures Mallard's pivot_entity_time and rescale on the flights data set
 # against DuckDB SQL computing the same tables (bench prep; it needs only
-# ./bin/mallard), and last GAT training with one worker and with two
-# (bench train, in-process). Prints the figures and their ratios against
+# ./bin/mallard), then GAT training with one worker and with two
+# (bench train, in-process), and last the SQL recommender: one epoch of
+# train_recommender with one worker and with two, each in a fresh Mallard
+# server, and recommend's latency, on synthetic ratings shaped like
+# MovieLens-25M (bench recommender). Prints the figures and their ratios against
 # the goals; exits 0 when a goal is missed and non-zero on real errors
 # (wrong row counts, tables that disagree, connection failures).
 #
 #   BENCH_ROWS=10000000    rows streamed and copied (BENCH_ROWS=200000 for a smoke run)
 #   BENCH_RUNS=3           measured rounds after one warm-up round; medians are reported (also for prep and train)
 #   BENCH_QPS_SECONDS      length of one QPS run (10, or 2 when BENCH_ROWS < 1000000)
+#   BENCH_REC_SCALE=1      fraction of MovieLens-25M's 162,541 users, 62,423 items and 25M ratings that
+#                          bench recommender generates (BENCH_REC_SCALE=0.02 for a smoke run); the
+#                          database is kept in ${TMPDIR:-/tmp} per shape, so later runs skip generating it
+#   BENCH_REC_RUNS=1       rounds of bench recommender's two training runs (an epoch at full scale takes minutes)
 #   PG_BIN                 PostgreSQL 15 programs (/usr/lib/postgresql/15/bin)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rows=${BENCH_ROWS:-10000000}
 runs=${BENCH_RUNS:-3}
+rec_scale=${BENCH_REC_SCALE:-1}
+rec_runs=${BENCH_REC_RUNS:-1}
 if [ "$rows" -ge 1000000 ]; then qps_s=${BENCH_QPS_SECONDS:-10}; else qps_s=${BENCH_QPS_SECONDS:-2}; fi
 qps_warm=1
 pgbin=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -105,3 +114,10 @@ echo
 # bench train times gat.Train in-process, one worker against two, and an
 # epoch against gonum's dgemm rate; it needs neither server.
 "$bench" train -runs "$runs"
+
+echo
+# bench recommender generates its ratings once per shape into a database in
+# the temp directory (outside $work, so later runs reuse it), then trains
+# each configuration in a Mallard server of its own, on a fresh copy, so
+# that the server's peak resident set measures that training alone.
+"$bench" recommender -mallard-bin "$mallard" -mallard-log "$work/mallard.log" -rec-scale "$rec_scale" -rec-runs "$rec_runs"
