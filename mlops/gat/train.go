@@ -2,11 +2,9 @@ package gat
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	"github.com/mallard/mallard/mlops/nn"
@@ -90,23 +88,11 @@ func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, re
 		}
 		init.copyWeights(from)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var wg sync.WaitGroup
-	errs := make([]error, cfg.Workers)
-	for rank := range cfg.Workers {
-		w := run.newWorker(rank, init)
-		wg.Go(func() {
-			if errs[rank] = w.loop(ctx); errs[rank] != nil {
-				cancel(errs[rank])
-			}
-		})
+	workers := make([]*worker, cfg.Workers)
+	for rank := range workers {
+		workers[rank] = run.newWorker(rank, init)
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		if cause := context.Cause(ctx); cause != nil {
-			return nil, cause
-		}
+	if err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return workers[rank].loop(ctx) }); err != nil {
 		return nil, err
 	}
 	return newModel(cfg, m, run.final), nil

@@ -75,3 +75,22 @@ func TestCanceledWorkerDoesNotHang(t *testing.T) {
 		t.Errorf("Barrier = %v, want deadline exceeded", err)
 	}
 }
+
+// TestRunReturnsTheFirstError checks that a failing worker stops the
+// others, blocked in a Barrier, and that Run returns its error.
+func TestRunReturnsTheFirstError(t *testing.T) {
+	coll := parallel.NewLocal(3)
+	boom := errors.New("boom")
+	err := parallel.Run(context.Background(), 3, func(ctx context.Context, rank int) error {
+		if rank == 1 {
+			return boom
+		}
+		return coll.Barrier(ctx, rank)
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Run returned %v, want boom", err)
+	}
+	if err := parallel.Run(context.Background(), 2, func(context.Context, int) error { return nil }); err != nil {
+		t.Fatalf("Run of workers that succeed returned %v", err)
+	}
+}

@@ -2,12 +2,10 @@ package recommender
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/mallard/mallard/mlops/parallel"
@@ -52,22 +50,7 @@ func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var wg sync.WaitGroup
-	errs := make([]error, cfg.Workers)
-	for rank, w := range run.workers {
-		wg.Go(func() {
-			if errs[rank] = w.loop(ctx); errs[rank] != nil {
-				cancel(errs[rank])
-			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		if cause := context.Cause(ctx); cause != nil {
-			return nil, cause
-		}
+	if err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return run.workers[rank].loop(ctx) }); err != nil {
 		return nil, err
 	}
 	return run.model(run.workers[0].net), nil
