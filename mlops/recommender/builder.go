@@ -63,17 +63,38 @@ func ParseDuplicates(s string) (Duplicates, bool) {
 // result does not depend on the order the triples arrive in.
 type Builder struct {
 	policy       Duplicates
-	users, items map[ID]int32 // numbered as they arrive
-	userList     []ID
-	itemList     []ID
+	users, items arrivals
 	u, i         []int32 // arrival numbers, one per triple
 	v            []float32
 	merged       int
 }
 
+// arrivals numbers ids in the order they first arrive.
+type arrivals struct {
+	index map[ID]int32
+	list  []ID
+}
+
+// number returns id's arrival number, numbering it next if it is new;
+// what names the ids in the error when there are too many.
+func (a *arrivals) number(id ID, what string) (int32, error) {
+	if n, ok := a.index[id]; ok {
+		return n, nil
+	}
+	if len(a.list) == math.MaxInt32 {
+		return 0, fmt.Errorf("more than %d %s", math.MaxInt32, what)
+	}
+	if a.index == nil {
+		a.index = map[ID]int32{}
+	}
+	n := int32(len(a.list))
+	a.index[id], a.list = n, append(a.list, id)
+	return n, nil
+}
+
 // NewBuilder returns an empty Builder that treats duplicates by policy.
 func NewBuilder(policy Duplicates) *Builder {
-	return &Builder{policy: policy, users: map[ID]int32{}, items: map[ID]int32{}}
+	return &Builder{policy: policy}
 }
 
 // Grow makes room for n more triples, to add without reallocating.
@@ -86,21 +107,13 @@ func (b *Builder) Add(user, item ID, rating float64) error {
 	if math.IsNaN(rating) || math.IsInf(rating, 0) {
 		return fmt.Errorf("user %v, item %v: rating %v is not finite", user, item, rating)
 	}
-	u, ok := b.users[user]
-	if !ok {
-		if len(b.userList) == math.MaxInt32 {
-			return fmt.Errorf("more than %d users", math.MaxInt32)
-		}
-		u = int32(len(b.userList))
-		b.users[user], b.userList = u, append(b.userList, user)
+	u, err := b.users.number(user, "users")
+	if err != nil {
+		return err
 	}
-	j, ok := b.items[item]
-	if !ok {
-		if len(b.itemList) == math.MaxInt32 {
-			return fmt.Errorf("more than %d items", math.MaxInt32)
-		}
-		j = int32(len(b.itemList))
-		b.items[item], b.itemList = j, append(b.itemList, item)
+	j, err := b.items.number(item, "items")
+	if err != nil {
+		return err
 	}
 	b.u, b.i, b.v = append(b.u, u), append(b.i, j), append(b.v, float32(rating))
 	return nil
@@ -115,9 +128,9 @@ func (b *Builder) Merged() int { return b.merged }
 // order, so it does not depend on their arrival either. The Builder must
 // not be used after.
 func (b *Builder) Finish() (Ratings, error) {
-	users, userRank := numbered(b.userList)
-	items, itemRank := numbered(b.itemList)
-	b.users, b.items, b.userList, b.itemList = nil, nil, nil, nil
+	users, userRank := numbered(b.users.list)
+	items, itemRank := numbered(b.items.list)
+	b.users, b.items = arrivals{}, arrivals{}
 	out := Ratings{Users: users.Len(), Items: items.Len(), Ptr: make([]int, users.Len()+1), UserIDs: users, ItemIDs: items}
 	for _, u := range b.u {
 		out.Ptr[userRank[u]+1]++
