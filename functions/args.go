@@ -305,7 +305,9 @@ func (s signature) usage() string {
 	sort.SliceStable(named, func(i, j int) bool { return named[i].required && !named[j].required })
 	for _, p := range named {
 		example := "..."
-		if len(p.choices) > 0 {
+		if def, ok := p.def.(string); ok && len(p.choices) > 0 {
+			example = quote(def)
+		} else if len(p.choices) > 0 {
 			example = quote(p.choices[0])
 		}
 		parts = append(parts, p.name+" := "+example)
