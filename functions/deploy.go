@@ -166,8 +166,10 @@ func (r *registry) drop(ctx context.Context, ref mlops.Ref) (int64, error) {
 			return err
 		}
 		match := "name = ? AND (? = 0 OR version = ?)"
-		if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE "+match, ref.Name, ref.Version, ref.Version); err != nil {
-			return err
+		for _, table := range []string{"mlops.artifacts", "mlops.reports"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+match, ref.Name, ref.Version, ref.Version); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM mlops.models WHERE "+match, ref.Name, ref.Version, ref.Version)
 		if err != nil {

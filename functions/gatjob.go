@@ -34,6 +34,7 @@ type gatJob struct {
 	allowDataChange bool
 	timeKinds       []string   // of the source's time columns
 	lastTimes       [][]string // the source's last two time rows, latest first
+	timeRows        [][]string // the source's time rows, in time order
 
 	// from is the checkpoint a resumed run continues, fromRef its version.
 	from            *gatArtifact
@@ -91,9 +92,10 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d needs at least %d",
 			trainGATName, m.T, j.cfg.Window, minRows(j.cfg.Window))
 	}
-	if j.timeKinds, j.lastTimes, err = j.w.lastTimes(ctx, j.c); err != nil {
+	if j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c); err != nil {
 		return nil, err
 	}
+	j.lastTimes = lastTwo(j.timeRows)
 	fp := dataFingerprint(j.w.entityNames(), m)
 	var from gat.Start
 	if j.from != nil {
@@ -176,7 +178,11 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished
 	if err != nil {
 		return nil, err
 	}
-	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE}, nil
+	report, err := j.report(m, model)
+	if err != nil {
+		return nil, err
+	}
+	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE, report: report}, nil
 }
 
 // dataFingerprint identifies the data a model is trained on: the entities

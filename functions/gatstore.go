@@ -25,11 +25,7 @@ type gatArtifact struct {
 
 // artifact is the model after epoch, as stored.
 func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int) ([]byte, error) {
-	var times []string
-	for _, i := range j.w.times {
-		times = append(times, j.w.src.cols[i].Name)
-	}
-	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: times, TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
+	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: j.w.timeNames(), TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
 		Tail: m.Values[(m.T-model.Config.Window)*m.N:], Epoch: epoch}
 	return json.Marshal(a)
 }

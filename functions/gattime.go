@@ -40,22 +40,21 @@ func timeKind(id storage.TypeID) string {
 	return timeOther
 }
 
-// lastTimes reads the time columns of the source's last two rows, latest
-// first, as text in the form extrapolate reads.
-func (w *wide) lastTimes(ctx context.Context, c *call) (kinds []string, rows [][]string, err error) {
+// timeRows reads the time columns of every source row, in time order, as
+// text in the form extrapolate reads; nil when the source has none.
+func (w *wide) timeRows(ctx context.Context, c *call) (kinds []string, rows [][]string, err error) {
 	if len(w.times) == 0 {
 		return nil, nil, nil
 	}
-	var exprs, desc []string
+	var exprs []string
 	for _, i := range w.times {
 		col := w.src.cols[i]
 		kind := timeKind(col.Type.ID)
 		kinds = append(kinds, kind)
 		cast := map[string]string{timeInt: "BIGINT", timeDate: "DATE", timeTimestamp: "TIMESTAMP", timeOther: "VARCHAR"}[kind]
 		exprs = append(exprs, "CAST(CAST("+ident(col.Name)+" AS "+cast+") AS VARCHAR)")
-		desc = append(desc, ident(col.Name)+" DESC")
 	}
-	r, err := c.read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+w.src.from+" ORDER BY "+strings.Join(desc, ", ")+" LIMIT 2")
+	r, err := c.read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+w.src.from+w.orderBy)
 	if err != nil {
 		return nil, nil, w.src.wrap(err)
 	}
@@ -73,6 +72,15 @@ func (w *wide) lastTimes(ctx context.Context, c *call) (kinds []string, rows [][
 		}
 	}
 	return kinds, rows, w.src.wrap(r.Err())
+}
+
+// lastTwo returns the last two of rows, latest first, as extrapolate reads them.
+func lastTwo(rows [][]string) [][]string {
+	var out [][]string
+	for i := len(rows) - 1; i >= 0 && i >= len(rows)-2; i-- {
+		out = append(out, rows[i])
+	}
+	return out
 }
 
 // timeColumns are the output columns for the time columns of a forecast.

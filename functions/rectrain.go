@@ -382,7 +382,30 @@ func (j *recJob) result(ctx context.Context, model *recommender.Model, train, te
 	for i, m := range metrics {
 		stored[i] = recMetrics{Method: m.Method, RMSE: finite(m.RMSE), RecallAt10: finite(m.RecallAt10), NDCGAt10: finite(m.NDCGAt10)}
 	}
-	return &finished{artifact: data, epoch: j.cfg.Epochs, metrics: stored, testLoss: metrics[0].RMSE}, nil
+	return &finished{artifact: data, epoch: j.cfg.Epochs, metrics: stored, testLoss: metrics[0].RMSE, report: newRecReport(train, test)}, nil
+}
+
+// recReport is what the dashboard shows of a recommender version besides
+// its metrics: the sizes of its data and a few users to try.
+type recReport struct {
+	Users        int              `json:"users"`
+	Items        int              `json:"items"`
+	Ratings      int              `json:"ratings"`
+	TestRatings  int              `json:"test_ratings"`
+	ExampleUsers []recommender.ID `json:"example_users"`
+}
+
+// reportUsers is how many example users a recommender report names.
+const reportUsers = 5
+
+func newRecReport(train, test recommender.Ratings) *recReport {
+	r := &recReport{Users: train.Users, Items: train.Items, Ratings: train.Len(), TestRatings: test.Len()}
+	for u := 0; u < train.Users && len(r.ExampleUsers) < reportUsers; u++ {
+		if items, _ := train.Row(u); len(items) > 0 {
+			r.ExampleUsers = append(r.ExampleUsers, train.UserIDs.At(u))
+		}
+	}
+	return r
 }
 
 // recMetrics are a method's held-out metrics as mlops.models records

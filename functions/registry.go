@@ -78,6 +78,12 @@ var registrySchema = []string{
 		part INTEGER NOT NULL DEFAULT 0)`,
 	// Before version 0.4 an artifact was one row.
 	`ALTER TABLE mlops.artifacts ADD COLUMN IF NOT EXISTS part INTEGER DEFAULT 0`,
+	// A report is what the dashboard shows of a version that finished
+	// training: JSON, written with the version's status.
+	`CREATE TABLE IF NOT EXISTS mlops.reports (
+		name VARCHAR NOT NULL,
+		version INTEGER NOT NULL,
+		data VARCHAR NOT NULL)`,
 	`CREATE TABLE IF NOT EXISTS mlops.deployments (
 		seq BIGINT NOT NULL,
 		name VARCHAR NOT NULL,
@@ -371,6 +377,7 @@ type finished struct {
 	epoch    int     // the last epoch trained
 	metrics  any     // as JSON: the model's and the baselines' metrics
 	testLoss float64 // the metric deployment compares: lower is better
+	report   any     // as JSON: what the dashboard shows of the version
 }
 
 // end records how the run ended: with res on success, else with cause as
@@ -400,6 +407,9 @@ func (t *trainingRun) end(cause error, res *finished) string {
 				return err
 			}
 			if err := t.reg.pointTo(ctx, tx, t.ref(), res.epoch, len(res.artifact), sum); err != nil {
+				return err
+			}
+			if err := writeReport(ctx, tx, t.ref(), res.report); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE mlops.models SET status = 'ready', finished_at = current_timestamp, metrics = ?,
@@ -440,6 +450,22 @@ func (t *trainingRun) end(cause error, res *finished) string {
 		return "recording the end of training run failed: " + werr.Error()
 	}
 	return note
+}
+
+// writeReport stores ref's report, replacing any it had.
+func writeReport(ctx context.Context, tx *sql.Tx, ref mlops.Ref, report any) error {
+	if report == nil {
+		return nil
+	}
+	data, err := json.Marshal(report)
+	if err != nil {
+		return fmt.Errorf("encode report of %s: %w", ref, err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.reports WHERE name = ? AND version = ?", ref.Name, ref.Version); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "INSERT INTO mlops.reports (name, version, data) VALUES (?, ?, ?)", ref.Name, ref.Version, string(data))
+	return err
 }
 
 // canceled reports whether a run ended because it was stopped: by

@@ -97,6 +97,14 @@ func (w *wide) timeList() string {
 	return w.src.identList(w.times)
 }
 
+func (w *wide) timeNames() []string {
+	var names []string
+	for _, i := range w.times {
+		names = append(names, w.src.cols[i].Name)
+	}
+	return names
+}
+
 func (w *wide) entityNames() []string {
 	names := make([]string, len(w.entities))
 	for k, i := range w.entities {

@@ -246,3 +246,23 @@ func (c *rawClient) scramStartOnly() {
 	}
 	c.send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte(first)})
 }
+
+func TestCredentialsVerify(t *testing.T) {
+	creds, err := sqlfront.NewCredentials("mallard", "s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		user, password string
+		want           bool
+	}{
+		{"mallard", "s3cret", true},
+		{"mallard", "s3cret ", false},
+		{"mallard", "", false},
+		{"reader", "s3cret", false},
+	} {
+		if got := creds.Verify(tc.user, tc.password); got != tc.want {
+			t.Errorf("Verify(%q, %q) = %v, want %v", tc.user, tc.password, got, tc.want)
+		}
+	}
+}

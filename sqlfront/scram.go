@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"crypto/rand"
+	"crypto/subtle"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -30,6 +31,20 @@ func NewCredentials(user, password string) (*Credentials, error) {
 	}
 	kf := scram.KeyFactors{Salt: string(salt), Iters: scramIterations}
 	return &Credentials{User: user, stored: client.GetStoredCredentials(kf)}, nil
+}
+
+// Verify reports whether user and password are the ones c was made from,
+// for sides of Mallard that receive a password rather than a SCRAM
+// proof (the dashboard's HTTP basic authentication). It takes as long as
+// a SCRAM login: the key derivation is the work.
+func (c *Credentials) Verify(user, password string) bool {
+	client, err := scram.SHA256.NewClient(user, password, "")
+	if err != nil {
+		return false
+	}
+	got := client.GetStoredCredentials(c.stored.KeyFactors)
+	keyOK := subtle.ConstantTimeCompare([]byte(got.StoredKey), []byte(c.stored.StoredKey)) == 1
+	return keyOK && subtle.ConstantTimeCompare([]byte(user), []byte(c.User)) == 1
 }
 
 // authenticateSCRAM runs the SASL exchange. It reports whether the client

@@ -159,3 +159,46 @@ func TestForecastRollsForward(t *testing.T) {
 		t.Errorf("steps %v", steps)
 	}
 }
+
+// TestPredictRowsAgrees checks that predicting many rows at once gives
+// Predict's rows and, over the test samples, the model's MSE.
+func TestPredictRowsAgrees(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs = 2
+	_, model := curve(t, cfg, m)
+	_, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := model.PredictRows(m, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := make([]float64, m.N)
+	if err := model.Predict(m, test[3], one); err != nil {
+		t.Fatal(err)
+	}
+	for i := range one {
+		if rows[3][i] != one[i] {
+			t.Fatalf("row %d entity %d: PredictRows %v, Predict %v", test[3], i, rows[3][i], one[i])
+		}
+	}
+	sum := 0.0
+	for k, r := range test {
+		for i := range m.N {
+			d := rows[k][i] - m.At(r, i)
+			sum += d * d
+		}
+	}
+	want, err := model.MSE(m, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sum / float64(len(test)*m.N); math.Abs(got-want) > 1e-12 {
+		t.Errorf("MSE from PredictRows %v, model.MSE %v", got, want)
+	}
+	if _, err := model.PredictRows(m, []int{0}); err == nil {
+		t.Error("PredictRows of row 0 (no window before it) succeeded")
+	}
+}

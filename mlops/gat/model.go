@@ -58,6 +58,32 @@ func (m *Model) Predict(x series.Matrix, t int, dst []float64) error {
 	return nil
 }
 
+// PredictRows returns the model's prediction of each row t in rows of x,
+// every entity, from the window of rows before t; it builds the network
+// once, so it is the way to predict many rows.
+func (m *Model) PredictRows(x series.Matrix, rows []int) ([][]float64, error) {
+	if x.N != m.Entities {
+		return nil, fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
+	}
+	if err := series.CheckSamples(x, m.Config.Window, rows); err != nil {
+		return nil, err
+	}
+	net, err := m.net()
+	if err != nil {
+		return nil, err
+	}
+	s := newSampler(x, m.Config.Window, m.Config.Neighbors)
+	out := make([][]float64, len(rows))
+	for k, t := range rows {
+		pred, _ := s.predict(net, t)
+		out[k] = make([]float64, x.N)
+		for i := range x.N {
+			out[k][i] = pred.At(i, 0)
+		}
+	}
+	return out, nil
+}
+
 // Forecast rolls the model forward steps rows past the end of x, feeding
 // each prediction back as the next row's input; row k of the result is
 // step k+1.
