@@ -17,8 +17,10 @@ type streamed struct {
 }
 
 // stream runs train on a goroutine of its own and writes each row it
-// emits, one per chunk, so that each reaches the client as soon as it is
-// emitted (an epoch's progress) while training goes on. When train
+// emits, one per chunk, so that the rows (an epoch's progress) reach the
+// client while training goes on: each once the next is emitted or train
+// returns, as DuckDB asks for a table function's next chunk before it
+// hands over the last (the NOTICEs train sends are not held back). When train
 // returns, the run ends as its result says (see trainingRun.end); when the
 // statement ends first, train's context is canceled and the run ends
 // canceled.

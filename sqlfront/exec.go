@@ -70,7 +70,10 @@ func (s *session) start(p *portal, simple bool) error {
 	if err := s.chunkByChunk(p.prep.plan); err != nil {
 		return err
 	}
-	rows, err := p.prep.stmt.Query(p.ctx)
+	p.progressive = s.progressive(p.prep.plan)
+	var rows *storage.Rows
+	var err error
+	s.await(p.progressive, func() { rows, err = p.prep.stmt.Query(p.ctx) })
 	if err != nil {
 		p.done = true
 		return clientError(err, p.prep.plan)
@@ -128,7 +131,9 @@ func (s *session) stream(p *portal, maxRows int64) error {
 // more reports that it stopped at the limit rather than at the end.
 func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more bool, err error) {
 	for maxRows <= 0 || n < maxRows {
-		b, err := p.next()
+		var b arrow.RecordBatch
+		var err error
+		s.await(p.progressive, func() { b, err = p.next() })
 		noticed := s.sendNotices()
 		if err != nil {
 			p.done = true
@@ -149,7 +154,7 @@ func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more b
 			}
 			n++
 		}
-		if noticed { // a function reporting progress: its rows go out with the notice
+		if noticed || p.progressive { // progress: each row goes out as it comes
 			s.w.flush()
 		}
 		if s.w.err != nil {
@@ -340,15 +345,25 @@ func clientError(err error, plan planner.Statement) error {
 	return &e
 }
 
+// progressive reports whether plan calls a function whose rows report
+// progress (see Config.Progressive).
+func (s *session) progressive(plan planner.Statement) bool {
+	return slices.ContainsFunc(plan.Calls, func(c string) bool { return slices.Contains(s.srv.cfg.Progressive, c) })
+}
+
 // chunkByChunk makes DuckDB hand over each result chunk as soon as it is
 // produced while the session runs statements that call a progressive
 // function, and buffer ahead (its default, faster for bulk results)
 // otherwise. The setting changes only when the kind of statement does.
+//
+// Even chunk by chunk, DuckDB hands over a chunk only once the function has
+// produced the next one (or ended): its pipeline asks the source for the
+// next chunk before it yields the one it put in the result buffer, and a
+// streaming result is ready only once a chunk waits behind a full buffer.
+// So a progressive function's row arrives one row late; its notices do
+// not (see await).
 func (s *session) chunkByChunk(plan planner.Statement) error {
-	want := false
-	for _, c := range plan.Calls {
-		want = want || slices.Contains(s.srv.cfg.Progressive, c)
-	}
+	want := s.progressive(plan)
 	if want == s.smallBuffer {
 		return nil
 	}

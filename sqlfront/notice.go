@@ -7,18 +7,28 @@ import (
 )
 
 // notices queues the NOTICE messages Mallard's functions send while a
-// statement runs. A function runs on a DuckDB thread while the session
-// goroutine waits for rows, so it only queues; the session sends the queue
-// before the next rows and before the statement's end.
+// statement runs. A function runs on a DuckDB thread, and only the session
+// goroutine writes to the client, so a function only queues and wakes the
+// session: the session sends the queue while it waits on a progressive
+// statement (see await), before the next rows and before the statement's end.
 type notices struct {
 	mu      sync.Mutex
 	pending []string
+	// queued holds a token once a notice is queued, until the session takes
+	// it; await wakes on it.
+	queued chan struct{}
 }
+
+func newNotices() *notices { return &notices{queued: make(chan struct{}, 1)} }
 
 func (n *notices) add(message string) {
 	n.mu.Lock()
 	n.pending = append(n.pending, message)
 	n.mu.Unlock()
+	select {
+	case n.queued <- struct{}{}:
+	default: // a token is there already
+	}
 }
 
 func (n *notices) take() []string {
@@ -36,4 +46,36 @@ func (s *session) sendNotices() bool {
 		s.w.send(noticeResponse("NOTICE", sqlstate.SuccessfulCompletion, m))
 	}
 	return len(msgs) > 0
+}
+
+// await runs call, a call into DuckDB, and returns when it does. For a
+// progressive statement, whose functions take long between rows (a
+// training epoch), call runs on a goroutine of its own while the session
+// goroutine sends each notice as soon as it is queued, flushed: a notice
+// reaches the client when its function sends it, not when DuckDB next
+// hands over rows. call must not write to the client. A panic in call is
+// raised again on the session goroutine.
+func (s *session) await(progressive bool, call func()) {
+	if !progressive {
+		call()
+		return
+	}
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		call()
+	}()
+	for {
+		select {
+		case r := <-done:
+			if r != nil {
+				panic(r)
+			}
+			return
+		case <-s.notices.queued:
+			if s.sendNotices() {
+				s.w.flush()
+			}
+		}
+	}
 }

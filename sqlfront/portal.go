@@ -88,6 +88,9 @@ type portal struct {
 	row    int               // next row of batch to send
 	held   []arrow.RecordBatch
 	done   bool
+	// progressive marks a statement that calls a function whose rows
+	// report progress: its rows and notices go out as they come.
+	progressive bool
 	// cursor marks an SQL cursor (DECLARE), which owns its prepared
 	// statement; withHold marks one declared WITH HOLD, which outlives its
 	// transaction.

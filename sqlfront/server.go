@@ -49,7 +49,8 @@ type Config struct {
 	Functions map[string][]string
 	// Progressive are the functions among them whose rows report progress
 	// (one per training epoch): statements calling them have DuckDB hand
-	// over each chunk as soon as it is produced.
+	// over each chunk as soon as it can (see chunkByChunk), send each row
+	// at once, and send each notice as soon as the function queues it.
 	Progressive []string
 }
 

@@ -29,7 +29,7 @@ const (
 // other goroutines.
 type session struct {
 	srv     *Server
-	notices notices // queued by functions of the running statement
+	notices *notices // queued by functions of the running statement
 	// smallBuffer says DuckDB's streaming buffer is set to one chunk (see chunkByChunk).
 	smallBuffer bool
 	conn        net.Conn
@@ -86,7 +86,7 @@ func (s *Server) serveConn(c net.Conn) {
 		return
 	}
 	sess := &session{
-		srv: s, conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
+		srv: s, notices: newNotices(), conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
 		log: s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
 		tx:  txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
 	}
