@@ -3,7 +3,8 @@
 #  - every testdata/psql/*.sql through `psql -f`, comparing the output with the
 #    .out file beside it, and examples.sql, which must run without an error;
 #  - the scenario programs under clients/: pgjdbc (Java), psycopg2, psycopg 3,
-#    SQLAlchemy, pandas and node-postgres. Each prints "PASS client: check" or
+#    SQLAlchemy, pandas and node-postgres, and the dashboard in headless
+#    Chromium (screenshots in .ci/out). Each prints "PASS client: check" or
 #    "FAIL client: check: why" per check; every client uses its own tables.
 # Prints one line per check and ends with "clients: N passed, M failed".
 # Set UPDATE=1 to rewrite the psql .out files (then read the diff before
@@ -18,7 +19,8 @@ jdbc_jar=${PGJDBC_JAR:-/usr/share/java/postgresql.jar}
 limit=120                            # seconds one client scenario may take
 work=$(mktemp -d)
 port=$(( 20000 + RANDOM % 20000 ))
-"$bin" serve --listen "127.0.0.1:$port" --db "$work/test.duckdb" --log-level warn >"$work/server.log" 2>&1 &
+http_port=$(( port + 1 ))
+"$bin" serve --listen "127.0.0.1:$port" --http "127.0.0.1:$http_port" --db "$work/test.duckdb" --log-level warn >"$work/server.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
@@ -157,6 +159,14 @@ run_node() {
   run_client node node clients/node/scenario.js
 }
 
+run_dashboard() {
+  local chrome=${CHROMIUM:-chromium}
+  if ! command -v "$chrome" >/dev/null 2>&1; then
+    missing dashboard "$chrome not found (Debian: chromium)"; return
+  fi
+  limit=300 run_client dashboard env DASHBOARD="http://127.0.0.1:$http_port/" CHROMIUM="$chrome" clients/browser/dashboard.sh
+}
+
 if wanted psql; then run_psql; fi
 if wanted java; then run_java; fi
 if wanted psycopg2; then run_python psycopg2 psycopg2 python3-psycopg2; fi
@@ -164,6 +174,7 @@ if wanted psycopg; then run_python psycopg psycopg python3-psycopg; fi
 if wanted sqlalchemy; then run_python sqlalchemy sqlalchemy python3-sqlalchemy; fi
 if wanted pandas; then run_python pandas "pandas, sqlalchemy, psycopg2" "python3-pandas python3-sqlalchemy python3-psycopg2"; fi
 if wanted node; then run_node; fi
+if wanted dashboard; then run_dashboard; fi
 
 if [ "$fail" -ne 0 ]; then
   echo "clients with failures: ${failed_clients[*]}"

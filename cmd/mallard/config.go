@@ -29,7 +29,13 @@ type Config struct {
 	Threads        int
 	MemoryLimit    string
 	MaxTrainings   int
+	HTTP           string
 }
+
+// defaultHTTP is where the dashboard listens unless told otherwise. When
+// it is taken the server starts without a dashboard; an address given
+// explicitly must work.
+const defaultHTTP = "127.0.0.1:8080"
 
 // newFlags binds cfg to flags whose defaults come from MALLARD_* variables.
 func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
@@ -57,6 +63,7 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
 	integer(&cfg.MaxTrainings, "max-trainings", runtime.NumCPU(), "training runs at once; more wait in a queue")
+	str(&cfg.HTTP, "http", defaultHTTP, "address of the dashboard (HTTP, HTTPS with TLS on), or '' for none")
 	return fs
 }
 
@@ -91,6 +98,15 @@ func (c Config) Validate() error {
 	}
 	if c.Password == "" && !isLoopback(host) {
 		return fmt.Errorf("-listen %q is not a loopback address: set -password (or MALLARD_PASSWORD) so that clients must authenticate", c.Listen)
+	}
+	if c.HTTP != "" {
+		host, _, err := net.SplitHostPort(c.HTTP)
+		if err != nil {
+			return fmt.Errorf("-http %q: %v", c.HTTP, err)
+		}
+		if c.Password == "" && !isLoopback(host) {
+			return fmt.Errorf("-http %q is not a loopback address: set -password (or MALLARD_PASSWORD) so that the dashboard asks for it", c.HTTP)
+		}
 	}
 	if _, ok := logLevels[c.LogLevel]; !ok {
 		return fmt.Errorf("-log-level %q: want debug, info, warn or error", c.LogLevel)

@@ -18,7 +18,7 @@ import (
 func startBinary(t *testing.T, bin, dbPath string) (*exec.Cmd, string) {
 	t.Helper()
 	addr := freePort(t)
-	cmd := exec.Command(bin, "serve", "--listen", addr, "--db", dbPath, "--log-level", "warn")
+	cmd := exec.Command(bin, "serve", "--listen", addr, "--db", dbPath, "--log-level", "warn", "--http", "")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

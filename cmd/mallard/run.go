@@ -92,6 +92,13 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		ln.Close()
 		return err
 	}
+	dash, err := startDashboard(cfg, frontCfg, db, opts.Plan, log)
+	if err != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		ln.Close()
+		return errors.Join(err, srv.Shutdown(sctx), db.Close(sctx))
+	}
 	log.Info("mallard listening", "addr", ln.Addr().String(), "db", cfg.DB, "tls", frontCfg.TLS != nil,
 		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil])
 	errc := make(chan error, 1)
@@ -103,7 +110,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	serr := srv.Shutdown(sctx)
+	serr := errors.Join(dash.shutdown(sctx), srv.Shutdown(sctx))
 	if errors.Is(err, sqlfront.ErrServerClosed) {
 		err = nil
 	}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +39,10 @@ func TestConfigValidate(t *testing.T) {
 		{"tiny messages", func(c *Config) { c.MaxMessageSize = 10 }, "-max-message-size"},
 		{"no db", func(c *Config) { c.DB = "" }, "-db"},
 		{"no trainings", func(c *Config) { c.MaxTrainings = 0 }, "-max-trainings"},
+		{"dashboard off", func(c *Config) { c.HTTP = "" }, ""},
+		{"public dashboard without password", func(c *Config) { c.HTTP = "0.0.0.0:8080" }, "-http"},
+		{"public dashboard with password", func(c *Config) { c.HTTP = "0.0.0.0:8080"; c.Password = "p" }, ""},
+		{"bad dashboard address", func(c *Config) { c.HTTP = "8080" }, "-http"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +77,7 @@ func TestHelpNamesEveryFlag(t *testing.T) {
 	if err := Run(context.Background(), []string{"--help"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"-listen", "-db", "-log-level", "-password", "-tls", "-tls-cert", "-tls-key", "MALLARD_PASSWORD"} {
+	for _, f := range []string{"-listen", "-db", "-log-level", "-password", "-tls", "-tls-cert", "-tls-key", "-http", "MALLARD_PASSWORD"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("help does not mention %s", f)
 		}
@@ -95,12 +101,20 @@ func freePort(t *testing.T) string {
 func TestShutdownCheckpoints(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "m.duckdb")
-	addr := freePort(t)
+	addr, httpAddr := freePort(t), freePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var logs bytes.Buffer
-	go func() { done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath}, &logs, &logs) }()
+	go func() {
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath, "--http", httpAddr}, &logs, &logs)
+	}()
 	conn := connectRetry(t, addr)
+	// An open dashboard event stream must not hold shutdown up.
+	events, err := http.Get("http://" + httpAddr + "/api/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Body.Close()
 	if _, err := conn.Exec(context.Background(), "CREATE TABLE kept AS SELECT 42 AS v"); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +137,7 @@ func TestShutdownCheckpoints(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("server did not stop")
 	}
-	_, err := conn.Exec(context.Background(), "SELECT 1")
+	_, err = conn.Exec(context.Background(), "SELECT 1")
 	var pe *pgconn.PgError
 	if err == nil || errors.As(err, &pe) && pe.Code != "57P01" {
 		t.Fatalf("after shutdown: %v, want the connection closed (57P01)", err)
@@ -135,7 +149,9 @@ func TestShutdownCheckpoints(t *testing.T) {
 	addr2 := freePort(t)
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
-	go func() { done <- Run(ctx2, []string{"serve", "--listen", addr2, "--db", dbPath}, &logs, &logs) }()
+	go func() {
+		done <- Run(ctx2, []string{"serve", "--listen", addr2, "--db", dbPath, "--http", ""}, &logs, &logs)
+	}()
 	var v int
 	if err := connectRetry(t, addr2).QueryRow(context.Background(), "SELECT v FROM kept").Scan(&v); err != nil || v != 42 {
 		t.Fatalf("v = %d, %v", v, err)
@@ -158,5 +174,50 @@ func connectRetry(t *testing.T, addr string) *pgx.Conn {
 			t.Fatal(err)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestDashboardAuthAndAddress checks that the dashboard asks for the
+// wire side's password, and that an explicit dashboard address that is
+// taken stops the server from starting.
+func TestDashboardAuthAndAddress(t *testing.T) {
+	addr, httpAddr := freePort(t), freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs bytes.Buffer
+	go func() {
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", httpAddr, "--password", "pw"}, &logs, &logs)
+	}()
+	defer func() { cancel(); <-done }()
+	var resp *http.Response
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var err error
+		if resp, err = http.Get("http://" + httpAddr + "/api/models"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without a password: status %d, want 401", resp.StatusCode)
+	}
+	for password, want := range map[string]int{"nope": 401, "pw": 200} {
+		req, _ := http.NewRequest("GET", "http://"+httpAddr+"/api/models", nil)
+		req.SetBasicAuth("mallard", password)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("password %q: status %d, want %d", password, resp.StatusCode, want)
+		}
+	}
+	// The address is taken now: a second server told to use it must not start.
+	err := Run(context.Background(), []string{"serve", "--listen", freePort(t), "--db", ":memory:", "--http", httpAddr}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "dashboard") {
+		t.Errorf("second server on a taken dashboard address: %v", err)
 	}
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/web"
+)
+
+// dashboard is the dashboard's HTTP server, which owns the goroutine
+// serving it.
+type dashboard struct {
+	srv  *http.Server
+	done chan error
+}
+
+// startDashboard serves the dashboard as cfg says: over TLS when the wire
+// side has it, with its password when it has one. It returns nil when
+// the dashboard is off, or on at the default address and that is taken.
+func startDashboard(cfg Config, fc sqlfront.Config, db *storage.DB, plan func(string) string, log *slog.Logger) (*dashboard, error) {
+	if cfg.HTTP == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		if cfg.HTTP == defaultHTTP {
+			log.Warn("dashboard not started: its default address is taken; set -http", "addr", cfg.HTTP, "err", err)
+			return nil, nil
+		}
+		return nil, fmt.Errorf("dashboard: listen: %w", err)
+	}
+	wcfg := web.Config{Plan: plan}
+	if fc.Credentials != nil {
+		wcfg.Authenticate = fc.Credentials.Verify
+	}
+	handler := web.New(db, wcfg, log)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv.RegisterOnShutdown(handler.Close)
+	scheme := "http"
+	if fc.TLS != nil {
+		ln, scheme = tls.NewListener(ln, fc.TLS), "https"
+	}
+	d := &dashboard{srv: srv, done: make(chan error, 1)}
+	go func() {
+		err := srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		d.done <- err
+	}()
+	log.Info("dashboard listening", "url", scheme+"://"+ln.Addr().String()+"/")
+	return d, nil
+}
+
+// shutdown stops the dashboard, waiting for requests in flight until ctx ends.
+func (d *dashboard) shutdown(ctx context.Context) error {
+	if d == nil {
+		return nil
+	}
+	return errors.Join(d.srv.Shutdown(ctx), <-d.done)
+}

@@ -1,0 +1,240 @@
+//go:build duckdb_arrow
+
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// The JSON API. Every handler answers a JSON object; errors answer
+// {"error": message, "code": SQLSTATE} with a status that says whose
+// fault it is: 404 for an unknown model or run, 409 for a version that
+// cannot answer yet, 400 for a bad argument, 500 for Mallard's own.
+
+type errorBody struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// handler answers a request with a value to encode as JSON, or an error.
+type handler func(r *http.Request) (any, error)
+
+func (s *Server) api(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, err := h(r)
+		if err != nil {
+			e := sqlstate.From(err)
+			status := statusOf(e.Code)
+			if status == http.StatusInternalServerError {
+				s.log.Error("dashboard request failed", "path", r.URL.Path, "err", err)
+			}
+			writeJSON(w, status, errorBody{Error: e.Message, Code: string(e.Code)})
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
+	}
+}
+
+// statusOf is the HTTP status of an error with code.
+func statusOf(code sqlstate.Code) int {
+	switch {
+	case code == sqlstate.UndefinedObject || code == sqlstate.UndefinedTable:
+		return http.StatusNotFound
+	case code == sqlstate.ObjectNotInPrerequisiteState:
+		return http.StatusConflict
+	case code == sqlstate.QueryCanceled:
+		return http.StatusServiceUnavailable
+	case strings.HasPrefix(string(code), "22"), strings.HasPrefix(string(code), "42"):
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func notFound(r *http.Request) (any, error) {
+	return nil, sqlstate.New(sqlstate.UndefinedObject, "no dashboard API at %s", r.URL.Path)
+}
+
+// modelColumns are a model version's columns as the API shows them.
+var modelColumns = "name, version, kind, status, deployed, run_id, " + isoTime("created_at") + ", " + isoTime("finished_at") +
+	", test_loss, rows, entities, source, checkpoint_epoch, hyperparameters, metrics"
+
+// runColumns are a training run's columns as the API shows them.
+var runColumns = "run_id, model, version, kind, status, " + isoTime("queued_at") + ", " + isoTime("started_at") + ", " +
+	isoTime("finished_at") + ", epochs, epochs_done, best_epoch, best_test_loss, error, resumed_from"
+
+// models lists every model version, by name and newest version first.
+func (s *Server) models(r *http.Request) (any, error) {
+	rows, err := s.query(r.Context(), "SELECT "+modelColumns+" FROM mlops.models ORDER BY name, version DESC")
+	return map[string]any{"models": orEmpty(rows)}, err
+}
+
+// model describes one model: its versions and the deployed one.
+func (s *Server) model(r *http.Request) (any, error) {
+	name := r.PathValue("name")
+	rows, err := s.versions(r, name)
+	if err != nil {
+		return nil, err
+	}
+	var deployed any
+	for _, v := range rows {
+		if v["deployed"] == true {
+			deployed = v["version"]
+		}
+	}
+	return map[string]any{"name": name, "kind": rows[0]["kind"], "deployed_version": deployed, "versions": rows}, nil
+}
+
+// versions are the versions of the model name, newest first; an unknown
+// model is an error.
+func (s *Server) versions(r *http.Request, name string) ([]row, error) {
+	rows, err := s.query(r.Context(), "SELECT "+modelColumns+" FROM mlops.models WHERE name = ? ORDER BY version DESC", name)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, sqlstate.New(sqlstate.UndefinedObject, "model %q does not exist", name)
+	}
+	return rows, nil
+}
+
+// runs lists the latest training runs, newest first.
+func (s *Server) runs(r *http.Request) (any, error) {
+	rows, err := s.query(r.Context(), "SELECT "+runColumns+" FROM mlops.training_runs ORDER BY run_id DESC LIMIT 200")
+	return map[string]any{"runs": orEmpty(rows)}, err
+}
+
+// run is one training run: its state, its epochs so far, and once its
+// model is scored, the baselines' losses to compare with.
+func (s *Server) run(r *http.Request) (any, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "run id %q is not an integer", r.PathValue("id"))
+	}
+	runs, err := s.query(r.Context(), "SELECT "+runColumns+" FROM mlops.training_runs WHERE run_id = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, sqlstate.New(sqlstate.UndefinedObject, "training run %d does not exist", id)
+	}
+	metrics, err := s.query(r.Context(), "SELECT epoch, train_loss, test_loss, elapsed_ms, extra FROM mlops.training_metrics WHERE run_id = ? ORDER BY epoch", id)
+	if err != nil {
+		return nil, err
+	}
+	run := runs[0]
+	loss := map[any]string{"gat": "mse", "recommender": "rmse"}[run["kind"]]
+	baselines, err := s.baselines(r, run)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"run": run, "loss": loss, "metrics": orEmpty(metrics), "baselines": baselines}, nil
+}
+
+// baselines are the losses of the methods a run's model was compared
+// with, read from its version's metrics; none before it is scored.
+func (s *Server) baselines(r *http.Request, run row) ([]map[string]any, error) {
+	out := []map[string]any{}
+	if run["version"] == nil {
+		return out, nil
+	}
+	rows, err := s.query(r.Context(), "SELECT metrics FROM mlops.models WHERE name = ? AND version = ?", run["model"], run["version"])
+	if err != nil || len(rows) == 0 {
+		return out, err
+	}
+	raw, ok := rows[0]["metrics"].(json.RawMessage)
+	if !ok {
+		return out, nil
+	}
+	var methods []map[string]any
+	if err := json.Unmarshal(raw, &methods); err != nil || len(methods) < 2 {
+		return out, nil
+	}
+	for _, m := range methods[1:] { // the first is the model itself
+		b := map[string]any{"method": m["method"], "train_loss": m["train_mse"], "test_loss": m["test_mse"]}
+		if _, ok := m["test_rmse"]; ok {
+			b["train_loss"], b["test_loss"] = nil, m["test_rmse"]
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// orEmpty makes a missing list encode as [] rather than null.
+func orEmpty(rows []row) []row {
+	if rows == nil {
+		return []row{}
+	}
+	return rows
+}
+
+// pick chooses the version a request names (?version=N), else the
+// deployed one, else the newest that is ready, else the newest.
+func pick(r *http.Request, versions []row) (row, error) {
+	if text := r.URL.Query().Get("version"); text != "" {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 1 {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "version %q is not a positive integer", text)
+		}
+		for _, v := range versions {
+			if v["version"] == int32(n) {
+				return v, nil
+			}
+		}
+		return nil, sqlstate.New(sqlstate.UndefinedObject, "model %q has no version %d", versions[0]["name"], n)
+	}
+	for _, v := range versions {
+		if v["deployed"] == true {
+			return v, nil
+		}
+	}
+	for _, v := range versions {
+		if v["status"] == "ready" {
+			return v, nil
+		}
+	}
+	return versions[0], nil
+}
+
+// report is what the dashboard draws of a model version: the report
+// stored when it finished training, with its metrics.
+func (s *Server) report(r *http.Request) (any, error) {
+	name := r.PathValue("name")
+	versions, err := s.versions(r, name)
+	if err != nil {
+		return nil, err
+	}
+	v, err := pick(r, versions)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.query(r.Context(), "SELECT data FROM mlops.reports WHERE name = ? AND version = ?", name, v["version"])
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		why := "it did not finish training (status " + v["status"].(string) + ")"
+		if v["status"] == "ready" {
+			why = "it was trained before Mallard kept reports; train it again to see one"
+		}
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s@%d has no report: %s", name, v["version"], why)
+	}
+	out := map[string]any{}
+	if raw, ok := rows[0]["data"].(json.RawMessage); !ok || json.Unmarshal(raw, &out) != nil {
+		return nil, errors.New("report of " + name + " is not a JSON object")
+	}
+	out["name"], out["version"], out["kind"], out["metrics"] = name, v["version"], v["kind"], v["metrics"]
+	return out, nil
+}

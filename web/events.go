@@ -1,0 +1,68 @@
+//go:build duckdb_arrow
+
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// registryState is a fingerprint of what the dashboard shows: it changes
+// when a run starts, records an epoch or changes status, and when a
+// model version changes status or deployment.
+const registryState = `SELECT CAST((SELECT count(*) FROM mlops.training_metrics) AS VARCHAR) || '/' ||
+	CAST((SELECT coalesce(sum(hash(run_id, status, epochs_done, version)), 0) FROM mlops.training_runs) AS VARCHAR) || '/' ||
+	CAST((SELECT coalesce(sum(hash(name, version, status, deployed, checkpoint_epoch)), 0) FROM mlops.models) AS VARCHAR) AS state`
+
+// keepAlive is how often an idle event stream sends a comment, so that
+// proxies and browsers keep it open.
+const keepAlive = 15 * time.Second
+
+// events is a server-sent event stream: an event "change" with a sequence
+// number at once and whenever the registry's state changes. It ends when
+// the client goes away or the server closes.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "streaming is not supported", Code: "0A000"})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	poll, idle := time.NewTicker(s.cfg.Poll), time.Now()
+	defer poll.Stop()
+	seq, last := 0, ""
+	for {
+		rows, err := s.query(r.Context(), registryState)
+		switch {
+		case err != nil:
+			if r.Context().Err() == nil {
+				s.log.Warn("dashboard event stream", "err", err)
+			}
+		case rows[0]["state"] != last:
+			last, _ = rows[0]["state"].(string)
+			seq++
+			if _, err := fmt.Fprintf(w, "event: change\ndata: {\"seq\":%d}\n\n", seq); err != nil {
+				return
+			}
+			flusher.Flush()
+			idle = time.Now()
+		case time.Since(idle) > keepAlive:
+			if _, err := fmt.Fprint(w, ": idle\n\n"); err != nil {
+				return
+			}
+			flusher.Flush()
+			idle = time.Now()
+		}
+		select {
+		case <-poll.C:
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
+}

@@ -1,0 +1,85 @@
+//go:build duckdb_arrow
+
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// row is one result row by column name, ready to encode as a JSON object.
+type row map[string]any
+
+// query runs a read-only query with args on a connection of its own and
+// returns its rows. Columns named in jsonColumns hold JSON text, which is
+// embedded as JSON rather than as a string; NaN and infinities become null.
+func (s *Server) query(ctx context.Context, query string, args ...any) ([]row, error) {
+	conn, err := s.db.Connect()
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	stmt, err := conn.Prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	if err := stmt.Bind(args); err != nil {
+		return nil, err
+	}
+	rows, err := stmt.Query(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []row
+	for rows.Next() {
+		out = appendRows(out, rows.Batch())
+	}
+	return out, rows.Err()
+}
+
+// jsonColumns are the registry's columns of JSON text.
+var jsonColumns = map[string]bool{"hyperparameters": true, "metrics": true, "extra": true, "data": true}
+
+func appendRows(out []row, b arrow.RecordBatch) []row {
+	for i := range int(b.NumRows()) {
+		r := make(row, b.NumCols())
+		for k, field := range b.Schema().Fields() {
+			r[field.Name] = jsonValue(field.Name, b.Column(k), i)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func jsonValue(name string, col arrow.Array, i int) any {
+	if col.IsNull(i) {
+		return nil
+	}
+	switch c := col.(type) {
+	case *array.Float64:
+		if v := c.Value(i); !math.IsNaN(v) && !math.IsInf(v, 0) {
+			return v
+		}
+		return nil
+	case interface{ Value(int) string }: // the value aliases the batch's memory, which is reused
+		v := strings.Clone(c.Value(i))
+		if jsonColumns[name] && json.Valid([]byte(v)) {
+			return json.RawMessage(v)
+		}
+		return v
+	}
+	return col.GetOneForMarshal(i)
+}
+
+// isoTime is the SQL that renders a TIMESTAMPTZ column as an ISO 8601 UTC
+// time, which browsers parse.
+func isoTime(column string) string {
+	return "strftime(timezone('UTC', " + column + "), '%Y-%m-%dT%H:%M:%SZ') AS " + column
+}

@@ -1,0 +1,399 @@
+//go:build duckdb_arrow
+
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/web"
+)
+
+// stack is a database with Mallard's functions and the dashboard over it.
+// Statements run as a client's would: planned, on a connection of their own.
+type stack struct {
+	db   *storage.DB
+	plan func(string) string
+	url  string
+}
+
+func newStack(t *testing.T, cfg web.Config) *stack {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := planner.New(planner.Catalog{Functions: functions.TableFunctions(), Operations: functions.Operations(), Scalars: functions.Scalars()})
+	plan := func(q string) string { return p.PlanOne(q).Text }
+	if err := functions.Register(ctx, db, functions.Options{Plan: plan, Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Plan = plan
+	cfg.Poll = 20 * time.Millisecond
+	dash := web.New(db, cfg, slog.New(slog.DiscardHandler))
+	srv := httptest.NewServer(dash)
+	t.Cleanup(func() {
+		dash.Close()
+		srv.Close()
+		_ = db.Close(context.Background())
+	})
+	return &stack{db: db, plan: plan, url: srv.URL}
+}
+
+// exec runs statements to their end, failing the test on error.
+func (s *stack) exec(t *testing.T, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		if err := s.run(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+func (s *stack) run(ctx context.Context, q string) error {
+	conn, err := s.db.Connect()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	stmt, err := conn.Prepare(ctx, s.plan(q))
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	rows, err := stmt.Query(ctx)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+	}
+	return rows.Close()
+}
+
+// get fetches path and decodes its JSON body, checking the status.
+func (s *stack) get(t *testing.T, path string, status int) map[string]any {
+	t.Helper()
+	resp, err := http.Get(s.url + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != status {
+		t.Fatalf("GET %s: status %d, want %d: %s", path, resp.StatusCode, status, body)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("GET %s: Content-Type %q", path, ct)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatalf("GET %s: %v: %s", path, err, body)
+	}
+	return out
+}
+
+var unemploymentCSV = filepath.Join("..", "..", "shared", "data", "vega", "unemployment-across-industries.csv")
+
+// trainGAT trains GAT model "g" on the rescaled unemployment data.
+func (s *stack) trainGAT(t *testing.T) {
+	s.exec(t, "CREATE TABLE u AS SELECT * FROM read_csv('"+unemploymentCSV+"')",
+		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
+		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
+		"SELECT * FROM train_gat('uw', model := 'g', epochs := 3, scaler := 'u')")
+}
+
+// trainRecommender trains recommender "r" on generated ratings of 200
+// users, with text user ids when text is set.
+func (s *stack) trainRecommender(t *testing.T, text bool) {
+	user := "u"
+	if text {
+		user = "'user' || u"
+	}
+	s.exec(t, "CREATE TABLE ratings AS SELECT "+user+" AS user_id, (u * 7 + i * 13) % 120 AS item_id, 1 + (u + i) % 5 AS rating "+
+		"FROM range(200) a(u), range(15) b(i)",
+		"SELECT * FROM train_recommender('ratings', model := 'r', epochs := 2, hidden := [16, 4, 16])")
+}
+
+func TestModelsAndRuns(t *testing.T) {
+	s := newStack(t, web.Config{})
+	if got := s.get(t, "/api/models", 200)["models"].([]any); len(got) != 0 {
+		t.Fatalf("models of an empty registry: %v", got)
+	}
+	s.trainGAT(t)
+	models := s.get(t, "/api/models", 200)["models"].([]any)
+	if len(models) != 1 {
+		t.Fatalf("models: %v", models)
+	}
+	m := models[0].(map[string]any)
+	for key, want := range map[string]any{"name": "g", "kind": "gat", "version": 1.0, "status": "ready", "deployed": true, "entities": 14.0} {
+		if m[key] != want {
+			t.Errorf("model %s = %v, want %v", key, m[key], want)
+		}
+	}
+	if _, err := time.Parse(time.RFC3339, m["created_at"].(string)); err != nil {
+		t.Errorf("created_at: %v", err)
+	}
+	if hp, ok := m["hyperparameters"].(map[string]any); !ok || hp["window"] != 4.0 {
+		t.Errorf("hyperparameters are not the JSON object: %v", m["hyperparameters"])
+	}
+
+	runs := s.get(t, "/api/runs", 200)["runs"].([]any)
+	r := runs[0].(map[string]any)
+	if len(runs) != 1 || r["status"] != "succeeded" || r["epochs_done"] != 3.0 || r["model"] != "g" {
+		t.Fatalf("runs: %v", runs)
+	}
+	run := s.get(t, "/api/runs/1", 200)
+	if run["loss"] != "mse" || len(run["metrics"].([]any)) != 3 {
+		t.Fatalf("run: %v", run)
+	}
+	epoch := run["metrics"].([]any)[2].(map[string]any)
+	if epoch["epoch"] != 3.0 || epoch["train_loss"].(float64) <= 0 || epoch["test_loss"].(float64) <= 0 {
+		t.Errorf("epoch 3: %v", epoch)
+	}
+	var methods []string
+	for _, b := range run["baselines"].([]any) {
+		b := b.(map[string]any)
+		methods = append(methods, b["method"].(string))
+		if b["test_loss"].(float64) <= 0 {
+			t.Errorf("baseline %v", b)
+		}
+	}
+	if strings.Join(methods, ",") != "ols,constant,last_value" {
+		t.Errorf("baselines %v", methods)
+	}
+
+	model := s.get(t, "/api/models/g", 200)
+	if model["kind"] != "gat" || model["deployed_version"] != 1.0 || len(model["versions"].([]any)) != 1 {
+		t.Errorf("model: %v", model)
+	}
+}
+
+func TestGATReport(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.trainGAT(t)
+	r := s.get(t, "/api/models/g/report", 200)
+	if r["kind"] != "gat" || r["units"] != "original" || r["version"] != 1.0 || r["window"] != 4.0 {
+		t.Fatalf("report header: kind %v units %v version %v window %v", r["kind"], r["units"], r["version"], r["window"])
+	}
+	entities, times := r["entities"].([]any), r["times"].([]any)
+	if len(entities) != 14 || r["total_entities"] != 14.0 || entities[0] != "agriculture" {
+		t.Fatalf("entities %v", entities)
+	}
+	if len(times) != 122 || times[0] != "2000-01" || times[121] != "2010-02" {
+		t.Fatalf("times: %d, %v .. %v", len(times), times[0], times[len(times)-1])
+	}
+	if split := r["split"].(float64); split != 85 { // floor(0.7 * 122)
+		t.Errorf("split %v", split)
+	}
+	truth, pred := r["truth"].([]any), r["prediction"].([]any)
+	first, firstPred := truth[0].([]any), pred[0].([]any)
+	if len(first) != 122 || len(firstPred) != 122 {
+		t.Fatalf("series lengths %d, %d", len(first), len(firstPred))
+	}
+	// Original units: agriculture counts are in the hundreds, January 2000 is 154.
+	if v := first[0].(float64); v < 153.99 || v > 154.01 {
+		t.Errorf("agriculture in 2000-01 = %v, want 154", v)
+	}
+	if firstPred[3] != nil || firstPred[4] == nil {
+		t.Errorf("predictions start after the window: %v", firstPred[:6])
+	}
+	forecast := r["forecast"].(map[string]any)
+	if ft := forecast["times"].([]any); len(ft) != 6 || ft[0] != "2010-03" {
+		t.Errorf("forecast times %v", ft)
+	}
+	corr := r["correlation"].([]any)
+	if len(corr) != 14 || corr[3].([]any)[3] != 1.0 {
+		t.Errorf("correlation diagonal %v", corr[3])
+	}
+	edges := r["edges"].([]any)
+	if len(edges) != 14*3 {
+		t.Errorf("%d edges, want 3 per entity", len(edges))
+	}
+	if m := r["metrics"].([]any); len(m) != 4 || m[0].(map[string]any)["method"] != "gat" {
+		t.Errorf("metrics %v", m)
+	}
+}
+
+func TestRecommenderReportAndRecommend(t *testing.T) {
+	for _, text := range []bool{false, true} {
+		name := map[bool]string{false: "integer ids", true: "text ids"}[text]
+		t.Run(name, func(t *testing.T) {
+			s := newStack(t, web.Config{})
+			s.trainRecommender(t, text)
+			r := s.get(t, "/api/models/r/report", 200)
+			if r["kind"] != "recommender" || r["users"] != 200.0 || r["items"] != 120.0 || r["ratings"].(float64)+r["test_ratings"].(float64) != 3000 {
+				t.Fatalf("report %v", r)
+			}
+			users := r["example_users"].([]any)
+			user := "0"
+			if text {
+				user = users[0].(string)
+			} else if users[0] != 0.0 {
+				t.Fatalf("example users %v", users)
+			}
+			rec := s.get(t, "/api/models/r/recommend?user="+user+"&k=5", 200)
+			items := rec["items"].([]any)
+			if rec["model"] != "r@1" || len(items) != 5 || items[0].(map[string]any)["rank"] != 1.0 {
+				t.Fatalf("recommend %v", rec)
+			}
+			e := s.get(t, "/api/models/r/recommend?user=nobody&k=5", 400)
+			if e["code"] != "22023" || !strings.Contains(e["error"].(string), "nobody") {
+				t.Errorf("unknown user: %v", e)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.trainGAT(t)
+	for _, tc := range []struct {
+		path   string
+		status int
+		code   string
+		says   string
+	}{
+		{"/api/models/nope", 404, "42704", `"nope"`},
+		{"/api/models/nope/report", 404, "42704", `"nope"`},
+		{"/api/models/g/report?version=7", 404, "42704", "no version 7"},
+		{"/api/models/g/report?version=x", 400, "22023", `"x"`},
+		{"/api/models/g/recommend?user=1", 400, "42809", "not a recommender"},
+		{"/api/runs/99", 404, "42704", "99"},
+		{"/api/runs/one", 400, "22023", `"one"`},
+		{"/api/nothing", 404, "42704", "/api/nothing"},
+	} {
+		e := s.get(t, tc.path, tc.status)
+		if e["code"] != tc.code || !strings.Contains(e["error"].(string), tc.says) {
+			t.Errorf("GET %s: %v, want code %s and a message with %s", tc.path, e, tc.code, tc.says)
+		}
+	}
+	s.exec(t, "SELECT * FROM train_gat('uw', model := 'g', epochs := 1, scaler := 'u', deploy := 'never')")
+	s.exec(t, "UPDATE mlops.models SET status = 'canceled' WHERE name = 'g' AND version = 2",
+		"DELETE FROM mlops.reports WHERE version = 2")
+	e := s.get(t, "/api/models/g/report?version=2", 409)
+	if e["code"] != "55000" || !strings.Contains(e["error"].(string), "did not finish training") {
+		t.Errorf("report of a canceled version: %v", e)
+	}
+	resp, err := http.Post(s.url+"/api/models", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST: status %d, want 405 (the dashboard is read-only)", resp.StatusCode)
+	}
+}
+
+// external matches what would make a browser fetch from another site.
+var external = regexp.MustCompile(`(?i)(src|href|action)\s*=\s*["']?(https?:)?//|url\(\s*["']?(https?:)?//|(fetch|EventSource|import)\s*\(\s*["'](https?:)?//`)
+
+func TestPageAndAssets(t *testing.T) {
+	s := newStack(t, web.Config{})
+	for path, want := range map[string]string{"/": "static/app.js", "/static/app.js": "EventSource", "/static/style.css": "{"} {
+		resp, err := http.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s: status %d, body without %q", path, resp.StatusCode, want)
+		}
+		if ext := external.FindString(string(body)); ext != "" {
+			t.Errorf("GET %s loads from another site: %s", path, ext)
+		}
+	}
+}
+
+func TestAuthentication(t *testing.T) {
+	s := newStack(t, web.Config{Authenticate: func(user, password string) bool { return user == "mallard" && password == "pw" }})
+	for _, tc := range []struct {
+		user, password string
+		status         int
+	}{{"", "", 401}, {"mallard", "wrong", 401}, {"mallard", "pw", 200}} {
+		req, _ := http.NewRequest("GET", s.url+"/api/models", nil)
+		if tc.user != "" {
+			req.SetBasicAuth(tc.user, tc.password)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s/%s: status %d, want %d", tc.user, tc.password, resp.StatusCode, tc.status)
+		}
+		if tc.status == 401 && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Basic") {
+			t.Errorf("401 without a Basic challenge")
+		}
+	}
+}
+
+// TestEventsFollowTraining checks that the event stream announces a run
+// started after the page connected: the change that makes it appear live.
+func TestEventsFollowTraining(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.exec(t, "CREATE TABLE u AS SELECT * FROM read_csv('"+unemploymentCSV+"')",
+		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
+		"CREATE TABLE uw AS SELECT * FROM rescale('w')")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/api/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	events := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "data: ") {
+				events <- sc.Text()
+			}
+		}
+		close(events)
+	}()
+	if first := <-events; first != `data: {"seq":1}` {
+		t.Fatalf("first event %q", first)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := s.run(context.Background(), "SELECT * FROM train_gat('uw', model := 'live', epochs := 5)"); err != nil {
+			t.Error(err)
+		}
+	}()
+	select {
+	case ev := <-events:
+		if ev != `data: {"seq":2}` {
+			t.Errorf("event after training started %q", ev)
+		}
+	case <-time.After(60 * time.Second):
+		t.Error("no change event while a model trained")
+	}
+	wg.Wait()
+	runs := s.get(t, "/api/runs", 200)["runs"].([]any)
+	if len(runs) != 1 || runs[0].(map[string]any)["model"] != "live" {
+		t.Errorf("runs %v", runs)
+	}
+}
