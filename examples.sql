@@ -143,3 +143,12 @@ FROM recommend('movies', user_id := 100000, k := 3, fallback := 'popular', items
 SELECT u.userId, m.title, round(r.score, 2) AS predicted
 FROM (VALUES (1), (2)) AS u(userId), unnest(recommendations('movies', u.userId, 2)) AS t(r)
 JOIN movies m ON m.movieId = r.item ORDER BY u.userId, r.score DESC;
+
+-- 10. The dashboard. `make run` also serves http://127.0.0.1:8080/: every
+--     model and run, live loss plots, the GAT's truth against prediction,
+--     correlation heatmap and entity graph, and the recommender's top k.
+--     What the GAT pages draw is kept with each finished version:
+SELECT name, version, json_extract(data, '$.total_entities') AS entities,
+       json_array_length(json_extract(data, '$.times')) AS time_steps,
+       json_extract(data, '$.split') AS first_test_row, json_extract_string(data, '$.units') AS units
+FROM mlops.reports WHERE name = 'unemployment_gat' ORDER BY version;
