@@ -67,7 +67,7 @@ func runPrep(ctx context.Context, o options) (err error) {
 	if err != nil {
 		return err
 	}
-	srv := &mallardServer{bin: o.MallardBin, db: ":memory:", logPath: o.MallardLog, port: port}
+	srv := &mallardServer{bin: o.MallardBin, db: ":memory:", logPath: o.MallardLog, port: port, dataDirs: []string{filepath.Dir(o.Flights)}}
 	if err := srv.start(ctx); err != nil {
 		return err
 	}

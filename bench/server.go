@@ -20,6 +20,7 @@ const stopGrace = 2 * time.Minute
 // the server waits for it and reports its exit on exited; stop collects it.
 type mallardServer struct {
 	bin, db, logPath string
+	dataDirs         []string // directories the server's SQL may read (--data-dir)
 	port             int
 	cmd              *exec.Cmd
 	exited           chan error
@@ -39,8 +40,11 @@ func (s *mallardServer) start(ctx context.Context) error {
 		return fmt.Errorf("mallard log: %w", err)
 	}
 	defer log.Close() // the child has its own descriptor
-	cmd := exec.Command(s.bin, "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", s.port),
-		"--db", s.db, "--log-level", "warn")
+	args := []string{"serve", "--listen", fmt.Sprintf("127.0.0.1:%d", s.port), "--db", s.db, "--log-level", "warn", "--http", ""}
+	for _, dir := range s.dataDirs {
+		args = append(args, "--data-dir", dir)
+	}
+	cmd := exec.Command(s.bin, args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start mallard: %w", err)

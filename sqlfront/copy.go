@@ -54,7 +54,7 @@ func (s *session) copyIn(c *planner.Copy) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp("", "mallard-copy-*.csv")
+	f, err := os.CreateTemp(s.srv.db.SpoolDir(), "mallard-copy-*.csv")
 	if err != nil {
 		return sqlstate.New(sqlstate.IOError, "COPY FROM STDIN: cannot create spool file: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -32,6 +33,13 @@ type Config struct {
 	Threads int
 	// MemoryLimit is DuckDB's memory_limit, such as "4GB"; empty keeps the default.
 	MemoryLimit string
+	// Sandbox turns DuckDB's external access off for every connection: no
+	// file outside DataDirs and the spool directory (see DB.SpoolDir) can
+	// be read or written, nothing attached, no extension installed or
+	// loaded. DuckDB refuses to turn it back on while the database is open.
+	Sandbox bool
+	// DataDirs are the directories a sandboxed database may read and write.
+	DataDirs []string
 }
 
 // Validate reports the first problem with c.
@@ -41,6 +49,11 @@ func (c Config) Validate() error {
 	}
 	if c.Threads < 0 {
 		return fmt.Errorf("storage: threads %d is negative", c.Threads)
+	}
+	for _, dir := range c.DataDirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("storage: data directory %q is not a directory", dir)
+		}
 	}
 	return nil
 }
@@ -52,6 +65,7 @@ type DB struct {
 	sqldb  *sql.DB
 	path   string
 	tmpDir string // set when the database is a private temporary file
+	spool  string // the sandbox's directory for spool files; "" without a sandbox
 	log    *slog.Logger
 	// nextConn numbers native connections; calls maps a connection's id to
 	// its running statement (a *callState), for Caller.
@@ -129,8 +143,42 @@ func (d *DB) configure(ctx context.Context, cfg Config) error {
 			return fmt.Errorf("set memory_limit: %w", err)
 		}
 	}
+	if cfg.Sandbox {
+		return d.sandbox(ctx, cfg.DataDirs)
+	}
 	return nil
 }
+
+// sandbox turns external access off, allowing only dirs and a private
+// spool directory, which Close removes.
+func (d *DB) sandbox(ctx context.Context, dirs []string) error {
+	spool, err := os.MkdirTemp("", "mallard-spool-")
+	if err != nil {
+		return fmt.Errorf("sandbox: spool directory: %w", err)
+	}
+	d.spool = spool
+	allowed := []string{quoteLiteral(spool + string(filepath.Separator))}
+	for _, dir := range dirs {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return fmt.Errorf("sandbox: data directory %q: %w", dir, err)
+		}
+		allowed = append(allowed, quoteLiteral(strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)))
+	}
+	if _, err := d.sqldb.ExecContext(ctx, "SET GLOBAL allowed_directories = ["+strings.Join(allowed, ", ")+"]"); err != nil {
+		return fmt.Errorf("sandbox: set allowed_directories: %w", err)
+	}
+	if _, err := d.sqldb.ExecContext(ctx, "SET GLOBAL enable_external_access = false"); err != nil {
+		return fmt.Errorf("sandbox: set enable_external_access: %w", err)
+	}
+	return nil
+}
+
+// SpoolDir is where a sandboxed database reads files that sessions spool
+// (COPY FROM STDIN); "" means the system's temporary directory.
+func (d *DB) SpoolDir() string { return d.spool }
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Path is the database file in use (a temporary file for MemoryPath).
 func (d *DB) Path() string { return d.path }
@@ -160,6 +208,11 @@ func (d *DB) Close(ctx context.Context) error {
 }
 
 func (d *DB) removeTemp() {
+	if d.spool != "" {
+		if err := os.RemoveAll(d.spool); err != nil && d.log != nil {
+			d.log.Warn("remove spool directory", "dir", d.spool, "err", err)
+		}
+	}
 	if d.tmpDir != "" {
 		if err := os.RemoveAll(d.tmpDir); err != nil && d.log != nil {
 			d.log.Warn("remove in-memory database file", "dir", d.tmpDir, "err", err)

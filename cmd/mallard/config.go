@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -30,6 +31,7 @@ type Config struct {
 	MemoryLimit    string
 	MaxTrainings   int
 	HTTP           string
+	DataDirs       []string
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -40,6 +42,7 @@ const defaultHTTP = "127.0.0.1:8080"
 // newFlags binds cfg to flags whose defaults come from MALLARD_* variables.
 func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("mallard serve", flag.ContinueOnError)
+	dataDirGiven := false
 	fs.SetOutput(out)
 	str := func(p *string, name, def, help string) {
 		fs.StringVar(p, name, env(name, def), help+" ["+envName(name)+"]")
@@ -63,6 +66,16 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
 	integer(&cfg.MaxTrainings, "max-trainings", runtime.NumCPU(), "training runs at once; more wait in a queue")
+	cfg.DataDirs = filepath.SplitList(env("data-dir", ""))
+	fs.Func("data-dir", "a directory whose files SQL may read and write (read_csv, COPY TO a file, ATTACH); repeat for more. "+
+		"No other server file is reachable ["+envName("data-dir")+", a list separated by "+string(filepath.ListSeparator)+"]",
+		func(dir string) error {
+			if !dataDirGiven {
+				cfg.DataDirs, dataDirGiven = nil, true // the flag replaces the environment's list
+			}
+			cfg.DataDirs = append(cfg.DataDirs, dir)
+			return nil
+		})
 	str(&cfg.HTTP, "http", defaultHTTP, "address of the dashboard (HTTP, HTTPS with TLS on), or '' for none")
 	return fs
 }
@@ -128,6 +141,11 @@ func (c Config) Validate() error {
 	}
 	if c.DB == "" {
 		return errors.New("-db is empty: give a file name or :memory:")
+	}
+	for _, dir := range c.DataDirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("-data-dir %q is not a directory", dir)
+		}
 	}
 	return nil
 }

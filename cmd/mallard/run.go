@@ -65,7 +65,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit}, log)
+	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
+		Sandbox: true, DataDirs: cfg.DataDirs}, log)
 	if err != nil {
 		return err
 	}

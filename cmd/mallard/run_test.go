@@ -43,6 +43,8 @@ func TestConfigValidate(t *testing.T) {
 		{"public dashboard without password", func(c *Config) { c.HTTP = "0.0.0.0:8080" }, "-http"},
 		{"public dashboard with password", func(c *Config) { c.HTTP = "0.0.0.0:8080"; c.Password = "p" }, ""},
 		{"bad dashboard address", func(c *Config) { c.HTTP = "8080" }, "-http"},
+		{"missing data dir", func(c *Config) { c.DataDirs = []string{"/no/such/dir"} }, "-data-dir"},
+		{"data dir", func(c *Config) { c.DataDirs = []string{os.TempDir()} }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +79,7 @@ func TestHelpNamesEveryFlag(t *testing.T) {
 	if err := Run(context.Background(), []string{"--help"}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"-listen", "-db", "-log-level", "-password", "-tls", "-tls-cert", "-tls-key", "-http", "MALLARD_PASSWORD"} {
+	for _, f := range []string{"-listen", "-db", "-log-level", "-password", "-tls", "-tls-cert", "-tls-key", "-http", "-data-dir", "MALLARD_PASSWORD"} {
 		if !strings.Contains(out.String(), f) {
 			t.Errorf("help does not mention %s", f)
 		}
@@ -219,5 +221,81 @@ func TestDashboardAuthAndAddress(t *testing.T) {
 	err := Run(context.Background(), []string{"serve", "--listen", freePort(t), "--db", ":memory:", "--http", httpAddr}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "dashboard") {
 		t.Errorf("second server on a taken dashboard address: %v", err)
+	}
+}
+
+// TestSandbox checks that client SQL reaches no server file outside
+// --data-dir (42501 naming the path), cannot turn that back on, and that
+// COPY from and to the client keeps working.
+func TestSandbox(t *testing.T) {
+	data, outside := t.TempDir(), t.TempDir()
+	addr := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", "", "--data-dir", data}, io.Discard, io.Discard)
+	}()
+	defer func() { cancel(); <-done }()
+	conn := connectRetry(t, addr)
+	bg := context.Background()
+	denied := []struct{ query, path string }{
+		{"SELECT * FROM read_csv('/etc/passwd')", "/etc/passwd"},
+		{"SELECT * FROM read_text('" + outside + "/x')", outside + "/x"},
+		{"COPY (SELECT 1) TO '" + outside + "/out.csv'", outside + "/out.csv"},
+		{"ATTACH '" + outside + "/other.duckdb'", outside + "/other.duckdb"},
+		{"SELECT * FROM glob('/etc/*')", "/etc/*"},
+		{"SELECT * FROM read_csv('" + data + "/../escape.csv')", "escape.csv"},
+		{"INSTALL httpfs", ""},
+		{"LOAD httpfs", ""},
+	}
+	for _, d := range denied {
+		_, err := conn.Exec(bg, d.query)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "42501" || !strings.Contains(pe.Message, d.path) {
+			t.Errorf("%s: %v, want 42501 naming %q", d.query, err, d.path)
+		}
+	}
+	for _, q := range []string{"SET GLOBAL enable_external_access = true", "SET enable_external_access = true",
+		"SET GLOBAL allowed_directories = ['/']", "RESET enable_external_access"} {
+		if _, err := conn.Exec(bg, q); err == nil {
+			t.Errorf("%s succeeded", q)
+		}
+	}
+	if _, err := conn.Exec(bg, "SELECT * FROM read_csv('/etc/passwd')"); err == nil {
+		t.Fatal("external access is back on")
+	}
+	// Files under --data-dir are reachable both ways.
+	file := filepath.Join(data, "v.csv")
+	var n int
+	if _, err := conn.Exec(bg, "COPY (SELECT range AS v FROM range(5)) TO '"+file+"' (HEADER)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(bg, "SELECT sum(v) FROM read_csv('"+file+"')").Scan(&n); err != nil || n != 10 {
+		t.Fatalf("sum from a data-dir file = %d, %v", n, err)
+	}
+	// COPY from and to the client does not touch the server's files.
+	if _, err := conn.Exec(bg, "CREATE TABLE c (a INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	tag, err := conn.PgConn().CopyFrom(bg, strings.NewReader("1\n2\n"), "COPY c FROM STDIN")
+	if err != nil || tag.RowsAffected() != 2 {
+		t.Fatalf("COPY FROM STDIN: %v, %v", tag, err)
+	}
+	var out bytes.Buffer
+	if _, err := conn.PgConn().CopyTo(bg, &out, "COPY c TO STDOUT"); err != nil || out.String() != "1\n2\n" {
+		t.Fatalf("COPY TO STDOUT: %q, %v", out.String(), err)
+	}
+}
+
+func TestDataDirFlagsAndEnvironment(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	t.Setenv("MALLARD_DATA_DIR", a+string(filepath.ListSeparator)+b)
+	cfg, err := parseConfig(nil, io.Discard)
+	if err != nil || len(cfg.DataDirs) != 2 || cfg.DataDirs[1] != b {
+		t.Fatalf("from the environment: %v, %v", cfg.DataDirs, err)
+	}
+	cfg, err = parseConfig([]string{"--data-dir", b, "--data-dir", a}, io.Discard)
+	if err != nil || len(cfg.DataDirs) != 2 || cfg.DataDirs[0] != b || cfg.DataDirs[1] != a {
+		t.Fatalf("flags should replace the environment's list: %v, %v", cfg.DataDirs, err)
 	}
 }
