@@ -36,8 +36,14 @@ type Config struct {
 	// Credentials, when set, require SCRAM-SHA-256 for every connection;
 	// otherwise every connection is trusted.
 	Credentials *Credentials
+	// RequireTLS refuses sessions that did not negotiate TLS.
+	RequireTLS bool
 	// MaxMessageSize caps one frontend message; 0 means DefaultMaxMessageSize.
 	MaxMessageSize int
+	// MaxConnections caps the client sessions at once; 0 means no cap.
+	// A client past it is refused with 53300, as Postgres refuses one past
+	// max_connections.
+	MaxConnections int
 	// ServerVersion is reported as server_version.
 	ServerVersion string
 	// Catalog names the objects that stand in for Postgres' system
@@ -64,6 +70,7 @@ type Server struct {
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
 	sessions  map[cancelKey]*session
+	admitted  int // sessions past startup and not yet ended, for MaxConnections
 	starting  map[net.Conn]struct{} // connections in startup
 	shutdown  bool
 	wg        sync.WaitGroup // one per running connection goroutine
@@ -222,6 +229,24 @@ func (s *Server) cancel(k cancelKey) {
 		sess.cancelStatement(&sqlstate.Error{Code: sqlstate.QueryCanceled,
 			Message: "canceling statement due to user request"})
 	}
+}
+
+// admit counts a new session in, unless MaxConnections are in already.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cfg.MaxConnections > 0 && s.admitted >= s.cfg.MaxConnections {
+		return false
+	}
+	s.admitted++
+	return true
+}
+
+// leave counts an admitted session out.
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.admitted--
+	s.mu.Unlock()
 }
 
 // Sessions is the number of client sessions past startup.

@@ -80,6 +80,12 @@ func (s *Server) serveConn(c net.Conn) {
 		}
 		return
 	}
+	if !s.admit() {
+		st.fatal(sqlstate.New(sqlstate.TooManyConnections, "sorry, too many clients already").
+			WithDetail("The server takes %d sessions at once (--max-connections).", s.cfg.MaxConnections))
+		return
+	}
+	defer s.leave()
 	db, err := s.db.Connect()
 	if err != nil {
 		st.fatal(sqlstate.From(err))

@@ -109,6 +109,10 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0})
 	}
 	c.params = m.Parameters
+	if _, encrypted := c.conn.(*tls.Conn); c.srv.cfg.RequireTLS && !encrypted {
+		return c.fatal(sqlstate.New(sqlstate.InvalidAuthorization, "no encryption: this server accepts only TLS connections").
+			WithHint("Connect with sslmode=require."))
+	}
 	if c.params["user"] == "" {
 		return c.fatal(sqlstate.New(sqlstate.InvalidAuthorization, "no PostgreSQL user name specified in startup packet"))
 	}

@@ -199,3 +199,58 @@ func TestBrokenTLSHandshake(t *testing.T) {
 		})
 	}
 }
+
+// TestRequireTLS: with RequireTLS a plaintext session is refused with
+// 28000 before authentication, and a TLS one is served.
+func TestRequireTLS(t *testing.T) {
+	addr := startTLSServer(t, sqlfront.Config{RequireTLS: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := pgx.Connect(ctx, connString(addr)+" sslmode=disable")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "28000" {
+		t.Fatalf("plaintext session: %v, want 28000", err)
+	}
+	conn, err := pgx.Connect(ctx, connString(addr)+" sslmode=require")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("SELECT 1 over TLS: %d, %v", n, err)
+	}
+}
+
+// TestMaxConnections: one session past MaxConnections is refused with
+// 53300, and a place frees when a session ends.
+func TestMaxConnections(t *testing.T) {
+	addr := startServer(t, sqlfront.Config{MaxConnections: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var open []*pgx.Conn
+	for range 2 {
+		conn, err := pgx.Connect(ctx, connString(addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, conn)
+	}
+	_, err := pgx.Connect(ctx, connString(addr))
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "53300" {
+		t.Fatalf("third session: %v, want 53300", err)
+	}
+	open[0].Close(ctx)
+	var conn *pgx.Conn
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if conn, err = pgx.Connect(ctx, connString(addr)); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("after one session ended: %v", err)
+	}
+	conn.Close(ctx)
+	open[1].Close(ctx)
+}

@@ -32,6 +32,8 @@ type Config struct {
 	MaxTrainings   int
 	HTTP           string
 	DataDirs       []string
+	RequireTLS     bool
+	MaxConnections int
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -62,6 +64,15 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	str(&cfg.TLS, "tls", "off", "TLS: off, or self-signed to generate a certificate at start (see also -tls-cert)")
 	str(&cfg.TLSCert, "tls-cert", "", "PEM certificate file; with -tls-key turns TLS on")
 	str(&cfg.TLSKey, "tls-key", "", "PEM private key file for -tls-cert")
+	boolean := func(p *bool, name string, help string) {
+		v, err := strconv.ParseBool(env(name, "false"))
+		if err != nil {
+			v = false
+		}
+		fs.BoolVar(p, name, v, help+" ["+envName(name)+"]")
+	}
+	boolean(&cfg.RequireTLS, "require-tls", "refuse sessions that do not use TLS (needs -tls or -tls-cert)")
+	integer(&cfg.MaxConnections, "max-connections", 100, "client sessions at once; one more is refused with 53300")
 	integer(&cfg.MaxMessageSize, "max-message-size", sqlfront.DefaultMaxMessageSize, "largest client message in bytes")
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
@@ -130,6 +141,12 @@ func (c Config) Validate() error {
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return errors.New("-tls-cert and -tls-key go together")
 	}
+	if c.RequireTLS && c.TLS == "off" && c.TLSCert == "" {
+		return errors.New("-require-tls needs TLS: set -tls self-signed or -tls-cert and -tls-key")
+	}
+	if c.MaxConnections < 1 {
+		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
+	}
 	if c.MaxMessageSize < 1024 {
 		return fmt.Errorf("-max-message-size %d: want at least 1024 bytes", c.MaxMessageSize)
 	}
@@ -166,7 +183,8 @@ func (c Config) logLevel() slog.Level { return logLevels[c.LogLevel] }
 
 // frontend builds the wire server's configuration.
 func (c Config) frontend(version string) (sqlfront.Config, error) {
-	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")"}
+	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
+		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections}
 	var err error
 	switch {
 	case c.TLSCert != "":

@@ -20,7 +20,8 @@ import (
 
 func TestConfigValidate(t *testing.T) {
 	base := func() Config {
-		return Config{Listen: "127.0.0.1:5433", DB: "x.duckdb", LogLevel: "info", TLS: "off", MaxMessageSize: 1 << 20, MaxTrainings: 2}
+		return Config{Listen: "127.0.0.1:5433", DB: "x.duckdb", LogLevel: "info", TLS: "off", MaxMessageSize: 1 << 20, MaxTrainings: 2,
+			MaxConnections: 100}
 	}
 	tests := []struct {
 		name    string
@@ -43,6 +44,9 @@ func TestConfigValidate(t *testing.T) {
 		{"public dashboard without password", func(c *Config) { c.HTTP = "0.0.0.0:8080" }, "-http"},
 		{"public dashboard with password", func(c *Config) { c.HTTP = "0.0.0.0:8080"; c.Password = "p" }, ""},
 		{"bad dashboard address", func(c *Config) { c.HTTP = "8080" }, "-http"},
+		{"require tls without tls", func(c *Config) { c.RequireTLS = true }, "-require-tls"},
+		{"require tls", func(c *Config) { c.RequireTLS = true; c.TLS = "self-signed" }, ""},
+		{"no connections", func(c *Config) { c.MaxConnections = 0 }, "-max-connections"},
 		{"missing data dir", func(c *Config) { c.DataDirs = []string{"/no/such/dir"} }, "-data-dir"},
 		{"data dir", func(c *Config) { c.DataDirs = []string{os.TempDir()} }, ""},
 	}
