@@ -70,7 +70,7 @@ type Server struct {
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
 	sessions  map[cancelKey]*session
-	admitted  int // sessions past startup and not yet ended, for MaxConnections
+	admitted  int                   // sessions past startup and not yet ended, for MaxConnections
 	starting  map[net.Conn]struct{} // connections in startup
 	shutdown  bool
 	wg        sync.WaitGroup // one per running connection goroutine
