@@ -22,10 +22,15 @@ type params struct {
 	reported []string          // canonical names of reported parameters that changed, to send
 }
 
-func newParams(startup map[string]string, serverVersion string) *params {
+func newParams(startup map[string]string, serverVersion string, statementTimeout time.Duration) *params {
 	p := &params{values: map[string]string{}, initial: map[string]string{}, local: map[string]string{}}
 	for _, def := range planner.Parameters() {
 		p.values[strings.ToLower(def.Name)] = def.Default
+	}
+	if def, ok := planner.LookupParameter("statement_timeout"); ok && statementTimeout > 0 {
+		if canon, err := p.check(def, strconv.FormatInt(statementTimeout.Milliseconds(), 10)); err == nil {
+			p.values["statement_timeout"] = canon
+		}
 	}
 	p.values["server_version"] = serverVersion
 	p.values["session_authorization"] = startup["user"]

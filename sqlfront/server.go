@@ -40,6 +40,8 @@ type Config struct {
 	RequireTLS bool
 	// MaxMessageSize caps one frontend message; 0 means DefaultMaxMessageSize.
 	MaxMessageSize int
+	// StatementTimeout is the sessions' default statement_timeout; 0 means none.
+	StatementTimeout time.Duration
 	// MaxConnections caps the client sessions at once; 0 means no cap.
 	// A client past it is refused with 53300, as Postgres refuses one past
 	// max_connections.

@@ -97,7 +97,7 @@ func (s *Server) serveConn(c net.Conn) {
 		tx:  txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
 	}
 	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
-	sess.params = newParams(st.params, s.cfg.ServerVersion)
+	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)
 	if err := sess.init(); err != nil {
 		db.Close()
 		st.fatal(sqlstate.From(err))

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/sqlfront"
 )
 
 func TestSessionParameters(t *testing.T) {
@@ -162,4 +164,32 @@ func TestCursors(t *testing.T) {
 			t.Fatalf("fetch from closed cursor: %v, want 34000", err)
 		}
 	})
+}
+
+// TestStatementTimeoutDefault: the server's default statement_timeout is
+// each session's, shows as Postgres shows it, cancels a long statement
+// with 57014, and a session may turn it off.
+func TestStatementTimeoutDefault(t *testing.T) {
+	addr := startServer(t, sqlfront.Config{StatementTimeout: 300 * time.Millisecond})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, connString(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var shown string
+	if err := conn.QueryRow(ctx, "SHOW statement_timeout").Scan(&shown); err != nil || shown != "300ms" && shown != "300" {
+		t.Fatalf("SHOW statement_timeout = %q, %v", shown, err)
+	}
+	_, err = conn.Exec(ctx, "SELECT count(*) FROM range(1000000000000) a")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "57014" {
+		t.Fatalf("long statement: %v, want 57014", err)
+	}
+	if _, err := conn.Exec(ctx, "SET statement_timeout = 0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(ctx, "SHOW statement_timeout").Scan(&shown); err != nil || shown != "0" {
+		t.Fatalf("after SET: %q, %v", shown, err)
+	}
 }

@@ -12,28 +12,30 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mallard/mallard/sqlfront"
 )
 
 // Config is everything mallard serve can be told. Defaults are in newFlags.
 type Config struct {
-	Listen         string
-	DB             string
-	LogLevel       string
-	User           string
-	Password       string
-	TLS            string
-	TLSCert        string
-	TLSKey         string
-	MaxMessageSize int
-	Threads        int
-	MemoryLimit    string
-	MaxTrainings   int
-	HTTP           string
-	DataDirs       []string
-	RequireTLS     bool
-	MaxConnections int
+	Listen           string
+	DB               string
+	LogLevel         string
+	User             string
+	Password         string
+	TLS              string
+	TLSCert          string
+	TLSKey           string
+	MaxMessageSize   int
+	Threads          int
+	MemoryLimit      string
+	MaxTrainings     int
+	HTTP             string
+	DataDirs         []string
+	RequireTLS       bool
+	MaxConnections   int
+	StatementTimeout time.Duration
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -73,6 +75,12 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	}
 	boolean(&cfg.RequireTLS, "require-tls", "refuse sessions that do not use TLS (needs -tls or -tls-cert)")
 	integer(&cfg.MaxConnections, "max-connections", 100, "client sessions at once; one more is refused with 53300")
+	timeout, err := time.ParseDuration(env("statement-timeout", "0s"))
+	if err != nil {
+		timeout = -1 // Validate reports it
+	}
+	fs.DurationVar(&cfg.StatementTimeout, "statement-timeout", timeout,
+		"sessions' default statement_timeout, such as 30s or 5m; 0 for none (a session may SET its own) ["+envName("statement-timeout")+"]")
 	integer(&cfg.MaxMessageSize, "max-message-size", sqlfront.DefaultMaxMessageSize, "largest client message in bytes")
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
@@ -144,6 +152,9 @@ func (c Config) Validate() error {
 	if c.RequireTLS && c.TLS == "off" && c.TLSCert == "" {
 		return errors.New("-require-tls needs TLS: set -tls self-signed or -tls-cert and -tls-key")
 	}
+	if c.StatementTimeout < 0 {
+		return errors.New("-statement-timeout: want a duration such as 30s, or 0")
+	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
 	}
@@ -184,7 +195,7 @@ func (c Config) logLevel() slog.Level { return logLevels[c.LogLevel] }
 // frontend builds the wire server's configuration.
 func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
-		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections}
+		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout}
 	var err error
 	switch {
 	case c.TLSCert != "":
