@@ -5,8 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,41 +12,19 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// startBinary starts the built server on dbPath and returns it with its address.
-func startBinary(t *testing.T, bin, dbPath string) (*exec.Cmd, string) {
-	t.Helper()
-	addr := freePort(t)
-	cmd := exec.Command(bin, "serve", "--listen", addr, "--db", dbPath, "--log-level", "warn", "--http", "")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return cmd, addr
-}
-
 // TestKilledDuringTraining kills the real server process with SIGKILL in
-// the middle of a training run and starts it again on the same file: no
-// run is left training, every ready model loads and forecasts, and the
+// the middle of a training run and starts it again on the same file, which
+// opens with no manual step: no run is left training or queued, the
+// training data is intact, every ready model loads and forecasts, and the
 // interrupted run resumes from its last checkpoint.
 func TestKilledDuringTraining(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "mallard")
-	build := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	dbPath := filepath.Join(dir, "m.duckdb")
+	dbPath := filepath.Join(t.TempDir(), "m.duckdb")
 	ctx := context.Background()
 
-	server, addr := startBinary(t, bin, dbPath)
-	conn := connectRetry(t, addr)
-	csv, err := filepath.Abs(filepath.Join("..", "..", "examples", "data", "unemployment-across-industries.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	server := startMallard(t, dbPath)
+	conn := server.connect(t)
 	for _, q := range []string{
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", csv),
+		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
 		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
 		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
 		"SELECT count(*) FROM train_gat('uw', model := 'done', epochs := 3, hidden := [4, 4], scaler := 'u')",
@@ -57,9 +33,14 @@ func TestKilledDuringTraining(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	trainer := connectRetry(t, addr)
+	var uwRows int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM uw").Scan(&uwRows); err != nil {
+		t.Fatal(err)
+	}
+	trainer := server.dial(t)
 	trained := make(chan error, 1)
 	go func() {
+		defer trainer.Close(context.Background())
 		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2)")
 		trained <- err
 	}()
@@ -82,16 +63,19 @@ func TestKilledDuringTraining(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := server.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = server.Wait()
+	server.kill(t)
 
-	_, addr = startBinary(t, bin, dbPath)
-	conn = connectRetry(t, addr)
-	var left int
+	// The restart needs no manual step: startMallard waits for a query to succeed.
+	conn = startMallard(t, dbPath).connect(t)
+	if n := trainingLeft(t, conn); n != 0 {
+		t.Fatalf("%d runs left training after the restart", n)
+	}
+	var left, uwAfter int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM mlops.training_runs WHERE status IN ('training', 'queued')").Scan(&left); err != nil || left != 0 {
-		t.Fatalf("%d runs left training after the restart (%v)", left, err)
+		t.Fatalf("%d runs left training or queued after the restart (%v)", left, err)
+	}
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM uw").Scan(&uwAfter); err != nil || uwAfter != uwRows {
+		t.Fatalf("uw has %d rows after the restart (%v), had %d", uwAfter, err, uwRows)
 	}
 	var runStatus, modelStatus string
 	var checkpoint int

@@ -1,0 +1,275 @@
+//go:build duckdb_arrow
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// The tests in this file's company run the real mallard binary as a child
+// process, so that they can kill it with SIGKILL and read its memory use
+// from /proc. The binary is built once per test binary, on first use.
+
+var built struct {
+	once sync.Once
+	dir  string // removed by TestMain
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// mallardBinary returns the path of the mallard binary built from this
+// package with the duckdb_arrow tag.
+func mallardBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "mallard-bin-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "mallard")
+		out, err := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", built.bin, ".").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.bin
+}
+
+// mallardProcess is a mallard server running as a child process. The test
+// that starts it owns it: a cleanup kills it if the test has not.
+type mallardProcess struct {
+	cmd    *exec.Cmd
+	addr   string
+	db     string        // its database file, beside which COPY FROM STDIN spools
+	tmp    string        // its TMPDIR: beside the database, so the same for every process on it
+	log    string        // its stdout and stderr
+	exited chan struct{} // closed when the process has been waited for
+	err    error         // Wait's result, once exited is closed
+}
+
+// startMallard starts the built server on dbPath with the dashboard off and
+// waits until it answers a query: a restart after a crash needs no manual step.
+func startMallard(t *testing.T, dbPath string) *mallardProcess {
+	t.Helper()
+	p := &mallardProcess{
+		addr:   freePort(t),
+		db:     dbPath,
+		tmp:    filepath.Join(filepath.Dir(dbPath), "tmp"),
+		log:    filepath.Join(t.TempDir(), "mallard.log"),
+		exited: make(chan struct{}),
+	}
+	if err := os.MkdirAll(p.tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logFile, err := os.Create(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd = exec.Command(mallardBinary(t), "serve", "--listen", p.addr, "--db", dbPath, "--log-level", "warn", "--http", "",
+		"--data-dir", filepath.Dir(unemploymentCSV(t)))
+	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
+	p.cmd.Env = append(os.Environ(), "TMPDIR="+p.tmp)
+	killWithParent(p.cmd)
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		logFile.Close()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		if t.Failed() {
+			p.logTail(t)
+		}
+	})
+	p.waitReady(t)
+	return p
+}
+
+// waitReady polls until the server answers a query or exits.
+func (p *mallardProcess) waitReady(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		conn, err := pgx.Connect(context.Background(), connString(p.addr))
+		if err == nil {
+			_, err = conn.Exec(context.Background(), "SELECT 1")
+			conn.Close(context.Background())
+			if err == nil {
+				return
+			}
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("mallard exited while starting: %v", p.err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mallard did not accept connections within a minute: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// kill sends SIGKILL and waits for the process to be gone. It fails the
+// test if the process had already exited on its own.
+func (p *mallardProcess) kill(t *testing.T) {
+	t.Helper()
+	select {
+	case <-p.exited:
+		t.Fatalf("mallard exited before it was killed: %v", p.err)
+	default:
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.exited
+}
+
+// running reports an error if the process has exited.
+func (p *mallardProcess) running() error {
+	select {
+	case <-p.exited:
+		return fmt.Errorf("mallard exited: %v", p.err)
+	default:
+		return nil
+	}
+}
+
+// rssBytes reads the resident set size of the process from /proc.
+func (p *mallardProcess) rssBytes() (int64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmRSS in /proc status")
+}
+
+// spoolFiles lists COPY FROM STDIN spool files beside the database or in the process's TMPDIR,
+// directly or in a spool directory of the server's.
+func (p *mallardProcess) spoolFiles() []string {
+	direct, _ := filepath.Glob(filepath.Join(p.tmp, "mallard-copy-*"))
+	nested, _ := filepath.Glob(filepath.Join(p.tmp, "mallard-spool-*", "mallard-copy-*"))
+	beside, _ := filepath.Glob(p.db + ".spool/mallard-copy-*")
+	return append(append(direct, nested...), beside...)
+}
+
+// logTail logs the last lines the process wrote.
+func (p *mallardProcess) logTail(t *testing.T) {
+	out, err := os.ReadFile(p.log)
+	if err != nil || len(out) == 0 {
+		return
+	}
+	if len(out) > 4000 {
+		out = out[len(out)-4000:]
+	}
+	t.Logf("mallard log (%s):\n%s", p.addr, bytes.TrimSpace(out))
+}
+
+// connect opens a connection to p that the test closes at cleanup.
+func (p *mallardProcess) connect(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), connString(p.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// dial opens a connection to p for a goroutine that outlives the kill;
+// that goroutine closes it, since a pgx connection is not safe for use by
+// a cleanup and the goroutine at once.
+func (p *mallardProcess) dial(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), connString(p.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+func connString(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	return fmt.Sprintf("host=%s port=%s user=mallard sslmode=disable connect_timeout=10", host, port)
+}
+
+// sqlState is the SQLSTATE of a server error, or "" for any other error.
+func sqlState(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// unemploymentCSV is the absolute path of the shipped example data.
+func unemploymentCSV(t *testing.T) string {
+	t.Helper()
+	csv, err := filepath.Abs(filepath.Join("..", "..", "examples", "data", "unemployment-across-industries.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(csv); err != nil {
+		t.Fatal(err)
+	}
+	return csv
+}
+
+// execAll runs each statement on conn and fails the test on the first error.
+func execAll(t *testing.T, conn *pgx.Conn, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := conn.Exec(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// trainingLeft is the number of runs left marked as training.
+func trainingLeft(t *testing.T, conn *pgx.Conn) int {
+	t.Helper()
+	var n int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM mlops.training_runs WHERE status = 'training'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
