@@ -149,11 +149,16 @@ func (d *DB) configure(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// sandbox turns external access off, allowing only dirs and a private
-// spool directory, which Close removes.
+// sandbox turns external access off, allowing only dirs and the spool
+// directory: the database file's name with ".spool", emptied here and
+// removed by Close, so that the spool files of a process that was killed
+// go when the database next opens.
 func (d *DB) sandbox(ctx context.Context, dirs []string) error {
-	spool, err := os.MkdirTemp("", "mallard-spool-")
-	if err != nil {
+	spool := d.path + ".spool"
+	if err := os.RemoveAll(spool); err != nil {
+		return fmt.Errorf("sandbox: empty spool directory: %w", err)
+	}
+	if err := os.Mkdir(spool, 0o700); err != nil {
 		return fmt.Errorf("sandbox: spool directory: %w", err)
 	}
 	d.spool = spool

@@ -107,6 +107,9 @@ var refinements = []refinement{
 	{mapping.ErrorTypeConstraint, "Duplicate key", sqlstate.UniqueViolation},
 	{mapping.ErrorTypeConversion, "out of range", sqlstate.NumericValueOutOfRange},
 	{mapping.ErrorTypeTransaction, "aborted", sqlstate.InFailedSQLTransaction},
+	// Write-write conflicts of concurrent transactions: Postgres' 40001 is what clients retry on.
+	{mapping.ErrorTypeTransaction, "Conflict on", sqlstate.SerializationFailure},
+	{mapping.ErrorTypeTransaction, "PRIMARY KEY or UNIQUE constraint", sqlstate.UniqueViolation},
 }
 
 // errorFromResult maps the error of a failed execution of query.

@@ -176,3 +176,54 @@ func TestPreparedSeesNewRows(t *testing.T) {
 		t.Fatalf("after another connection inserted a matching row: %v, want 5", v)
 	}
 }
+
+// TestConflictsCarrySQLSTATE: concurrent transactions that collide fail
+// with the codes Postgres clients retry on or report: 40001 for a
+// write-write conflict, 23505 for a key both inserted.
+func TestConflictsCarrySQLSTATE(t *testing.T) {
+	db, a := openConn(t, storage.MemoryPath)
+	b, err := db.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	run := func(c *storage.Conn, q string) error { return c.Exec(ctx, q) }
+	for _, q := range []string{"CREATE TABLE k (id INTEGER PRIMARY KEY, v INTEGER)", "INSERT INTO k VALUES (1, 0)"} {
+		if err := run(a, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	codeOf := func(err error) sqlstate.Code { return sqlstate.CodeOf(err) }
+	// Both update row 1; the second to write conflicts.
+	for _, q := range []string{"BEGIN", "UPDATE k SET v = 1 WHERE id = 1"} {
+		if err := run(a, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := run(b, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(b, "UPDATE k SET v = 2 WHERE id = 1"); codeOf(err) != sqlstate.SerializationFailure {
+		t.Errorf("conflicting update: %v, want 40001", err)
+	}
+	_ = run(b, "ROLLBACK")
+	if err := run(a, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	// Both insert key 2; the second to commit violates the key.
+	for _, c := range []*storage.Conn{a, b} {
+		if err := run(c, "BEGIN"); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(c, "INSERT INTO k VALUES (2, 0)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := run(a, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(b, "COMMIT"); codeOf(err) != sqlstate.UniqueViolation {
+		t.Errorf("committing a key another transaction committed: %v, want 23505", err)
+	}
+}
