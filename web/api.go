@@ -180,6 +180,18 @@ func orEmpty(rows []row) []row {
 	return rows
 }
 
+// version is the model the request's path names and the version of it
+// that pick chooses.
+func (s *Server) version(r *http.Request) (string, row, error) {
+	name := r.PathValue("name")
+	versions, err := s.versions(r, name)
+	if err != nil {
+		return name, nil, err
+	}
+	v, err := pick(r, versions)
+	return name, v, err
+}
+
 // pick chooses the version a request names (?version=N), else the
 // deployed one, else the newest that is ready, else the newest.
 func pick(r *http.Request, versions []row) (row, error) {
@@ -211,12 +223,7 @@ func pick(r *http.Request, versions []row) (row, error) {
 // report is what the dashboard draws of a model version: the report
 // stored when it finished training, with its metrics.
 func (s *Server) report(r *http.Request) (any, error) {
-	name := r.PathValue("name")
-	versions, err := s.versions(r, name)
-	if err != nil {
-		return nil, err
-	}
-	v, err := pick(r, versions)
+	name, v, err := s.version(r)
 	if err != nil {
 		return nil, err
 	}

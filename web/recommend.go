@@ -17,12 +17,7 @@ const maxK = 1000
 // recommend is a user's top k items from a recommender version, through
 // the recommend function a client would call.
 func (s *Server) recommend(r *http.Request) (any, error) {
-	name := r.PathValue("name")
-	versions, err := s.versions(r, name)
-	if err != nil {
-		return nil, err
-	}
-	v, err := pick(r, versions)
+	name, v, err := s.version(r)
 	if err != nil {
 		return nil, err
 	}
