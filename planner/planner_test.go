@@ -34,6 +34,7 @@ func TestRewrites(t *testing.T) {
 		{"regclass column in where", "SELECT 1 FROM pg_class c WHERE c.oid = x::pg_catalog.regclass", []string{"x::bigint"}, []string{"regclass"}},
 		{"regex operator", "SELECT 1 WHERE 'abc' OPERATOR(pg_catalog.~) '^(a.*)$'", []string{"regexp_matches('abc', '^(a.*)$')"}, []string{"OPERATOR"}},
 		{"negated case-insensitive regex", "SELECT 1 WHERE 'abc' !~* 'B'", []string{"NOT regexp_matches('abc', 'B', 'i')"}, nil},
+		{"prefix ~ is bitwise not", "SELECT OPERATOR(pg_catalog.~) 5", []string{"~ 5"}, []string{"regexp_matches", "OPERATOR"}},
 		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname FROM"}, []string{"COLLATE"}},
 		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1::varchar)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
 		{"bytea hex literal", `INSERT INTO t VALUES ('\x0001ff'::bytea)`, []string{"from_hex('0001ff')"}, []string{"bytea"}},

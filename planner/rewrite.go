@@ -234,7 +234,9 @@ func (p *Planner) catalogFunc(name string) []*pg.Node {
 }
 
 // operator rewrites Postgres' regular-expression operators (DuckDB's ~ is a
-// full match, Postgres' a search) and strips OPERATOR(pg_catalog.op).
+// full match, Postgres' a search) and strips OPERATOR(pg_catalog.op). A
+// rewritten call never has a nil argument: pg_query's deparser dereferences
+// it and crashes the process.
 func (r *rewriter) operator(n *pg.Node) {
 	e := n.GetAExpr()
 	if len(e.Name) == 0 || e.Kind != pg.A_Expr_Kind_AEXPR_OP && e.Kind != pg.A_Expr_Kind_AEXPR_LIKE && e.Kind != pg.A_Expr_Kind_AEXPR_ILIKE {
@@ -248,6 +250,9 @@ func (r *rewriter) operator(n *pg.Node) {
 	if len(e.Name) == 2 {
 		e.Name = names(op)
 		r.changed = true
+	}
+	if e.Lexpr == nil {
+		return // prefix ~ is Postgres' bitwise NOT, which DuckDB has; a call needs both operands
 	}
 	var args []*pg.Node
 	switch op {
