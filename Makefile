@@ -17,8 +17,9 @@ run: build
 vet:
 	$(GO) vet $(GOFLAGS) ./...
 
-# test runs the Go tests and then the real-client tests against the real binary.
-test: deps vet test-go test-clients
+# test runs the Go tests, every fuzz target for FUZZTIME (scripts/fuzz.sh), and then
+# the real-client tests against the real binary.
+test: deps vet test-go fuzz test-clients
 
 test-go:
 	./scripts/with-postgres.sh $(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
@@ -33,8 +34,7 @@ bench: build
 	./scripts/bench.sh
 
 fuzz:
-	$(GO) test $(GOFLAGS) -run '^$$' -fuzz FuzzStartup -fuzztime 30s ./sqlfront/
-	$(GO) test $(GOFLAGS) -run '^$$' -fuzz FuzzBind -fuzztime 30s ./sqlfront/
+	GO=$(GO) ./scripts/fuzz.sh
 
 clean:
 	rm -rf bin
