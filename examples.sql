@@ -12,7 +12,9 @@ SELECT region, sum(units) AS units, sum(units * price) AS revenue
 FROM tour_sales GROUP BY region ORDER BY region;
 
 -- 2. DuckDB's own SQL works too: generate a million rows and summarise them.
-SELECT count(*) AS n, round(avg(x), 3) AS mean
+--    setseed makes random() draw the same numbers on every run.
+SELECT setseed(0.42);
+SELECT count(*) AS n, round(avg(x), 2) AS mean
 FROM (SELECT random() AS x FROM range(1000000));
 
 -- 3. Transactions behave like Postgres: a failed block must be rolled back.
@@ -60,7 +62,8 @@ FROM pivot_entity_time('SELECT * FROM unemployment WHERE NOT (year = 2001 AND mo
                        entity := 'series', time := ['year', 'month'], value := 'count', missing := 'ffill')
 WHERE year = 2001 AND month BETWEEN 2 AND 4;
 -- signed_log(x) = sign(x)(1 + ln|x|) for |x| > 1, else x; signed_exp inverts it.
-SELECT signed_log(1000.0) AS log, signed_exp(signed_log(1000.0)) AS back, signed_log(-0.5) AS small;
+SELECT round(signed_log(1000.0), 6) AS log, round(signed_exp(signed_log(1000.0)), 6) AS back,
+       signed_log(-0.5) AS small;
 -- Rescale: mean and standard deviation from the first 70 % of the months only.
 SELECT year, month, round(agriculture, 4) AS agriculture, round(construction, 4) AS construction
 FROM rescale('unemployment_wide', train_fraction := 0.7, save_as := 'unemployment') LIMIT 3;
@@ -75,15 +78,15 @@ FROM unscale('SELECT * FROM rescale(''unemployment_wide'')', scaler := 'unemploy
 --    those windows. One row (and one NOTICE) per epoch arrives while it trains.
 DROP TABLE IF EXISTS unemployment_scaled;
 CREATE TABLE unemployment_scaled AS SELECT * FROM rescale('unemployment_wide', save_as := 'unemployment');
-SELECT epoch, round(train_mse, 4) AS train_mse, round(test_mse, 4) AS test_mse
+SELECT epoch, round(train_mse, 3) AS train_mse, round(test_mse, 3) AS test_mse
 FROM train_gat('unemployment_scaled', model := 'unemployment_gat', window := 4, epochs := 40,
                lr := 0.005, momentum := 0.9, batch_size := 32, train_fraction := 0.7, workers := 2,
                seed := 0, scaler := 'unemployment')
 WHERE epoch % 10 = 0;
 -- The GAT against ordinary least squares, a constant and the last value, on the
 -- same chronological split, rescaled and in original units (thousands squared).
-SELECT method, round(train_mse, 4) AS train_mse, round(test_mse, 4) AS test_mse,
-       round(test_mse_original) AS test_mse_original FROM evaluate('unemployment_gat');
+SELECT method, round(train_mse, 3) AS train_mse, round(test_mse, 3) AS test_mse,
+       round(test_mse_original, -2) AS test_mse_original FROM evaluate('unemployment_gat');
 -- Forecasts in original units, rolling forward two months.
 SELECT step, entity, round(prediction) AS prediction
 FROM forecast('unemployment_gat', steps := 2) WHERE entity IN ('construction', 'finance') ORDER BY entity, step;
@@ -93,7 +96,7 @@ FROM forecast('unemployment_gat', steps := 2) WHERE entity IN ('construction', '
 --    stop it with mlops.cancel(run_id).
 SELECT run_id, model, version, status, epochs_done, best_epoch
 FROM mlops.training_runs ORDER BY run_id DESC LIMIT 1;
-SELECT epoch, round(train_loss, 4) AS train_loss, round(test_loss, 4) AS test_loss
+SELECT epoch, round(train_loss, 3) AS train_loss, round(test_loss, 3) AS test_loss
 FROM mlops.training_metrics
 WHERE run_id = (SELECT max(run_id) FROM mlops.training_runs) AND epoch % 20 = 0;
 -- A second version, trained with Adam. It deploys itself only if its test
@@ -101,7 +104,7 @@ WHERE run_id = (SELECT max(run_id) FROM mlops.training_runs) AND epoch % 20 = 0;
 SELECT count(*) AS epochs
 FROM train_gat('unemployment_scaled', model := 'unemployment_gat', epochs := 40,
                optimizer := 'adam', lr := 0.01, scaler := 'unemployment');
-SELECT version, status, deployed, round(test_loss, 4) AS test_loss, rows, entities, artifact_size > 0 AS saved
+SELECT version, status, deployed, round(test_loss, 3) AS test_loss, rows, entities, artifact_size > 0 AS saved
 FROM mlops.models WHERE name = 'unemployment_gat' ORDER BY version DESC LIMIT 2;
 -- Pin the newest version, then return to the one deployed before it.
 SELECT mlops.deploy('unemployment_gat', (SELECT max(version) FROM mlops.models WHERE name = 'unemployment_gat'));
@@ -126,14 +129,14 @@ CREATE TABLE movies (movieId INTEGER, title VARCHAR, year INTEGER, genres VARCHA
 \copy movies FROM 'examples/data/movielens-small/movies.csv' WITH (FORMAT csv, HEADER, NULL 'NA')
 -- One row per epoch as it ends: RMSE on the 90 % it trains on and on the
 -- 10 % held out, and how well it ranks the held-out favourites.
-SELECT epoch, round(train_rmse, 3) AS train_rmse, round(test_rmse, 3) AS test_rmse,
+SELECT epoch, round(train_rmse, 2) AS train_rmse, round(test_rmse, 2) AS test_rmse,
        round(recall_at_10, 3) AS recall_at_10, round(ndcg_at_10, 3) AS ndcg_at_10
 FROM train_recommender('ratings', model := 'movies', user := 'userId', item := 'movieId',
                        epochs := 10, workers := 2)
 WHERE epoch % 3 = 1;
 -- Against two baselines: each movie's mean rating, and the most rated movies.
-SELECT method, round(test_rmse, 4) AS test_rmse, round(recall_at_10, 4) AS recall_at_10,
-       round(ndcg_at_10, 4) AS ndcg_at_10 FROM evaluate('movies');
+SELECT method, round(test_rmse, 2) AS test_rmse, round(recall_at_10, 3) AS recall_at_10,
+       round(ndcg_at_10, 3) AS ndcg_at_10 FROM evaluate('movies');
 -- Top five for user 42, with the movies' own columns; movies they rated are left out.
 SELECT rank, title, year, round(score, 2) AS predicted FROM recommend('movies', user_id := 42, k := 5, items := 'movies');
 -- A user the model has not seen gets the most rated movies when asked to.
