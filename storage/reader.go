@@ -23,11 +23,27 @@ type Reader struct {
 // data only: the caller's open transaction and temporary tables belong to
 // the caller's connection.
 func (d *DB) Read(ctx context.Context, query string, setup ...string) (*Reader, error) {
+	return d.read(ctx, query, setup, nil)
+}
+
+// ReadArgs is Read of a query with parameters $1... bound to args (see
+// Stmt.Bind), with no setup.
+func (d *DB) ReadArgs(ctx context.Context, query string, args ...any) (*Reader, error) {
+	return d.read(ctx, query, nil, args)
+}
+
+func (d *DB) read(ctx context.Context, query string, setup []string, args []any) (*Reader, error) {
 	conn, err := d.connectWith(ctx, setup)
 	if err != nil {
 		return nil, err
 	}
 	stmt, err := conn.Prepare(ctx, query)
+	if err == nil {
+		err = stmt.Bind(args)
+		if err != nil {
+			stmt.Close()
+		}
+	}
 	if err != nil {
 		_ = conn.Close()
 		return nil, err

@@ -19,29 +19,15 @@ type row map[string]any
 // returns its rows. Columns named in jsonColumns hold JSON text, which is
 // embedded as JSON rather than as a string; NaN and infinities become null.
 func (s *Server) query(ctx context.Context, query string, args ...any) ([]row, error) {
-	conn, err := s.db.Connect()
+	r, err := s.db.ReadArgs(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close()
-	stmt, err := conn.Prepare(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer stmt.Close()
-	if err := stmt.Bind(args); err != nil {
-		return nil, err
-	}
-	rows, err := stmt.Query(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []row
-	for rows.Next() {
-		out = appendRows(out, rows.Batch())
+	for r.Next() {
+		out = appendRows(out, r.Batch())
 	}
-	return out, rows.Err()
+	return out, r.Close()
 }
 
 // jsonColumns are the registry's columns of JSON text.
