@@ -255,6 +255,11 @@ func TestRecommenderReportAndRecommend(t *testing.T) {
 			if e["code"] != "22023" || !strings.Contains(e["error"].(string), "nobody") {
 				t.Errorf("unknown user: %v", e)
 			}
+			for _, bad := range []string{"user=o'brien%22;--", "user=" + user + "&k=0", "user=" + user + "&k=x", "user=" + user + "&k=1001", "k=3"} {
+				if e := s.get(t, "/api/models/r/recommend?"+bad, 400); e["code"] != "22023" {
+					t.Errorf("recommend?%s: %v, want 22023", bad, e)
+				}
+			}
 		})
 	}
 }
