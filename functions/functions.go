@@ -15,6 +15,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
 
@@ -27,7 +28,13 @@ const callerArgument = storage.CallerVariable
 type tableFunction struct {
 	sig  signature
 	bind func(c *call, a args) (*table, error)
+	// writes, if set, says whether a call with these arguments writes to
+	// the database (trains, saves); a read-only caller may not make it.
+	writes func(a args) bool
 }
+
+// always is tableFunction.writes of a function every call of which writes.
+func always(args) bool { return true }
 
 // tableFunctions are Mallard's table functions, by name.
 func tableFunctions() map[string]tableFunction {
@@ -132,14 +139,14 @@ type call struct {
 // planner.CallerArgument); without one, the call has no caller session.
 func newCall(e *env, arg any) *call {
 	var caller struct {
-		ID         uint64 `json:"id"`
+		Token      string `json:"id"`
 		Schema     string `json:"schema"`
 		SearchPath string `json:"search_path"`
 	}
 	if text, ok := arg.(string); ok {
 		_ = json.Unmarshal([]byte(text), &caller)
 	}
-	c := &call{env: e, caller: e.db.Caller(caller.ID)}
+	c := &call{env: e, caller: e.db.CallerOf(caller.Token)}
 	if caller.Schema != "" {
 		c.setup = append(c.setup, "SET schema = "+quote(caller.Schema))
 	}
@@ -149,9 +156,19 @@ func newCall(e *env, arg any) *call {
 	return c
 }
 
-// read runs query on a connection of its own, as the caller would.
+// read runs query on a connection of its own, as the caller would and
+// with the caller's rights.
 func (c *call) read(ctx context.Context, query string) (*storage.Reader, error) {
-	return c.db.Read(ctx, query, c.setup...)
+	return c.caller.Read(ctx, query, c.setup...)
+}
+
+// mayWrite fails with 42501 when the caller is read-only: fn would write.
+func (c *call) mayWrite(fn string) error {
+	if !c.caller.ReadOnly() {
+		return nil
+	}
+	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied for function %s: this session is read-only", fn).
+		WithHint("A read-only role may call forecast, recommend and evaluate; connect as the owner to train, save or deploy.")
 }
 
 // ctx is the context of the calling statement now: a prepared statement
@@ -166,6 +183,11 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 			a, err := f.sig.parse(named, positional)
 			if err != nil {
 				return nil, c.caller.Fail(err)
+			}
+			if f.writes != nil && f.writes(a) {
+				if err := c.mayWrite(f.sig.fn); err != nil {
+					return nil, c.caller.Fail(err)
+				}
 			}
 			t, err := f.bind(c, a)
 			if err != nil {

@@ -30,12 +30,18 @@ func startServer(t testing.TB) string {
 // startServerWith is startServer with opts for the functions (Plan is set here).
 func startServerWith(t testing.TB, opts functions.Options) string {
 	t.Helper()
+	return startServerConfig(t, opts, sqlfront.Config{})
+}
+
+// startServerConfig is startServerWith with cfg for the front end (the
+// catalog and functions are set here).
+func startServerConfig(t testing.TB, opts functions.Options, cfg sqlfront.Config) string {
+	t.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cfg sqlfront.Config
 	cfg.Catalog, cfg.CatalogSQL = sqlfront.DefaultCatalog()
 	cfg.Functions = functions.TableFunctions()
 	cfg.Progressive = functions.Progressive()

@@ -72,6 +72,9 @@ func (b boundOperation) Executor() duckdb.ScalarFuncExecutor {
 		if err != nil {
 			return nil, c.caller.Fail(err)
 		}
+		if err := c.mayWrite(b.sig.fn); err != nil {
+			return nil, c.caller.Fail(err)
+		}
 		v, err := b.run(c, a)
 		if err != nil {
 			return nil, c.caller.Fail(err)

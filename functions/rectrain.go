@@ -64,7 +64,8 @@ func trainRecommenderFunction() tableFunction {
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 			},
 		},
-		bind: bindTrainRecommender,
+		bind:   bindTrainRecommender,
+		writes: always,
 	}
 }
 

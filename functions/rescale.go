@@ -30,7 +30,8 @@ func rescaleFunction() tableFunction {
 				{name: "save_as", kind: kindText},
 			},
 		},
-		bind: bindRescale,
+		bind:   bindRescale,
+		writes: func(a args) bool { return a.given("save_as") },
 	}
 }
 

@@ -26,7 +26,7 @@ type source struct {
 // describes its columns without reading it.
 func openSource(ctx context.Context, c *call, fn, text string) (*source, error) {
 	s := &source{fn: fn, text: text, from: fromItem(text, c.plan)}
-	cols, err := c.db.Describe(ctx, "SELECT * FROM "+s.from, c.setup...)
+	cols, err := c.caller.Describe(ctx, "SELECT * FROM "+s.from, c.setup...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}

@@ -47,7 +47,8 @@ func trainGATFunction() tableFunction {
 				{name: "allow_data_change", kind: kindBool, def: false},
 			},
 		},
-		bind: bindTrainGAT,
+		bind:   bindTrainGAT,
+		writes: always,
 	}
 }
 

@@ -68,6 +68,53 @@ func TestSCRAMWithPgx(t *testing.T) {
 	}
 }
 
+// TestReaderLogin: with a read-only role, each user logs in with its own
+// password only, and only the reader's session is read-only.
+func TestReaderLogin(t *testing.T) {
+	reader, err := sqlfront.NewCredentials("reader", "re4d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := startSCRAMServer(t, sqlfront.Config{Reader: reader})
+	for _, tt := range []struct {
+		user, password string
+		wantCode       string // of the login; empty: it succeeds
+		writes         bool
+	}{
+		{"mallard", "s3cret", "", true},
+		{"reader", "re4d", "", false},
+		{"reader", "s3cret", "28P01", false},
+		{"mallard", "re4d", "28P01", false},
+		{"postgres", "re4d", "28P01", false},
+	} {
+		t.Run(tt.user+"/"+tt.password, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			conn, err := pgx.Connect(ctx, passwordConnString(addr, tt.user, tt.password, "disable"))
+			if tt.wantCode != "" {
+				var pe *pgconn.PgError
+				if !errors.As(err, &pe) || pe.Code != tt.wantCode {
+					t.Fatalf("connect: %v, want PgError %s", err, tt.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			var user string
+			if err := conn.QueryRow(ctx, "SELECT current_user").Scan(&user); err != nil || user != tt.user {
+				t.Fatalf("current_user %q (%v), want %q", user, err, tt.user)
+			}
+			_, err = conn.Exec(ctx, "CREATE TEMP TABLE t AS SELECT 1 AS a")
+			var pe *pgconn.PgError
+			if tt.writes && err != nil || !tt.writes && (!errors.As(err, &pe) || pe.Code != "42501") {
+				t.Fatalf("CREATE TEMP TABLE as %s: %v", tt.user, err)
+			}
+		})
+	}
+}
+
 // TestSCRAMExchange runs the SASL exchange by hand. A good login ends with a
 // server signature the client verifies, then ReadyForQuery; a bad one ends
 // with FATAL 28P01, no AuthenticationOk, and the server closing the

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"strings"
+
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
@@ -39,6 +41,13 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 			return p, nil
 		}
 	}
+	if st.Kind == planner.KindDDL && strings.HasPrefix(st.Tag, "DISCARD") {
+		p.synth = discard(st.Tag)
+		return p, nil
+	}
+	if err := s.mayRun(st); err != nil {
+		return nil, err
+	}
 	switch st.Kind {
 	case planner.KindEmpty, planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
 		return p, nil
@@ -48,6 +57,9 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 			return nil, err
 		}
 		if ok {
+			if s.readOnly && c.FromStdin {
+				return nil, storage.ReadOnlyError("COPY FROM")
+			}
 			p.copy = &c
 			return p, nil
 		}
@@ -291,3 +303,71 @@ func (s *session) deallocate(name string) *synthetic {
 		return nil, nil
 	}}
 }
+
+// mayRun refuses, in a read-only session, a statement the planner already
+// knows writes, before anything of it runs (the sequence a serial column
+// creates first, for one). What DuckDB alone can classify, its read-only
+// connection refuses (see storage.Conn.SetReadOnly).
+func (s *session) mayRun(st planner.Statement) error {
+	if !s.readOnly {
+		return nil
+	}
+	switch st.Kind {
+	case planner.KindInsert, planner.KindUpdate, planner.KindDelete, planner.KindMerge:
+		return storage.ReadOnlyError(st.Tag)
+	case planner.KindDDL:
+		if !strings.HasPrefix(st.Tag, "DISCARD") && st.Tag != "DEALLOCATE" {
+			return storage.ReadOnlyError(st.Tag)
+		}
+	}
+	return nil
+}
+
+// discard is DISCARD, which poolers send to reset a session before handing
+// it on: ALL closes every portal and prepared statement, resets every
+// parameter and drops temporary tables and views; TEMP drops those only;
+// PLANS and SEQUENCES have nothing to drop (Mallard caches no plans a
+// client could see go stale, and DuckDB keeps no per-session sequence state).
+func discard(tag string) *synthetic {
+	return &synthetic{tag: tag, run: func(s *session) ([][]string, error) {
+		switch tag {
+		case "DISCARD ALL":
+			if s.tx != txIdle {
+				return nil, sqlstate.New(sqlstate.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+			}
+			s.closePortals()
+			for n, p := range s.stmts {
+				if n != "" {
+					s.dropStatement(n, p)
+				}
+			}
+			if err := s.params.reset("all"); err != nil {
+				return nil, err
+			}
+			if err := s.syncParams(); err != nil {
+				return nil, err
+			}
+			return nil, s.dropTemporary()
+		case "DISCARD TEMP":
+			return nil, s.dropTemporary()
+		}
+		return nil, nil
+	}}
+}
+
+// dropTemporary drops the session's temporary views and tables.
+func (s *session) dropTemporary() error {
+	objects, err := s.queryText(`SELECT 'VIEW', view_name FROM duckdb_views() WHERE temporary AND NOT internal
+		UNION ALL SELECT 'TABLE', table_name FROM duckdb_tables() WHERE temporary`)
+	if err != nil {
+		return err
+	}
+	for _, o := range objects {
+		if err := s.db.Exec(s.ctx, "DROP "+o[0]+" IF EXISTS temp.main."+quoteIdent(o[1])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

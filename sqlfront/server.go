@@ -36,6 +36,10 @@ type Config struct {
 	// Credentials, when set, require SCRAM-SHA-256 for every connection;
 	// otherwise every connection is trusted.
 	Credentials *Credentials
+	// Reader, when set with Credentials, is a second user whose sessions
+	// are read-only: they may query and call forecast, recommend and
+	// evaluate, but not write, train or change DuckDB settings (42501).
+	Reader *Credentials
 	// RequireTLS refuses sessions that did not negotiate TLS.
 	RequireTLS bool
 	// MaxMessageSize caps one frontend message; 0 means DefaultMaxMessageSize.

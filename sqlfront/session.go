@@ -42,6 +42,7 @@ type session struct {
 	log         *slog.Logger
 	key         cancelKey
 	startup     map[string]string // the StartupMessage's parameters
+	readOnly    bool              // the session's role may only read (Config.Reader)
 
 	// ctx ends when the client goes away or the server shuts down; every
 	// statement's context derives from it.
@@ -52,6 +53,7 @@ type session struct {
 	running context.CancelCauseFunc // cancels the running statement, if any
 
 	params        *params
+	mirrored      map[string]string // the value of each parameter's DuckDB variable, once set (see syncParams)
 	tx            byte
 	stmts         map[string]*prepared
 	portals       map[string]*portal
@@ -91,10 +93,14 @@ func (s *Server) serveConn(c net.Conn) {
 		st.fatal(sqlstate.From(err))
 		return
 	}
+	if st.readOnly {
+		db.SetReadOnly()
+	}
 	sess := &session{
 		srv: s, notices: newNotices(), conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
-		log: s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
-		tx:  txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
+		readOnly: st.readOnly,
+		log:      s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
+		tx:       txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
 	}
 	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
 	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)

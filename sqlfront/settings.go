@@ -86,14 +86,19 @@ func (s *session) syncParams() error {
 			}
 		}
 	}
+	if s.mirrored == nil {
+		s.mirrored = map[string]string{}
+	}
 	for _, def := range planner.Parameters() {
 		v := s.params.get(def.Name)
-		if v == def.Default && def.Name != "search_path" {
-			continue
+		last, ok := s.mirrored[def.Name]
+		if ok && v == last || !ok && v == def.Default && def.Name != "search_path" {
+			continue // the variable holds v, or is unset and current_setting falls back to the default
 		}
 		if err := s.db.Exec(s.ctx, "SET VARIABLE "+planner.VariableName(def.Name)+" = "+quoteLiteral(v)); err != nil {
 			return err
 		}
+		s.mirrored[def.Name] = v
 	}
 	return s.syncSearchPath()
 }

@@ -193,3 +193,53 @@ func TestStatementTimeoutDefault(t *testing.T) {
 		t.Fatalf("after SET: %q, %v", shown, err)
 	}
 }
+
+// TestDiscard: DISCARD ALL, which connection poolers send between clients,
+// closes prepared statements, resets parameters and drops temporary
+// tables and views, and is refused inside a transaction block; DISCARD
+// TEMP drops only the temporary objects.
+func TestDiscard(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t, sqlfront.Config{}), pgx.QueryExecModeSimpleProtocol)
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := conn.QueryRow(ctx, q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	const temps = "SELECT (SELECT count(*) FROM duckdb_tables() WHERE temporary) + (SELECT count(*) FROM duckdb_views() WHERE temporary AND NOT internal)"
+	mustExec(t, conn, "CREATE TEMP TABLE tt (a INTEGER); CREATE TEMP VIEW tv AS SELECT 1 AS a; CREATE TABLE kept (a INTEGER)")
+	if _, err := conn.Exec(ctx, "DISCARD TEMP"); err != nil || count(temps) != 0 || count("SELECT count(*) FROM kept") != 0 {
+		t.Fatalf("DISCARD TEMP: %v, %d temporary objects left", err, count(temps))
+	}
+	mustExec(t, conn, "CREATE TEMP TABLE tt (a INTEGER); SET application_name = 'pooled'; SET extra_float_digits = 3")
+	if _, err := conn.Prepare(ctx, "s1", "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := conn.Exec(ctx, "DISCARD ALL")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "25001" {
+		t.Errorf("DISCARD ALL in a transaction: %v, want 25001", err)
+	}
+	mustExec(t, conn, "ROLLBACK")
+	tag, err := conn.Exec(ctx, "DISCARD ALL")
+	if err != nil || tag.String() != "DISCARD ALL" {
+		t.Fatalf("DISCARD ALL: %q, %v", tag, err)
+	}
+	var app, digits string
+	if err := conn.QueryRow(ctx, "SELECT current_setting('application_name'), current_setting('extra_float_digits')").Scan(&app, &digits); err != nil || app == "pooled" || digits == "3" {
+		t.Errorf("after DISCARD ALL: application_name %q, extra_float_digits %q (%v)", app, digits, err)
+	}
+	if n := count(temps); n != 0 {
+		t.Errorf("%d temporary objects after DISCARD ALL", n)
+	}
+	_, err = conn.Exec(ctx, "s1")
+	if !errors.As(err, &pe) || pe.Code != "26000" {
+		t.Errorf("prepared statement after DISCARD ALL: %v, want 26000", err)
+	}
+}

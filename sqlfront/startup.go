@@ -30,6 +30,8 @@ type startup struct {
 	src    *swapReader   // what be reads; the session swaps in its read-ahead
 	w      *writer
 	params map[string]string
+	// readOnly says the client authenticated as Config.Reader.
+	readOnly bool
 }
 
 func (c *startup) send(m pgproto3.BackendMessage) { c.w.send(m) }
@@ -117,6 +119,9 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 		return c.fatal(sqlstate.New(sqlstate.InvalidAuthorization, "no PostgreSQL user name specified in startup packet"))
 	}
 	if creds := c.srv.cfg.Credentials; creds != nil {
+		if r := c.srv.cfg.Reader; r != nil && c.params["user"] == r.User {
+			creds, c.readOnly = r, true
+		}
 		ok, err := c.authenticateSCRAM(creds, c.params["user"] == creds.User)
 		if err != nil {
 			return c.fatal(&sqlstate.Error{Code: sqlstate.ProtocolViolation, Message: err.Error()})

@@ -2,25 +2,41 @@ package storage
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mallard/mallard/sqlstate"
 )
 
 // CallerVariable is the DuckDB session variable in which every native
-// connection holds its id. DuckDB calls a table function without saying
-// which connection's statement called it, so the planner passes
-// getvariable(CallerVariable) to Mallard's table functions as a hidden
-// named argument, and the function finds its caller with DB.Caller.
+// connection holds its token: its id and a secret. DuckDB calls a table
+// function without saying which connection's statement called it, so the
+// planner passes getvariable(CallerVariable) to Mallard's table functions
+// as a hidden named argument, and the function finds its caller with
+// DB.CallerOf. A client can pass any text in that argument, or call a
+// function by the name DuckDB knows it by; only the secret, which no other
+// connection can read, makes the caller who it says it is.
 const CallerVariable = "mallard_connection"
 
 // Caller is the statement running on one native connection, as seen by a
 // Mallard function that statement called.
 type Caller struct {
-	db *DB
-	id uint64
+	db    *DB
+	id    uint64
+	ident *identity // nil for a caller whose token was missing or wrong
+}
+
+// identity is what the database knows of one native connection.
+type identity struct {
+	secret   string
+	readOnly atomic.Bool
 }
 
 // callState is what the registry holds for a connection while it runs a statement.
@@ -30,13 +46,45 @@ type callState struct {
 	failure error // the typed error a function failed the statement with
 }
 
-// Caller returns the statement running on the connection with the given
-// id. Its Context is context.Background when no statement of a Mallard
-// session is running there (a call through database/sql, for example).
-func (d *DB) Caller(id uint64) Caller { return Caller{db: d, id: id} }
+// CallerOf returns the caller whose token (the value of CallerVariable on
+// its connection) is given. A token that names no open connection, or
+// names one with the wrong secret, gives an unknown caller: id 0,
+// read-only, with no statement context. Its Context is
+// context.Background also when no statement of a Mallard session is
+// running on the connection.
+func (d *DB) CallerOf(token string) Caller {
+	idText, secret, _ := strings.Cut(token, ":")
+	id, err := strconv.ParseUint(idText, 10, 64)
+	if err != nil || id == 0 {
+		return Caller{db: d}
+	}
+	v, ok := d.idents.Load(id)
+	if !ok {
+		return Caller{db: d}
+	}
+	ident := v.(*identity)
+	if subtle.ConstantTimeCompare([]byte(secret), []byte(ident.secret)) != 1 {
+		return Caller{db: d}
+	}
+	return Caller{db: d, id: id, ident: ident}
+}
 
 // ID is the calling connection's id: the session, in Mallard's records.
+// It is 0 for an unknown caller.
 func (c Caller) ID() uint64 { return c.id }
+
+// ReadOnly reports whether the caller may only read: its connection was
+// made read-only (see Conn.SetReadOnly), or the caller is unknown.
+// Mallard's functions that write (train, save a scaler, deploy) refuse
+// read-only callers.
+func (c Caller) ReadOnly() bool { return c.ident == nil || c.ident.readOnly.Load() }
+
+// Read is DB.Read with the caller's rights: on a read-only connection
+// when the caller is read-only, so that a query a function runs for the
+// caller cannot write on its behalf.
+func (c Caller) Read(ctx context.Context, query string, setup ...string) (*Reader, error) {
+	return c.db.read(ctx, query, setup, nil, c.ReadOnly())
+}
 
 // Context is the context of the calling statement: canceled when the
 // client cancels it, times out or goes away.
@@ -109,11 +157,27 @@ func (c *Conn) failure(err error) error {
 	return err
 }
 
-// identify gives c its id and stores it in the session variable the planner reads.
+// identify gives c its id and secret, and stores them as its token in the
+// session variable the planner reads.
 func (c *Conn) identify() error {
+	secret := make([]byte, 16)
+	if _, err := rand.Read(secret); err != nil {
+		return fmt.Errorf("connection secret: %w", err)
+	}
 	c.id = c.db.nextConn.Add(1)
-	return c.Exec(context.Background(), fmt.Sprintf("SET VARIABLE %s = %d", CallerVariable, c.id))
+	c.ident = &identity{secret: hex.EncodeToString(secret)}
+	c.db.idents.Store(c.id, c.ident)
+	return c.Exec(context.Background(), fmt.Sprintf("SET VARIABLE %s = '%d:%s'", CallerVariable, c.id, c.ident.secret))
 }
+
+// SetReadOnly makes c read-only for good: Prepare refuses statements that
+// write or change settings (see Stmt.checkReadOnly), and Mallard's
+// functions called from c see a read-only Caller. Exec, which runs
+// Mallard's own statements, is not restricted.
+func (c *Conn) SetReadOnly() { c.ident.readOnly.Store(true) }
+
+// ReadOnly reports whether SetReadOnly was called.
+func (c *Conn) ReadOnly() bool { return c.ident != nil && c.ident.readOnly.Load() }
 
 // ID is the connection's id, which its statements pass to Mallard's
 // functions through CallerVariable.

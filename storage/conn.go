@@ -29,6 +29,7 @@ type Conn struct {
 	settingsGen uint64
 	db          *DB
 	id          uint64
+	ident       *identity
 }
 
 // Connect opens a new native connection to the database.
@@ -63,13 +64,18 @@ func (c *Conn) Close() error {
 		return nil
 	}
 	c.closed = true
+	if c.db != nil {
+		c.db.idents.Delete(c.id)
+	}
 	mapping.Disconnect(&c.conn)
 	return nil
 }
 
-// Exec prepares and runs one statement, discarding any rows.
+// Exec prepares and runs one of Mallard's own statements, discarding any
+// rows. Unlike Prepare it runs on a read-only connection what the
+// connection could not: Mallard's settings and transaction control.
 func (c *Conn) Exec(ctx context.Context, query string) error {
-	st, err := c.Prepare(ctx, query)
+	st, err := c.prepare(ctx, query, false)
 	if err != nil {
 		return err
 	}

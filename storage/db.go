@@ -71,6 +71,7 @@ type DB struct {
 	// its running statement (a *callState), for Caller.
 	nextConn atomic.Uint64
 	calls    sync.Map
+	idents   sync.Map // a connection's id → its *identity, while it is open
 }
 
 // Open opens or creates the database cfg names. An in-memory database is a

@@ -153,6 +153,9 @@ func mapError(kind mapping.ErrorType, msg, query string) *sqlstate.Error {
 			break
 		}
 	}
+	if code, rest, ok := reported(body); ok {
+		e.Code, body = code, rest
+	}
 	excerpt := ""
 	if i := strings.Index(body, "\n\nLINE "); i >= 0 {
 		body, excerpt = body[:i], body[i+2:]
@@ -210,4 +213,34 @@ func position(excerpt, query string) int {
 		return 0
 	}
 	return utf8.RuneCountInString(query[:lineStart+at+col]) + 1
+}
+
+// goUDFError is how duckdb-go prefixes the error a Go scalar function
+// returned, before DuckDB wraps it in its own exception.
+const goUDFError = "database/sql/driver: API error: "
+
+// reported reads the SQLSTATE a Mallard function wrote into its error
+// text ("... (SQLSTATE 42501)", as sqlstate.Error renders itself), for
+// the errors that reach a client only as text: those of a call whose
+// caller could not be identified, so could not record the typed error
+// (see Caller.Fail). It returns the code and the message without the
+// duckdb-go prefix and the code.
+func reported(body string) (sqlstate.Code, string, bool) {
+	first, more, _ := strings.Cut(body, "\n")
+	first = strings.TrimPrefix(first, goUDFError)
+	const open = " (SQLSTATE "
+	i := len(first) - len(open+"42501)")
+	if i < 0 || first[i:i+len(open)] != open || !strings.HasSuffix(first, ")") {
+		return "", body, false
+	}
+	code := first[i+len(open) : len(first)-1]
+	for _, r := range code {
+		if !('0' <= r && r <= '9' || 'A' <= r && r <= 'Z') {
+			return "", body, false
+		}
+	}
+	if more != "" {
+		more = "\n" + more
+	}
+	return sqlstate.Code(code), first[:i] + more, true
 }

@@ -23,19 +23,22 @@ type Reader struct {
 // data only: the caller's open transaction and temporary tables belong to
 // the caller's connection.
 func (d *DB) Read(ctx context.Context, query string, setup ...string) (*Reader, error) {
-	return d.read(ctx, query, setup, nil)
+	return d.read(ctx, query, setup, nil, false)
 }
 
 // ReadArgs is Read of a query with parameters $1... bound to args (see
 // Stmt.Bind), with no setup.
 func (d *DB) ReadArgs(ctx context.Context, query string, args ...any) (*Reader, error) {
-	return d.read(ctx, query, nil, args)
+	return d.read(ctx, query, nil, args, false)
 }
 
-func (d *DB) read(ctx context.Context, query string, setup []string, args []any) (*Reader, error) {
+func (d *DB) read(ctx context.Context, query string, setup []string, args []any, readOnly bool) (*Reader, error) {
 	conn, err := d.connectWith(ctx, setup)
 	if err != nil {
 		return nil, err
+	}
+	if readOnly {
+		conn.SetReadOnly()
 	}
 	stmt, err := conn.Prepare(ctx, query)
 	if err == nil {
@@ -60,11 +63,23 @@ func (d *DB) read(ctx context.Context, query string, setup []string, args []any)
 // Describe returns the columns query would produce, without running it,
 // after the setup statements.
 func (d *DB) Describe(ctx context.Context, query string, setup ...string) ([]Column, error) {
+	return d.describe(ctx, query, setup, false)
+}
+
+// Describe is DB.Describe with the caller's rights (see Caller.Read).
+func (c Caller) Describe(ctx context.Context, query string, setup ...string) ([]Column, error) {
+	return c.db.describe(ctx, query, setup, c.ReadOnly())
+}
+
+func (d *DB) describe(ctx context.Context, query string, setup []string, readOnly bool) ([]Column, error) {
 	conn, err := d.connectWith(ctx, setup)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
+	if readOnly {
+		conn.SetReadOnly()
+	}
 	stmt, err := conn.Prepare(ctx, query)
 	if err != nil {
 		return nil, err

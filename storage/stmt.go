@@ -37,8 +37,13 @@ type Stmt struct {
 
 // Prepare parses, binds and plans one statement without running it.
 // Parameters are written $1, $2, ... (or ?). A statement text holding
-// several statements is refused by DuckDB; split it first.
+// several statements is refused by DuckDB; split it first. On a read-only
+// connection a statement that may write is refused with 42501.
 func (c *Conn) Prepare(ctx context.Context, query string) (*Stmt, error) {
+	return c.prepare(ctx, query, c.ReadOnly())
+}
+
+func (c *Conn) prepare(ctx context.Context, query string, readOnly bool) (*Stmt, error) {
 	c.mu.Lock()
 	closed := c.closed
 	c.mu.Unlock()
@@ -56,6 +61,12 @@ func (c *Conn) Prepare(ctx context.Context, query string) (*Stmt, error) {
 	stop()
 	s := &Stmt{conn: c, ps: ps, query: query}
 	s.describe()
+	if readOnly {
+		if err := s.checkReadOnly(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

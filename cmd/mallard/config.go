@@ -24,6 +24,8 @@ type Config struct {
 	LogLevel         string
 	User             string
 	Password         string
+	ReaderUser       string
+	ReaderPassword   string
 	TLS              string
 	TLSCert          string
 	TLSKey           string
@@ -63,6 +65,8 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	str(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	str(&cfg.User, "user", "mallard", "the user name clients log in as when a password is set")
 	str(&cfg.Password, "password", "", "require SCRAM-SHA-256 authentication with this password (default: trust, loopback only)")
+	str(&cfg.ReaderUser, "reader-user", "reader", "the user name of the read-only role")
+	str(&cfg.ReaderPassword, "reader-password", "", "allow the read-only role with this password: it may query and call forecast, recommend and evaluate, nothing else (needs -password)")
 	str(&cfg.TLS, "tls", "off", "TLS: off, or self-signed to generate a certificate at start (see also -tls-cert)")
 	str(&cfg.TLSCert, "tls-cert", "", "PEM certificate file; with -tls-key turns TLS on")
 	str(&cfg.TLSKey, "tls-key", "", "PEM private key file for -tls-cert")
@@ -140,6 +144,14 @@ func (c Config) Validate() error {
 			return fmt.Errorf("-http %q is not a loopback address: set -password (or MALLARD_PASSWORD) so that the dashboard asks for it", c.HTTP)
 		}
 	}
+	if c.ReaderPassword != "" {
+		if c.Password == "" {
+			return errors.New("-reader-password needs -password: without one every client is trusted as the owner")
+		}
+		if c.ReaderUser == "" || c.ReaderUser == c.User {
+			return fmt.Errorf("-reader-user %q: want a name other than -user %q", c.ReaderUser, c.User)
+		}
+	}
 	if _, ok := logLevels[c.LogLevel]; !ok {
 		return fmt.Errorf("-log-level %q: want debug, info, warn or error", c.LogLevel)
 	}
@@ -208,6 +220,11 @@ func (c Config) frontend(version string) (sqlfront.Config, error) {
 	}
 	if c.Password != "" {
 		if fc.Credentials, err = sqlfront.NewCredentials(c.User, c.Password); err != nil {
+			return fc, err
+		}
+	}
+	if c.ReaderPassword != "" {
+		if fc.Reader, err = sqlfront.NewCredentials(c.ReaderUser, c.ReaderPassword); err != nil {
 			return fc, err
 		}
 	}

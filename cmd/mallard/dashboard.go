@@ -38,8 +38,14 @@ func startDashboard(cfg Config, fc sqlfront.Config, db *storage.DB, plan func(st
 		return nil, fmt.Errorf("dashboard: listen: %w", err)
 	}
 	wcfg := web.Config{Plan: plan}
-	if fc.Credentials != nil {
-		wcfg.Authenticate = fc.Credentials.Verify
+	if owner, reader := fc.Credentials, fc.Reader; owner != nil {
+		// The dashboard only reads: the read-only role may see it too.
+		wcfg.Authenticate = func(user, password string) bool {
+			if reader != nil && user == reader.User {
+				return reader.Verify(user, password)
+			}
+			return owner.Verify(user, password)
+		}
 	}
 	handler := web.New(db, wcfg, log)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,

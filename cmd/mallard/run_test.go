@@ -49,6 +49,9 @@ func TestConfigValidate(t *testing.T) {
 		{"no connections", func(c *Config) { c.MaxConnections = 0 }, "-max-connections"},
 		{"missing data dir", func(c *Config) { c.DataDirs = []string{"/no/such/dir"} }, "-data-dir"},
 		{"data dir", func(c *Config) { c.DataDirs = []string{os.TempDir()} }, ""},
+		{"reader without owner password", func(c *Config) { c.ReaderUser, c.ReaderPassword = "reader", "r" }, "needs -password"},
+		{"reader named as the owner", func(c *Config) { c.User, c.Password, c.ReaderUser, c.ReaderPassword = "mallard", "p", "mallard", "r" }, "-reader-user"},
+		{"reader", func(c *Config) { c.User, c.Password, c.ReaderUser, c.ReaderPassword = "mallard", "p", "reader", "r" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,7 +195,8 @@ func TestDashboardAuthAndAddress(t *testing.T) {
 	done := make(chan error, 1)
 	var logs bytes.Buffer
 	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", httpAddr, "--password", "pw"}, &logs, &logs)
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", httpAddr, "--password", "pw",
+			"--reader-password", "rpw"}, &logs, &logs)
 	}()
 	defer func() { cancel(); <-done }()
 	var resp *http.Response
@@ -209,16 +213,20 @@ func TestDashboardAuthAndAddress(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("without a password: status %d, want 401", resp.StatusCode)
 	}
-	for password, want := range map[string]int{"nope": 401, "pw": 200} {
+	// The read-only role may see the dashboard too, each with its own password.
+	for _, tt := range []struct {
+		user, password string
+		want           int
+	}{{"mallard", "nope", 401}, {"mallard", "pw", 200}, {"reader", "rpw", 200}, {"reader", "pw", 401}, {"mallard", "rpw", 401}} {
 		req, _ := http.NewRequest("GET", "http://"+httpAddr+"/api/models", nil)
-		req.SetBasicAuth("mallard", password)
+		req.SetBasicAuth(tt.user, tt.password)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("password %q: status %d, want %d", password, resp.StatusCode, want)
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s / %s: status %d, want %d", tt.user, tt.password, resp.StatusCode, tt.want)
 		}
 	}
 	// The address is taken now: a second server told to use it must not start.
