@@ -296,3 +296,44 @@ func TestCopyTextAndCSV(t *testing.T) {
 		}
 	})
 }
+
+// TestPivotWithoutIn: DuckDB expands PIVOT without an IN list into two
+// statements (an enum of the values, then the query); it works in every
+// protocol mode, and a new value shows up in the next statement.
+func TestPivotWithoutIn(t *testing.T) {
+	forEachMode(t, func(t *testing.T, conn *pgx.Conn) {
+		ctx := context.Background()
+		mustExec(t, conn, "CREATE OR REPLACE TABLE sales (city VARCHAR, year INTEGER, units INTEGER)")
+		mustExec(t, conn, "INSERT INTO sales VALUES ('a', 2000, 1), ('b', 2000, 2), ('a', 2010, 3)")
+		columns := func(q string) string {
+			t.Helper()
+			rows, err := conn.Query(ctx, q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			defer rows.Close()
+			var names []string
+			for _, f := range rows.FieldDescriptions() {
+				names = append(names, f.Name)
+			}
+			n := 0
+			for rows.Next() {
+				n++
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return fmt.Sprintf("%s/%d", strings.Join(names, ","), n)
+		}
+		if got := columns("PIVOT sales ON year USING sum(units) ORDER BY city"); got != "city,2000,2010/2" {
+			t.Errorf("PIVOT: %s", got)
+		}
+		mustExec(t, conn, "INSERT INTO sales VALUES ('c', 2020, 4)")
+		if got := columns("PIVOT sales ON year USING sum(units) GROUP BY city ORDER BY city"); got != "city,2000,2010,2020/3" {
+			t.Errorf("PIVOT after a new year: %s", got)
+		}
+		if got := columns("SELECT * FROM (PIVOT sales ON city USING sum(units)) p"); got != "year,a,b,c/3" {
+			t.Errorf("PIVOT in a subquery: %s", got)
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	bindings "github.com/duckdb/duckdb-go-bindings"
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -37,8 +38,11 @@ type Stmt struct {
 
 // Prepare parses, binds and plans one statement without running it.
 // Parameters are written $1, $2, ... (or ?). A statement text holding
-// several statements is refused by DuckDB; split it first. On a read-only
-// connection a statement that may write is refused with 42501.
+// several statements is refused by DuckDB; split it first. A statement
+// DuckDB expands into several (PIVOT without IN first creates an enum of
+// the values found) runs all but the last of them now and prepares the
+// last. On a read-only connection a statement that may write is refused
+// with 42501.
 func (c *Conn) Prepare(ctx context.Context, query string) (*Stmt, error) {
 	return c.prepare(ctx, query, c.ReadOnly())
 }
@@ -51,14 +55,25 @@ func (c *Conn) prepare(ctx context.Context, query string, readOnly bool) (*Stmt,
 		return nil, ErrClosed
 	}
 	stop := c.watch(ctx)
+	defer stop()
 	var ps mapping.PreparedStatement
 	if mapping.Prepare(c.conn, query, &ps) == mapping.StateError {
-		err := c.failure(errorFromMessage(mapping.PrepareError(ps), query))
-		stop()
+		msg := mapping.PrepareError(ps)
 		mapping.DestroyPrepare(&ps)
-		return nil, canceled(ctx, err)
+		if strings.Contains(msg, multipleStatements) {
+			return c.prepareExpanded(ctx, query, readOnly)
+		}
+		return nil, canceled(ctx, c.failure(errorFromMessage(msg, query)))
 	}
-	stop()
+	return c.prepared(ps, query, readOnly)
+}
+
+// multipleStatements is DuckDB's refusal to prepare a statement it expands
+// into several.
+const multipleStatements = "Cannot prepare multiple statements at once"
+
+// prepared wraps ps, which prepared query, as a Stmt.
+func (c *Conn) prepared(ps mapping.PreparedStatement, query string, readOnly bool) (*Stmt, error) {
 	s := &Stmt{conn: c, ps: ps, query: query}
 	s.describe()
 	if readOnly {
@@ -68,6 +83,42 @@ func (c *Conn) prepare(ctx context.Context, query string, readOnly bool) (*Stmt,
 		}
 	}
 	return s, nil
+}
+
+// prepareExpanded prepares a statement DuckDB expands into several: it
+// runs each but the last, then prepares the last.
+func (c *Conn) prepareExpanded(ctx context.Context, query string, readOnly bool) (*Stmt, error) {
+	var extracted mapping.ExtractedStatements
+	n := mapping.ExtractStatements(c.conn, query, &extracted)
+	defer mapping.DestroyExtracted(&extracted)
+	if n == 0 {
+		return nil, canceled(ctx, c.failure(errorFromMessage(mapping.ExtractStatementsError(extracted), query)))
+	}
+	prepare := func(i mapping.IdxT) (*Stmt, error) {
+		var ps mapping.PreparedStatement
+		if mapping.PrepareExtractedStatement(c.conn, extracted, i, &ps) == mapping.StateError {
+			msg := mapping.PrepareError(ps)
+			mapping.DestroyPrepare(&ps)
+			return nil, canceled(ctx, c.failure(errorFromMessage(msg, query)))
+		}
+		return c.prepared(ps, query, readOnly)
+	}
+	for i := range n - 1 {
+		s, err := prepare(i)
+		if err != nil {
+			return nil, err
+		}
+		var res mapping.Result
+		if mapping.ExecutePrepared(s.ps, &res) == mapping.StateError {
+			err = canceled(ctx, c.failure(errorFromResult(&res, query)))
+		}
+		mapping.DestroyResult(&res)
+		s.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return prepare(n - 1)
 }
 
 func (s *Stmt) describe() {
