@@ -21,7 +21,7 @@ type Copy struct {
 	// Query is the text of the query of COPY (query) TO STDOUT, without the
 	// parentheses around it.
 	Query string
-	// Format is "text" or "csv".
+	// Format is "text", "csv" or, for COPY FROM STDIN only, "binary".
 	Format string
 	// Delimiter is the field separator, one byte: "\t" by default for text
 	// and "," for csv.
@@ -89,7 +89,10 @@ func (p *copyParser) parse() error {
 // parseSource parses "(query)" or "table [(columns)]".
 func (p *copyParser) parseSource() error {
 	if p.c.peek(0).isWord("BINARY") && isName(p.c.peek(1)) {
-		return errBinary()
+		at := p.c.next() // COPY BINARY table, the syntax before 7.3
+		if err := p.set("format", at, optionValue{present: true, text: "binary"}); err != nil {
+			return err
+		}
 	}
 	if p.c.peek(0).is("(") {
 		return p.parseQuery()
@@ -231,7 +234,3 @@ func (p *copyParser) syntaxError(t token, msg string) error {
 	}
 }
 
-// errBinary is the error for COPY in binary format.
-func errBinary() error {
-	return sqlstate.New(sqlstate.FeatureNotSupported, "COPY FORMAT binary is not supported; use text or csv")
-}

@@ -32,6 +32,10 @@ func TestParseCopy(t *testing.T) {
 		want  planner.Copy
 	}{
 		{"from stdin", "COPY t FROM STDIN", textIn()},
+		{"binary", "COPY t FROM STDIN (FORMAT binary)", planner.Copy{FromStdin: true, Table: "t", Format: "binary"}},
+		{"binary as pgx sends it", `copy "t" ( "a", "b" ) from stdin binary;`,
+			planner.Copy{FromStdin: true, Table: `"t"`, Columns: []string{`"a"`, `"b"`}, Format: "binary"}},
+		{"binary before table", "COPY BINARY t FROM STDIN", planner.Copy{FromStdin: true, Table: "t", Format: "binary"}},
 		{"lower-case stdin with semicolon", "copy t from stdin;", textIn()},
 		{"to stdout", "COPY t TO STDOUT", with(textIn(), func(c *planner.Copy) { c.FromStdin = false })},
 		{"qualified with columns", `COPY public.t (a, "B c") FROM STDIN`, with(textIn(), func(c *planner.Copy) {
@@ -134,9 +138,12 @@ func TestParseCopyErrors(t *testing.T) {
 		{"missing direction", "COPY t STDIN", sqlstate.SyntaxError},
 		{"bad column list", "COPY t (a b) FROM STDIN", sqlstate.SyntaxError},
 		{"query from stdin", "COPY (SELECT 1) FROM STDIN", sqlstate.SyntaxError},
-		{"format binary", "COPY t FROM STDIN (FORMAT binary)", sqlstate.FeatureNotSupported},
-		{"old binary", "COPY t TO STDOUT WITH BINARY", sqlstate.FeatureNotSupported},
-		{"binary before table", "COPY BINARY t FROM STDIN", sqlstate.FeatureNotSupported},
+		{"binary to stdout", "COPY t TO STDOUT (FORMAT binary)", sqlstate.FeatureNotSupported},
+		{"old binary to stdout", "COPY t TO STDOUT WITH BINARY", sqlstate.FeatureNotSupported},
+		{"binary with delimiter", "COPY t FROM STDIN (FORMAT binary, DELIMITER ',')", sqlstate.SyntaxError},
+		{"binary with null", "COPY t FROM STDIN BINARY NULL 'x'", sqlstate.SyntaxError},
+		{"binary with header", "COPY t FROM STDIN (FORMAT binary, HEADER false)", sqlstate.SyntaxError},
+		{"binary twice", "COPY BINARY t FROM STDIN BINARY", sqlstate.SyntaxError},
 		{"unknown format", "COPY t FROM STDIN (FORMAT json)", sqlstate.InvalidParameterValue},
 		{"where", "COPY t FROM STDIN WHERE a > 1", sqlstate.FeatureNotSupported},
 		{"force not null", "COPY t FROM STDIN CSV FORCE NOT NULL a", sqlstate.FeatureNotSupported},
@@ -181,7 +188,8 @@ func TestParseCopyErrorNamesOption(t *testing.T) {
 	}{
 		{"new style", "COPY t FROM STDIN (FORMAT csv, Bogus 1)", `option "bogus" not recognized`},
 		{"old style", "COPY t FROM STDIN CSV OIDS", `option "oids" not recognized`},
-		{"binary", "COPY t FROM STDIN (FORMAT binary)", "COPY FORMAT binary is not supported; use text or csv"},
+		{"binary", "COPY t TO STDOUT (FORMAT binary)", "COPY TO STDOUT in binary format is not supported; use text or csv"},
+		{"binary option", "COPY t FROM STDIN (FORMAT binary, DELIMITER ',')", "cannot specify DELIMITER in BINARY mode"},
 		{"syntax", "COPY t FROM STDIN (FORMAT csv HEADER)", `syntax error at or near "HEADER"`},
 	}
 	for _, tt := range tests {

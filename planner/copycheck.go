@@ -15,6 +15,9 @@ func (o *copyOptions) apply(c *Copy) error {
 	}
 	c.Header = o.header
 	c.ForceQuote = o.forceQuote
+	if c.Format == "binary" {
+		return o.checkBinary(c.FromStdin)
+	}
 	if err := o.checkCSVOnly(c.Format, c.FromStdin); err != nil {
 		return err
 	}
@@ -31,6 +34,25 @@ func (o *copyOptions) apply(c *Copy) error {
 	}
 	if c.Format == "csv" {
 		return checkCSV(c)
+	}
+	return nil
+}
+
+// checkBinary rejects what binary format does not have: the options of
+// the text formats, as Postgres does, and COPY TO STDOUT, which Mallard
+// sends in text or CSV only.
+func (o *copyOptions) checkBinary(from bool) error {
+	for _, opt := range []struct {
+		name string
+		set  bool
+	}{{"DELIMITER", o.delimiter != nil}, {"NULL", o.null != nil}, {"HEADER", o.seen["header"]},
+		{"QUOTE", o.quote != nil}, {"ESCAPE", o.escape != nil}, {"FORCE_QUOTE", o.forceQuote != nil}} {
+		if opt.set {
+			return sqlstate.New(sqlstate.SyntaxError, "cannot specify %s in BINARY mode", opt.name)
+		}
+	}
+	if !from {
+		return notSupported("COPY TO STDOUT in binary format is not supported; use text or csv")
 	}
 	return nil
 }

@@ -190,11 +190,9 @@ func (p *copyParser) setFormat(at token, v optionValue) error {
 		return err
 	}
 	switch format := strings.ToLower(text); format {
-	case "text", "csv":
+	case "text", "csv", "binary":
 		p.opts.format = format
 		return nil
-	case "binary":
-		return errBinary()
 	}
 	return sqlstate.New(sqlstate.InvalidParameterValue, `COPY format "%s" not recognized`, text)
 }

@@ -61,7 +61,14 @@ func (s *session) copyIn(c *planner.Copy) error {
 	defer os.Remove(f.Name())
 	defer f.Close()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	s.w.send(&pgproto3.CopyInResponse{OverallFormat: 0, ColumnFormatCodes: make([]uint16, len(cols))})
+	resp := &pgproto3.CopyInResponse{ColumnFormatCodes: make([]uint16, len(cols))}
+	if c.Format == "binary" {
+		resp.OverallFormat = 1
+		for i := range resp.ColumnFormatCodes {
+			resp.ColumnFormatCodes[i] = 1
+		}
+	}
+	s.w.send(resp)
 	if err := s.w.flush(); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -23,12 +24,17 @@ type copyParser struct {
 	esc   byte
 	csv   bool
 
-	line    int64 // input line of the current row, 1-based
+	line    int64 // input line (binary: tuple) of the current row, 1-based
 	rows    int64 // rows written
 	header  bool  // a header line is still to be skipped
 	ended   bool  // the end-of-data marker \. was seen
 	err     error
 	partial []byte // bytes of an unfinished row carried to the next payload
+
+	// Binary format (see copybinary.go): each column's type, and whether
+	// the header has been read.
+	oids       []uint32
+	headerRead bool
 
 	// CSV state of the row being parsed.
 	fields [][]byte
@@ -40,7 +46,14 @@ type copyParser struct {
 }
 
 func newCopyParser(c *planner.Copy, cols []storage.Column, out *bufio.Writer) *copyParser {
-	p := &copyParser{c: c, cols: cols, out: out, delim: c.Delimiter[0], csv: c.Format == "csv", header: c.Header}
+	p := &copyParser{c: c, cols: cols, out: out, csv: c.Format == "csv", header: c.Header}
+	if c.Format == "binary" {
+		for _, col := range cols {
+			p.oids = append(p.oids, pgcodec.TypeFor(col.Type).OID)
+		}
+		return p
+	}
+	p.delim = c.Delimiter[0]
 	if p.csv {
 		p.quote, p.esc = c.Quote[0], c.Escape[0]
 	}
@@ -50,6 +63,10 @@ func newCopyParser(c *planner.Copy, cols []storage.Column, out *bufio.Writer) *c
 // feed parses one CopyData payload.
 func (p *copyParser) feed(data []byte) {
 	if p.err != nil || p.ended {
+		return
+	}
+	if p.oids != nil {
+		p.feedBinary(data)
 		return
 	}
 	if p.csv {
@@ -74,6 +91,10 @@ func (p *copyParser) feed(data []byte) {
 
 // finish handles a last row without a trailing newline.
 func (p *copyParser) finish() {
+	if p.oids != nil {
+		p.finishBinary()
+		return
+	}
 	if p.err != nil || p.ended {
 		return
 	}
