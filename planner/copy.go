@@ -233,4 +233,3 @@ func (p *copyParser) syntaxError(t token, msg string) error {
 		Position: charPosition(p.src, t.pos),
 	}
 }
-
