@@ -194,6 +194,9 @@ func paramFormat(codes []int16, i int) int16 {
 }
 
 func (s *session) handleDescribe(m *pgproto3.Describe) error {
+	if m.ObjectType != 'S' && m.ObjectType != 'P' {
+		return sqlstate.New(sqlstate.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
+	}
 	if m.ObjectType == 'S' {
 		prep, ok := s.stmts[m.Name]
 		if !ok {
@@ -237,6 +240,9 @@ func (s *session) handleExecute(m *pgproto3.Execute) error {
 }
 
 func (s *session) handleClose(m *pgproto3.Close) error {
+	if m.ObjectType != 'S' && m.ObjectType != 'P' {
+		return sqlstate.New(sqlstate.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)
+	}
 	if m.ObjectType == 'S' {
 		if p := s.stmts[m.Name]; p != nil {
 			s.dropStatement(m.Name, p)

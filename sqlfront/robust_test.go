@@ -220,6 +220,16 @@ func TestStatementErrorsKeepConnection(t *testing.T) {
 			want: []string{"ErrorResponse ERROR 34000"},
 		},
 		{
+			name: "describe of an unknown kind of object",
+			send: []pgproto3.FrontendMessage{&pgproto3.Describe{ObjectType: 'X', Name: "nope"}},
+			want: []string{"ErrorResponse ERROR 08P01"},
+		},
+		{
+			name: "close of an unknown kind of object",
+			send: []pgproto3.FrontendMessage{&pgproto3.Close{ObjectType: 'X', Name: "nope"}},
+			want: []string{"ErrorResponse ERROR 08P01"},
+		},
+		{
 			name: "parse of two statements",
 			send: []pgproto3.FrontendMessage{parse("SELECT 1; SELECT 2")},
 			want: []string{"ErrorResponse ERROR 42601"},
