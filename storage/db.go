@@ -84,9 +84,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 	}
 	d := &DB{path: cfg.Path, log: log}
 	if cfg.Path == MemoryPath {
-		dir, err := os.MkdirTemp("", "mallard-mem-")
+		dir, err := makeMemDir(log)
 		if err != nil {
-			return nil, fmt.Errorf("open in-memory database: %w", err)
+			return nil, err
 		}
 		d.tmpDir, d.path = dir, filepath.Join(dir, "memory.duckdb")
 	}
