@@ -16,6 +16,8 @@ FROM tour_sales GROUP BY region ORDER BY region;
 SELECT setseed(0.42);
 SELECT count(*) AS n, round(avg(x), 2) AS mean
 FROM (SELECT random() AS x FROM range(1000000));
+-- PIVOT finds its columns in the data: one per month here.
+PIVOT tour_sales ON strftime(month, '%Y-%m') USING sum(units) GROUP BY region ORDER BY region;
 
 -- 3. Transactions behave like Postgres: a failed block must be rolled back.
 BEGIN;
