@@ -309,7 +309,8 @@ var external = regexp.MustCompile(`(?i)(src|href|action)\s*=\s*["']?(https?:)?//
 
 func TestPageAndAssets(t *testing.T) {
 	s := newStack(t, web.Config{})
-	for path, want := range map[string]string{"/": "static/app.js", "/static/app.js": "EventSource", "/static/style.css": "{"} {
+	for path, want := range map[string]string{"/": "static/app.js", "/static/app.js": "EventSource", "/static/style.css": "{",
+		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports"} {
 		resp, err := http.Get(s.url + path)
 		if err != nil {
 			t.Fatal(err)
@@ -321,6 +322,17 @@ func TestPageAndAssets(t *testing.T) {
 		}
 		if ext := external.FindString(string(body)); ext != "" {
 			t.Errorf("GET %s loads from another site: %s", path, ext)
+		}
+		if path == "/" {
+			// The scripts share window.Mallard: each must load after those it uses.
+			at := -1
+			for _, script := range []string{`src="static/lib.js" defer`, `src="static/reports.js" defer`, `src="static/app.js" defer`} {
+				next := strings.Index(string(body), script)
+				if next <= at {
+					t.Errorf("GET /: %s missing or out of order (want lib.js, reports.js, app.js)", script)
+				}
+				at = next
+			}
 		}
 	}
 }
