@@ -62,11 +62,17 @@ func (r *rewriter) typeName(t *pg.TypeName) {
 // name (a string or a parameter) becomes an oid; any other value keeps its
 // oid, as a BIGINT, unless it is cast on to text, which shows the name.
 // It also reads Postgres' hex bytea literals, which DuckDB reads as
-// escapes.
+// escapes, and its array and boolean literals (see constants.go).
 func (r *rewriter) typeCast(n *pg.Node) {
 	tc := n.GetTypeCast()
 	target := lastName(tc.TypeName.Names)
-	if target == "bytea" && r.byteaLiteral(n, tc) {
+	switch {
+	case target == "bytea" && r.byteaLiteral(n, tc):
+		return
+	case len(tc.TypeName.ArrayBounds) > 0:
+		r.arrayConst(tc.Arg)
+		return
+	case target == "bool" && r.boolConst(n):
 		return
 	}
 	fns, ok := regTypes[target]
@@ -163,19 +169,9 @@ func (r *rewriter) resTarget(rt *pg.ResTarget) {
 		return
 	}
 	if rt.Name == "" {
-		rt.Name = figureName(tc.Arg, lastName(tc.TypeName.Names))
+		rt.Name = colName(rt.Val)
 	}
 	rt.Val = &pg.Node{Node: &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
 		Funcname: r.p.catalogFunc(fns[1]), Args: []*pg.Node{tc.Arg}, Location: -1}}}
 	r.changed = true
-}
-
-// figureName is the column name Postgres gives an unnamed expression.
-func figureName(n *pg.Node, fallback string) string {
-	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) > 0 {
-		if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
-			return s.Sval
-		}
-	}
-	return fallback
 }

@@ -57,6 +57,8 @@ func FuzzPlan(f *testing.F) {
 		"(SELECT 1) UNION (SELECT 2) ORDER BY 1 LIMIT $1",
 		"SELECT $name, $1, E'\\'; x', $t$ ; $t$, U&'\\0041' /* a /* b */ c */",
 		"UPDATE t SET a = 1 FROM u WHERE t.id = u.id RETURNING t.*; DELETE FROM t USING u; MERGE INTO t USING u ON true WHEN MATCHED THEN DELETE",
+		`SELECT a / b, mod(a, 0), to_char(x, 'FMS9,990.09'), to_char(d, 'FMDay Q'), '{1,"a\"b",{NULL}}'::text[], x = ANY('{a}'), 'on'::bool AS Up`,
+		"SELECT NULL, 'x' || NULL, initcap(s), justify_hours(i), substring(s FROM '(a)[b]'), current_setting('x.y', true), date_part('ms', ts)",
 	}
 	for _, s := range seeds {
 		f.Add(s)

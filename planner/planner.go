@@ -129,6 +129,7 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 	r.nameColumns(node)
 	st.Before = r.serialColumns(node)
 	r.statement(node)
+	r.changed = r.changed || unicodeEscapes(st.Text)
 	if !r.changed {
 		if len(r.aliases) > 0 {
 			if text, ok := spliceAliases(st.Text, r.aliases); ok {

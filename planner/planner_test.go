@@ -35,7 +35,7 @@ func TestRewrites(t *testing.T) {
 		{"regex operator", "SELECT 1 WHERE 'abc' OPERATOR(pg_catalog.~) '^(a.*)$'", []string{"regexp_matches('abc', '^(a.*)$')"}, []string{"OPERATOR"}},
 		{"negated case-insensitive regex", "SELECT 1 WHERE 'abc' !~* 'B'", []string{"NOT regexp_matches('abc', 'B', 'i')"}, nil},
 		{"prefix ~ is bitwise not", "SELECT OPERATOR(pg_catalog.~) 5", []string{"~ 5"}, []string{"regexp_matches", "OPERATOR"}},
-		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname FROM"}, []string{"COLLATE"}},
+		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname AS relname FROM"}, []string{"COLLATE"}},
 		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1::varchar)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
 		{"bytea hex literal", `INSERT INTO t VALUES ('\x0001ff'::bytea)`, []string{"from_hex('0001ff')"}, []string{"bytea"}},
 		{"extract", "SELECT extract(year FROM ts) FROM pg_class", []string{"date_part('year', ts)"}, nil},
@@ -51,6 +51,31 @@ func TestRewrites(t *testing.T) {
 		{"format", `SELECT format('%I.%I is %L, 100%%', s, t, v)`, []string{`concat(mallard_catalog.pg.quote_ident(s::text), '.', mallard_catalog.pg.quote_ident(t::text), ' is ', mallard_catalog.pg.quote_literal(v::text), ', 100%')`}, nil},
 		{"oid cast", "SELECT 1::oid, 'x'::name", []string{"1::bigint", "'x'::varchar"}, nil},
 		{"current_setting of a parameter", "SELECT current_setting('TimeZone')", []string{"COALESCE(getvariable('mallard_pg_timezone'), 'UTC')"}, nil},
+		{"current_setting missing_ok", "SELECT current_setting('no.such', true)", []string{"(SELECT value FROM duckdb_settings() WHERE name = 'no.such')"}, nil},
+		{"division by zero", "SELECT a / b, a % 2, mod(a, b) FROM t",
+			[]string{"a / CASE WHEN b = 0 THEN error('division by zero (SQLSTATE 22012)') ELSE b END", "a % 2", "mod(a, CASE WHEN b = 0"}, nil},
+		{"string divisor", "SELECT 1 / 'a'", nil, nil},
+		{"volatile divisor", "SELECT 1 / random()", nil, nil},
+		{"extract", "SELECT extract(second FROM ts), date_part('ms', ts) FROM t",
+			[]string{"date_part('microseconds', ts)::numeric(38, 0) * 0.000001", "date_part('microseconds', ts)::double precision / 1000"}, nil},
+		{"boolean literal", "SELECT 'yes'::boolean, ' of '::bool", []string{"true::boolean", "false::bool"}, []string{"yes"}},
+		{"array literal", `SELECT '{1,"a b",NULL}'::text[]`, []string{"ARRAY['1', 'a b', NULL]::text[]"}, nil},
+		{"nested array literal", `SELECT '{{1,2},{3,4}}'::int[][], '{ }'::int[], '{a\,b}'::text[]`,
+			[]string{"ARRAY[ARRAY['1', '2'], ARRAY['3', '4']]::int[][]", "ARRAY[]::int[]", "ARRAY['a,b']::text[]"}, nil},
+		{"array literal in ANY", "SELECT 1 FROM t WHERE name = ANY('{a,b}')", []string{"= ANY(ARRAY['a', 'b'])"}, nil},
+		{"unicode escapes", `SELECT U&'\0041'`, []string{"'A'"}, []string{"U&"}},
+		{"int4 results", "SELECT length(s), octet_length('x') FROM t", []string{"length(s)::int", "strlen('x')::int"}, nil},
+		{"to_hex", "SELECT to_hex(x) FROM t", []string{"lower(to_hex(x))"}, nil},
+		{"regex substring", "SELECT substring(s from 'o(b.)') FROM t", []string{"(regexp_extract_all(s, 'o(b.)', 1))[1]"}, nil},
+		{"to_char of a number", "SELECT to_char(x, 'FM999.90') FROM t", []string{"round(x, 2)", "'###.##'"}, []string{"lpad"}},
+		{"to_char Day", "SELECT to_char(d, 'FMDD Day') FROM t", []string{"concat(strftime(d, '%-d '), rpad(strftime(d, '%A'), 9, ' '))"}, nil},
+		{"to_char in lower case", "SELECT to_char(ts, 'yyyy-mm-dd hh24:mi') FROM t", []string{"strftime(ts, '%Y-%m-%d %H:%M')"}, nil},
+		{"to_char of an unconverted pattern", "SELECT to_char(ts, 'SSSS') FROM t", nil, nil},
+		{"to_timestamp", "SELECT to_timestamp(s, 'YYYY') FROM t", []string{"strptime(s, '%Y')::timestamp with time zone"}, nil},
+		{"initcap", "SELECT initcap(s) FROM t", []string{"list_transform(regexp_extract_all(s, ", "w -> (upper(w[1]) || lower(w[2:]))"}, nil},
+		{"justify_days", "SELECT justify_days(i) FROM t", []string{"to_months(", "date_part('day', i) % 30"}, nil},
+		{"NULL in a select list", "SELECT NULL, 'x' || NULL", []string{"NULL::text", "('x' || NULL)::text"}, nil},
+		{"NULL in a union", "SELECT NULL UNION SELECT 1", nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,7 +131,9 @@ func TestSettings(t *testing.T) {
 		{"SHOW server_version", planner.KindShow, planner.Setting{Name: "server_version", Show: true}},
 		{"SHOW ALL", planner.KindShow, planner.Setting{Name: "all", Show: true}},
 		{"SHOW TRANSACTION ISOLATION LEVEL", planner.KindShow, planner.Setting{Name: "transaction_isolation", Show: true}},
-		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", planner.KindSet, planner.Setting{Name: "transaction"}},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", planner.KindSet, planner.Setting{Name: "default_transaction_isolation", Value: "read committed"}},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", planner.KindSet, planner.Setting{Name: "transaction"}},
+		{"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", planner.KindSet, planner.Setting{Name: "transaction"}},
 		{"SELECT set_config('search_path', 'public', false)", planner.KindSetConfig, planner.Setting{Name: "search_path", Value: "public"}},
 	}
 	for _, tt := range tests {
@@ -143,6 +170,11 @@ func TestColumnNamesKeepText(t *testing.T) {
 		{"SELECT a FROM t", "SELECT a FROM t"},
 		{"SELECT sum(x) AS total FROM t", "SELECT sum(x) AS total FROM t"},
 		{"SELECT (f(x))[1].item, (f(x))[2], (a.r).score FROM t a", `SELECT (f(x))[1].item AS "item", (f(x))[2] AS "f", (a.r).score AS "score" FROM t a`},
+		{`SELECT 1 AS Total, 2 AS "Mixed", x IS NULL, CASE WHEN a THEN 1 ELSE b END FROM t`,
+			`SELECT 1 AS total, 2 AS "Mixed", x IS NULL AS "?column?", CASE WHEN a THEN 1 ELSE b END AS "b" FROM t`},
+		{"SELECT (f(x)).*, (a.r).* FROM t a", "SELECT (f(x)).*, (a.r).* FROM t a"},
+		{"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
+			`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) AS "percentile_cont" FROM t`},
 	}
 	for _, tt := range tests {
 		st := p.PlanOne(tt.in)

@@ -58,14 +58,18 @@ func (r *rewriter) walk(m protoreflect.Message) {
 		r.typeName(x)
 	case *pg.RangeFunction:
 		r.rangeFunction(x)
+	case *pg.JoinExpr:
+		r.outerJoinAny(x)
 	}
 }
 
 // scalarSetFunctions return one column, which Postgres names after the
 // alias of the FROM item: FROM generate_series(1, 3) s makes s the value.
-// DuckDB makes s the row, so the alias is given to the column too.
+// DuckDB makes s the row, so the alias is given to the column too. The
+// catalog's string_to_array is a table macro there.
 var scalarSetFunctions = map[string]bool{
 	"generate_series": true, "generate_subscripts": true, "unnest": true, "regexp_split_to_table": true,
+	"string_to_array": true,
 }
 
 func (r *rewriter) rangeFunction(rf *pg.RangeFunction) {
@@ -162,8 +166,8 @@ func (r *rewriter) rangeVar(rv *pg.RangeVar) {
 }
 
 // funcCall redirects pg_catalog functions Mallard provides, drops the
-// pg_catalog qualification DuckDB does not resolve, and reads
-// current_setting of a Postgres parameter from the session's variables.
+// pg_catalog qualification DuckDB does not resolve, and rewrites the calls
+// DuckDB reads differently (see the functions it calls).
 func (r *rewriter) funcCall(n *pg.Node) {
 	fc := n.GetFuncCall()
 	name := lastName(fc.Funcname)
@@ -182,19 +186,19 @@ func (r *rewriter) funcCall(n *pg.Node) {
 	if (name == "to_char" || name == "to_timestamp" || name == "to_date") && r.dateFormatCall(n, name) {
 		return
 	}
+	if (name == "extract" || name == "date_part") && r.datePart(n, name) {
+		return
+	}
 	if name == "format" && r.formatCall(n) {
 		return
 	}
-	if name == "current_setting" && len(fc.Args) >= 1 {
-		if c := fc.Args[0].GetAConst(); c != nil && c.GetSval() != nil && IsParameter(c.GetSval().Sval) {
-			def, _ := LookupParameter(c.GetSval().Sval)
-			variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName(def.Name), -1))
-			n.Node = &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
-				Args: []*pg.Node{variable, pg.MakeAConstStrNode(def.Default, -1)}, Location: -1}}
-			r.changed = true
-			return
-		}
+	if name == "mod" && len(fc.Args) == 2 {
+		fc.Args[1] = r.guardDivisor(fc.Args[1])
 	}
+	if name == "current_setting" && r.currentSetting(n) || r.polyfill(n, name) {
+		return
+	}
+	renamed := true
 	switch {
 	case r.p.macros[name]:
 		fc.Funcname = r.p.catalogFunc(name)
@@ -205,9 +209,10 @@ func (r *rewriter) funcCall(n *pg.Node) {
 	case qualifier == "pg_catalog":
 		fc.Funcname = names(name)
 	default:
-		return
+		renamed = false
 	}
-	r.changed = true
+	r.changed = r.changed || renamed
+	r.functionForms(n, name)
 }
 
 // renamedFuncs are Postgres functions DuckDB has under another name.
@@ -217,7 +222,7 @@ var renamedFuncs = map[string]string{
 	"json_agg": "json_group_array", "jsonb_agg": "json_group_array",
 	"json_object_agg": "json_group_object", "jsonb_object_agg": "json_group_object",
 	"to_jsonb": "to_json", "array_to_json": "to_json", "row_to_json": "to_json",
-	"string_to_array": "string_split",
+	"string_to_array": "string_split", "every": "bool_and", "btrim": "trim",
 }
 
 // sqlSyntaxFuncs are the functions behind SQL syntax (EXTRACT(f FROM x),
@@ -234,11 +239,16 @@ func (p *Planner) catalogFunc(name string) []*pg.Node {
 }
 
 // operator rewrites Postgres' regular-expression operators (DuckDB's ~ is a
-// full match, Postgres' a search) and strips OPERATOR(pg_catalog.op). A
-// rewritten call never has a nil argument: pg_query's deparser dereferences
-// it and crashes the process.
+// full match, Postgres' a search), guards divisions against a zero divisor,
+// types concatenations with NULL, reads array literals compared with
+// ANY/ALL and strips OPERATOR(pg_catalog.op). A rewritten call never has a
+// nil argument: pg_query's deparser dereferences it and crashes the
+// process.
 func (r *rewriter) operator(n *pg.Node) {
 	e := n.GetAExpr()
+	if e.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY || e.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
+		r.arrayConst(e.Rexpr) // x = ANY('{a,b}')
+	}
 	if len(e.Name) == 0 || e.Kind != pg.A_Expr_Kind_AEXPR_OP && e.Kind != pg.A_Expr_Kind_AEXPR_LIKE && e.Kind != pg.A_Expr_Kind_AEXPR_ILIKE {
 		return
 	}
@@ -256,6 +266,12 @@ func (r *rewriter) operator(n *pg.Node) {
 	}
 	var args []*pg.Node
 	switch op {
+	case "/", "%":
+		e.Rexpr = r.guardDivisor(e.Rexpr)
+		return
+	case "||":
+		r.textNull(n)
+		return
 	case "~", "!~":
 		args = []*pg.Node{e.Lexpr, e.Rexpr}
 	case "~*", "!~*":
@@ -270,6 +286,20 @@ func (r *rewriter) operator(n *pg.Node) {
 	n.Node = match.Node
 	r.changed = true
 }
+
+// textNull types the concatenation of a string constant and NULL as text,
+// as Postgres resolves it; DuckDB folds it to a NULL of no type, which a
+// client would be told is an integer.
+func (r *rewriter) textNull(n *pg.Node) {
+	e := n.GetAExpr()
+	if isNull(e.Lexpr) && isTextArg(e.Rexpr) || isNull(e.Rexpr) && isTextArg(e.Lexpr) {
+		n.Node = castTo(&pg.Node{Node: n.Node}, "text").Node
+		r.changed = true
+	}
+}
+
+// isNull reports whether n is the constant NULL.
+func isNull(n *pg.Node) bool { return n.GetAConst() != nil && n.GetAConst().Isnull }
 
 // likeEscape gives a LIKE pattern that holds a backslash Postgres' default
 // escape character, which DuckDB's LIKE lacks ('java\_%' matches "java_x"),

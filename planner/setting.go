@@ -10,7 +10,9 @@ import (
 // Setting is a SET, RESET, SHOW or set_config() of a run-time parameter.
 type Setting struct {
 	// Name is the parameter, lower-cased; "all" for SHOW ALL and RESET ALL;
-	// "transaction" for SET [SESSION CHARACTERISTICS AS] TRANSACTION ...
+	// "transaction" for SET TRANSACTION ... and SET SESSION CHARACTERISTICS
+	// AS TRANSACTION of anything but an isolation level alone, which is
+	// default_transaction_isolation.
 	Name string
 	// Value is the new value as text; "" with Default for SET x TO DEFAULT.
 	Value   string
@@ -33,12 +35,24 @@ func settingOf(v *pg.VariableSetStmt) *Setting {
 		s.Reset, s.Name = true, "all"
 	case pg.VariableSetKind_VAR_SET_MULTI:
 		s.Name = "transaction"
+		if level := isolationLevel(v); level != "" && strings.EqualFold(v.Name, "SESSION CHARACTERISTICS") {
+			s.Name, s.Value = "default_transaction_isolation", level
+		}
 	case pg.VariableSetKind_VAR_SET_CURRENT:
 		s.Default = true
 	default:
 		s.Value = argsText(v.Args)
 	}
 	return s
+}
+
+// isolationLevel is the level of a SET ... TRANSACTION ISOLATION LEVEL
+// that sets nothing else, or "".
+func isolationLevel(v *pg.VariableSetStmt) string {
+	if len(v.Args) != 1 || v.Args[0].GetDefElem() == nil || v.Args[0].GetDefElem().Defname != "transaction_isolation" {
+		return ""
+	}
+	return constText(v.Args[0].GetDefElem().Arg)
 }
 
 // argsText renders SET's value list as Postgres shows it: items joined by
@@ -107,3 +121,53 @@ func lastName(names []*pg.Node) string {
 	}
 	return ""
 }
+
+// currentSetting rewrites current_setting(name [, missing_ok]) of a
+// constant name: a Postgres parameter is read from the session's variable
+// for it (or is its default); any other name is DuckDB's setting, which
+// with missing_ok is NULL when there is none, as in Postgres, and text.
+func (r *rewriter) currentSetting(n *pg.Node) bool {
+	fc := n.GetFuncCall()
+	if len(fc.Args) == 0 || len(fc.Args) > 2 || fc.Args[0].GetAConst() == nil || fc.Args[0].GetAConst().GetSval() == nil {
+		return false
+	}
+	name := fc.Args[0].GetAConst().GetSval().Sval
+	if def, ok := LookupParameter(name); ok {
+		variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName(def.Name), -1))
+		n.Node = &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
+			Args: []*pg.Node{variable, pg.MakeAConstStrNode(def.Default, -1)}, Location: -1}}
+		r.changed = true
+		return true
+	}
+	if len(fc.Args) == 1 {
+		return false
+	}
+	missingOK := fc.Args[1].GetAConst().GetBoolval()
+	if missingOK == nil {
+		return false
+	}
+	if !missingOK.Boolval {
+		fc.Args = fc.Args[:1] // DuckDB's current_setting takes the name alone
+		r.changed = true
+		return true
+	}
+	lookup := parseExpr("(SELECT value FROM duckdb_settings() WHERE name = " + quoteLiteral(strings.ToLower(name)) + ")")
+	if lookup == nil {
+		return false
+	}
+	n.Node = lookup.Node
+	r.changed = true
+	return true
+}
+
+// parseExpr reads a SQL expression Mallard writes itself; nil if the
+// Postgres parser rejects it.
+func parseExpr(expr string) *pg.Node {
+	tree, err := pg.Parse("SELECT " + expr)
+	if err != nil || len(tree.Stmts) != 1 {
+		return nil
+	}
+	return tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -81,8 +81,15 @@ func (p *params) assign(def planner.Parameter, value string) {
 		return
 	}
 	p.values[key] = value
-	if key == "statement_timeout" {
+	switch key {
+	case "statement_timeout":
 		p.timeout, _ = parseTimeout(value)
+	case "default_transaction_isolation":
+		// Every transaction starts at the default level, and SHOW
+		// transaction_isolation shows the current one's.
+		if def, ok := planner.LookupParameter("transaction_isolation"); ok {
+			p.assign(def, value)
+		}
 	}
 	if def.Reported {
 		p.reported = append(p.reported, def.Name)

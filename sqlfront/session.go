@@ -300,13 +300,14 @@ func (s *session) statementContext() (ctx context.Context, done func()) {
 }
 
 // sessionSettings give a session's DuckDB connection Postgres' semantics
-// where DuckDB has a switch for them: integer division of integers, and
+// where DuckDB has a switch for them: integer division of integers,
 // NULLs sorting as larger than every value (last ascending, first
-// descending).
+// descending), and Arrow results that keep a timetz's offset.
 var sessionSettings = []string{
 	"SET schema = '" + DefaultSchema + "'",
 	"SET integer_division = true",
 	"SET default_null_order = 'nulls_last_on_asc_first_on_desc'",
+	"SET arrow_lossless_conversion = true",
 }
 
 // init prepares the session's DuckDB connection: Postgres' semantics, the

@@ -98,6 +98,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 		_ = d.Close(ctx)
 		return nil, err
 	}
+	if err := d.registerPGTypes(ctx); err != nil {
+		_ = d.Close(ctx)
+		return nil, err
+	}
 	return d, nil
 }
 

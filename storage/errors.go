@@ -101,11 +101,17 @@ var refinements = []refinement{
 	{mapping.ErrorTypeBinder, "No function matches", sqlstate.UndefinedFunction},
 	{mapping.ErrorTypeBinder, "Ambiguous reference", sqlstate.AmbiguousColumn},
 	{mapping.ErrorTypeBinder, "values were supplied", sqlstate.SyntaxError},
+	{mapping.ErrorTypeBinder, "must appear in the GROUP BY clause", sqlstate.GroupingError},
 	{mapping.ErrorTypeConstraint, "NOT NULL constraint", sqlstate.NotNullViolation},
 	{mapping.ErrorTypeConstraint, "CHECK constraint", sqlstate.CheckViolation},
 	{mapping.ErrorTypeConstraint, "foreign key", sqlstate.ForeignKeyViolation},
 	{mapping.ErrorTypeConstraint, "Duplicate key", sqlstate.UniqueViolation},
+	// Dates and times: a field out of range ("2024-13-45") or text that is
+	// no date at all, before the numeric "out of range" below.
+	{mapping.ErrorTypeConversion, " field value out of range", sqlstate.DatetimeFieldOverflow},
+	{mapping.ErrorTypeConversion, " field format", sqlstate.InvalidDatetimeFormat},
 	{mapping.ErrorTypeConversion, "out of range", sqlstate.NumericValueOutOfRange},
+	{mapping.ErrorTypeInvalidInput, "More than one row returned by a subquery", sqlstate.CardinalityViolation},
 	{mapping.ErrorTypeTransaction, "aborted", sqlstate.InFailedSQLTransaction},
 	// Write-write conflicts of concurrent transactions: Postgres' 40001 is what clients retry on.
 	{mapping.ErrorTypeTransaction, "Conflict on", sqlstate.SerializationFailure},

@@ -92,6 +92,10 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 		{"duplicate key", "INSERT INTO t VALUES (1, 'b')", sqlstate.UniqueViolation, 0},
 		{"not null", "INSERT INTO t VALUES (2, NULL)", sqlstate.NotNullViolation, 0},
 		{"exists", "CREATE TABLE t (x INT)", sqlstate.DuplicateTable, 0},
+		{"not grouped", "SELECT id, count(*) FROM t", sqlstate.GroupingError, 0},
+		{"date field out of range", "SELECT '2024-02-30'::DATE", sqlstate.DatetimeFieldOverflow, 0},
+		{"not a timestamp", "SELECT 'noon'::TIMESTAMP", sqlstate.InvalidDatetimeFormat, 0},
+		{"subquery rows", "SELECT (SELECT range FROM range(2))", sqlstate.CardinalityViolation, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,5 +13,6 @@ FROM (VALUES
     ('BIGINT'), ('UBIGINT'), ('HUGEINT'), ('UHUGEINT'), ('BIGNUM'), ('DECIMAL'), ('FLOAT'), ('DOUBLE'),
     ('JSON'), ('BLOB'), ('UUID'), ('BIT'), ('DATE'), ('TIME'), ('TIME WITH TIME ZONE'), ('TIMETZ'),
     ('TIMESTAMP'), ('TIMESTAMP_S'), ('TIMESTAMP_MS'), ('TIMESTAMP_NS'), ('TIMESTAMP WITH TIME ZONE'),
-    ('TIMESTAMPTZ'), ('INTERVAL'), ('VARCHAR'), ('ENUM'), ('STRUCT'), ('LIST'), ('MAP'), ('UNION'), ('ARRAY')
+    ('TIMESTAMPTZ'), ('INTERVAL'), ('VARCHAR'), ('ENUM'), ('STRUCT'), ('LIST'), ('MAP'), ('UNION'), ('ARRAY'),
+    ('pg_name'), ('pg_char'), ('pg_varchar')
 ) AS k(type_key);

@@ -4,6 +4,7 @@
 -- PostgreSQL's names and OIDs. atttypid and atttypmod are the type a column
 -- is presented as on the wire: what mallard_type_oid and mallard_type_typmod
 -- give, computed here through mallard_type_map, which is cheaper to bind.
+-- column_default is the default as PostgreSQL prints it, for that type.
 CREATE OR REPLACE VIEW mallard_catalog.pg.mallard_columns AS
 WITH cols AS (
     SELECT
@@ -44,7 +45,7 @@ SELECT
     CASE WHEN NOT s.is_array AND s.data_type LIKE '%]' THEN -1
         ELSE mallard_catalog.pg.mallard_scalar_typmod(s.scalar) END AS atttypmod,
     NOT s.is_nullable AS attnotnull,
-    s.column_default,
+    mallard_catalog.pg.mallard_default_expr(s.column_default, atttypid) AS column_default,
     s.comment
 FROM scalars AS s
 LEFT JOIN mallard_catalog.pg.mallard_type_map AS m ON m.type_key = mallard_catalog.pg.mallard_type_key(s.scalar);

@@ -2,7 +2,8 @@
 -- tables are shown with heap (2) and its indexes, DuckDB ART indexes, with
 -- btree (403).
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_am AS
-SELECT CAST(oid AS BIGINT) AS oid, amname, amhandler, amtype
+SELECT CAST(oid AS BIGINT) AS oid, CAST(amname AS pg_name) AS amname, amhandler,
+    CAST(amtype AS pg_char) AS amtype
 FROM (VALUES
     (2, 'heap', 'heap_tableam_handler', 't'),
     (403, 'btree', 'bthandler', 'i'),

@@ -1,13 +1,11 @@
 -- pg_attrdef lists the column defaults of the current database's tables.
--- adbin holds the default expression as DuckDB prints it, which pg_get_expr
--- returns as is.
+-- adbin holds the default expression as PostgreSQL prints it (see
+-- mallard_default_expr), which pg_get_expr returns as is.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_attrdef AS
 SELECT
-    mallard_catalog.pg.mallard_sub_oid(c.table_oid, 2, c.column_index) AS oid,
-    CAST(c.table_oid AS BIGINT) AS adrelid,
-    CAST(c.column_index AS SMALLINT) AS adnum,
-    c.column_default AS adbin
-FROM duckdb_columns() AS c
-JOIN duckdb_tables() AS t ON t.table_oid = c.table_oid
-WHERE c.database_name = current_database() AND c.schema_name <> 'main' AND NOT c.internal
-    AND c.column_default IS NOT NULL;
+    mallard_catalog.pg.mallard_sub_oid(attrelid, 2, attnum) AS oid,
+    CAST(attrelid AS BIGINT) AS adrelid,
+    attnum AS adnum,
+    column_default AS adbin
+FROM mallard_catalog.pg.mallard_columns
+WHERE relkind = 'r' AND column_default IS NOT NULL;

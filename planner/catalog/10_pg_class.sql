@@ -41,7 +41,7 @@ WITH rels AS (
 )
 SELECT
     CAST(oid AS BIGINT) AS oid,
-    relname,
+    CAST(relname AS pg_name) AS relname,
     CAST(relnamespace AS BIGINT) AS relnamespace,
     CAST(0 AS BIGINT) AS reltype,
     CAST(0 AS BIGINT) AS reloftype,
@@ -55,8 +55,8 @@ SELECT
     CAST(0 AS BIGINT) AS reltoastrelid,
     relhasindex,
     relisshared,
-    'p' AS relpersistence,
-    relkind,
+    CAST('p' AS pg_char) AS relpersistence,
+    CAST(relkind AS pg_char) AS relkind,
     CAST(relnatts AS SMALLINT) AS relnatts,
     CAST(relchecks AS SMALLINT) AS relchecks,
     false AS relhasrules,
@@ -65,7 +65,7 @@ SELECT
     false AS relrowsecurity,
     false AS relforcerowsecurity,
     true AS relispopulated,
-    CASE WHEN relkind = 'r' THEN 'd' ELSE 'n' END AS relreplident,
+    CAST(CASE WHEN relkind = 'r' THEN 'd' ELSE 'n' END AS pg_char) AS relreplident,
     false AS relispartition,
     CAST(0 AS BIGINT) AS relrewrite,
     CAST(0 AS BIGINT) AS relfrozenxid,

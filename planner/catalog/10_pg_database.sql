@@ -4,10 +4,10 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_database AS
 SELECT
     mallard_catalog.pg.mallard_database_oid() AS oid,
-    current_database() AS datname,
+    CAST(current_database() AS pg_name) AS datname,
     CAST(10 AS BIGINT) AS datdba,
     CAST(6 AS INTEGER) AS encoding,
-    'c' AS datlocprovider,
+    CAST('c' AS pg_char) AS datlocprovider,
     false AS datistemplate,
     true AS datallowconn,
     CAST(-1 AS INTEGER) AS datconnlimit,

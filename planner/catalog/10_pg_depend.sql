@@ -7,5 +7,5 @@ SELECT
     CAST(NULL AS BIGINT) AS refclassid,
     CAST(NULL AS BIGINT) AS refobjid,
     CAST(NULL AS INTEGER) AS refobjsubid,
-    CAST(NULL AS VARCHAR) AS deptype
+    CAST(NULL AS pg_char) AS deptype
 WHERE false;

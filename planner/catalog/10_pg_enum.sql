@@ -5,7 +5,7 @@ SELECT
     mallard_catalog.pg.mallard_sub_oid(type_oid, 3, pos) AS oid,
     CAST(type_oid AS BIGINT) AS enumtypid,
     CAST(pos AS FLOAT) AS enumsortorder,
-    enumlabel
+    CAST(enumlabel AS pg_name) AS enumlabel
 FROM (
     SELECT type_oid, unnest(labels) AS enumlabel, generate_subscripts(labels, 1) AS pos
     FROM duckdb_types()

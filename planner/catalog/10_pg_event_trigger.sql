@@ -2,10 +2,10 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_event_trigger AS
 SELECT
     CAST(NULL AS BIGINT) AS oid,
-    CAST(NULL AS VARCHAR) AS evtname,
-    CAST(NULL AS VARCHAR) AS evtevent,
+    CAST(NULL AS pg_name) AS evtname,
+    CAST(NULL AS pg_name) AS evtevent,
     CAST(NULL AS BIGINT) AS evtowner,
     CAST(NULL AS BIGINT) AS evtfoid,
-    CAST(NULL AS VARCHAR) AS evtenabled,
+    CAST(NULL AS pg_char) AS evtenabled,
     CAST(NULL AS VARCHAR[]) AS evttags
 WHERE false;

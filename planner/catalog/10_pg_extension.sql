@@ -4,7 +4,7 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_extension AS
 SELECT
     CAST(NULL AS BIGINT) AS oid,
-    CAST(NULL AS VARCHAR) AS extname,
+    CAST(NULL AS pg_name) AS extname,
     CAST(NULL AS BIGINT) AS extowner,
     CAST(NULL AS BIGINT) AS extnamespace,
     CAST(NULL AS BOOLEAN) AS extrelocatable,

@@ -2,7 +2,7 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_foreign_server AS
 SELECT
     CAST(NULL AS BIGINT) AS oid,
-    CAST(NULL AS VARCHAR) AS srvname,
+    CAST(NULL AS pg_name) AS srvname,
     CAST(NULL AS BIGINT) AS srvowner,
     CAST(NULL AS BIGINT) AS srvfdw,
     CAST(NULL AS VARCHAR) AS srvtype,

@@ -3,7 +3,7 @@
 -- PostgreSQL's OIDs. There is no plpgsql.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_language AS
 SELECT
-    CAST(oid AS BIGINT) AS oid, lanname, CAST(10 AS BIGINT) AS lanowner, false AS lanispl,
+    CAST(oid AS BIGINT) AS oid, CAST(lanname AS pg_name) AS lanname, CAST(10 AS BIGINT) AS lanowner, false AS lanispl,
     lanpltrusted, CAST(0 AS BIGINT) AS lanplcallfoid, CAST(0 AS BIGINT) AS laninline,
     CAST(lanvalidator AS BIGINT) AS lanvalidator, CAST(NULL AS VARCHAR[]) AS lanacl
 FROM (VALUES

@@ -2,7 +2,7 @@
 -- current database. DuckDB's main schema is hidden: Mallard keeps user
 -- objects in public, and main stays empty.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_namespace AS
-SELECT CAST(11 AS BIGINT) AS oid, 'pg_catalog' AS nspname, CAST(10 AS BIGINT) AS nspowner,
+SELECT CAST(11 AS BIGINT) AS oid, CAST('pg_catalog' AS pg_name) AS nspname, CAST(10 AS BIGINT) AS nspowner,
        CAST(NULL AS VARCHAR[]) AS nspacl
 UNION ALL
 SELECT 13207, 'information_schema', 10, NULL

@@ -2,7 +2,7 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_partitioned_table AS
 SELECT
     CAST(NULL AS BIGINT) AS partrelid,
-    CAST(NULL AS VARCHAR) AS partstrat,
+    CAST(NULL AS pg_char) AS partstrat,
     CAST(NULL AS SMALLINT) AS partnatts,
     CAST(NULL AS BIGINT) AS partdefid,
     CAST(NULL AS VARCHAR) AS partattrs,

@@ -2,9 +2,9 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_policy AS
 SELECT
     CAST(NULL AS BIGINT) AS oid,
-    CAST(NULL AS VARCHAR) AS polname,
+    CAST(NULL AS pg_name) AS polname,
     CAST(NULL AS BIGINT) AS polrelid,
-    CAST(NULL AS VARCHAR) AS polcmd,
+    CAST(NULL AS pg_char) AS polcmd,
     CAST(NULL AS BOOLEAN) AS polpermissive,
     CAST(NULL AS BIGINT[]) AS polroles,
     CAST(NULL AS VARCHAR) AS polqual,

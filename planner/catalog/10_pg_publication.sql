@@ -2,7 +2,7 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_publication AS
 SELECT
     CAST(NULL AS BIGINT) AS oid,
-    CAST(NULL AS VARCHAR) AS pubname,
+    CAST(NULL AS pg_name) AS pubname,
     CAST(NULL AS BIGINT) AS pubowner,
     CAST(NULL AS BOOLEAN) AS puballtables,
     CAST(NULL AS BOOLEAN) AS pubinsert,

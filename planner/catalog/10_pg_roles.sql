@@ -3,7 +3,7 @@
 -- as PostgreSQL hides it.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_roles AS
 SELECT
-    mallard_catalog.pg.mallard_user() AS rolname,
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS rolname,
     true AS rolsuper,
     true AS rolinherit,
     true AS rolcreaterole,

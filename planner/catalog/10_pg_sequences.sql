@@ -2,9 +2,9 @@
 -- data_type is regtype in PostgreSQL, shown here as its text, bigint.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_sequences AS
 SELECT
-    schema_name AS schemaname,
-    sequence_name AS sequencename,
-    mallard_catalog.pg.mallard_user() AS sequenceowner,
+    CAST(schema_name AS pg_name) AS schemaname,
+    CAST(sequence_name AS pg_name) AS sequencename,
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS sequenceowner,
     'bigint' AS data_type,
     start_value,
     min_value,

@@ -6,11 +6,11 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_stat_activity AS
 SELECT
     mallard_catalog.pg.mallard_database_oid() AS datid,
-    current_database() AS datname,
+    CAST(current_database() AS pg_name) AS datname,
     mallard_catalog.pg.pg_backend_pid() AS pid,
     CAST(NULL AS INTEGER) AS leader_pid,
     CAST(10 AS BIGINT) AS usesysid,
-    mallard_catalog.pg.mallard_user() AS usename,
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS usename,
     CAST(COALESCE(getvariable('mallard_application_name'), '') AS VARCHAR) AS application_name,
     CAST(getvariable('mallard_client_addr') AS VARCHAR) AS client_addr,
     CAST(NULL AS VARCHAR) AS client_hostname,

@@ -3,7 +3,7 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_stat_database AS
 SELECT
     mallard_catalog.pg.mallard_database_oid() AS datid,
-    current_database() AS datname,
+    CAST(current_database() AS pg_name) AS datname,
     CAST(1 AS INTEGER) AS numbackends,
     CAST(0 AS BIGINT) AS xact_commit,
     CAST(0 AS BIGINT) AS xact_rollback,

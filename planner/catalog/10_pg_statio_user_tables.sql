@@ -4,8 +4,8 @@
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_statio_user_tables AS
 SELECT
     CAST(table_oid AS BIGINT) AS relid,
-    schema_name AS schemaname,
-    table_name AS relname,
+    CAST(schema_name AS pg_name) AS schemaname,
+    CAST(table_name AS pg_name) AS relname,
     CAST(0 AS BIGINT) AS heap_blks_read,
     CAST(0 AS BIGINT) AS heap_blks_hit,
     CAST(0 AS BIGINT) AS idx_blks_read,

@@ -4,10 +4,10 @@ SELECT
     CAST(NULL AS BIGINT) AS oid,
     CAST(NULL AS BIGINT) AS tgrelid,
     CAST(NULL AS BIGINT) AS tgparentid,
-    CAST(NULL AS VARCHAR) AS tgname,
+    CAST(NULL AS pg_name) AS tgname,
     CAST(NULL AS BIGINT) AS tgfoid,
     CAST(NULL AS SMALLINT) AS tgtype,
-    CAST(NULL AS VARCHAR) AS tgenabled,
+    CAST(NULL AS pg_char) AS tgenabled,
     CAST(NULL AS BOOLEAN) AS tgisinternal,
     CAST(NULL AS BIGINT) AS tgconstrrelid,
     CAST(NULL AS BIGINT) AS tgconstrindid,
@@ -18,6 +18,6 @@ SELECT
     CAST(NULL AS VARCHAR) AS tgattr,
     CAST(NULL AS BLOB) AS tgargs,
     CAST(NULL AS VARCHAR) AS tgqual,
-    CAST(NULL AS VARCHAR) AS tgoldtable,
-    CAST(NULL AS VARCHAR) AS tgnewtable
+    CAST(NULL AS pg_name) AS tgoldtable,
+    CAST(NULL AS pg_name) AS tgnewtable
 WHERE false;

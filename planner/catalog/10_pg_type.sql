@@ -6,10 +6,12 @@
 -- type row (typarray 0).
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_type AS
 SELECT
-    oid, typname, CAST(11 AS BIGINT) AS typnamespace, CAST(10 AS BIGINT) AS typowner,
-    typlen, typbyval, typtype, typcategory, typispreferred, true AS typisdefined, typdelim,
-    CAST(0 AS BIGINT) AS typrelid, typsubscript, typelem, typarray, typinput, typoutput,
-    typreceive, typsend, typmodin, typmodout, typanalyze, typalign, typstorage,
+    oid, CAST(typname AS pg_name) AS typname, CAST(11 AS BIGINT) AS typnamespace,
+    CAST(10 AS BIGINT) AS typowner, typlen, typbyval, CAST(typtype AS pg_char) AS typtype,
+    CAST(typcategory AS pg_char) AS typcategory, typispreferred, true AS typisdefined,
+    CAST(typdelim AS pg_char) AS typdelim, CAST(0 AS BIGINT) AS typrelid, typsubscript, typelem,
+    typarray, typinput, typoutput, typreceive, typsend, typmodin, typmodout, typanalyze,
+    CAST(typalign AS pg_char) AS typalign, CAST(typstorage AS pg_char) AS typstorage,
     false AS typnotnull, CAST(0 AS BIGINT) AS typbasetype, CAST(-1 AS INTEGER) AS typtypmod,
     CAST(0 AS INTEGER) AS typndims, typcollation, CAST(NULL AS VARCHAR) AS typdefaultbin,
     CAST(NULL AS VARCHAR) AS typdefault, CAST(NULL AS VARCHAR[]) AS typacl

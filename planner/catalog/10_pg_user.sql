@@ -1,7 +1,7 @@
 -- pg_user lists Mallard's one role (see pg_roles) as a user.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_user AS
 SELECT
-    mallard_catalog.pg.mallard_user() AS usename,
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS usename,
     CAST(10 AS BIGINT) AS usesysid,
     true AS usecreatedb,
     true AS usesuper,

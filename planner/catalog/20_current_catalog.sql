@@ -1,2 +1,3 @@
--- current_catalog is current_database().
-CREATE OR REPLACE MACRO mallard_catalog.pg.current_catalog() AS system.main.current_database();
+-- current_catalog is current_database(), a name.
+CREATE OR REPLACE MACRO mallard_catalog.pg.current_catalog() AS
+    CAST(system.main.current_database() AS pg_name);

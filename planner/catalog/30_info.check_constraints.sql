@@ -2,10 +2,10 @@
 -- NOT NULL columns as PostgreSQL 15 does (see table_constraints).
 CREATE OR REPLACE VIEW mallard_catalog.info.check_constraints AS
 SELECT
-    CAST(current_database() AS VARCHAR) AS constraint_catalog,
-    CAST(nspname AS VARCHAR) AS constraint_schema,
-    CAST(conname AS VARCHAR) AS constraint_name,
-    CAST(check_clause AS VARCHAR) AS check_clause
+    CAST(current_database() AS pg_name) AS constraint_catalog,
+    CAST(nspname AS pg_name) AS constraint_schema,
+    CAST(conname AS pg_name) AS constraint_name,
+    CAST(check_clause AS pg_varchar) AS check_clause
 FROM (
     SELECT nspname, conname, '(' || conbin || ')' AS check_clause
     FROM mallard_catalog.pg.mallard_constraints

@@ -3,13 +3,13 @@
 -- constraint its own table's.
 CREATE OR REPLACE VIEW mallard_catalog.info.constraint_column_usage AS
 SELECT
-    CAST(current_database() AS VARCHAR) AS table_catalog,
-    CAST(nspname AS VARCHAR) AS table_schema,
-    CAST(table_name AS VARCHAR) AS table_name,
-    CAST(column_name AS VARCHAR) AS column_name,
-    CAST(current_database() AS VARCHAR) AS constraint_catalog,
-    CAST(nspname AS VARCHAR) AS constraint_schema,
-    CAST(conname AS VARCHAR) AS constraint_name
+    CAST(current_database() AS pg_name) AS table_catalog,
+    CAST(nspname AS pg_name) AS table_schema,
+    CAST(table_name AS pg_name) AS table_name,
+    CAST(column_name AS pg_name) AS column_name,
+    CAST(current_database() AS pg_name) AS constraint_catalog,
+    CAST(nspname AS pg_name) AS constraint_schema,
+    CAST(conname AS pg_name) AS constraint_name
 FROM (
     SELECT nspname, conname,
         CASE WHEN contype = 'f' THEN referenced_table ELSE relname END AS table_name,

@@ -2,10 +2,10 @@
 -- uses: a foreign key the referenced table, any other constraint its own.
 CREATE OR REPLACE VIEW mallard_catalog.info.constraint_table_usage AS
 SELECT
-    CAST(current_database() AS VARCHAR) AS table_catalog,
-    CAST(nspname AS VARCHAR) AS table_schema,
-    CAST(CASE WHEN contype = 'f' THEN referenced_table ELSE relname END AS VARCHAR) AS table_name,
-    CAST(current_database() AS VARCHAR) AS constraint_catalog,
-    CAST(nspname AS VARCHAR) AS constraint_schema,
-    CAST(conname AS VARCHAR) AS constraint_name
+    CAST(current_database() AS pg_name) AS table_catalog,
+    CAST(nspname AS pg_name) AS table_schema,
+    CAST(CASE WHEN contype = 'f' THEN referenced_table ELSE relname END AS pg_name) AS table_name,
+    CAST(current_database() AS pg_name) AS constraint_catalog,
+    CAST(nspname AS pg_name) AS constraint_schema,
+    CAST(conname AS pg_name) AS constraint_name
 FROM mallard_catalog.pg.mallard_constraints;

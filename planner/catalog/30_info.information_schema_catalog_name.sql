@@ -2,4 +2,4 @@
 -- database.
 CREATE OR REPLACE VIEW mallard_catalog.info.information_schema_catalog_name AS
 SELECT
-    CAST(current_database() AS VARCHAR) AS catalog_name;
+    CAST(current_database() AS pg_name) AS catalog_name;

@@ -4,13 +4,13 @@
 -- referenced key.
 CREATE OR REPLACE VIEW mallard_catalog.info.key_column_usage AS
 SELECT
-    CAST(current_database() AS VARCHAR) AS constraint_catalog,
-    CAST(k.nspname AS VARCHAR) AS constraint_schema,
-    CAST(k.conname AS VARCHAR) AS constraint_name,
-    CAST(current_database() AS VARCHAR) AS table_catalog,
-    CAST(k.nspname AS VARCHAR) AS table_schema,
-    CAST(k.relname AS VARCHAR) AS table_name,
-    CAST(k.column_name AS VARCHAR) AS column_name,
+    CAST(current_database() AS pg_name) AS constraint_catalog,
+    CAST(k.nspname AS pg_name) AS constraint_schema,
+    CAST(k.conname AS pg_name) AS constraint_name,
+    CAST(current_database() AS pg_name) AS table_catalog,
+    CAST(k.nspname AS pg_name) AS table_schema,
+    CAST(k.relname AS pg_name) AS table_name,
+    CAST(k.column_name AS pg_name) AS column_name,
     CAST(k.pos AS INTEGER) AS ordinal_position,
     CAST(CASE WHEN k.contype = 'f' THEN list_position(list_transform(u.constraint_column_names, x -> lower(x)), lower(k.referenced_column_names[k.pos])) END AS INTEGER) AS position_in_unique_constraint
 FROM (

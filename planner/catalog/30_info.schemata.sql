@@ -2,11 +2,11 @@
 -- Mallard's one role.
 CREATE OR REPLACE VIEW mallard_catalog.info.schemata AS
 SELECT
-    CAST(current_database() AS VARCHAR) AS catalog_name,
-    CAST(nspname AS VARCHAR) AS schema_name,
-    CAST(mallard_catalog.pg.mallard_user() AS VARCHAR) AS schema_owner,
-    CAST(NULL AS VARCHAR) AS default_character_set_catalog,
-    CAST(NULL AS VARCHAR) AS default_character_set_schema,
-    CAST(NULL AS VARCHAR) AS default_character_set_name,
-    CAST(NULL AS VARCHAR) AS sql_path
+    CAST(current_database() AS pg_name) AS catalog_name,
+    CAST(nspname AS pg_name) AS schema_name,
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS schema_owner,
+    CAST(NULL AS pg_name) AS default_character_set_catalog,
+    CAST(NULL AS pg_name) AS default_character_set_schema,
+    CAST(NULL AS pg_name) AS default_character_set_name,
+    CAST(NULL AS pg_varchar) AS sql_path
 FROM mallard_catalog.pg.pg_namespace;

@@ -3,14 +3,14 @@
 -- Mallard's one role.
 CREATE OR REPLACE VIEW mallard_catalog.info.table_privileges AS
 SELECT
-    CAST(mallard_catalog.pg.mallard_user() AS VARCHAR) AS grantor,
-    CAST(mallard_catalog.pg.mallard_user() AS VARCHAR) AS grantee,
-    CAST(current_database() AS VARCHAR) AS table_catalog,
-    CAST(n.nspname AS VARCHAR) AS table_schema,
-    CAST(c.relname AS VARCHAR) AS table_name,
-    CAST(p.privilege_type AS VARCHAR) AS privilege_type,
-    CAST('YES' AS VARCHAR) AS is_grantable,
-    CAST(CASE WHEN p.privilege_type = 'SELECT' THEN 'YES' ELSE 'NO' END AS VARCHAR) AS with_hierarchy
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS grantor,
+    CAST(mallard_catalog.pg.mallard_user() AS pg_name) AS grantee,
+    CAST(current_database() AS pg_name) AS table_catalog,
+    CAST(n.nspname AS pg_name) AS table_schema,
+    CAST(c.relname AS pg_name) AS table_name,
+    CAST(p.privilege_type AS pg_varchar) AS privilege_type,
+    CAST('YES' AS pg_varchar) AS is_grantable,
+    CAST(CASE WHEN p.privilege_type = 'SELECT' THEN 'YES' ELSE 'NO' END AS pg_varchar) AS with_hierarchy
 FROM mallard_catalog.pg.pg_class AS c
 JOIN mallard_catalog.pg.pg_namespace AS n ON n.oid = c.relnamespace
 CROSS JOIN (VALUES ('INSERT'), ('SELECT'), ('UPDATE'), ('DELETE'), ('TRUNCATE'), ('REFERENCES'), ('TRIGGER'))

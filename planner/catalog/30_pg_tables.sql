@@ -5,7 +5,7 @@ SELECT
     n.nspname AS schemaname,
     c.relname AS tablename,
     mallard_catalog.pg.pg_get_userbyid(c.relowner) AS tableowner,
-    CAST(NULL AS VARCHAR) AS tablespace,
+    CAST(NULL AS pg_name) AS tablespace,
     c.relhasindex AS hasindexes,
     c.relhasrules AS hasrules,
     c.relhastriggers AS hastriggers,

@@ -41,7 +41,10 @@
 // types. Objects DuckDB gives no OID of their own (constraints, the indexes
 // behind PRIMARY KEY and UNIQUE, column defaults, enum labels, function
 // overloads) get table_oid*4096 + kind*1024 + n (see 00_mallard_sub_oid.sql).
-// OID columns are BIGINT, as in DuckDB's own catalog functions.
+// OID columns are BIGINT, as in DuckDB's own catalog functions. Columns of
+// PostgreSQL's types name and "char", and information_schema's varchar
+// ones, are of the VARCHAR aliases storage registers for them (pg_name,
+// pg_char, pg_varchar), so that clients are sent PostgreSQL's type OIDs.
 package catalog
 
 import (

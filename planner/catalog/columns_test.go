@@ -8,20 +8,21 @@ import (
 
 // duckTypes maps the PostgreSQL type of a catalog column (as format_type
 // spells it) to the DuckDB type Mallard's column has. OIDs are BIGINT, as in
-// DuckDB's own catalog; names, "char" and regproc text; int2vector and
-// oidvector text (space-separated, as PostgreSQL prints them) except where
-// columnTypeExceptions says otherwise.
+// DuckDB's own catalog; names, "char" codes and information_schema's
+// character data of the VARCHAR aliases storage registers for those types;
+// regproc text; int2vector and oidvector text (space-separated, as PostgreSQL
+// prints them) except where columnTypeExceptions says otherwise.
 var duckTypes = map[string]string{
-	"oid": "BIGINT", "name": "VARCHAR", "text": "VARCHAR", `"char"`: "VARCHAR", "regproc": "VARCHAR",
+	"oid": "BIGINT", "name": "pg_name", "text": "VARCHAR", `"char"`: "pg_char", "regproc": "VARCHAR",
 	"regtype": "VARCHAR", "pg_node_tree": "VARCHAR", "inet": "VARCHAR", "pg_lsn": "VARCHAR",
 	"smallint": "SMALLINT", "integer": "INTEGER", "bigint": "BIGINT", "real": "FLOAT",
 	"double precision": "DOUBLE", "boolean": "BOOLEAN", "xid": "BIGINT",
 	"timestamp with time zone": "TIMESTAMP WITH TIME ZONE", "interval": "INTERVAL",
-	"aclitem[]": "VARCHAR[]", "text[]": "VARCHAR[]", "name[]": "VARCHAR[]", `"char"[]`: "VARCHAR[]",
+	"aclitem[]": "VARCHAR[]", "text[]": "VARCHAR[]", "name[]": "pg_name[]", `"char"[]`: "pg_char[]",
 	"regtype[]": "VARCHAR[]", "oid[]": "BIGINT[]", "smallint[]": "SMALLINT[]", "real[]": "FLOAT[]",
 	"int2vector": "VARCHAR", "oidvector": "VARCHAR", "bytea": "BLOB", "anyarray": "VARCHAR",
-	"information_schema.sql_identifier": "VARCHAR", "information_schema.character_data": "VARCHAR",
-	"information_schema.yes_or_no": "VARCHAR", "information_schema.cardinal_number": "INTEGER",
+	"information_schema.sql_identifier": "pg_name", "information_schema.character_data": "pg_varchar",
+	"information_schema.yes_or_no": "pg_varchar", "information_schema.cardinal_number": "INTEGER",
 	"information_schema.time_stamp": "TIMESTAMP WITH TIME ZONE",
 }
 

@@ -43,7 +43,7 @@ var sampleCases = []struct {
 		[][]string{{"1247", "pg_type", "11", "r"}, {"1259", "pg_class", "11", "r"}, {"13425", "tables", "13207", "v"}}},
 	{"catalog columns", `SELECT attname, atttypid FROM mallard_catalog.pg.pg_attribute
 		WHERE attrelid = 1259 AND attnum <= 3 ORDER BY attnum`,
-		[][]string{{"oid", "20"}, {"relname", "25"}, {"relnamespace", "20"}}},
+		[][]string{{"oid", "20"}, {"relname", "19"}, {"relnamespace", "20"}}},
 	{"enum type", `SELECT t.typname, t.typtype, t.typcategory, t.typnamespace, t.typlen,
 			array_to_string(list(e.enumlabel ORDER BY e.enumsortorder), ',')
 		FROM mallard_catalog.pg.pg_type t JOIN mallard_catalog.pg.pg_enum e ON e.enumtypid = t.oid
@@ -53,7 +53,7 @@ var sampleCases = []struct {
 		WHERE attrelid = mallard_catalog.pg.mallard_regclass('orders') AND attname = 'm'`, [][]string{{"25", "text"}}},
 	{"defaults", `SELECT c.relname, d.adnum, mallard_catalog.pg.pg_get_expr(d.adbin, d.adrelid)
 		FROM mallard_catalog.pg.pg_attrdef d JOIN mallard_catalog.pg.pg_class c ON c.oid = d.adrelid ORDER BY 1`,
-		[][]string{{"orders", "1", "nextval('order_seq')"}, {"parent", "3", "0"}}},
+		[][]string{{"orders", "1", "nextval('order_seq'::regclass)"}, {"parent", "3", "0"}}},
 	{"serial sequence", `SELECT mallard_catalog.pg.pg_get_serial_sequence('orders', 'id'),
 			mallard_catalog.pg.pg_get_serial_sequence('public.orders', 'm')`,
 		[][]string{{"public.order_seq", "NULL"}}},

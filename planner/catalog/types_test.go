@@ -16,7 +16,7 @@ var scalarTypes = []string{
 	"UBIGINT", "HUGEINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL(4,1)", "DECIMAL(10,2)",
 	"DECIMAL(18,3)", "DECIMAL(38,10)", "VARCHAR", "JSON", "BLOB", "UUID", "DATE", "TIME", "TIMETZ",
 	"TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMPTZ", "INTERVAL", "BIT",
-	"BIGNUM", "mood",
+	"BIGNUM", "mood", "pg_name", "pg_char", "pg_varchar",
 }
 
 // nestedTypes are DuckDB nested types, presented as arrays or json.

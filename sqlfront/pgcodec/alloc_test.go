@@ -28,6 +28,7 @@ func TestHotEncodersDoNotAllocate(t *testing.T) {
 		{"date BC", tDate, dateArr(days1BC)},
 		{"timestamp", tTimestamp, tsArr(arrow.Microsecond, "", us2020)},
 		{"timestamptz", tTimestampTZ, tsArr(arrow.Microsecond, "Etc/UTC", us2020)},
+		{"timestamptz in a zone", tTimestampTZ, tsArr(arrow.Microsecond, "America/New_York", us2020)},
 		{"timestamp_ns", tTimestampNS, tsArr(arrow.Nanosecond, "", us2020*1000)},
 		{"time", tTime, timeArr(3723500000)},
 		{"interval", tInterval, intervalArr(14, 3, 14706789000)},

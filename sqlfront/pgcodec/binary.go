@@ -88,7 +88,7 @@ func otherBinaryEncoder(id storage.TypeID) Encoder {
 }
 
 func binaryBool(dst []byte, arr arrow.Array, i int) []byte {
-	if arr.(*array.Boolean).Value(i) {
+	if boolAt(arr, i) {
 		return append(dst, 1)
 	}
 	return append(dst, 0)

@@ -131,27 +131,31 @@ func timestampMicros(v int64, unit arrow.TimeUnit) (int64, int) {
 
 // timestampTextEncoder returns the text encoder of a timestamp type.
 func timestampTextEncoder(id storage.TypeID) Encoder {
-	unit, tz := timestampUnit(id), id == storage.TypeTimestampTZ
+	unit := timestampUnit(id)
+	if id == storage.TypeTimestampTZ {
+		return timestampTZTextEncoder(unit)
+	}
 	return func(dst []byte, arr arrow.Array, i int) []byte {
 		us, inf := timestampMicros(int64(arr.(*array.Timestamp).Value(i)), unit)
 		if inf != 0 {
 			return appendInfinity(dst, inf)
 		}
-		return appendTimestamp(dst, us, tz)
+		return appendTimestamp(dst, us, false, 0)
 	}
 }
 
 // appendTimestamp appends microseconds since 1970 as Postgres' ISO text,
-// "YYYY-MM-DD HH:MM:SS[.ffffff][+00][ BC]".
-func appendTimestamp(dst []byte, us int64, tz bool) []byte {
+// "YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM]][ BC]", with the offset east (in
+// seconds) if tz is set; us is the local time at that offset.
+func appendTimestamp(dst []byte, us int64, tz bool, east int32) []byte {
 	days := floorDiv(us, usPerDay)
 	tod := uint64(us - days*usPerDay)
 	y, m, d := civil(days)
 	if y < 1 || y > 9999 {
-		return appendTimestampSlow(dst, days, tod, tz)
+		return appendTimestampSlow(dst, days, tod, tz, east)
 	}
 	// The common case is laid out in a fixed buffer and appended once.
-	var b [32]byte
+	var b [40]byte
 	put2(b[0:], int(y/100))
 	put2(b[2:], int(y%100))
 	b[4], b[7], b[10], b[13], b[16] = '-', '-', ' ', ':', ':'
@@ -165,17 +169,17 @@ func appendTimestamp(dst []byte, us int64, tz bool) []byte {
 		n += copy(b[n:], appendFraction(b[n:n], frac))
 	}
 	if tz {
-		n += copy(b[n:], "+00")
+		n += copy(b[n:], appendOffset(b[n:n], east))
 	}
 	return append(dst, b[:n]...)
 }
 
 // appendTimestampSlow is appendTimestamp for years outside 1..9999.
-func appendTimestampSlow(dst []byte, days int64, tod uint64, tz bool) []byte {
+func appendTimestampSlow(dst []byte, days int64, tod uint64, tz bool, east int32) []byte {
 	dst, bc := appendYMD(dst, days)
 	dst = appendClock(append(dst, ' '), tod)
 	if tz {
-		dst = append(dst, "+00"...)
+		dst = appendOffset(dst, east)
 	}
 	if bc {
 		dst = append(dst, " BC"...)

@@ -20,8 +20,9 @@ const (
 // caller sends a NULL row itself (length -1) and never passes one; NULLs
 // nested inside a list, struct or map are the encoder's to render.
 //
-// An Encoder is chosen once per column, holds no state and may be used
-// from any number of goroutines. For the scalar types it allocates
+// An Encoder is chosen once per column, holds no state (but the time zone
+// a timestamptz encoder last loaded) and may be used from any number of
+// goroutines. For the scalar types it allocates
 // nothing. It assumes arr has one of the Arrow types DuckDB produces for
 // the column's DuckDB type (see NewEncoder) and panics otherwise: that is
 // a bug in the caller, not bad data.
@@ -44,8 +45,8 @@ type Encoder func(dst []byte, arr arrow.Array, i int) []byte
 // Besides the Arrow types DuckDB produces by default, the encoders accept
 // large_utf8, string_view, large_binary, binary_view and large_list (the
 // arrow_large_buffer_size and produce_arrow_string_view settings), and the
-// fixed_size_binary forms of UUID, HUGEINT, UHUGEINT and TIMETZ that the
-// arrow_lossless_conversion setting produces. Only that last form keeps a
+// fixed_size_binary forms of UUID, HUGEINT, UHUGEINT and TIMETZ and the
+// int8 form of BOOLEAN that the arrow_lossless_conversion setting produces. Only that last form keeps a
 // TIMETZ's offset: by default DuckDB's Arrow conversion drops it and the
 // value is sent as its local time with offset +00.
 func NewEncoder(t storage.Type, format int16) (Encoder, error) {

@@ -48,7 +48,7 @@ func jsonScalar(t storage.Type) Encoder {
 }
 
 func jsonBool(dst []byte, arr arrow.Array, i int) []byte {
-	if arr.(*array.Boolean).Value(i) {
+	if boolAt(arr, i) {
 		return append(dst, "true"...)
 	}
 	return append(dst, "false"...)

@@ -7,6 +7,7 @@ import "strconv"
 const (
 	OIDBool             uint32 = 16
 	OIDBytea            uint32 = 17
+	OIDChar             uint32 = 18
 	OIDName             uint32 = 19
 	OIDInt8             uint32 = 20
 	OIDInt2             uint32 = 21
@@ -66,6 +67,7 @@ type scalarInfo struct {
 var scalars = map[uint32]scalarInfo{
 	OIDBool:        {"bool", 1, OIDBoolArray},
 	OIDBytea:       {"bytea", -1, OIDByteaArray},
+	OIDChar:        {"char", 1, 1002},
 	OIDName:        {"name", 64, 1003},
 	OIDInt8:        {"int8", 8, OIDInt8Array},
 	OIDInt2:        {"int2", 2, OIDInt2Array},

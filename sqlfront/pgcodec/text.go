@@ -88,7 +88,7 @@ func otherTextEncoder(id storage.TypeID) Encoder {
 }
 
 func textBool(dst []byte, arr arrow.Array, i int) []byte {
-	if arr.(*array.Boolean).Value(i) {
+	if boolAt(arr, i) {
 		return append(dst, 't')
 	}
 	return append(dst, 'f')

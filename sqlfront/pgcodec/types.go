@@ -3,7 +3,8 @@
 // the parameters of a Bind message into values DuckDB can bind.
 //
 // Values are presented as PostgreSQL 15 presents them with DateStyle
-// 'ISO, MDY', IntervalStyle postgres, TimeZone UTC and extra_float_digits 1.
+// 'ISO, MDY', IntervalStyle postgres and extra_float_digits 1; timestamptz
+// in the time zone DuckDB labels its Arrow column with (the session's).
 // Encoders are chosen once per column and append into a caller-owned
 // buffer, so encoding the common scalar types allocates nothing per value.
 package pgcodec
@@ -46,10 +47,17 @@ var simpleOIDs = map[storage.TypeID]uint32{
 	storage.TypeUnion: OIDJSON,
 }
 
+// aliasOIDs is a read-only table of the VARCHAR aliases storage registers
+// for Postgres string types, which are presented as those types.
+var aliasOIDs = map[string]uint32{
+	storage.AliasName: OIDName, storage.AliasChar: OIDChar, storage.AliasVarchar: OIDVarchar,
+}
+
 // TypeFor returns the Postgres type a column of DuckDB type t is presented
 // as. Integers become the smallest Postgres integer that holds them, and
 // UBIGINT, HUGEINT and UHUGEINT numeric(20, 0), numeric(39, 0) and
-// numeric(39, 0); BIT becomes varbit, ENUM text. Lists and fixed-size
+// numeric(39, 0); BIT becomes varbit, ENUM text, and the VARCHAR aliases
+// storage registers name, "char" and varchar. Lists and fixed-size
 // arrays of a scalar type become that type's Postgres array; every other
 // nested type becomes json. Types with no Postgres counterpart (NULL, ANY,
 // invalid) become text, as Postgres presents an untyped parameter.
@@ -105,6 +113,9 @@ func scalarOIDOf(t storage.Type) uint32 {
 	case storage.TypeVarchar:
 		if t.IsJSON() {
 			return OIDJSON
+		}
+		if oid, ok := aliasOIDs[t.Alias]; ok {
+			return oid
 		}
 		return OIDText
 	case storage.TypeUBigInt, storage.TypeHugeInt, storage.TypeUHugeInt, storage.TypeDecimal:

@@ -27,6 +27,22 @@ func stringAt(arr arrow.Array, i int) string {
 	return ""
 }
 
+// boolAt returns the boolean at row i of a boolean array, or of the int8
+// array DuckDB sends a BOOLEAN as under arrow_lossless_conversion (arrow.bool8
+// at the top level, plain int8 inside lists and structs).
+func boolAt(arr arrow.Array, i int) bool {
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Int8:
+		return a.Value(i) != 0
+	case array.ExtensionArray:
+		return boolAt(a.Storage(), i)
+	}
+	unexpected(arr, "boolean or int8")
+	return false
+}
+
 // bytesAt returns the bytes at row i of a binary, large_binary,
 // binary_view or fixed_size_binary array. The result aliases arr's memory.
 func bytesAt(arr arrow.Array, i int) []byte {

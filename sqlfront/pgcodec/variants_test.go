@@ -14,9 +14,9 @@ import (
 
 // TestEncodeArrowVariants covers the Arrow layouts DuckDB switches to
 // under its arrow_large_buffer_size, produce_arrow_string_view and
-// arrow_lossless_conversion settings, other dictionary index widths,
-// narrower decimals, rows other than the first and sliced arrays, whose
-// data starts at an offset.
+// arrow_lossless_conversion settings, time zones other than UTC, other
+// dictionary index widths, narrower decimals, rows other than the first
+// and sliced arrays, whose data starts at an offset.
 func TestEncodeArrowVariants(t *testing.T) {
 	tests := []struct {
 		name string
@@ -32,6 +32,12 @@ func TestEncodeArrowVariants(t *testing.T) {
 		{"large_binary", tBlob, largeBinArr("\x01\xab"), 0, `\x01ab`, "01ab"},
 		{"large_list", tList(tInteger), largeListArr(), 0, "{7,NULL}", "00000001000000010000001700000002000000010000000400000007ffffffff"},
 		{"enum uint16 indices", tEnum, enum16Arr(), 1, "second", hex.EncodeToString([]byte("second"))},
+		{"bool8", tBool, i8Arr(1), 0, "t", "01"},
+		{"bool8 in a list", tList(tBool), listArr(i8Arr(1, 0), 2), 0, "{t,f}", "000000010000000000000010000000020000000100000001010000000100"},
+		{"timestamptz in a session's zone", tTimestampTZ, tsArr(arrow.Microsecond, "America/New_York", us2020), 0,
+			"2019-12-31 20:02:03.123456-05", "00023e0864acbb00"},
+		{"timestamptz at a half-hour offset", tTimestampTZ, tsArr(arrow.Microsecond, "Asia/Kolkata", us2020), 0,
+			"2020-01-01 06:32:03.123456+05:30", "00023e0864acbb00"},
 		{"decimal64", tDecimal(12, 3), dec64Arr(-1234567), 0, "-1234.567", "000200004000000304d21626"},
 		{"decimal32", tDecimal(5, 2), dec32Arr(5), 0, "0.05", "0001ffff0000000201f4"},
 		{"third row", tBigInt, i64Arr(1, 2, 3), 2, "3", "0000000000000003"},
