@@ -101,7 +101,10 @@ func (r *rewriter) typeCast(n *pg.Node) {
 }
 
 // regNameCast shows x::regtype::text (any reg* type) as the name x stands
-// for. It runs before the inner cast is rewritten to an oid.
+// for. It runs before the inner cast is rewritten to an oid. A name goes
+// to its oid and back, so that it comes out as Postgres shows it
+// ('int4'::regtype::text is integer); an unknown name fails as the cast
+// to the oid does.
 func (r *rewriter) regNameCast(n *pg.Node) {
 	tc := n.GetTypeCast()
 	if tc == nil {
@@ -112,11 +115,21 @@ func (r *rewriter) regNameCast(n *pg.Node) {
 	if inner == nil || (target != "text" && target != "varchar") {
 		return
 	}
-	if fns, ok := regTypes[lastName(inner.TypeName.Names)]; ok && fns[1] != "" && !isNameArg(inner.Arg) {
-		n.Node = &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
-			Funcname: r.p.catalogFunc(fns[1]), Args: []*pg.Node{inner.Arg}, Location: -1}}
-		r.changed = true
+	fns, ok := regTypes[lastName(inner.TypeName.Names)]
+	if !ok || fns[1] == "" {
+		return
 	}
+	arg := inner.Arg
+	if isNameArg(arg) {
+		if fns[0] == "" {
+			return
+		}
+		arg = &pg.Node{Node: &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
+			Funcname: r.p.catalogFunc(fns[0]), Args: []*pg.Node{arg}, Location: -1}}}
+	}
+	n.Node = &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
+		Funcname: r.p.catalogFunc(fns[1]), Args: []*pg.Node{arg}, Location: -1}}
+	r.changed = true
 }
 
 // isNameArg reports whether a reg* cast's argument is a name rather than an
