@@ -9,7 +9,10 @@ package parallel
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // Collective is what data-parallel workers use to agree. Every worker
@@ -70,8 +73,11 @@ func (l *Local) AllReduceSum(ctx context.Context, rank int, buf []float64) error
 	if err := l.barrier.wait(ctx); err != nil {
 		return err
 	}
+	// No barrier after the copy: the next operation's first barrier, which
+	// rank 0 must pass before it writes l.result again, waits for every
+	// rank to have copied, and nothing reads l.bufs after the second one.
 	copy(buf, l.result)
-	return l.barrier.wait(ctx) // no rank may post again before every rank has copied
+	return nil
 }
 
 // Broadcast copies root's buf into every worker's buf.
@@ -99,25 +105,48 @@ func (l *Local) post(rank int, buf []float64) {
 }
 
 // barrier is a reusable rendezvous of n goroutines: each generation's
-// channel is closed when the last one arrives.
+// channel is closed when the last one arrives. One that arrives early
+// spins (see spinFor) before it blocks on the channel.
 type barrier struct {
-	mu    sync.Mutex
-	n     int
-	count int
-	gen   chan struct{}
+	mu     sync.Mutex
+	n      int
+	count  int
+	gen    chan struct{}
+	passed atomic.Uint64 // the number of generations completed
 }
+
+// spinFor is how long a goroutine that reaches a barrier before the others
+// watches for them before it blocks. A blocked goroutine wakes late: the
+// last to arrive readies it on its own processor, from which an idle one
+// (whose thread, and on a virtual machine whose virtual CPU, has gone to
+// sleep) must steal it. On a 2-core virtual machine each barrier of two
+// goroutines so cost 50 to 300 µs, against the few milliseconds between
+// the barriers of a training step: spinning, two workers trained a
+// recommender's epoch 4% faster. The waiter yields as it spins, so that
+// other goroutines on its processor can run, spins only when every party
+// can have a processor of its own, and gives up after spinFor, so that a
+// long wait costs no more processor time than that.
+const spinFor = time.Millisecond
 
 func (b *barrier) wait(ctx context.Context) error {
 	b.mu.Lock()
-	ch := b.gen
+	ch, gen := b.gen, b.passed.Load()
 	b.count++
 	if b.count == b.n {
 		b.count, b.gen = 0, make(chan struct{})
+		b.passed.Add(1)
 		b.mu.Unlock()
 		close(ch)
 		return nil
 	}
 	b.mu.Unlock()
+	if b.n <= runtime.GOMAXPROCS(0) {
+		for start := time.Now(); time.Since(start) < spinFor; runtime.Gosched() {
+			if b.passed.Load() != gen {
+				return nil
+			}
+		}
+	}
 	select {
 	case <-ch:
 		return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -73,4 +74,54 @@ func BenchmarkEpoch(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkWorkersRatio measures what the goal of two workers is set on:
+// the time of the first epoch (Epoch.Elapsed: setup, training and
+// evaluation) with two workers over that with one, on the synthetic tenth
+// of MovieLens 25M, ranking a tenth of the users the default ranks (as
+// many per user as on the whole set). Each iteration is a round that runs
+// both, alternating which goes first; the ratio reported is the median of
+// the rounds', so run it with -benchtime=3x or more. Before each training
+// the heap is collected and its free memory returned to the system, as
+// train_recommender does, so that neither configuration inherits the
+// other's pages; an untimed epoch first has the process touch as much
+// memory as a training does, since on a virtual machine the first touch
+// of memory new to the process can cost the host's work too.
+func BenchmarkWorkersRatio(b *testing.B) {
+	train, test := recommender.Split(shaped(1, 16254, 62423, 2500000), 0.1, 1)
+	epoch := func(workers int) float64 {
+		cfg := recommender.DefaultConfig()
+		cfg.Epochs, cfg.Workers, cfg.RankUsers = 1, workers, cfg.RankUsers/10
+		debug.FreeOSMemory()
+		var elapsed float64
+		if _, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
+			elapsed = e.Elapsed.Seconds()
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		return elapsed
+	}
+	epoch(1)
+	var ones, twos, ratios []float64
+	for b.Loop() {
+		var one, two float64
+		if len(ratios)%2 == 0 {
+			one, two = epoch(1), epoch(2)
+		} else {
+			two, one = epoch(2), epoch(1)
+		}
+		b.Logf("round %d: one worker %.2f s, two %.2f s, ratio %.3f", len(ratios)+1, one, two, two/one)
+		ones, twos, ratios = append(ones, one), append(twos, two), append(ratios, two/one)
+	}
+	b.ReportMetric(median(ones), "s/epoch-1")
+	b.ReportMetric(median(twos), "s/epoch-2")
+	b.ReportMetric(median(ratios), "ratio")
+}
+
+// median is the median of xs, the upper one of an even number.
+func median(xs []float64) float64 {
+	xs = slices.Sorted(slices.Values(xs))
+	return xs[len(xs)/2]
 }

@@ -37,12 +37,14 @@
 // each), the two tables with their Adam moments (16·items·(h₁+h_L+1)
 // bytes, once for all workers), and per worker a gradient of the batch's
 // items and a replica of the small dense part: about 300 MB of tables for
-// 62,000 items and the default layers.
+// 62,000 items and the default layers, which a run asks the kernel to back
+// with huge pages (see training.pages).
 //
 // # Data parallelism
 //
-// Workers (Config.Workers goroutines) split each mini-batch by ratings, as
-// the GAT trainer does, and take one optimiser step together. The dense
+// Workers (Config.Workers goroutines) share each mini-batch out, each
+// getting about as many ratings and as many users as the others (see
+// worker.share), and take one optimiser step together. The dense
 // part (the hidden layers between the tables, a few thousand values) is
 // replicated: its gradient is all-reduced through a parallel.Collective and
 // every replica steps alike. The tables are not: shipping their gradient
@@ -52,14 +54,16 @@
 // replica would then step every row. Instead one copy of the tables and
 // their moments is shared by the workers of a run, and after the
 // all-reduce (which is also the point after which every worker's gradient
-// is complete) each worker sums, in rank order, the gradients of the rows
-// of the items it owns (item index mod workers) and steps them; a barrier
-// ends the step. So both the reduction and the optimiser step are divided
-// among the workers, and the result depends on the number of workers only
-// through the order of floating-point sums. Across processes the tables'
-// exchange would become a reduce-scatter of the used rows to their owners
-// and an all-gather of the stepped ones, operations a Collective could
-// grow; the owner-computes structure would not change.
+// is complete) the workers claim the batch's rows a few at a time as they
+// go, and for each sums its gradients in rank order and steps it (see
+// worker.eachRow); a barrier ends the step. So both the reduction and the
+// optimiser step are divided among the workers, who steps a row does not
+// matter, and the result depends on the number of workers only through
+// the order of floating-point sums. Across processes the tables' exchange
+// would become a reduce-scatter of the used rows to owners fixed in
+// advance (the items of each residue mod the workers, say) and an
+// all-gather of the stepped ones, operations a Collective could grow; the
+// owner-computes structure would not change.
 //
 // # Metrics
 //

@@ -41,7 +41,7 @@ func BatchGradient(cfg Config, train Ratings, batch []int, m *Model) (loss float
 		loss += cfg.L2 / 2 * sumSquares(n.dense[l.w:l.b])
 	}
 	for _, w := range run.workers {
-		w.eachOwnedRow(func(j int32) {
+		w.eachRow(func(j int32) {
 			copy(rowOf(grad[0], j, w.g.wEnc), w.ge)
 			copy(rowOf(grad[2], j, w.g.wDec), w.gd)
 			loss += run.penalty[j] / 2 * (sumSquares(n.encRow(j)) + sumSquares(n.decRow(j)))

@@ -91,10 +91,13 @@ func newNet(cfg Config, items int, enc, dense, dec []float64) *net {
 // near the mean rating rather than mid-scale, a distance the biases of a
 // user-based autoencoder, which sees each item in few batches an epoch,
 // would take much of training to travel. The same rng state gives the
-// same weights.
+// same weights. The tables are advised to huge pages before anything
+// touches them (see training.pages).
 func initWeights(cfg Config, items int, target float64, rng *rand.Rand) (enc, dense, dec []float64) {
 	ne, nd, nc := shapes(cfg, items)
 	enc, dense, dec = make([]float64, ne), make([]float64, nd), make([]float64, nc)
+	hugePages(enc, true)
+	hugePages(dec, true)
 	glorot(rng, enc, items, cfg.Hidden[0])
 	inner, _ := denseLayout(cfg.Hidden)
 	for _, l := range inner {

@@ -1,9 +1,10 @@
 package recommender
 
 import (
+	"cmp"
 	"context"
 	"math"
-	"sort"
+	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/floats"
@@ -21,6 +22,13 @@ type worker struct {
 	t       *trace
 	ge, gd  []float64 // a table row's gradient summed over the workers
 	ev      *evaluator
+	deal    deal
+}
+
+// deal is the scratch space in which share deals a batch.
+type deal struct {
+	order, mine    []int // the batch's users in dealing order; this worker's
+	ratings, users []int // by rank, what each worker has been dealt
 }
 
 func (r *training) newWorker(rank int, dense []float64) *worker {
@@ -28,6 +36,7 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 	w := &worker{training: r, rank: rank, net: n, opt: newOptimizer(r.cfg), g: newGrads(n), t: newTrace(r.cfg.Hidden),
 		ge: make([]float64, len(n.encRow(0))), gd: make([]float64, len(n.decRow(0)))}
 	w.denseMV = w.opt.moments(len(n.dense))
+	w.deal.ratings, w.deal.users = make([]int, r.cfg.Workers), make([]int, r.cfg.Workers)
 	w.ev = newEvaluator(n, r.train, r.test, r.scale, r.cfg.Relevant)
 	return w
 }
@@ -35,6 +44,12 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 // loop runs every epoch on this worker.
 func (w *worker) loop(ctx context.Context) error {
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
+		if w.rank == 0 {
+			// No worker claims users to evaluate now: all have passed the
+			// last evaluation's barrier, and none reaches this one before
+			// the first step's all-reduce, which waits for rank 0.
+			w.evaluated.reset()
+		}
 		order := shuffled(w.users, w.cfg.Seed, epoch)
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
 			if err := w.step(ctx, order[from:min(from+w.cfg.BatchSize, len(order))]); err != nil {
@@ -58,11 +73,16 @@ func (w *worker) loop(ctx context.Context) error {
 // step trains on one mini-batch of users. Each worker adds the gradient
 // of its share of the users into its own grads; the all-reduce of the
 // dense part is also the point after which every worker's grads are
-// complete. Each worker then sums, in rank order, the table rows of the
-// items it owns (item mod workers) and steps them, while every worker
+// complete. The workers then claim the batch's table rows, sum each one's
+// gradient over the workers in rank order and step it, while every worker
 // steps its replica of the dense part alike. The barrier at the end keeps
 // the next batch from reading rows still moving.
 func (w *worker) step(ctx context.Context, batch []int) error {
+	if w.rank == 0 {
+		// No worker claims rows now: all have passed the last batch's
+		// barrier, and none passes this one's all-reduce before rank 0.
+		w.rows.reset()
+	}
 	if _, err := w.gradient(ctx, batch); err != nil {
 		return err
 	}
@@ -102,51 +122,89 @@ func (w *worker) gradient(ctx context.Context, batch []int) (float64, error) {
 func (w *worker) ratings(users []int) int {
 	n := 0
 	for _, u := range users {
-		n += w.train.Ptr[u+1] - w.train.Ptr[u]
+		n += w.rated(u)
 	}
 	return n
 }
 
-// share is this worker's contiguous part of batch, cut so that the
-// workers get about as many ratings each.
+// rated is the number of training ratings of user u.
+func (w *worker) rated(u int) int { return w.train.Ptr[u+1] - w.train.Ptr[u] }
+
+// share is this worker's part of batch. The users are dealt, most
+// ratings first, each to the worker with the fewest ratings so far among
+// those that have fewer than their part of the users, the lower rank on
+// ties; every worker deals alike, so the shares partition the batch. So
+// the workers get about as many ratings each, and as many users (give or
+// take one), each of whom also costs a pass through the dense layers.
+// (Cut into contiguous runs of about as many ratings, the batch gave the
+// user across a cut, likely a heavy one, whole to the lower rank, which
+// had about a tenth more work than the next, and the others waited for it
+// at every step.)
 func (w *worker) share(batch []int) []int {
-	total, size := w.ratings(batch), len(w.workers)
-	lo, hi := -1, len(batch)
-	seen := 0
-	for i, u := range batch {
-		if lo < 0 && seen*size >= total*w.rank {
-			lo = i
+	size := len(w.workers)
+	part := (len(batch) + size - 1) / size
+	d := &w.deal
+	d.order = append(d.order[:0], batch...)
+	slices.SortStableFunc(d.order, func(u, v int) int { return cmp.Compare(w.rated(v), w.rated(u)) })
+	clear(d.ratings)
+	clear(d.users)
+	d.mine = d.mine[:0]
+	for _, u := range d.order {
+		to := -1
+		for r := range size {
+			if d.users[r] < part && (to < 0 || d.ratings[r] < d.ratings[to]) {
+				to = r
+			}
 		}
-		if seen*size >= total*(w.rank+1) {
-			hi = i
-			break
+		d.ratings[to] += w.rated(u)
+		d.users[to]++
+		if to == w.rank {
+			d.mine = append(d.mine, u)
 		}
-		seen += w.train.Ptr[u+1] - w.train.Ptr[u]
 	}
-	if lo < 0 {
-		lo = len(batch)
-	}
-	return batch[lo:max(lo, hi)]
+	return d.mine
 }
 
-// stepTables steps every table row of the batch that this worker owns.
+// stepTables steps the table rows of the batch that this worker claims.
 func (w *worker) stepTables() {
-	w.eachOwnedRow(func(j int32) {
+	w.eachRow(func(j int32) {
 		w.opt.update(w.net.encRow(j), rowOf(w.encMV, j, 2*w.g.wEnc), w.ge)
 		w.opt.update(w.net.decRow(j), rowOf(w.decMV, j, 2*w.g.wDec), w.gd)
 	})
 }
 
-// eachOwnedRow calls f for every item of the batch that this worker owns,
-// with the item's whole gradient rows, summed over the workers in rank
-// order and the penalty added, in w.ge and w.gd. The first worker (in
-// rank order) whose share used an item finds it.
-func (w *worker) eachOwnedRow(f func(j int32)) {
-	size := len(w.workers)
-	for r, other := range w.workers {
-		for s, j := range other.g.items {
-			if int(j)%size == w.rank && !w.usedBefore(r, j) {
-				w.rowGradient(j, r, s)
+// rowClaim is the number of entries of the workers' grads (see eachRow) a
+// worker claims at a time: tens of microseconds of work.
+const rowClaim = 16
+
+// eachRow calls f for every item of the batch whose rows this worker
+// claims, with the item's whole gradient rows, summed over the workers in
+// rank order and the penalty added, in w.ge and w.gd. The entries of the
+// workers' grads, in rank order and then slot order, are claimed in runs
+// of rowClaim by whichever worker asks next, and an item is stepped at its
+// entry in the grads of the first worker whose share used it. Who steps a
+// row changes nothing in the result, so the rows are not dealt out in
+// advance: with fixed parts (the items of each residue mod the workers)
+// each worker waited at the barrier for the other for a few percent of
+// the epoch, more whenever the system took the other's processor away.
+func (w *worker) eachRow(f func(j int32)) {
+	total := 0
+	for _, other := range w.workers {
+		total += len(other.g.items)
+	}
+	for {
+		lo, hi := w.rows.claim(rowClaim, total)
+		if lo == hi {
+			return
+		}
+		r, base := 0, 0 // entry e is slot e−base of worker r
+		for e := lo; e < hi; e++ {
+			for e-base >= len(w.workers[r].g.items) {
+				base += len(w.workers[r].g.items)
+				r++
+			}
+			if j := w.workers[r].g.items[e-base]; !w.usedBefore(r, j) {
+				w.rowGradient(j, r, e-base)
 				f(j)
 			}
 		}
@@ -189,18 +247,29 @@ func rowOf[T float32 | float64](table []T, j int32, width int) []T {
 	return table[int(j)*width : int(j+1)*width]
 }
 
-// evaluate measures the model after an epoch. Each worker scores its share
-// of the users into the run's per-user results; rank 0 sums them in user
-// order, so the metrics do not depend on the number of workers beyond the
-// weights themselves. Only rank 0's Epoch is filled in.
+// userClaim is the number of users a worker claims at a time to
+// evaluate: a few milliseconds of work.
+const userClaim = 64
+
+// evaluate measures the model after an epoch. The workers claim users in
+// runs of userClaim as they go and score them into the run's per-user
+// results, then rank their parts of the ranked users (each ranking is a
+// matrix product that itself runs on every processor); rank 0 sums the
+// results in user order, so the metrics do not depend on the number of
+// workers beyond the weights themselves. Only rank 0's Epoch is filled in.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
-	lo, hi := w.userShare()
-	for u := lo; u < hi; u++ {
-		a, base := w.ev.code(u)
-		items, vals := w.train.Row(u)
-		w.trainSSE[u] = w.ev.sse(items, vals, a, base)
-		items, vals = w.test.Row(u)
-		w.testSSE[u] = w.ev.sse(items, vals, a, base)
+	for {
+		lo, hi := w.evaluated.claim(userClaim, w.train.Users)
+		if lo == hi {
+			break
+		}
+		for u := lo; u < hi; u++ {
+			a, base := w.ev.code(u)
+			items, vals := w.train.Row(u)
+			w.trainSSE[u] = w.ev.sse(items, vals, a, base)
+			items, vals = w.test.Row(u)
+			w.testSSE[u] = w.ev.sse(items, vals, a, base)
+		}
 	}
 	size := len(w.workers)
 	rlo, rhi := w.rank*len(w.ranked)/size, (w.rank+1)*len(w.ranked)/size
@@ -211,18 +280,6 @@ func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 	return Epoch{Epoch: epoch,
 		TrainRMSE: math.Sqrt(sum(w.trainSSE) / float64(w.train.Len())), TestRMSE: math.Sqrt(sum(w.testSSE) / float64(w.test.Len())),
 		RecallAt10: mean(w.recall), NDCGAt10: mean(w.ndcg), Elapsed: time.Since(w.start)}, nil
-}
-
-// userShare is this worker's range of users for evaluation, cut so that
-// the workers get about as many training and test ratings each.
-func (w *worker) userShare() (lo, hi int) {
-	total, size := w.train.Len()+w.test.Len(), len(w.workers)
-	cut := func(part int) int {
-		return sort.Search(w.train.Users, func(u int) bool {
-			return (w.train.Ptr[u]+w.test.Ptr[u])*size >= total*part
-		})
-	}
-	return cut(w.rank), cut(w.rank + 1)
 }
 
 // sum adds xs in order.
