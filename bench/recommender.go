@@ -88,6 +88,7 @@ type recTrained struct {
 	recall, ndcg        *float64
 	startKB, peakKB     int64
 	afterRecommendKB    int64
+	stolen              float64 // the host's steal during the statement, as a share of the machine's CPU time
 	artifactBytes       *int64
 	status, runError    string
 	metrics             []recMetric
@@ -125,6 +126,8 @@ func recRounds(ctx context.Context, o options, path string, users int64) ([]recT
 	var errs []error
 	for round := 1; round <= o.RecRuns; round++ {
 		fmt.Fprintf(o.Out, "== recommender round %d/%d, host load average %.2f\n", round, o.RecRuns, loadAverage())
+		one, two := hostParallelism()
+		fmt.Fprintf(o.Out, "  host probe: a trivially parallel job took %.2fs on one core and %.2fs on two (ratio %.2f; 0.50 is a quiet host)\n", one, two, two/one)
 		for _, workers := range [][]int{{1, 2}, {2, 1}}[(round+1)%2] {
 			r := trainFresh(ctx, o, path, filepath.Join(dir, "ratings.duckdb"), workers, users)
 			printRecTrained(o, r)
@@ -162,10 +165,11 @@ func trainFresh(ctx context.Context, o options, path, work string, workers int, 
 	}
 	model := fmt.Sprintf("rec_bench_w%d", workers)
 	sampler := sampleRSS(status)
-	start := time.Now()
+	start, steal := time.Now(), hostStealSeconds()
 	r.err = r.train(ctx, conn, model)
 	end := time.Now()
 	r.wallSecs = end.Sub(start).Seconds()
+	r.stolen = (hostStealSeconds() - steal) / (r.wallSecs * float64(runtime.NumCPU()))
 	r.samples = sampler.stop()
 	peak, err := procStatusKB(status, "VmHWM")
 	r.peakKB, r.err = peak, errors.Join(r.err, err)
@@ -462,6 +466,7 @@ func printRecTrained(o options, r recTrained) {
 	} else {
 		fmt.Fprintf(out, "epoch elapsed_ms %.0f, statement %.1fs (its row reached the client at %.1fs); train_rmse %.4f test_rmse %.4f recall@10 %s ndcg@10 %s\n",
 			r.epochMS, r.wallSecs, r.rowSecs, r.trainRMSE, r.testRMSE, optFloat(r.recall), optFloat(r.ndcg))
+		fmt.Fprintf(out, "    the host stole %.1f%% of this machine's CPU time during the statement\n", 100*r.stolen)
 	}
 	size := "none"
 	if r.artifactBytes != nil {
