@@ -20,6 +20,7 @@ type Rows struct {
 	res     mapping.Result
 	opts    arrowmapping.ArrowOptions
 	schema  *arrow.Schema
+	direct  bool // small chunks are built in Go (see smallChunk)
 	cols    []Column
 	changed int64
 	result  Result
@@ -48,7 +49,7 @@ func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Ro
 	}
 	r.opts = arrowmapping.ResultGetArrowOptions(&r.res)
 	if s.cache.matches(&r.res, s.conn.settingsGen) {
-		r.cols, r.schema = s.cache.cols, s.cache.schema
+		r.cols, r.schema, r.direct = s.cache.cols, s.cache.schema, s.cache.direct
 		return r, nil
 	}
 	n := int(mapping.ColumnCount(&r.res))
@@ -70,8 +71,8 @@ func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Ro
 		r.Close()
 		return nil, err
 	}
-	s.cache.store(r.cols, schema, s.conn.settingsGen)
-	r.schema = schema
+	r.schema, r.direct = schema, directly(r.cols, schema)
+	s.cache.store(r.cols, schema, r.direct, s.conn.settingsGen)
 	return r, nil
 }
 
@@ -103,6 +104,11 @@ func (r *Rows) Next() bool {
 		if size == 0 {
 			mapping.DestroyDataChunk(&chunk)
 			continue
+		}
+		if r.direct && int(size) <= smallChunk {
+			r.batch = directBatch(r.schema, chunk, int(size))
+			mapping.DestroyDataChunk(&chunk)
+			return true
 		}
 		rec, ed := arrowmapping.DataChunkToArrowArray(r.opts, r.schema, chunk)
 		mapping.DestroyDataChunk(&chunk)
@@ -169,6 +175,7 @@ func createdRows(res mapping.Result) int64 {
 type resultCache struct {
 	cols   []Column
 	schema *arrow.Schema
+	direct bool   // whether small chunks can be built in Go
 	gen    uint64 // the connection's settings generation it was built under
 }
 
@@ -187,8 +194,8 @@ func (c *resultCache) matches(res *mapping.Result, gen uint64) bool {
 	return true
 }
 
-func (c *resultCache) store(cols []Column, schema *arrow.Schema, gen uint64) {
-	c.cols, c.schema, c.gen = cols, schema, gen
+func (c *resultCache) store(cols []Column, schema *arrow.Schema, direct bool, gen uint64) {
+	c.cols, c.schema, c.direct, c.gen = cols, schema, direct, gen
 }
 
 func flatType(id TypeID) bool {
