@@ -19,6 +19,7 @@
 #                          bench recommender generates (BENCH_REC_SCALE=0.02 for a smoke run); the
 #                          database is kept in ${TMPDIR:-/tmp} per shape, so later runs skip generating it
 #   BENCH_REC_RUNS=1       rounds of bench recommender's two training runs (an epoch at full scale takes minutes)
+#   BENCH_ONLY=wire        stop after the wire figures (stream, QPS, COPY), skipping prep, train and recommender
 #   PG_BIN                 PostgreSQL 15 programs (/usr/lib/postgresql/15/bin)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +107,7 @@ echo "            QPS: $clients clients, ${qps_warm}s warm-up on fresh connectio
 echo "            COPY input: generated on the fly (text format, cheap hash for the text column)"
 echo
 "$bench" report "${common[@]}"
+[ "${BENCH_ONLY:-}" != wire ] || exit 0
 
 echo
 "$bench" prep -mallard-bin "$mallard" -mallard-log "$work/mallard.log" -runs "$runs"
