@@ -40,8 +40,9 @@ func startRolesServer(t *testing.T) (owner, reader *pgx.Conn) {
 	return login("mallard", "own3r"), login("reader", "re4d")
 }
 
-// TestReadOnlyRole: the read-only role queries, forecasts, recommends and
-// evaluates, and every way to write, train, save, deploy or change a
+// TestReadOnlyRole: the read-only role queries, forecasts, recommends,
+// evaluates and sets session parameters and customized options (as any
+// Postgres role may), and every way to write, train, save, deploy or change a
 // DuckDB setting fails with 42501 and changes nothing, including calls
 // that pass a forged caller or use the names DuckDB knows the functions by.
 func TestReadOnlyRole(t *testing.T) {
@@ -66,6 +67,9 @@ func TestReadOnlyRole(t *testing.T) {
 		"SET application_name = 'dashboard'",
 		"SET TimeZone = 'Europe/Paris'",
 		"SELECT set_config('search_path', 'public', false)",
+		"SET myapp.user_id = '42'",
+		"SELECT set_config('request.jwt.claims', '{}', false)",
+		"SELECT current_setting('myapp.user_id'), current_setting('request.jwt.claims')",
 		"BEGIN", "SELECT 1", "COMMIT",
 		"EXPLAIN SELECT * FROM uw",
 		"PRAGMA table_info('uw')",

@@ -7,10 +7,11 @@ import (
 )
 
 // typeSubstitutes are Postgres types DuckDB lacks, as the DuckDB type that
-// holds their values. The reg* types are handled by regCast.
+// holds their values. The reg* types are handled by regCast, int2vector
+// and oidvector by vectorElems.
 var typeSubstitutes = map[string]string{
 	"oid": "int8", "xid": "int8", "xid8": "int8", "cid": "int8",
-	"name": "varchar", "char": "varchar", "int2vector": "varchar", "oidvector": "varchar",
+	"name": "varchar", "char": "varchar",
 	"pg_node_tree": "varchar", "aclitem": "varchar", "regconfig": "int8",
 	"jsonb": "json", "citext": "varchar",
 }
@@ -47,6 +48,11 @@ var regTypes = map[string][2]string{
 // lacks, wherever a type is named (casts, column definitions).
 func (r *rewriter) typeName(t *pg.TypeName) {
 	name := lastName(t.Names)
+	if elem, ok := vectorElems[name]; ok && len(t.ArrayBounds) == 0 {
+		t.Names, t.ArrayBounds = names(elem), []*pg.Node{pg.MakeIntNode(-1)}
+		r.changed = true
+		return
+	}
 	if sub, ok := typeSubstitutes[name]; ok {
 		t.Names = typeNames(sub)
 		r.changed = true

@@ -1,6 +1,10 @@
 package planner
 
-import pg "github.com/pganalyze/pg_query_go/v6"
+import (
+	"strconv"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
 
 // int4Funcs return integer in Postgres and BIGINT in DuckDB; their results
 // are cast so that clients see Postgres' type.
@@ -11,15 +15,15 @@ var int4Funcs = map[string]bool{
 
 // functionForms rewrites calls of Postgres functions that DuckDB has with
 // another result type or reads differently: int4Funcs are cast to integer,
-// octet_length of text counts its bytes, to_hex is lower case and
-// substring(text, pattern) extracts a regular expression match.
+// octet_length of text counts its bytes, to_hex is lower case (see toHex)
+// and substring(text, pattern) extracts a regular expression match.
 func (r *rewriter) functionForms(n *pg.Node, name string) {
 	fc := n.GetFuncCall()
 	switch {
 	case name == "octet_length" && len(fc.Args) == 1 && isTextArg(fc.Args[0]):
 		fc.Funcname = names("strlen") // DuckDB's octet_length takes only BLOB and BIT
 	case name == "to_hex" && len(fc.Args) == 1:
-		n.Node = call([]string{"lower"}, &pg.Node{Node: n.Node}).Node
+		n.Node = call([]string{"lower"}, toHex(fc.Args[0])).Node
 		r.changed = true
 		return
 	case name == "substring" && len(fc.Args) == 2 && isTextArg(fc.Args[1]):
@@ -104,4 +108,29 @@ func hasCaptureGroup(re string) bool {
 		}
 	}
 	return false
+}
+
+// toHex is to_hex(x) with Postgres' width: to_hex(int4) shows 32 bits of
+// two's complement (ffffffff for -1), to_hex(int8) 64, where DuckDB shows
+// every integer as 64 bits. The type is known only to DuckDB, so the call
+// asks typeof(x); an argument that must be evaluated once, or a parameter,
+// whose type the comparison would decide, is left to DuckDB.
+func toHex(x *pg.Node) *pg.Node {
+	if f := x.GetAConst().GetFval(); f != nil {
+		if v, err := strconv.ParseInt(f.Fval, 10, 32); err == nil && v == int64(int32(v)) {
+			x = castTo(x, "int4") // -2147483648: integer to Postgres, BIGINT to DuckDB
+		}
+	}
+	plain := call([]string{"to_hex"}, x)
+	if x.GetParamRef() != nil || mustEvaluateOnce(x.ProtoReflect()) {
+		return plain
+	}
+	int4 := parseExpr("typeof(x) IN ('INTEGER', 'SMALLINT', 'TINYINT')")
+	low32 := parseExpr("to_hex(CAST(x AS BIGINT) & 4294967295)")
+	if int4 == nil || low32 == nil {
+		return plain
+	}
+	substitute(int4.ProtoReflect(), x)
+	substitute(low32.ProtoReflect(), x)
+	return caseWhen(int4, low32, plain)
 }

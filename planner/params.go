@@ -99,3 +99,30 @@ func IsParameter(name string) bool {
 func VariableName(param string) string {
 	return "mallard_pg_" + strings.ToLower(param)
 }
+
+// IsCustomParameter reports whether name is that of a customized option
+// ("myapp.user_id"): Postgres lets a session set any parameter whose name
+// has a dot, as text, for extensions and applications to read back.
+func IsCustomParameter(name string) bool { return strings.Contains(name, ".") }
+
+// ValidCustomParameter reports whether a customized option may be named
+// name, as Postgres 15 decides: two or more simple identifiers (a letter,
+// underscore or non-ASCII byte, then those, digits or $) joined by dots.
+func ValidCustomParameter(name string) bool {
+	parts := strings.Split(name, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, part := range parts {
+		if part == "" || part[0] >= '0' && part[0] <= '9' || part[0] == '$' {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c >= 0x80) {
+				return false
+			}
+		}
+	}
+	return true
+}

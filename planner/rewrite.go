@@ -20,17 +20,30 @@ type rewriter struct {
 	// the parameters the client cast itself.
 	paramTypes []string
 	castParams map[*pg.ParamRef]bool
+	// root is the statement; vectors the names of the columns in it that
+	// may be int2vectors or oidvectors, found when first needed, and
+	// fromCalls the function calls that are FROM items (see vectors.go).
+	root      *pg.Node
+	vectors   map[string]bool
+	fromCalls map[*pg.FuncCall]bool
 }
 
-func (r *rewriter) statement(n *pg.Node) { r.walk(n.ProtoReflect()) }
+func (r *rewriter) statement(n *pg.Node) {
+	r.root = n
+	r.walk(n.ProtoReflect())
+}
 
-// walk visits every message below m: ResTargets before their children (a
-// reg* cast in a select list shows a name, elsewhere an oid), every other
-// rule after them.
+// walk visits every message below m: SELECTs before their children (their
+// FROM items tell what tableoid is) and ResTargets too (a reg* cast in a
+// select list shows a name, elsewhere an oid), every other rule after them.
 func (r *rewriter) walk(m protoreflect.Message) {
 	switch x := m.Interface().(type) {
+	case *pg.SelectStmt:
+		r.tableOIDs(x)
 	case *pg.ResTarget:
 		r.resTarget(x)
+	case *pg.RangeFunction:
+		r.fromFunctions(x)
 	case *pg.Node:
 		r.regNameCast(x)
 		if pr := x.GetTypeCast().GetArg().GetParamRef(); pr != nil {
@@ -87,6 +100,7 @@ func (r *rewriter) rangeFunction(rf *pg.RangeFunction) {
 func (r *rewriter) node(n *pg.Node) {
 	switch {
 	case n.GetTypeCast() != nil:
+		r.zonedConstant(n)
 		r.typeCast(n)
 	case n.GetCollateClause() != nil:
 		r.collate(n)
@@ -94,6 +108,9 @@ func (r *rewriter) node(n *pg.Node) {
 		r.operator(n)
 	case n.GetFuncCall() != nil:
 		r.funcCall(n)
+		r.generateSubscripts(n)
+	case n.GetAIndirection() != nil:
+		r.subscript(n)
 	case n.GetParamRef() != nil:
 		r.paramRef(n)
 	case n.GetSqlvalueFunction() != nil:

@@ -15,7 +15,10 @@ type Setting struct {
 	// default_transaction_isolation.
 	Name string
 	// Value is the new value as text; "" with Default for SET x TO DEFAULT.
-	Value   string
+	Value string
+	// List says SET gave several values (SET x = a, b), which only list
+	// parameters such as search_path take.
+	List    bool
 	Default bool
 	Reset   bool
 	Show    bool
@@ -41,7 +44,7 @@ func settingOf(v *pg.VariableSetStmt) *Setting {
 	case pg.VariableSetKind_VAR_SET_CURRENT:
 		s.Default = true
 	default:
-		s.Value = argsText(v.Args)
+		s.Value, s.List = argsText(v.Args), len(v.Args) > 1
 	}
 	return s
 }
@@ -124,8 +127,9 @@ func lastName(names []*pg.Node) string {
 
 // currentSetting rewrites current_setting(name [, missing_ok]) of a
 // constant name: a Postgres parameter is read from the session's variable
-// for it (or is its default); any other name is DuckDB's setting, which
-// with missing_ok is NULL when there is none, as in Postgres, and text.
+// for it (or is its default); a customized option (see IsCustomParameter)
+// from its variable too; any other name is DuckDB's setting, which with
+// missing_ok is NULL when there is none, as in Postgres, and text.
 func (r *rewriter) currentSetting(n *pg.Node) bool {
 	fc := n.GetFuncCall()
 	if len(fc.Args) == 0 || len(fc.Args) > 2 || fc.Args[0].GetAConst() == nil || fc.Args[0].GetAConst().GetSval() == nil {
@@ -133,20 +137,22 @@ func (r *rewriter) currentSetting(n *pg.Node) bool {
 	}
 	name := fc.Args[0].GetAConst().GetSval().Sval
 	if def, ok := LookupParameter(name); ok {
-		variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName(def.Name), -1))
-		n.Node = &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
-			Args: []*pg.Node{variable, pg.MakeAConstStrNode(def.Default, -1)}, Location: -1}}
+		n.Node = coalesce(variableValue(def.Name), pg.MakeAConstStrNode(def.Default, -1)).Node
 		r.changed = true
 		return true
 	}
-	if len(fc.Args) == 1 {
+	missingOK := len(fc.Args) == 2 && fc.Args[1].GetAConst().GetBoolval().GetBoolval()
+	if len(fc.Args) == 2 && fc.Args[1].GetAConst().GetBoolval() == nil {
 		return false
 	}
-	missingOK := fc.Args[1].GetAConst().GetBoolval()
-	if missingOK == nil {
-		return false
+	if IsCustomParameter(name) {
+		r.customSetting(n, name, missingOK)
+		return true
 	}
-	if !missingOK.Boolval {
+	if !missingOK {
+		if len(fc.Args) == 1 {
+			return false
+		}
 		fc.Args = fc.Args[:1] // DuckDB's current_setting takes the name alone
 		r.changed = true
 		return true
@@ -158,6 +164,33 @@ func (r *rewriter) currentSetting(n *pg.Node) bool {
 	n.Node = lookup.Node
 	r.changed = true
 	return true
+}
+
+// customSetting rewrites current_setting of a customized option to the
+// session variable that holds its value. The variable exists from the
+// first SET, RESET or set_config() of the option in the session on
+// (Postgres keeps a placeholder for it from then on, empty after RESET);
+// before that the option is unknown: NULL with missing_ok, else 42704.
+func (r *rewriter) customSetting(n *pg.Node, name string, missingOK bool) {
+	value := variableValue(name)
+	if !missingOK {
+		unknown := "unrecognized configuration parameter \"" + name + "\" (SQLSTATE 42704)"
+		value = coalesce(value, call([]string{"error"}, pg.MakeAConstStrNode(unknown, -1)))
+	}
+	n.Node = value.Node
+	r.changed = true
+}
+
+// variableValue reads the session variable that mirrors a parameter (see
+// VariableName) as text, NULL if it is not set. It is read when the
+// statement runs: getvariable() would be read when DuckDB prepares it, and
+// a prepared statement executed after a SET would see the old value.
+func variableValue(param string) *pg.Node {
+	return parseExpr("(SELECT value FROM duckdb_variables() WHERE name = " + quoteLiteral(VariableName(param)) + ")")
+}
+
+func coalesce(args ...*pg.Node) *pg.Node {
+	return &pg.Node{Node: &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{Args: args, Location: -1}}}
 }
 
 // parseExpr reads a SQL expression Mallard writes itself; nil if the

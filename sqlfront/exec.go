@@ -220,12 +220,10 @@ func tagHasCount(tag string) bool {
 
 // transaction runs BEGIN, COMMIT or ROLLBACK with Postgres' semantics on top
 // of DuckDB's: BEGIN inside a block and COMMIT or ROLLBACK outside one only
-// warn, and COMMIT of a failed block rolls it back.
+// warn, and COMMIT of a failed block rolls it back, undoing the block's
+// SETs as ROLLBACK does.
 func (s *session) transaction(plan planner.Statement) error {
 	s.closePortals()
-	if plan.Kind != planner.KindBegin {
-		defer s.endTransaction()
-	}
 	tag := plan.Tag
 	switch {
 	case plan.Kind == planner.KindBegin && s.tx != txIdle:
@@ -237,16 +235,20 @@ func (s *session) transaction(plan planner.Statement) error {
 			return err
 		}
 		s.tx = txActive
+		s.params.begin()
 	case plan.Kind == planner.KindCommit && s.tx == txActive:
 		s.tx = txIdle
 		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
 			s.db.Exec(s.ctx, "ROLLBACK")
+			defer s.endParams(false)
 			return err
 		}
+		defer s.endParams(true)
 	default: // ROLLBACK, or COMMIT of a failed block
 		s.tx = txIdle
 		s.db.Exec(s.ctx, "ROLLBACK") // DuckDB may have ended the block itself already
 		tag = "ROLLBACK"
+		defer s.endParams(false)
 	}
 	s.w.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
@@ -310,14 +312,14 @@ func (s *session) setRunning(cancel context.CancelCauseFunc) func() {
 	}
 }
 
-// endTransaction undoes SET LOCAL when a transaction block ends.
-func (s *session) endTransaction() {
-	if len(s.params.local) == 0 {
+// endParams ends the parameters' transaction block (see params.end),
+// keeping its SETs on commit, and mirrors and reports what that changed.
+func (s *session) endParams(commit bool) {
+	if !s.params.end(commit) {
 		return
 	}
-	s.params.endTransaction()
 	if err := s.syncParams(); err != nil {
-		s.log.Warn("restore parameters after SET LOCAL", "err", err)
+		s.log.Warn("restore parameters at the end of a transaction", "err", err)
 	}
 	s.sendReported()
 }

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,16 +15,34 @@ import (
 // params are a session's Postgres run-time parameters: what SET, SHOW,
 // current_setting() and ParameterStatus see. DuckDB's own settings are not
 // here; statements about them go to DuckDB.
+//
+// Besides the parameters planner.Parameters lists, a session holds the
+// customized options it defines (planner.IsCustomParameter): text values
+// under any dotted name, which exist from their first SET, RESET or
+// set_config() on, as placeholders do in Postgres, and reset to empty.
+//
+// Changes made inside a transaction block are recorded in tx, so that its
+// end can keep or undo them as Postgres does.
 type params struct {
 	values   map[string]string // by lower-cased name
 	initial  map[string]string // what RESET returns to
-	local    map[string]string // values to restore at the end of the transaction (SET LOCAL)
+	custom   map[string]string // spelling of each customized option defined, by lower-cased name
+	tx       *paramTx          // nil outside a transaction block
 	timeout  time.Duration     // statement_timeout
 	reported []string          // canonical names of reported parameters that changed, to send
 }
 
+// paramTx is what a transaction block changed. At its end every parameter
+// it changed returns to its value before the block, except that a COMMIT
+// keeps the value of the last plain SET or RESET in the block: SET LOCAL
+// lasts until the end of the block either way, and ROLLBACK undoes all.
+type paramTx struct {
+	prior map[string]string // value before the block, by lower-cased name
+	kept  map[string]string // value a COMMIT keeps, by lower-cased name
+}
+
 func newParams(startup map[string]string, serverVersion string, statementTimeout time.Duration) *params {
-	p := &params{values: map[string]string{}, initial: map[string]string{}, local: map[string]string{}}
+	p := &params{values: map[string]string{}, initial: map[string]string{}, custom: map[string]string{}}
 	for _, def := range planner.Parameters() {
 		p.values[strings.ToLower(def.Name)] = def.Default
 	}
@@ -39,6 +58,10 @@ func newParams(startup map[string]string, serverVersion string, statementTimeout
 			if canon, err := p.check(def, v); err == nil {
 				p.values[strings.ToLower(def.Name)] = canon
 			}
+		} else if planner.IsCustomParameter(name) {
+			if def, err := p.define(name); err == nil {
+				p.values[strings.ToLower(def.Name)] = v
+			}
 		}
 	}
 	p.timeout, _ = parseTimeout(p.values["statement_timeout"])
@@ -50,29 +73,92 @@ func newParams(startup map[string]string, serverVersion string, statementTimeout
 
 func (p *params) get(name string) string { return p.values[strings.ToLower(name)] }
 
-// set changes a parameter for the session, or until the transaction ends
-// when local. It validates the value as Postgres does, where Mallard can
-// honour only some values.
-func (p *params) set(name, value string, local bool) error {
-	def, ok := planner.LookupParameter(name)
-	if !ok {
-		return unknownParameter(name)
+// lookup finds a Postgres parameter, or a customized option the session
+// has defined, by name, case-insensitively.
+func (p *params) lookup(name string) (planner.Parameter, bool) {
+	if def, ok := planner.LookupParameter(name); ok {
+		return def, true
 	}
-	if def.Fixed {
-		return sqlstate.New(sqlstate.CantChangeRuntimeParam, "parameter %q cannot be changed", def.Name)
+	if spelling, ok := p.custom[strings.ToLower(name)]; ok {
+		return planner.Parameter{Name: spelling}, true
+	}
+	return planner.Parameter{}, false
+}
+
+// define is lookup for SET, RESET and set_config(), which define a
+// customized option, empty, the first time they name it. A name without a
+// dot stays unknown (42704); a dotted name that is not a valid option name
+// is refused (42602).
+func (p *params) define(name string) (planner.Parameter, error) {
+	if def, ok := p.lookup(name); ok {
+		return def, nil
+	}
+	if !planner.IsCustomParameter(name) {
+		return planner.Parameter{}, unknownParameter(name)
+	}
+	if !planner.ValidCustomParameter(name) {
+		return planner.Parameter{}, sqlstate.New(sqlstate.InvalidName, "invalid configuration parameter name %q", name).
+			WithDetail("Custom parameter names must be two or more simple identifiers separated by dots.")
+	}
+	key := strings.ToLower(name)
+	p.custom[key], p.values[key], p.initial[key] = name, "", ""
+	return planner.Parameter{Name: name}, nil
+}
+
+// set changes a parameter for the session, or until the transaction ends
+// when local, which needs a transaction (see begin). It validates the
+// value as Postgres does, where Mallard can honour only some values.
+func (p *params) set(name, value string, local, list bool) error {
+	def, err := p.changeable(name)
+	if err != nil {
+		return err
+	}
+	if _, custom := p.custom[strings.ToLower(def.Name)]; custom && list {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "SET %s takes only one argument", def.Name)
 	}
 	canon, err := p.check(def, value)
 	if err != nil {
 		return err
 	}
+	p.change(def, canon, local)
+	return nil
+}
+
+// setDefault is SET name TO DEFAULT: the value RESET gives.
+func (p *params) setDefault(name string, local bool) error {
+	def, err := p.changeable(name)
+	if err != nil {
+		return err
+	}
+	p.change(def, p.initial[strings.ToLower(def.Name)], local)
+	return nil
+}
+
+// changeable finds (or defines) a parameter that SET and RESET may change.
+func (p *params) changeable(name string) (planner.Parameter, error) {
+	def, err := p.define(name)
+	if err != nil {
+		return def, err
+	}
+	if def.Fixed {
+		return def, sqlstate.New(sqlstate.CantChangeRuntimeParam, "parameter %q cannot be changed", def.Name)
+	}
+	return def, nil
+}
+
+// change assigns a checked value, recording in the open transaction block
+// what its end must restore or keep.
+func (p *params) change(def planner.Parameter, value string, local bool) {
 	key := strings.ToLower(def.Name)
-	if local {
-		if _, saved := p.local[key]; !saved {
-			p.local[key] = p.values[key]
+	if p.tx != nil {
+		if _, saved := p.tx.prior[key]; !saved {
+			p.tx.prior[key] = p.values[key]
+		}
+		if !local {
+			p.tx.kept[key] = value
 		}
 	}
-	p.assign(def, canon)
-	return nil
+	p.assign(def, value)
 }
 
 func (p *params) assign(def planner.Parameter, value string) {
@@ -91,39 +177,61 @@ func (p *params) assign(def planner.Parameter, value string) {
 			p.assign(def, value)
 		}
 	}
-	if def.Reported {
+	if def.Reported && !slices.Contains(p.reported, def.Name) {
 		p.reported = append(p.reported, def.Name)
 	}
 }
 
 // reset returns one parameter, or all, to their values at startup.
 func (p *params) reset(name string) error {
-	if name == "all" {
-		for _, def := range planner.Parameters() {
-			if !def.Fixed {
-				p.assign(def, p.initial[strings.ToLower(def.Name)])
-			}
+	if name != "all" {
+		def, err := p.changeable(name)
+		if err != nil {
+			return err
 		}
+		p.change(def, p.initial[strings.ToLower(def.Name)], false)
 		return nil
 	}
-	def, ok := planner.LookupParameter(name)
-	if !ok {
-		return unknownParameter(name)
+	for _, def := range planner.Parameters() {
+		if !def.Fixed {
+			p.change(def, p.initial[strings.ToLower(def.Name)], false)
+		}
 	}
-	if def.Fixed {
-		return sqlstate.New(sqlstate.CantChangeRuntimeParam, "parameter %q cannot be changed", def.Name)
+	for key, spelling := range p.custom {
+		p.change(planner.Parameter{Name: spelling}, p.initial[key], false)
 	}
-	p.assign(def, p.initial[strings.ToLower(def.Name)])
 	return nil
 }
 
-// endTransaction undoes SET LOCAL.
-func (p *params) endTransaction() {
-	for key, v := range p.local {
-		def, _ := planner.LookupParameter(key)
-		p.assign(def, v)
+// inTransaction reports whether a transaction block is open (see begin).
+func (p *params) inTransaction() bool { return p.tx != nil }
+
+// begin opens a transaction block: changes from now on are kept or undone
+// by end.
+func (p *params) begin() {
+	p.tx = &paramTx{prior: map[string]string{}, kept: map[string]string{}}
+}
+
+// end closes the transaction block: a commit keeps the plain SETs and
+// RESETs made in it, and everything else returns to its value before the
+// block. It reports whether any value changed.
+func (p *params) end(commit bool) bool {
+	if p.tx == nil {
+		return false
 	}
-	clear(p.local)
+	changed := false
+	for key, v := range p.tx.prior {
+		if kept, ok := p.tx.kept[key]; ok && commit {
+			v = kept
+		}
+		if p.values[key] != v {
+			def, _ := p.lookup(key)
+			p.assign(def, v)
+			changed = true
+		}
+	}
+	p.tx = nil
+	return changed
 }
 
 // check validates value for def and returns it in canonical form.

@@ -53,7 +53,7 @@ type session struct {
 	running context.CancelCauseFunc // cancels the running statement, if any
 
 	params        *params
-	mirrored      map[string]string // the value of each parameter's DuckDB variable, once set (see syncParams)
+	mirrored      map[string]string // the value of each parameter's DuckDB variable once set, by lower-cased name (see syncParams)
 	tx            byte
 	stmts         map[string]*prepared
 	portals       map[string]*portal

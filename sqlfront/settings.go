@@ -5,11 +5,12 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
 
 // synthetic is a statement the front end answers itself: SET, RESET and
-// SHOW of Postgres parameters, and set_config().
+// SHOW of Postgres parameters and customized options, and set_config().
 type synthetic struct {
 	cols []string                             // result columns, all text; nil for none
 	run  func(s *session) ([][]string, error) // applies the statement, returns the rows
@@ -22,21 +23,17 @@ type synthetic struct {
 func (s *session) settingStatement(st planner.Statement) *synthetic {
 	set := st.Setting
 	_, isPG := planner.LookupParameter(set.Name)
+	ours := isPG || planner.IsCustomParameter(set.Name)
 	switch {
 	case st.Kind == planner.KindSetConfig:
 		return &synthetic{cols: []string{"set_config"}, tag: "SELECT", run: func(s *session) ([][]string, error) {
-			if err := s.applySetting(set); err != nil {
-				return nil, err
-			}
-			return [][]string{{s.params.get(set.Name)}}, nil
+			v, err := s.applySetting(set)
+			return [][]string{{v}}, err
 		}}
 	case set.Show && set.Name == "all":
 		return &synthetic{cols: []string{"name", "setting", "description"}, tag: "SHOW", run: (*session).showAll}
-	case set.Show && isPG:
-		def, _ := planner.LookupParameter(set.Name)
-		return &synthetic{cols: []string{def.Name}, tag: "SHOW", run: func(s *session) ([][]string, error) {
-			return [][]string{{s.params.get(def.Name)}}, nil
-		}}
+	case set.Show && ours:
+		return s.showParameter(set.Name)
 	case set.Show:
 		if sy := s.duckDBSetting(set.Name); sy != nil || s.isRelation(set.Name) {
 			return sy // nil: DuckDB's own SHOW (SHOW TABLES, SHOW of a table)
@@ -44,40 +41,72 @@ func (s *session) settingStatement(st planner.Statement) *synthetic {
 		return &synthetic{cols: []string{set.Name}, tag: "SHOW", run: func(*session) ([][]string, error) {
 			return nil, unknownParameter(set.Name)
 		}}
-	case isPG || set.Name == "transaction" || set.Name == "all":
+	case ours || set.Name == "transaction" || set.Name == "all":
 		tag := "SET"
 		if set.Reset {
 			tag = "RESET"
 		}
-		return &synthetic{tag: tag, run: func(s *session) ([][]string, error) { return nil, s.applySetting(set) }}
+		return &synthetic{tag: tag, run: func(s *session) ([][]string, error) {
+			if set.Local && !set.Reset && !s.params.inTransaction() {
+				s.w.send(noticeResponse("WARNING", sqlstate.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks"))
+			}
+			_, err := s.applySetting(set)
+			return nil, err
+		}}
 	}
 	return nil
 }
 
-// applySetting carries out SET or RESET of a Postgres parameter and keeps
-// DuckDB in step where it has the same notion (time zone, search path).
-func (s *session) applySetting(set *planner.Setting) error {
+// showParameter is SHOW of a Postgres parameter or a customized option,
+// which must be defined when the statement runs.
+func (s *session) showParameter(name string) *synthetic {
+	col := name
+	if def, ok := s.params.lookup(name); ok {
+		col = def.Name
+	}
+	return &synthetic{cols: []string{col}, tag: "SHOW", run: func(s *session) ([][]string, error) {
+		if _, ok := s.params.lookup(name); !ok {
+			return nil, unknownParameter(name)
+		}
+		return [][]string{{s.params.get(name)}}, nil
+	}}
+}
+
+// applySetting carries out SET or RESET of a Postgres parameter or a
+// customized option, keeps DuckDB in step (see syncParams) and returns
+// the parameter's new value. Outside a transaction block the statement is
+// a transaction of its own, as in Postgres, so a local value (SET LOCAL,
+// set_config(..., true)) is returned but lasts no longer than it.
+func (s *session) applySetting(set *planner.Setting) (string, error) {
 	if set.Name == "transaction" {
-		return nil // isolation and access mode: DuckDB offers one kind of transaction
+		return "", nil // isolation and access mode: DuckDB offers one kind of transaction
+	}
+	own := set.Local && !s.params.inTransaction()
+	if own {
+		s.params.begin()
 	}
 	var err error
 	switch {
 	case set.Reset:
 		err = s.params.reset(set.Name)
 	case set.Default:
-		def, _ := planner.LookupParameter(set.Name)
-		err = s.params.set(set.Name, def.Default, set.Local)
+		err = s.params.setDefault(set.Name, set.Local)
 	default:
-		err = s.params.set(set.Name, set.Value, set.Local)
+		err = s.params.set(set.Name, set.Value, set.Local, set.List)
+	}
+	value := s.params.get(set.Name)
+	if own {
+		s.params.end(false)
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
-	return s.syncParams()
+	return value, s.syncParams()
 }
 
 // syncParams mirrors changed parameters into DuckDB: its TimeZone and
-// search_path, and a session variable per parameter for current_setting().
+// search_path, and a session variable per parameter and customized option
+// for current_setting().
 func (s *session) syncParams() error {
 	for _, name := range s.params.reported {
 		if strings.EqualFold(name, "TimeZone") {
@@ -91,16 +120,34 @@ func (s *session) syncParams() error {
 	}
 	for _, def := range planner.Parameters() {
 		v := s.params.get(def.Name)
-		last, ok := s.mirrored[def.Name]
-		if ok && v == last || !ok && v == def.Default && def.Name != "search_path" {
-			continue // the variable holds v, or is unset and current_setting falls back to the default
+		if _, ok := s.mirrored[strings.ToLower(def.Name)]; !ok && v == def.Default && def.Name != "search_path" {
+			continue // unset, current_setting falls back to the default
 		}
-		if err := s.db.Exec(s.ctx, "SET VARIABLE "+planner.VariableName(def.Name)+" = "+quoteLiteral(v)); err != nil {
+		if err := s.mirror(def.Name, v); err != nil {
 			return err
 		}
-		s.mirrored[def.Name] = v
+	}
+	for _, name := range s.params.custom {
+		// Mirrored even when empty: the variable's existence says the option is defined.
+		if err := s.mirror(name, s.params.get(name)); err != nil {
+			return err
+		}
 	}
 	return s.syncSearchPath()
+}
+
+// mirror sets the session variable current_setting reads for a parameter,
+// unless it already holds v.
+func (s *session) mirror(name, v string) error {
+	key := strings.ToLower(name)
+	if last, ok := s.mirrored[key]; ok && last == v {
+		return nil
+	}
+	if err := s.db.Exec(s.ctx, "SET VARIABLE "+quoteIdent(planner.VariableName(name))+" = "+quoteLiteral(v)); err != nil {
+		return err
+	}
+	s.mirrored[key] = v
+	return nil
 }
 
 // syncSearchPath gives DuckDB the schemas of the Postgres search_path that

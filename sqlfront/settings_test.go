@@ -243,3 +243,110 @@ func TestDiscard(t *testing.T) {
 		t.Errorf("prepared statement after DISCARD ALL: %v, want 26000", err)
 	}
 }
+
+// TestCustomOptions: any dotted name is a customized option, as in
+// Postgres, that SET, set_config, SHOW, current_setting and RESET handle as
+// text; it is unknown until first set, empty after RESET, and its SETs
+// follow the transaction they were made in.
+func TestCustomOptions(t *testing.T) {
+	forEachMode(t, func(t *testing.T, conn *pgx.Conn) {
+		ctx := context.Background()
+		value := func(q string) *string {
+			t.Helper()
+			var v *string
+			if err := conn.QueryRow(ctx, q).Scan(&v); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return v
+		}
+		want := func(q, w string) {
+			t.Helper()
+			if v := value(q); v == nil {
+				t.Errorf("%s = NULL, want %q", q, w)
+			} else if *v != w {
+				t.Errorf("%s = %q, want %q", q, *v, w)
+			}
+		}
+		wantCode := func(q, code string) {
+			t.Helper()
+			_, err := conn.Exec(ctx, q)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != code {
+				t.Errorf("%s: %v, want %s", q, err, code)
+			}
+		}
+		const uid = "SELECT current_setting('myapp.user_id')"
+		wantCode("SHOW myapp.user_id", "42704")
+		wantCode(uid, "42704")
+		if v := value("SELECT current_setting('myapp.user_id', true)"); v != nil {
+			t.Errorf("missing_ok of an undefined option = %q, want NULL", *v)
+		}
+		wantCode("SET nodot = 1", "42704")
+		wantCode(`SET "my app".x = 1`, "42602")
+		wantCode("SET myapp.list = 'a', 'b'", "22023")
+
+		mustExec(t, conn, "SET myapp.user_id = 42")
+		want("SHOW myapp.user_id", "42")
+		want(uid, "42")
+		want("SELECT current_setting('MYAPP.USER_ID', false)", "42")
+		want("SELECT set_config('myapp.role', 'admin', false)", "admin")
+		want("SELECT current_setting('myapp.role')", "admin")
+
+		mustExec(t, conn, "BEGIN")
+		mustExec(t, conn, "SET myapp.user_id = 7")
+		want(uid, "7")
+		mustExec(t, conn, "ROLLBACK")
+		want(uid, "42")
+
+		mustExec(t, conn, "BEGIN")
+		mustExec(t, conn, "SET LOCAL myapp.user_id = 8")
+		want("SELECT set_config('myapp.role', 'guest', true)", "guest")
+		want(uid, "8")
+		mustExec(t, conn, "COMMIT")
+		want(uid, "42")
+		want("SELECT current_setting('myapp.role')", "admin")
+
+		mustExec(t, conn, "BEGIN")
+		mustExec(t, conn, "SET myapp.user_id = 9")
+		wantCode("SELECT 1/0", "22012")
+		mustExec(t, conn, "COMMIT") // of a failed block: a rollback
+		want(uid, "42")
+
+		mustExec(t, conn, "BEGIN")
+		mustExec(t, conn, "SET myapp.user_id = 10")
+		mustExec(t, conn, "COMMIT")
+		want(uid, "10")
+
+		// Outside a block the statement is its own transaction.
+		want("SELECT set_config('myapp.tmp', 'v', true)", "v")
+		want("SELECT current_setting('myapp.tmp', true)", "")
+
+		mustExec(t, conn, "RESET myapp.user_id")
+		want(uid, "")
+		mustExec(t, conn, "SET myapp.user_id = 11")
+		mustExec(t, conn, "RESET ALL")
+		want("SHOW myapp.user_id", "")
+		mustExec(t, conn, "SET myapp.user_id = 12")
+		mustExec(t, conn, "DISCARD ALL") // which drops pgx's cached statements too
+		want("SELECT current_setting('myapp.user_id') AS after_discard", "")
+	})
+}
+
+// TestSetsOfAFailedQuery: the statements of one simple Query outside a
+// block are one transaction, whose failure undoes their SETs.
+func TestSetsOfAFailedQuery(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t, sqlfront.Config{}), pgx.QueryExecModeSimpleProtocol)
+	mustExec(t, conn, "SET myapp.step = 'before'; SET application_name = 'before'")
+	if _, err := conn.Exec(ctx, "SET myapp.step = 'during'; SET application_name = 'during'; SELECT 1/0"); err == nil {
+		t.Fatal("1/0 succeeded")
+	}
+	var step, app string
+	if err := conn.QueryRow(ctx, "SELECT current_setting('myapp.step'), current_setting('application_name')").Scan(&step, &app); err != nil {
+		t.Fatal(err)
+	}
+	if step != "before" || app != "before" || conn.PgConn().ParameterStatus("application_name") != "before" {
+		t.Errorf("after the failed query: myapp.step %q, application_name %q (reported %q), want both \"before\"",
+			step, app, conn.PgConn().ParameterStatus("application_name"))
+	}
+}

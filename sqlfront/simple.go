@@ -7,7 +7,8 @@ import (
 
 // handleQuery runs a simple Query: each statement in turn, stopping at the
 // first error, then ReadyForQuery. Several statements outside an explicit
-// transaction block run in one implicit transaction, as in Postgres.
+// transaction block run in one implicit transaction, as in Postgres: an
+// error undoes their SETs too.
 func (s *session) handleQuery(q *pgproto3.Query) error {
 	s.closeUnnamedPortal()
 	stmts := s.srv.planner.Plan(q.String)
@@ -21,17 +22,21 @@ func (s *session) handleQuery(q *pgproto3.Query) error {
 		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {
 			return s.simpleDone(err)
 		}
+		s.params.begin()
 	}
 	for _, st := range stmts {
 		if err := s.simpleStatement(st); err != nil {
 			if implicit {
 				s.db.Exec(s.ctx, "ROLLBACK")
+				s.endParams(false)
 			}
 			return s.simpleDone(err)
 		}
 	}
 	if implicit {
-		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
+		err := s.db.Exec(s.ctx, "COMMIT")
+		s.endParams(err == nil)
+		if err != nil {
 			return s.simpleDone(err)
 		}
 	}

@@ -48,6 +48,7 @@ const (
 	SerializationFailure         Code = "40001"
 	SyntaxErrorOrAccessRule      Code = "42000"
 	SyntaxError                  Code = "42601"
+	InvalidName                  Code = "42602"
 	InvalidSchemaName            Code = "3F000"
 	InvalidTransactionState      Code = "25000"
 	InsufficientPrivilege        Code = "42501"

@@ -1,8 +1,12 @@
 package storage
 
 /*
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 // The parts of DuckDB's C API (duckdb.h) that duckdb-go does not wrap,
 // declared as duckdb.h declares them: the header ships inside
@@ -37,6 +41,14 @@ bool duckdb_validity_row_is_valid(uint64_t *validity, idx_t row);
 void duckdb_validity_set_row_invalid(uint64_t *validity, idx_t row);
 uint32_t duckdb_string_t_length(duckdb_string_t string);
 const char *duckdb_string_t_data(duckdb_string_t *string);
+typedef struct { uint64_t offset; uint64_t length; } duckdb_list_entry;
+duckdb_vector duckdb_list_vector_get_child(duckdb_vector vector);
+int duckdb_list_vector_set_size(duckdb_vector vector, idx_t size);
+int duckdb_list_vector_reserve(duckdb_vector vector, idx_t required_capacity);
+int duckdb_cast_function_get_cast_mode(duckdb_function_info info);
+void duckdb_cast_function_set_error(duckdb_function_info info, const char *error);
+void duckdb_cast_function_set_row_error(duckdb_function_info info, const char *error, idx_t row, duckdb_vector output);
+void duckdb_vector_reference_vector(duckdb_vector to_vector, duckdb_vector from_vector);
 
 // copy_strings casts between two VARCHAR types that differ only in alias:
 // every string is copied unchanged, every NULL stays NULL. DuckDB hands a
@@ -55,17 +67,198 @@ static bool copy_strings(duckdb_function_info info, idx_t count, duckdb_vector i
 	return true;
 }
 
-// register_copy_cast registers copy_strings as the cast from one VARCHAR
-// type to another, implicit at the given cost; 1 on failure.
-static int register_copy_cast(duckdb_connection con, duckdb_logical_type from, duckdb_logical_type to, int64_t cost) {
+// reference_values casts between two types that differ only in alias: the
+// output shares the input's data.
+static bool reference_values(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	duckdb_vector_reference_vector(output, input);
+	return true;
+}
+
+// register_cast registers fn as the cast from one type to another, implicit
+// at cost if cost >= 0; 1 on failure.
+static int register_cast(duckdb_connection con, duckdb_logical_type from, duckdb_logical_type to, int64_t cost, duckdb_cast_function_t fn) {
 	duckdb_cast_function f = duckdb_create_cast_function();
 	duckdb_cast_function_set_source_type(f, from);
 	duckdb_cast_function_set_target_type(f, to);
-	duckdb_cast_function_set_implicit_cast_cost(f, cost);
-	duckdb_cast_function_set_function(f, copy_strings);
+	if (cost >= 0) {
+		duckdb_cast_function_set_implicit_cast_cost(f, cost);
+	}
+	duckdb_cast_function_set_function(f, fn);
 	int state = duckdb_register_cast_function(con, f);
 	duckdb_destroy_cast_function(&f);
 	return state;
+}
+
+// register_copy_cast registers copy_strings as the cast from one VARCHAR
+// type to another, implicit at the given cost; 1 on failure.
+static int register_copy_cast(duckdb_connection con, duckdb_logical_type from, duckdb_logical_type to, int64_t cost) {
+	return register_cast(con, from, to, cost, copy_strings);
+}
+
+// set_null marks row i of a flat vector NULL.
+static void set_null(duckdb_vector v, idx_t i) {
+	duckdb_vector_ensure_validity_writable(v);
+	duckdb_validity_set_row_invalid(duckdb_vector_get_validity(v), i);
+}
+
+// vector_elem reads element j of a vector's SMALLINT (int2vector) or
+// BIGINT (oidvector) child.
+static int64_t vector_elem(void *elems, idx_t j, bool wide) {
+	return wide ? ((int64_t *)elems)[j] : ((int16_t *)elems)[j];
+}
+
+// vector_out prints each list as PostgreSQL's int2vectorout and
+// oidvectorout do: the elements in decimal, separated by single spaces.
+// Neither PostgreSQL type can hold a NULL; a NULL element of a DuckDB list
+// prints as NULL, as in an array.
+static bool vector_out(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output, bool wide) {
+	duckdb_list_entry *rows = duckdb_vector_get_data(input);
+	uint64_t *valid = duckdb_vector_get_validity(input);
+	duckdb_vector child = duckdb_list_vector_get_child(input);
+	void *elems = duckdb_vector_get_data(child);
+	uint64_t *elem_valid = duckdb_vector_get_validity(child);
+	char *buf = NULL;
+	size_t cap = 0;
+	for (idx_t i = 0; i < count; i++) {
+		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
+			set_null(output, i);
+			continue;
+		}
+		size_t need = rows[i].length * 21 + 1; // "-9223372036854775808" and a space
+		if (need > cap) {
+			char *grown = realloc(buf, need);
+			if (!grown) {
+				free(buf);
+				duckdb_cast_function_set_error(info, "out of memory");
+				return false;
+			}
+			buf = grown;
+			cap = need;
+		}
+		size_t n = 0;
+		for (idx_t j = rows[i].offset; j < rows[i].offset + rows[i].length; j++) {
+			if (j > rows[i].offset) {
+				buf[n++] = ' ';
+			}
+			if (elem_valid && !duckdb_validity_row_is_valid(elem_valid, j)) {
+				memcpy(buf + n, "NULL", 4);
+				n += 4;
+				continue;
+			}
+			n += snprintf(buf + n, cap - n, "%lld", (long long)vector_elem(elems, j, wide));
+		}
+		duckdb_vector_assign_string_element_len(output, i, buf, n);
+	}
+	free(buf);
+	return true;
+}
+
+// parse_elem reads one decimal integer in [lo, hi] at s[*k:], up to white
+// space or the end, and advances *k past it; false if there is none.
+static bool parse_elem(const char *s, uint32_t len, uint32_t *k, int64_t lo, int64_t hi, int64_t *out) {
+	bool neg = false;
+	if (*k < len && (s[*k] == '-' || s[*k] == '+')) {
+		neg = s[(*k)++] == '-';
+	}
+	int64_t v = 0;
+	uint32_t digits = 0;
+	for (; *k < len && !isspace((unsigned char)s[*k]); (*k)++, digits++) {
+		if (!isdigit((unsigned char)s[*k]) || v > hi) {
+			return false;
+		}
+		v = v * 10 + (s[*k] - '0');
+	}
+	if (neg) {
+		v = -v;
+	}
+	*out = v;
+	return digits > 0 && v >= lo && v <= hi;
+}
+
+// vector_in reads each string as PostgreSQL's int2vectorin and oidvectorin
+// do: integers separated by white space; an empty string is an empty
+// vector. A string that is not one fails the cast, or is NULL in TRY_CAST.
+static bool vector_in(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output, bool wide) {
+	const char *type = wide ? "oidvector" : "int2vector";
+	int64_t lo = wide ? 0 : INT16_MIN, hi = wide ? UINT32_MAX : INT16_MAX;
+	bool try_cast = duckdb_cast_function_get_cast_mode(info) == 1; // DUCKDB_CAST_TRY
+	duckdb_string_t *in = duckdb_vector_get_data(input);
+	uint64_t *valid = duckdb_vector_get_validity(input);
+	duckdb_list_entry *rows = duckdb_vector_get_data(output);
+	idx_t size = 0;
+	bool ok = true;
+	for (idx_t i = 0; i < count && ok; i++) {
+		rows[i].offset = size;
+		rows[i].length = 0;
+		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
+			set_null(output, i);
+			continue;
+		}
+		const char *s = duckdb_string_t_data(&in[i]);
+		uint32_t len = duckdb_string_t_length(in[i]);
+		idx_t start = size;
+		for (uint32_t k = 0;;) {
+			while (k < len && isspace((unsigned char)s[k])) {
+				k++;
+			}
+			if (k == len) {
+				break;
+			}
+			int64_t v;
+			if (!parse_elem(s, len, &k, lo, hi, &v)) {
+				char msg[160];
+				snprintf(msg, sizeof msg, "invalid input syntax for type %s: \"%.*s\"", type, len > 64 ? 64 : (int)len, s);
+				duckdb_cast_function_set_row_error(info, msg, i, output);
+				size = start;
+				ok = try_cast;
+				break;
+			}
+			if (duckdb_list_vector_reserve(output, size + 1) != 0) {
+				duckdb_cast_function_set_error(info, "out of memory");
+				return false;
+			}
+			void *elems = duckdb_vector_get_data(duckdb_list_vector_get_child(output));
+			if (wide) {
+				((int64_t *)elems)[size++] = v;
+			} else {
+				((int16_t *)elems)[size++] = (int16_t)v;
+			}
+		}
+		rows[i].length = size - start;
+	}
+	duckdb_list_vector_set_size(output, size);
+	return ok;
+}
+
+static bool int2vector_out(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	return vector_out(info, count, input, output, false);
+}
+
+static bool oidvector_out(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	return vector_out(info, count, input, output, true);
+}
+
+static bool int2vector_in(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	return vector_in(info, count, input, output, false);
+}
+
+static bool oidvector_in(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	return vector_in(info, count, input, output, true);
+}
+
+// register_vector_casts registers the casts of an int2vector (wide false)
+// or oidvector (wide true) element alias and of the list of it: the element
+// converts implicitly to its base type at cost, the list explicitly to and
+// from VARCHAR; 1 on failure.
+static int register_vector_casts(duckdb_connection con, duckdb_logical_type elem, duckdb_logical_type base,
+		duckdb_logical_type list, duckdb_logical_type varchar, int64_t cost, bool wide) {
+	if (register_cast(con, elem, base, cost, reference_values) != 0) {
+		return 1;
+	}
+	if (register_cast(con, list, varchar, -1, wide ? oidvector_out : int2vector_out) != 0) {
+		return 1;
+	}
+	return register_cast(con, varchar, list, -1, wide ? oidvector_in : int2vector_in);
 }
 */
 import "C"
@@ -99,10 +292,43 @@ const (
 // pgStringAliases are the aliases registerPGTypes registers.
 var pgStringAliases = []string{AliasName, AliasChar, AliasVarchar}
 
-// registerPGTypes registers the pg_* VARCHAR aliases and their casts to
-// VARCHAR with the database instance, once: DuckDB keeps both for as long
-// as the instance lives, for every connection, and refuses to register a
-// type twice, which a second Open of a cached instance would.
+// The element types of the DuckDB lists that stand for Postgres' int2vector
+// and oidvector, the catalog's vectors of column numbers and type OIDs
+// (pg_index.indkey, pg_proc.proargtypes). An int2vector is a list of
+// AliasInt2VectorElem, a SMALLINT under an alias, and an oidvector a list of
+// AliasOIDVectorElem, a BIGINT (Mallard's OIDs are BIGINT) under an alias.
+// The alias is on the element, not the list: DuckDB matches no list
+// function (len, list_contains, subscripts) to a list type with an alias of
+// its own, but takes a list of any element type. So a vector keeps what
+// clients do with the Postgres type in SQL (= ANY, unnest, subscripts),
+// while its type still tells a front end to present it under the Postgres
+// type's OID. A cast of the list to VARCHAR prints it as Postgres does, "1
+// 2" rather than DuckDB's "[1, 2]", and a cast from VARCHAR reads that form
+// ('1 2'::int2vector, proargtypes = '23'); neither is implicit, since a
+// list that turned into a string to fit a function would change what the
+// function means. An element converts implicitly to SMALLINT or BIGINT, as
+// pg_name does to VARCHAR. Postgres numbers a vector's elements from 0,
+// DuckDB from 1: the planner shifts the subscripts (see
+// mallard_first_subscript in the catalog).
+const (
+	// AliasInt2VectorElem is the element type of an int2vector.
+	AliasInt2VectorElem = "pg_int2vector_elem"
+	// AliasOIDVectorElem is the element type of an oidvector.
+	AliasOIDVectorElem = "pg_oidvector_elem"
+)
+
+// pgVectorElems are the element aliases registerPGTypes registers, each
+// with its base type and whether that is BIGINT (oidvector).
+var pgVectorElems = []struct {
+	alias string
+	base  mapping.Type
+	wide  bool
+}{{AliasInt2VectorElem, mapping.TypeSmallInt, false}, {AliasOIDVectorElem, mapping.TypeBigInt, true}}
+
+// registerPGTypes registers the pg_* aliases and their casts with the
+// database instance, once: DuckDB keeps both for as long as the instance
+// lives, for every connection, and refuses to register a type twice, which
+// a second Open of a cached instance would.
 func (d *DB) registerPGTypes(ctx context.Context) error {
 	registered := map[string]bool{}
 	rows, err := d.sqldb.QueryContext(ctx, "SELECT type_name FROM duckdb_types() WHERE database_name = 'system' AND internal")
@@ -136,12 +362,21 @@ func (d *DB) registerPGTypes(ctx context.Context) error {
 			return fmt.Errorf("register Postgres type %s: %w", alias, err)
 		}
 	}
+	for _, v := range pgVectorElems {
+		if registered[v.alias] {
+			continue
+		}
+		if err := registerVectorElem(conn, varchar, v.alias, v.base, v.wide); err != nil {
+			return fmt.Errorf("register Postgres type %s: %w", v.alias, err)
+		}
+	}
 	return nil
 }
 
-// implicitCastCost is what converting an aliased VARCHAR to VARCHAR costs
-// when DuckDB picks a function overload: as little as possible, so that a
-// string overload wins over any other.
+// implicitCastCost is what converting an alias to its base type (pg_name to
+// VARCHAR, pg_int2vector_elem to SMALLINT) costs when DuckDB picks a
+// function overload: as little as possible, so that the base type's
+// overload wins over any other.
 const implicitCastCost = 1
 
 func registerStringAlias(conn mapping.Connection, varchar mapping.LogicalType, alias string) error {
@@ -155,6 +390,28 @@ func registerStringAlias(conn mapping.Connection, varchar mapping.LogicalType, a
 	if C.register_copy_cast(C.duckdb_connection(conn.Ptr), C.duckdb_logical_type(t.Ptr),
 		C.duckdb_logical_type(varchar.Ptr), implicitCastCost) != 0 {
 		return fmt.Errorf("DuckDB refused the cast to VARCHAR")
+	}
+	return nil
+}
+
+// registerVectorElem registers an element alias of base and the casts of it
+// and of a list of it.
+func registerVectorElem(conn mapping.Connection, varchar mapping.LogicalType, alias string, base mapping.Type, wide bool) error {
+	baseType := mapping.CreateLogicalType(base)
+	defer mapping.DestroyLogicalType(&baseType)
+	elem := mapping.CreateLogicalType(base)
+	defer mapping.DestroyLogicalType(&elem)
+	mapping.LogicalTypeSetAlias(elem, alias)
+	var info mapping.CreateTypeInfo // DuckDB ignores it
+	if mapping.RegisterLogicalType(conn, elem, info) == mapping.StateError {
+		return fmt.Errorf("DuckDB refused the type")
+	}
+	list := mapping.CreateListType(elem)
+	defer mapping.DestroyLogicalType(&list)
+	if C.register_vector_casts(C.duckdb_connection(conn.Ptr), C.duckdb_logical_type(elem.Ptr),
+		C.duckdb_logical_type(baseType.Ptr), C.duckdb_logical_type(list.Ptr), C.duckdb_logical_type(varchar.Ptr),
+		implicitCastCost, C.bool(wide)) != 0 {
+		return fmt.Errorf("DuckDB refused its casts")
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """SQLAlchemy 1.4 (postgresql+psycopg2) against mallard: the statements its
 dialect sends on first connect, Core table creation, inserts and selects of
-every type, the Inspector (tables, columns, primary key), errors and
+every type, the Inspector (tables, columns, primary key, indexes, unique,
+foreign key and check constraints) and table reflection, errors and
 transactions."""
 
 import re
@@ -185,6 +186,87 @@ def pk_constraint(engine):
     expect(pk["constrained_columns"], ["id"], "constrained_columns")
 
 
+# The reflection tables: a parent, and a child with a primary key, a
+# two-column unique constraint, an index on two columns in another order than
+# the table's, a foreign key and a check constraint. The constraints are
+# unnamed, so both servers name them as PostgreSQL does.
+REFLECT_PARENT = "sqla_reflect_parent"
+REFLECT = "sqla_reflect"
+REFLECT_DDL = [
+    f"DROP TABLE IF EXISTS {REFLECT}",
+    f"DROP TABLE IF EXISTS {REFLECT_PARENT}",
+    f"CREATE TABLE {REFLECT_PARENT} (id integer PRIMARY KEY, code text)",
+    f"""CREATE TABLE {REFLECT} (id integer PRIMARY KEY,
+        parent_id integer NOT NULL REFERENCES {REFLECT_PARENT} (id),
+        a integer, b text, c integer CHECK (c > 0), UNIQUE (a, b))""",
+    f"CREATE INDEX {REFLECT}_b_a_idx ON {REFLECT} (b, a)",
+]
+
+
+def reflect_schema(engine):
+    with engine.begin() as conn:
+        for stmt in REFLECT_DDL:
+            conn.execute(sa.text(stmt))
+
+
+def indexes(engine):
+    """get_indexes splits indkey::varchar and indoption::varchar on spaces
+    and joins pg_attribute ON attnum = ANY(indkey): each index's columns in
+    index order, the unique constraint's index marked as its duplicate, the
+    primary key's left out."""
+    got = sorted(sa.inspect(engine).get_indexes(REFLECT), key=lambda i: i["name"])
+    no_include = {"postgresql_include": []}
+    expect(got, [
+        {"name": f"{REFLECT}_a_b_key", "unique": True, "column_names": ["a", "b"], "include_columns": [],
+         "duplicates_constraint": f"{REFLECT}_a_b_key", "dialect_options": no_include},
+        {"name": f"{REFLECT}_b_a_idx", "unique": False, "column_names": ["b", "a"], "include_columns": [],
+         "dialect_options": no_include},
+    ], "get_indexes")
+
+
+def unique_constraints(engine):
+    got = sa.inspect(engine).get_unique_constraints(REFLECT)
+    expect(got, [{"name": f"{REFLECT}_a_b_key", "column_names": ["a", "b"]}], "get_unique_constraints")
+
+
+def foreign_keys(engine):
+    got = sa.inspect(engine).get_foreign_keys(REFLECT)
+    expect(got, [{"name": f"{REFLECT}_parent_id_fkey", "constrained_columns": ["parent_id"],
+                  "referred_schema": None, "referred_table": REFLECT_PARENT, "referred_columns": ["id"],
+                  "options": {}}], "get_foreign_keys")
+
+
+def check_constraints(engine):
+    got = sa.inspect(engine).get_check_constraints(REFLECT)
+    expect(got, [{"name": f"{REFLECT}_c_check", "sqltext": "c > 0"}], "get_check_constraints")
+
+
+def autoload(engine):
+    """Table(..., autoload_with=engine) runs every Inspector method above and
+    reflects the referenced table too."""
+    metadata = sa.MetaData()
+    tbl = sa.Table(REFLECT, metadata, autoload_with=engine)
+    got = {
+        "columns": [c.name for c in tbl.columns],
+        "primary key": [c.name for c in tbl.primary_key],
+        "foreign keys": sorted(fk.target_fullname for fk in tbl.foreign_keys),
+        "indexes": sorted((i.name, i.unique, [c.name for c in i.columns]) for i in tbl.indexes),
+        "unique constraints": sorted((u.name, [c.name for c in u.columns])
+                                     for u in tbl.constraints if isinstance(u, sa.UniqueConstraint)),
+        "check constraints": sorted(str(k.sqltext) for k in tbl.constraints if isinstance(k, sa.CheckConstraint)),
+        "tables": sorted(metadata.tables),
+    }
+    expect(got, {
+        "columns": ["id", "parent_id", "a", "b", "c"],
+        "primary key": ["id"],
+        "foreign keys": [f"{REFLECT_PARENT}.id"],
+        "indexes": [(f"{REFLECT}_b_a_idx", False, ["b", "a"])],
+        "unique constraints": [(f"{REFLECT}_a_b_key", ["a", "b"])],
+        "check constraints": ["c > 0"],
+        "tables": [REFLECT, REFLECT_PARENT],
+    }, "reflected table")
+
+
 def duplicate_key(engine, tbl):
     with engine.connect() as conn:
         expect_sqlstate("23505", conn.execute, tbl.insert(), {"id": 1})
@@ -231,6 +313,12 @@ def main():
     c.check("Inspector.has_table", has_table, engine)
     c.check("Inspector.get_columns", columns, engine)
     c.check("Inspector.get_pk_constraint", pk_constraint, engine)
+    c.check("reflection tables: primary, unique, foreign key, check, index", reflect_schema, engine)
+    c.check("Inspector.get_indexes (indkey::varchar, = ANY(indkey))", indexes, engine)
+    c.check("Inspector.get_unique_constraints", unique_constraints, engine)
+    c.check("Inspector.get_foreign_keys", foreign_keys, engine)
+    c.check("Inspector.get_check_constraints", check_constraints, engine)
+    c.check("Table(autoload_with=engine)", autoload, engine)
     c.check("error 23505 duplicate primary key", duplicate_key, engine, tbl)
     c.check("error 42P01 missing table", missing_table, engine)
     c.check("transaction commit visible, rollback not", transaction, engine, tbl)

@@ -14,5 +14,6 @@ FROM (VALUES
     ('JSON'), ('BLOB'), ('UUID'), ('BIT'), ('DATE'), ('TIME'), ('TIME WITH TIME ZONE'), ('TIMETZ'),
     ('TIMESTAMP'), ('TIMESTAMP_S'), ('TIMESTAMP_MS'), ('TIMESTAMP_NS'), ('TIMESTAMP WITH TIME ZONE'),
     ('TIMESTAMPTZ'), ('INTERVAL'), ('VARCHAR'), ('ENUM'), ('STRUCT'), ('LIST'), ('MAP'), ('UNION'), ('ARRAY'),
-    ('pg_name'), ('pg_char'), ('pg_varchar')
+    ('pg_name'), ('pg_char'), ('pg_varchar'), ('pg_int2vector_elem[]'), ('pg_oidvector_elem[]'),
+    ('pg_int2vector_elem'), ('pg_oidvector_elem')
 ) AS k(type_key);

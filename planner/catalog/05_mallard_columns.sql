@@ -39,7 +39,7 @@ SELECT
     s.data_type,
     CAST(CASE
         WHEN s.is_array THEN COALESCE(m.array_oid, 1009)
-        WHEN s.data_type LIKE '%]' THEN 114
+        WHEN s.data_type LIKE '%]' THEN COALESCE(m.oid, 114)
         ELSE COALESCE(m.oid, 25)
     END AS BIGINT) AS atttypid,
     CASE WHEN NOT s.is_array AND s.data_type LIKE '%]' THEN -1

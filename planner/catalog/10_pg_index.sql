@@ -1,15 +1,14 @@
 -- pg_index describes the indexes of mallard_indexes.
 --
--- indkey is a smallint list (int2vector in PostgreSQL): clients take it apart
--- in SQL — SQLAlchemy with unnest(indkey) and generate_subscripts(indkey, 1),
--- pgjdbc with information_schema._pg_expandarray(indkey), scripts with
--- attnum = ANY(indkey) — and a list supports all of those. Note that a
--- PostgreSQL int2vector subscript starts at 0 and a DuckDB list's at 1.
---
--- indoption, indclass and indcollation are text, space-separated numbers, as
--- PostgreSQL prints an int2vector or oidvector: clients read them whole and
--- split them (SQLAlchemy's psycopg dialects split indoption on spaces). Every
--- indoption is 0 (ascending, nulls last); indclass and indcollation are 0.
+-- indkey and indoption are int2vectors and indcollation and indclass
+-- oidvectors, as in PostgreSQL: lists of storage's element aliases
+-- pg_int2vector_elem and pg_oidvector_elem. Clients take them apart in
+-- SQL — SQLAlchemy with unnest(indkey) and generate_subscripts(indkey, 1),
+-- pgjdbc with information_schema._pg_expandarray(indkey) and
+-- indoption[n - 1], scripts with attnum = ANY(indkey) — and read them whole
+-- as text, "1 2", which a cast to text prints (SQLAlchemy splits
+-- indkey::varchar and indoption::varchar on spaces). Every indoption is 0
+-- (ascending, nulls last); indclass and indcollation are 0.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_index AS
 SELECT
     CAST(indexrelid AS BIGINT) AS indexrelid,
@@ -27,10 +26,10 @@ SELECT
     true AS indisready,
     true AS indislive,
     false AS indisreplident,
-    indkey,
-    array_to_string(list_transform(indkey, k -> '0'), ' ') AS indcollation,
-    array_to_string(list_transform(indkey, k -> '0'), ' ') AS indclass,
-    array_to_string(list_transform(indkey, k -> '0'), ' ') AS indoption,
+    CAST(indkey AS pg_int2vector_elem[]) AS indkey,
+    CAST(list_transform(indkey, k -> 0) AS pg_oidvector_elem[]) AS indcollation,
+    CAST(list_transform(indkey, k -> 0) AS pg_oidvector_elem[]) AS indclass,
+    CAST(list_transform(indkey, k -> 0) AS pg_int2vector_elem[]) AS indoption,
     indexprs,
     CAST(NULL AS VARCHAR) AS indpred
 FROM mallard_catalog.pg.mallard_indexes;

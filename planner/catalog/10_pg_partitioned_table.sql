@@ -5,8 +5,8 @@ SELECT
     CAST(NULL AS pg_char) AS partstrat,
     CAST(NULL AS SMALLINT) AS partnatts,
     CAST(NULL AS BIGINT) AS partdefid,
-    CAST(NULL AS VARCHAR) AS partattrs,
-    CAST(NULL AS VARCHAR) AS partclass,
-    CAST(NULL AS VARCHAR) AS partcollation,
+    CAST(NULL AS pg_int2vector_elem[]) AS partattrs,
+    CAST(NULL AS pg_oidvector_elem[]) AS partclass,
+    CAST(NULL AS pg_oidvector_elem[]) AS partcollation,
     CAST(NULL AS VARCHAR) AS partexprs
 WHERE false;

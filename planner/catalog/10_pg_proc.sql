@@ -1,7 +1,8 @@
--- pg_proc lists the functions of mallard_functions. proargtypes is text,
--- space-separated type OIDs, as PostgreSQL prints an oidvector: pgjdbc reads
--- it whole and splits it. Aggregates are prokind 'a', DuckDB's window
--- functions 'w', everything else 'f'; macros are language sql (14), built-in
+-- pg_proc lists the functions of mallard_functions. proargtypes is an
+-- oidvector, as in PostgreSQL (a list of storage's pg_oidvector_elem):
+-- pgjdbc reads it whole as text, "23 25", and splits it; psql reads
+-- proargtypes[0]. Aggregates are prokind 'a', DuckDB's window functions
+-- 'w', everything else 'f'; macros are language sql (14), built-in
 -- functions internal (12).
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_proc AS
 SELECT
@@ -24,7 +25,7 @@ SELECT
     CAST(pronargs AS SMALLINT) AS pronargs,
     CAST(0 AS SMALLINT) AS pronargdefaults,
     CAST(prorettype AS BIGINT) AS prorettype,
-    array_to_string(argtypes, ' ') AS proargtypes,
+    CAST(argtypes AS pg_oidvector_elem[]) AS proargtypes,
     CAST(NULL AS BIGINT[]) AS proallargtypes,
     CAST(NULL AS pg_char[]) AS proargmodes,
     proargnames,

@@ -5,5 +5,5 @@ SELECT
     CAST(NULL AS BIGINT) AS prpubid,
     CAST(NULL AS BIGINT) AS prrelid,
     CAST(NULL AS VARCHAR) AS prqual,
-    CAST(NULL AS VARCHAR) AS prattrs
+    CAST(NULL AS pg_int2vector_elem[]) AS prattrs
 WHERE false;

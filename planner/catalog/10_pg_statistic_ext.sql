@@ -7,7 +7,7 @@ SELECT
     CAST(NULL AS BIGINT) AS stxnamespace,
     CAST(NULL AS BIGINT) AS stxowner,
     CAST(NULL AS INTEGER) AS stxstattarget,
-    CAST(NULL AS VARCHAR) AS stxkeys,
+    CAST(NULL AS pg_int2vector_elem[]) AS stxkeys,
     CAST(NULL AS pg_char[]) AS stxkind,
     CAST(NULL AS VARCHAR) AS stxexprs
 WHERE false;

@@ -15,7 +15,7 @@ SELECT
     CAST(NULL AS BOOLEAN) AS tgdeferrable,
     CAST(NULL AS BOOLEAN) AS tginitdeferred,
     CAST(NULL AS SMALLINT) AS tgnargs,
-    CAST(NULL AS VARCHAR) AS tgattr,
+    CAST(NULL AS pg_int2vector_elem[]) AS tgattr,
     CAST(NULL AS BLOB) AS tgargs,
     CAST(NULL AS VARCHAR) AS tgqual,
     CAST(NULL AS pg_name) AS tgoldtable,

@@ -181,7 +181,7 @@ var clientQueries = []struct {
 		ON i.indrelid = con.conrelid AND i.indexrelid = con.conindid AND con.contype IN ('p', 'u', 'x')
 	WHERE i.indrelid IN ('{child}') AND NOT i.indisprimary
 	ORDER BY i.indrelid, cls_idx.relname`,
-		[][]string{{"{child}", "child_ts_idx", "f", "f", "0 0", "NULL", "btree", "NULL", "2", "f", "{ts,d}", "{f,f}"}}},
+		[][]string{{"{child}", "child_ts_idx", "f", "f", "{0,0}", "NULL", "btree", "NULL", "2", "f", "{ts,d}", "{f,f}"}}},
 	{"information_schema columns", `SELECT column_name, data_type, is_nullable, column_default
 	FROM mallard_catalog.info.columns WHERE table_schema = 'public' AND table_name = 'parent' ORDER BY ordinal_position`,
 		[][]string{{"id", "integer", "NO", "NULL"}, {"code", "text", "NO", "NULL"}, {"price", "numeric", "YES", "0"},

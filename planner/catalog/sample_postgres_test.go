@@ -44,7 +44,7 @@ var samplePairs = []samePair{
 	{
 		"pg_index",
 		`SELECT ci.relname, ct.relname, CAST(i.indisprimary AS VARCHAR), CAST(i.indisunique AS VARCHAR),
-			CAST(i.indnatts AS VARCHAR), array_to_string(i.indkey, ' '), i.indoption,
+			CAST(i.indnatts AS VARCHAR), CAST(i.indkey AS VARCHAR), CAST(i.indoption AS VARCHAR),
 			mallard_catalog.pg.pg_get_indexdef(i.indexrelid), mallard_catalog.pg.pg_get_indexdef(i.indexrelid, 1, false)
 		FROM mallard_catalog.pg.pg_index i JOIN mallard_catalog.pg.pg_class ci ON ci.oid = i.indexrelid
 		JOIN mallard_catalog.pg.pg_class ct ON ct.oid = i.indrelid ORDER BY 1`,

@@ -121,6 +121,25 @@ var sampleCases = []struct {
 		[][]string{{"ts"}, {"d"}}},
 	{"array bounds", `SELECT mallard_catalog.pg.array_upper([4, 5, 6], 1), mallard_catalog.pg.array_lower([4, 5, 6], 1),
 			mallard_catalog.pg.array_upper([], 1)`, [][]string{{"3", "1", "NULL"}}},
+	{"vectors print as PostgreSQL's", `SELECT CAST(indkey AS VARCHAR), CAST(indoption AS VARCHAR), CAST(indclass AS VARCHAR),
+			typeof(indkey), typeof(indclass)
+		FROM mallard_catalog.pg.pg_index WHERE indexrelid = mallard_catalog.pg.mallard_regclass('child_ts_idx')`,
+		[][]string{{"3 5", "0 0", "0 0", "pg_int2vector_elem[]", "pg_oidvector_elem[]"}}},
+	{"vector subscripts start at 0", `SELECT indkey[0 + 1 - mallard_catalog.pg.mallard_first_subscript(indkey)],
+			mallard_catalog.pg.array_lower(indkey, 1), mallard_catalog.pg.array_upper(indkey, 1),
+			mallard_catalog.pg.array_upper(CAST(indkey AS SMALLINT[]), 1), mallard_catalog.pg.pg_typeof(indkey)
+		FROM mallard_catalog.pg.pg_index WHERE indexrelid = mallard_catalog.pg.mallard_regclass('child_ts_idx')`,
+		[][]string{{"3", "0", "1", "2", "int2vector"}}},
+	{"vectors read from text", `SELECT CAST(CAST(' 7  -32768 ' AS pg_int2vector_elem[]) AS VARCHAR),
+			CAST(CAST('4294967295 0' AS pg_oidvector_elem[]) AS VARCHAR), len(CAST('' AS pg_int2vector_elem[])),
+			TRY_CAST('1 x' AS pg_int2vector_elem[]), TRY_CAST('32768' AS pg_int2vector_elem[]), TRY_CAST('-1' AS pg_oidvector_elem[]),
+			CAST(CAST(NULL AS VARCHAR) AS pg_int2vector_elem[])`,
+		[][]string{{"7 -32768", "4294967295 0", "0", "NULL", "NULL", "NULL", "NULL"}}},
+	{"vector casts round-trip over many chunks", `SELECT count(*), count(DISTINCT v), min(v),
+			count(*) FILTER (WHERE CAST(CAST(v AS pg_int2vector_elem[]) AS VARCHAR) = v)
+		FROM (SELECT CAST(CAST(list_transform(range(i % 4), x -> CAST(x - 1 AS SMALLINT)) AS pg_int2vector_elem[]) AS VARCHAR) AS v
+			FROM range(5000) AS t(i))`,
+		[][]string{{"5000", "4", "", "5000"}}},
 	{"pg_typeof", `SELECT mallard_catalog.pg.pg_typeof(1), mallard_catalog.pg.pg_typeof(CAST(1 AS BIGINT)),
 			mallard_catalog.pg.pg_typeof('a'), mallard_catalog.pg.pg_typeof([1.5])`,
 		[][]string{{"integer", "bigint", "text", "numeric[]"}}},

@@ -16,7 +16,7 @@ var scalarTypes = []string{
 	"UBIGINT", "HUGEINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL(4,1)", "DECIMAL(10,2)",
 	"DECIMAL(18,3)", "DECIMAL(38,10)", "VARCHAR", "JSON", "BLOB", "UUID", "DATE", "TIME", "TIMETZ",
 	"TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMPTZ", "INTERVAL", "BIT",
-	"BIGNUM", "mood", "pg_name", "pg_char", "pg_varchar",
+	"BIGNUM", "mood", "pg_name", "pg_char", "pg_varchar", "pg_int2vector_elem", "pg_oidvector_elem",
 }
 
 // nestedTypes are DuckDB nested types, presented as arrays or json.
@@ -93,11 +93,36 @@ func TestTypeMacros(t *testing.T) {
 		{"ENUM('a', 'b]')[]", "1009", "-1"},
 		{"STRUCT(a INTEGER[])[]", "114", "-1"},
 		{"JSON[]", "199", "-1"},
+		{"pg_int2vector_elem[]", "22", "-1"},
+		{"pg_oidvector_elem[]", "30", "-1"},
+		{"pg_oidvector_elem", "20", "-1"},
+		{"pg_int2vector_elem[][]", "114", "-1"},
 		{"NULL", "25", "-1"},
 	} {
 		r := rows(t, conn, "SELECT mallard_catalog.pg.mallard_type_oid(?), mallard_catalog.pg.mallard_type_typmod(?)", tc.dataType, tc.dataType)
 		if r[0][0] != tc.oid || r[0][1] != tc.typmod {
 			t.Errorf("%s: got oid %s typmod %s, want %s %s", tc.dataType, r[0][0], r[0][1], tc.oid, tc.typmod)
+		}
+	}
+}
+
+// TestVectorCastRejects checks that text that is not an int2vector or
+// oidvector fails the cast from VARCHAR, as PostgreSQL's input functions
+// fail.
+func TestVectorCastRejects(t *testing.T) {
+	_, conn := session(t)
+	for _, tc := range []struct{ text, typ, name string }{
+		{"1 x", "pg_int2vector_elem[]", "int2vector"},
+		{"32768", "pg_int2vector_elem[]", "int2vector"},
+		{"1 -", "pg_int2vector_elem[]", "int2vector"},
+		{"[1, 2]", "pg_int2vector_elem[]", "int2vector"},
+		{"-1", "pg_oidvector_elem[]", "oidvector"},
+		{"4294967296", "pg_oidvector_elem[]", "oidvector"},
+	} {
+		_, err := conn.ExecContext(context.Background(), "SELECT CAST(? AS "+tc.typ+")", tc.text)
+		want := "invalid input syntax for type " + tc.name
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CAST(%q AS %s): got error %v, want %q", tc.text, tc.typ, err, want)
 		}
 	}
 }

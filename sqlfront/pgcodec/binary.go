@@ -11,8 +11,11 @@ import (
 )
 
 // scalarBinaryEncoder returns the format-1 encoder of a type that is
-// neither a list nor nested.
+// neither a list nor nested, or of an int2vector or oidvector.
 func scalarBinaryEncoder(t storage.Type) Encoder {
+	if oid, ok := vectorOID(t); ok {
+		return vectorBinaryEncoder(oid, *t.Elem)
+	}
 	switch t.ID {
 	case storage.TypeDecimal:
 		return decimalBinaryEncoder(int(t.Scale))

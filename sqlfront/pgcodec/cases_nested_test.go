@@ -37,8 +37,18 @@ func arrayCases() []encodeCase {
 		{"uuid[]", tList(tUUID), listArr(strArr("550e8400-e29b-41d4-a716-446655440000"), 1), `array['550e8400-e29b-41d4-a716-446655440000'::uuid]`, "{550e8400-e29b-41d4-a716-446655440000}", "000000010000000000000b86000000010000000100000010550e8400e29b41d4a716446655440000"},
 		{"json[]", tList(tJSON), listArr(strArr(`{"a": 1}`, `"x"`), 2), `array['{"a": 1}'::json, '"x"']`, "{\"{\\\"a\\\": 1}\",\"\\\"x\\\"\"}", "0000000100000000000000720000000200000001000000087b2261223a20317d00000003227822"},
 		{"varbit[]", tList(tBit), listArr(binArr("05fd"), 1), `array[B'101'::varbit]`, "{101}", "00000001000000000000061a00000001000000010000000500000003a0"},
+		{"int2vector", tInt2Vector, listArr(i16Arr(1, -3, 7), 3), `'1 -3 7'::int2vector`, "1 -3 7", "000000010000000000000015000000030000000000000002000100000002fffd000000020007"},
+		{"int2vector empty", tInt2Vector, listArr(i16Arr(), 0), `''::int2vector`, "", "0000000100000000000000150000000000000000"},
+		{"oidvector", tOIDVector, listArr(i64Arr(23, 4294967295), 2), `'23 4294967295'::oidvector`, "23 4294967295", "00000001000000000000001a0000000200000000000000040000001700000004ffffffff"},
 	}
 }
+
+// Postgres' int2vector and oidvector: lists of the element aliases storage
+// registers for them.
+var (
+	tInt2Vector = tList(storage.Type{ID: storage.TypeSmallInt, Alias: storage.AliasInt2VectorElem})
+	tOIDVector  = tList(storage.Type{ID: storage.TypeBigInt, Alias: storage.AliasOIDVectorElem})
+)
 
 func jsonCases() []encodeCase {
 	return []encodeCase{

@@ -96,12 +96,16 @@ func malformedType(t storage.Type, what string) error {
 }
 
 // isNested reports whether t is presented as json because it is a nested
-// type that is not a Postgres array of scalars.
+// type that is neither a Postgres array of scalars nor an int2vector or
+// oidvector.
 func isNested(t storage.Type) bool {
 	switch t.ID {
 	case storage.TypeStruct, storage.TypeMap, storage.TypeUnion:
 		return true
 	case storage.TypeList, storage.TypeArray:
+		if _, ok := vectorOID(t); ok {
+			return false
+		}
 		_, ok := arrayElem(t)
 		return !ok
 	}

@@ -11,9 +11,11 @@ const (
 	OIDName             uint32 = 19
 	OIDInt8             uint32 = 20
 	OIDInt2             uint32 = 21
+	OIDInt2Vector       uint32 = 22
 	OIDInt4             uint32 = 23
 	OIDText             uint32 = 25
 	OIDOID              uint32 = 26
+	OIDOIDVector        uint32 = 30
 	OIDJSON             uint32 = 114
 	OIDJSONArray        uint32 = 199
 	OIDFloat4           uint32 = 700
@@ -71,9 +73,11 @@ var scalars = map[uint32]scalarInfo{
 	OIDName:        {"name", 64, 1003},
 	OIDInt8:        {"int8", 8, OIDInt8Array},
 	OIDInt2:        {"int2", 2, OIDInt2Array},
+	OIDInt2Vector:  {"int2vector", -1, 1006},
 	OIDInt4:        {"int4", 4, OIDInt4Array},
 	OIDText:        {"text", -1, OIDTextArray},
 	OIDOID:         {"oid", 4, 1028},
+	OIDOIDVector:   {"oidvector", -1, 1013},
 	OIDJSON:        {"json", -1, OIDJSONArray},
 	OIDFloat4:      {"float4", 4, OIDFloat4Array},
 	OIDFloat8:      {"float8", 8, OIDFloat8Array},

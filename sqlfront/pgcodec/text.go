@@ -10,8 +10,11 @@ import (
 )
 
 // scalarTextEncoder returns the format-0 encoder of a type that is neither
-// a list nor nested.
+// a list nor nested, or of an int2vector or oidvector.
 func scalarTextEncoder(t storage.Type) Encoder {
+	if _, ok := vectorOID(t); ok {
+		return vectorTextEncoder(*t.Elem)
+	}
 	switch t.ID {
 	case storage.TypeDecimal:
 		return decimalTextEncoder(int(t.Scale))

@@ -56,12 +56,17 @@ var aliasOIDs = map[string]uint32{
 // TypeFor returns the Postgres type a column of DuckDB type t is presented
 // as. Integers become the smallest Postgres integer that holds them, and
 // UBIGINT, HUGEINT and UHUGEINT numeric(20, 0), numeric(39, 0) and
-// numeric(39, 0); BIT becomes varbit, ENUM text, and the VARCHAR aliases
-// storage registers name, "char" and varchar. Lists and fixed-size
+// numeric(39, 0); BIT becomes varbit, ENUM text, the VARCHAR aliases
+// storage registers name, "char" and varchar, and lists of its vector
+// element aliases int2vector and oidvector. Other lists and fixed-size
 // arrays of a scalar type become that type's Postgres array; every other
 // nested type becomes json. Types with no Postgres counterpart (NULL, ANY,
 // invalid) become text, as Postgres presents an untyped parameter.
 func TypeFor(t storage.Type) PGType {
+	if oid, ok := vectorOID(t); ok {
+		info := scalars[oid]
+		return PGType{OID: oid, Typmod: -1, Size: info.size, Name: info.name}
+	}
 	if elem, ok := arrayElem(t); ok {
 		oid, typmod := scalarOID(elem)
 		info := scalars[oid]
@@ -82,9 +87,13 @@ func SupportsBinary(t storage.Type) bool {
 }
 
 // arrayElem returns the element type of t if t is presented as a Postgres
-// array: a LIST or ARRAY whose element is neither nested nor itself a list.
+// array: a LIST or ARRAY whose element is neither nested nor itself a list,
+// and that is not an int2vector or oidvector.
 func arrayElem(t storage.Type) (storage.Type, bool) {
 	if t.ID != storage.TypeList && t.ID != storage.TypeArray || t.Elem == nil {
+		return storage.Type{}, false
+	}
+	if _, ok := vectorOID(t); ok {
 		return storage.Type{}, false
 	}
 	if scalarOIDOf(*t.Elem) == OIDJSON && !t.Elem.IsJSON() {

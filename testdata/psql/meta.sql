@@ -11,6 +11,8 @@ COMMENT ON TABLE meta_orders IS 'one row per order';
 \d+ meta_customers
 \di meta_*
 \df quote_ident
+\dd
+\dd meta_*
 \du
 \x on
 SELECT id, name FROM meta_customers LIMIT 1;

@@ -1,0 +1,146 @@
+package planner
+
+import (
+	"maps"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Postgres' int2vector and oidvector number their elements from 0:
+// pg_index.indkey[0] is an index's first column, and generate_subscripts
+// over it counts from 0. The catalog gives those columns the types storage
+// registers for them, lists of pg_int2vector_elem and pg_oidvector_elem,
+// whose elements DuckDB numbers from 1. So the planner shifts a subscript
+// of such a column, and what generate_subscripts returns for one, by the
+// catalog's mallard_first_subscript. That macro decides by the value's
+// type, so a user's list keeps subscripts from 1 even in a column named
+// indkey.
+//
+// The planner cannot see types, so it picks the expressions to shift by
+// name: a cast to int2vector or oidvector, a column named as one of the
+// catalog's vector columns, or an alias the statement gives one (pgjdbc's
+// getIndexInfo reads i.indoption AS I_INDOPTION in a subquery and
+// subscripts I_INDOPTION outside it). It does not shift every subscript:
+// the shifted subscript is arithmetic, which a map's or struct's key is
+// not. A call of generate_subscripts in FROM is left as it is.
+
+// vectorColumns are the catalog's columns of type int2vector or oidvector.
+var vectorColumns = map[string]bool{
+	"indkey": true, "indoption": true, "indclass": true, "indcollation": true,
+	"proargtypes": true, "tgattr": true, "partattrs": true, "partclass": true,
+	"partcollation": true, "stxkeys": true, "prattrs": true,
+}
+
+// vectorElems map int2vector and oidvector to the element types of the
+// DuckDB lists that hold them, aliases storage registers: an int2vector is
+// a pg_int2vector_elem[].
+var vectorElems = map[string]string{"int2vector": "pg_int2vector_elem", "oidvector": "pg_oidvector_elem"}
+
+// subscript shifts x[i] of a vector column to DuckDB's numbering:
+// x[i + 1 - mallard_first_subscript(x)].
+func (r *rewriter) subscript(n *pg.Node) {
+	ind := n.GetAIndirection()
+	if len(ind.Indirection) == 0 || !r.mayBeVector(ind.Arg) {
+		return
+	}
+	idx := ind.Indirection[0].GetAIndices()
+	if idx == nil || idx.IsSlice || idx.Uidx == nil {
+		return
+	}
+	plusOne := pg.MakeAExprNode(pg.A_Expr_Kind_AEXPR_OP, names("+"), idx.Uidx, pg.MakeAConstIntNode(1, -1), -1)
+	idx.Uidx = pg.MakeAExprNode(pg.A_Expr_Kind_AEXPR_OP, names("-"), plusOne, r.firstSubscript(ind.Arg), -1)
+	r.changed = true
+}
+
+// generateSubscripts shifts generate_subscripts(x, dim) of a vector column
+// to Postgres' numbering: generate_subscripts(x, dim) +
+// (mallard_first_subscript(x) - 1).
+func (r *rewriter) generateSubscripts(n *pg.Node) {
+	fc := n.GetFuncCall()
+	if fc == nil || lastName(fc.Funcname) != "generate_subscripts" || len(fc.Args) != 2 ||
+		r.fromCalls[fc] || !r.mayBeVector(fc.Args[0]) {
+		return
+	}
+	shift := pg.MakeAExprNode(pg.A_Expr_Kind_AEXPR_OP, names("-"), r.firstSubscript(fc.Args[0]), pg.MakeAConstIntNode(1, -1), -1)
+	n.Node = pg.MakeAExprNode(pg.A_Expr_Kind_AEXPR_OP, names("+"), &pg.Node{Node: n.Node}, shift, -1).Node
+	r.changed = true
+}
+
+// firstSubscript is mallard_first_subscript(x) of a copy of x.
+func (r *rewriter) firstSubscript(x *pg.Node) *pg.Node {
+	return pg.MakeFuncCallNode(r.p.catalogFunc("mallard_first_subscript"), []*pg.Node{proto.Clone(x).(*pg.Node)}, -1)
+}
+
+// fromFunctions records the calls a FROM item makes, which generateSubscripts
+// leaves alone.
+func (r *rewriter) fromFunctions(rf *pg.RangeFunction) {
+	for _, f := range rf.Functions {
+		for _, item := range f.GetList().GetItems() {
+			if fc := item.GetFuncCall(); fc != nil {
+				if r.fromCalls == nil {
+					r.fromCalls = map[*pg.FuncCall]bool{}
+				}
+				r.fromCalls[fc] = true
+			}
+		}
+	}
+}
+
+// mayBeVector reports whether x may be an int2vector or oidvector: a cast
+// to one, or a column named as a catalog vector column or an alias of one.
+func (r *rewriter) mayBeVector(x *pg.Node) bool {
+	if tc := x.GetTypeCast(); tc != nil {
+		name := lastName(tc.TypeName.GetNames())
+		return name == vectorElems["int2vector"] || name == vectorElems["oidvector"]
+	}
+	name := lastName(x.GetColumnRef().GetFields())
+	if name == "" {
+		return false
+	}
+	if r.vectors == nil {
+		r.vectors = vectorAliases(r.root)
+	}
+	return r.vectors[name]
+}
+
+// vectorAliases returns vectorColumns and every select-list alias in the
+// statement of a column among them, followed through aliases of aliases.
+func vectorAliases(root *pg.Node) map[string]bool {
+	var renames [][2]string // alias, column
+	collectRenames(root.ProtoReflect(), &renames)
+	out := maps.Clone(vectorColumns)
+	for grew := true; grew; {
+		grew = false
+		for _, rn := range renames {
+			if out[rn[1]] && !out[rn[0]] {
+				out[rn[0]], grew = true, true
+			}
+		}
+	}
+	return out
+}
+
+// collectRenames appends, for every select-list item below m that is a
+// column given an alias, the alias and the column's name.
+func collectRenames(m protoreflect.Message, renames *[][2]string) {
+	if rt, ok := m.Interface().(*pg.ResTarget); ok && rt.Name != "" {
+		if col := lastName(rt.Val.GetColumnRef().GetFields()); col != "" {
+			*renames = append(*renames, [2]string{strings.ToLower(rt.Name), col})
+		}
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Message() == nil || fd.IsMap():
+		case fd.IsList():
+			for l, i := v.List(), 0; i < l.Len(); i++ {
+				collectRenames(l.Get(i).Message(), renames)
+			}
+		default:
+			collectRenames(v.Message(), renames)
+		}
+		return true
+	})
+}
