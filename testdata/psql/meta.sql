@@ -11,6 +11,7 @@ COMMENT ON TABLE meta_orders IS 'one row per order';
 \d+ meta_customers
 \di meta_*
 \df quote_ident
+\df+ upper
 \dd
 \dd meta_*
 \du
