@@ -32,16 +32,5 @@ func (r *rewriter) eqAny(m protoreflect.Message) {
 			return
 		}
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			for l, i := v.List(), 0; i < l.Len(); i++ {
-				r.eqAny(l.Get(i).Message())
-			}
-		default:
-			r.eqAny(v.Message())
-		}
-		return true
-	})
+	children(m, func(c protoreflect.Message) { r.eqAny(c) })
 }

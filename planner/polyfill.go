@@ -73,16 +73,5 @@ func substitute(m protoreflect.Message, arg *pg.Node) {
 			return
 		}
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			for l, i := v.List(), 0; i < l.Len(); i++ {
-				substitute(l.Get(i).Message(), arg)
-			}
-		default:
-			substitute(v.Message(), arg)
-		}
-		return true
-	})
+	children(m, func(c protoreflect.Message) { substitute(c, arg) })
 }

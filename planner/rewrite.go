@@ -50,18 +50,7 @@ func (r *rewriter) walk(m protoreflect.Message) {
 			r.castParams[pr] = true
 		}
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			for l, i := v.List(), 0; i < l.Len(); i++ {
-				r.walk(l.Get(i).Message())
-			}
-		default:
-			r.walk(v.Message())
-		}
-		return true
-	})
+	children(m, func(c protoreflect.Message) { r.walk(c) })
 	switch x := m.Interface().(type) {
 	case *pg.Node:
 		r.node(x)
@@ -360,4 +349,21 @@ func names(parts ...string) []*pg.Node {
 
 func call(fn []string, args ...*pg.Node) *pg.Node {
 	return pg.MakeFuncCallNode(names(fn...), args, -1)
+}
+
+// children calls f for each message directly below m: every set message
+// field and every element of a repeated one, in field order.
+func children(m protoreflect.Message, f func(protoreflect.Message)) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Message() == nil || fd.IsMap():
+		case fd.IsList():
+			for l, i := v.List(), 0; i < l.Len(); i++ {
+				f(l.Get(i).Message())
+			}
+		default:
+			f(v.Message())
+		}
+		return true
+	})
 }

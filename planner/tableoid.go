@@ -101,18 +101,7 @@ func (r *rewriter) replaceTableOID(m protoreflect.Message, rels map[string]strin
 			return
 		}
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			for l, i := v.List(), 0; i < l.Len(); i++ {
-				r.replaceTableOID(l.Get(i).Message(), rels, only)
-			}
-		default:
-			r.replaceTableOID(v.Message(), rels, only)
-		}
-		return true
-	})
+	children(m, func(c protoreflect.Message) { r.replaceTableOID(c, rels, only) })
 }
 
 // tableOIDRelation is the relation whose tableoid c refers to, or "".

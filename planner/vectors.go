@@ -131,16 +131,5 @@ func collectRenames(m protoreflect.Message, renames *[][2]string) {
 			*renames = append(*renames, [2]string{strings.ToLower(rt.Name), col})
 		}
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			for l, i := v.List(), 0; i < l.Len(); i++ {
-				collectRenames(l.Get(i).Message(), renames)
-			}
-		default:
-			collectRenames(v.Message(), renames)
-		}
-		return true
-	})
+	children(m, func(c protoreflect.Message) { collectRenames(c, renames) })
 }
