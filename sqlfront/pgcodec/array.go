@@ -97,16 +97,24 @@ func arrayBinaryEncoder(elem storage.Type) Encoder {
 			dst = binary.BigEndian.AppendUint64(dst, 0)
 			return binary.BigEndian.AppendUint32(dst, oid)
 		}
-		dst = binary.BigEndian.AppendUint32(dst, 1)
-		dst = binary.BigEndian.AppendUint32(dst, hasNull(values, start, end))
-		dst = binary.BigEndian.AppendUint32(dst, oid)
-		dst = binary.BigEndian.AppendUint32(dst, uint32(end-start))
-		dst = binary.BigEndian.AppendUint32(dst, 1)
-		for j := start; j < end; j++ {
-			dst = appendElem(dst, enc, values, j)
-		}
-		return dst
+		return appendOneDimension(dst, enc, oid, 1, values, start, end)
 	}
+}
+
+// appendOneDimension appends a one-dimensional binary array of the
+// elements values[start:end], of type elemOID, whose subscripts start at
+// lower: dimensions, NULL flag, element type, length, lower bound, then
+// each element.
+func appendOneDimension(dst []byte, enc Encoder, elemOID, lower uint32, values arrow.Array, start, end int) []byte {
+	dst = binary.BigEndian.AppendUint32(dst, 1)
+	dst = binary.BigEndian.AppendUint32(dst, hasNull(values, start, end))
+	dst = binary.BigEndian.AppendUint32(dst, elemOID)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(end-start))
+	dst = binary.BigEndian.AppendUint32(dst, lower)
+	for j := start; j < end; j++ {
+		dst = appendElem(dst, enc, values, j)
+	}
+	return dst
 }
 
 // appendElem appends one element of a binary array or composite: int32

@@ -58,15 +58,7 @@ func vectorBinaryEncoder(oid uint32, elem storage.Type) Encoder {
 	}
 	return func(dst []byte, arr arrow.Array, i int) []byte {
 		values, start, end := listAt(arr, i)
-		dst = binary.BigEndian.AppendUint32(dst, 1)
-		dst = binary.BigEndian.AppendUint32(dst, hasNull(values, start, end))
-		dst = binary.BigEndian.AppendUint32(dst, elemOID)
-		dst = binary.BigEndian.AppendUint32(dst, uint32(end-start))
-		dst = binary.BigEndian.AppendUint32(dst, 0)
-		for j := start; j < end; j++ {
-			dst = appendElem(dst, enc, values, j)
-		}
-		return dst
+		return appendOneDimension(dst, enc, elemOID, 0, values, start, end)
 	}
 }
 
