@@ -14,10 +14,14 @@ var int4Funcs = map[string]bool{
 }
 
 // functionForms rewrites calls of Postgres functions that DuckDB has with
-// another result type or reads differently: int4Funcs are cast to integer,
+// another result type or reads differently: typedFuncs go to their typed
+// macros (see typedCall), int4Funcs are cast to integer,
 // octet_length of text counts its bytes, to_hex is lower case (see toHex)
 // and substring(text, pattern) extracts a regular expression match.
 func (r *rewriter) functionForms(n *pg.Node, name string) {
+	if r.typedCall(n, name) {
+		return
+	}
 	fc := n.GetFuncCall()
 	switch {
 	case name == "octet_length" && len(fc.Args) == 1 && isTextArg(fc.Args[0]):

@@ -43,6 +43,22 @@ func TestRewrites(t *testing.T) {
 		{"like default escape", `SELECT 1 FROM t WHERE name LIKE 'java\_%'`, []string{`like_escape(name, `}, nil},
 		{"regproc literal", "SELECT 1 FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc", []string{"typinput = 'array_in'"}, []string{"regproc"}},
 		{"json functions", "SELECT json_build_object('a', 1)", []string{`"json_object"('a', 1)`}, nil},
+		{"typed aggregates", "SELECT sum(x), pg_catalog.avg(y), round(z), sign(z), date_trunc('day', d) FROM t",
+			[]string{"mallard_catalog.pg.mallard_pg_sum(x)", "mallard_catalog.pg.mallard_pg_avg(y)", "mallard_catalog.pg.mallard_pg_round(z, z)", "mallard_catalog.pg.mallard_pg_sign(z, z)", "mallard_catalog.pg.mallard_pg_date_trunc('day', d, d)"}, nil},
+		{"left to DuckDB: aggregates a macro cannot take", "SELECT sum(DISTINCT x), sum(x ORDER BY y), round(z, 2), date_trunc('day', d, 'UTC') FROM t",
+			nil, []string{"mallard_pg"}},
+		{"filtered aggregate", "SELECT avg(y) FILTER (WHERE y > 0) FROM t", []string{"mallard_catalog.pg.mallard_pg_avg(CASE WHEN y > 0 THEN y END)"}, []string{"FILTER"}},
+		{"window sum typed by its argument", "SELECT sum(x) OVER (PARTITION BY g) FROM t", []string{"mallard_catalog.pg.mallard_pg_sum_window(sum(x) OVER (PARTITION BY g), x)"}, nil},
+		{"left to DuckDB: window avg", "SELECT avg(x) OVER () FROM t", []string{"avg(x) OVER ()"}, []string{"mallard_pg"}},
+		{"difference of dates", "SELECT d1 - d2, d - '2024-01-01'::date FROM t", []string{"mallard_catalog.pg.mallard_pg_minus(d1, d2, d1, d2)", "mallard_catalog.pg.mallard_pg_minus(d, '2024-01-01'::date, d, '2024-01-01'::date)"}, nil},
+		{"left to DuckDB: subtractions that are not of dates", "SELECT d - 1, d - interval '1 day', $1 - d, -d FROM t", nil, []string{"mallard_pg"}},
+		{"aggregate, window or parameter arguments", "SELECT round(avg(x)), max(a) - min(b), sign(row_number() OVER ()), date_trunc('day', $1), sum(sum(x)) OVER () FROM t GROUP BY g",
+			[]string{"SELECT round(mallard_catalog.pg.mallard_pg_avg(x))", " sign(row_number() OVER ())", " date_trunc('day', $1)", " sum(mallard_catalog.pg.mallard_pg_sum(x)) OVER ()"}, []string{"mallard_pg_round", "mallard_pg_sign", "mallard_pg_date_trunc", "mallard_pg_sum_window"}},
+		{"type-keeping aggregates witness their argument's type", "SELECT max(a) - min(b), date_trunc('month', min(d)), round(max(x)) FROM t",
+			[]string{"mallard_pg_minus(max(a), min(b), a, b)", "mallard_pg_date_trunc('month', min(d), d)", "mallard_pg_round(max(x), x)"}, nil},
+		{"scalar arguments", "SELECT round(abs(x) + 1), sum(length(s)), sign((SELECT max(x) FROM u)), sign(round(x)), d1 - $1::date FROM t",
+			[]string{"mallard_pg_round(abs(x) + 1, abs(x) + 1)", "mallard_pg_sum(length(s)::int)", "mallard_pg_sign((SELECT max(x)", "mallard_pg_sign(mallard_catalog.pg.mallard_pg_round(x, x), mallard_catalog.pg.mallard_pg_round(x, x))", "mallard_pg_minus(d1, $1::date, d1, $1::date)"}, nil},
+		{"left to DuckDB: views", "CREATE VIEW v AS SELECT sum(x), d1 - d2 FROM t", nil, []string{"mallard_pg"}},
 		{"session_user", "SELECT current_schema(), session_user", []string{"COALESCE(getvariable('mallard_pg_session_authorization'), 'mallard')"}, nil},
 		{"regclass of format()", "SELECT format('%I.%I', s, t)::regclass::oid", []string{"mallard_regclass(concat("}, nil},
 		{"set-returning function alias", "SELECT s FROM generate_series(1, 3) AS s", []string{"generate_series(1, 3) s(s)"}, nil},
@@ -100,7 +116,8 @@ func TestRewrites(t *testing.T) {
 					t.Errorf("%q\n-> %q\nwant no %q", tt.in, st.Text, w)
 				}
 			}
-			if (len(tt.want) > 0 || len(tt.not) > 0) != st.Rewritten && tt.name != "user table untouched" {
+			untouched := tt.name == "user table untouched" || strings.HasPrefix(tt.name, "left to DuckDB")
+			if (len(tt.want) > 0 || len(tt.not) > 0) && !untouched != st.Rewritten {
 				t.Errorf("Rewritten = %v", st.Rewritten)
 			}
 		})
@@ -183,7 +200,7 @@ func TestColumnNamesKeepText(t *testing.T) {
 		{"select max(a) -- comment\nfrom t", "select max(a) AS \"max\" -- comment\nfrom t"},
 		{"SELECT (SELECT max(a) FROM u), coalesce(b, 0) FROM t ORDER BY 1", `SELECT (SELECT max(a) FROM u) AS "max", coalesce(b, 0) AS "coalesce" FROM t ORDER BY 1`},
 		{"SELECT a FROM t", "SELECT a FROM t"},
-		{"SELECT sum(x) AS total FROM t", "SELECT sum(x) AS total FROM t"},
+		{"SELECT max(x) AS total FROM t", "SELECT max(x) AS total FROM t"},
 		{"SELECT (f(x))[1].item, (f(x))[2], (a.r).score FROM t a", `SELECT (f(x))[1].item AS "item", (f(x))[2] AS "f", (a.r).score AS "score" FROM t a`},
 		{`SELECT 1 AS Total, 2 AS "Mixed", x IS NULL, CASE WHEN a THEN 1 ELSE b END FROM t`,
 			`SELECT 1 AS total, 2 AS "Mixed", x IS NULL AS "?column?", CASE WHEN a THEN 1 ELSE b END AS "b" FROM t`},

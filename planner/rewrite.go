@@ -278,6 +278,9 @@ func (r *rewriter) operator(n *pg.Node) {
 	case "||":
 		r.textNull(n)
 		return
+	case "-":
+		r.dateMinus(n)
+		return
 	case "~", "!~":
 		args = []*pg.Node{e.Lexpr, e.Rexpr}
 	case "~*", "!~*":
