@@ -46,8 +46,8 @@ const (
 	// KindShow is SHOW of a parameter, which the server answers itself
 	// for Postgres parameters.
 	KindShow
-	// KindSetConfig is a statement that is only set_config(name, value,
-	// is_local): a SET in function form.
+	// KindSetConfig is a statement that only calls set_config(name,
+	// value, is_local), once or more: a SET in function form.
 	KindSetConfig
 	// KindOther is a statement the planner does not recognise, and
 	// EXECUTE, whose result is that of the prepared statement. It may or

@@ -31,6 +31,7 @@ var parameters = []Parameter{
 	{Name: "standard_conforming_strings", Default: "on", Reported: true, Description: "Causes '...' strings to treat backslashes literally (only on)."},
 	{Name: "is_superuser", Default: "on", Reported: true, Fixed: true, Description: "Shows whether the current user is a superuser."},
 	{Name: "session_authorization", Reported: true, Fixed: true, Description: "Sets the session user name."},
+	{Name: "role", Default: "none", Description: "Sets the current role (Mallard has no roles: any name is accepted and changes no privilege)."},
 	{Name: "server_version", Reported: true, Fixed: true, Description: "Shows the server version."},
 	{Name: "server_version_num", Default: "150000", Fixed: true, Description: "Shows the server version as an integer."},
 	{Name: "server_encoding", Default: "UTF8", Reported: true, Fixed: true, Description: "Shows the server (database) character set encoding."},

@@ -121,8 +121,8 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 		st.Cursor, st.Unsupported = op, feature
 		return
 	}
-	if call := setConfigCall(node); call != nil {
-		st.Kind, st.Tag, st.Setting = KindSetConfig, "SELECT", call
+	if calls := setConfigCalls(node); calls != nil {
+		st.Kind, st.Tag, st.SetConfig, st.Setting = KindSetConfig, "SELECT", calls, &calls[0]
 		return
 	}
 	r := rewriter{p: p, paramTypes: paramTypes, castParams: map[*pg.ParamRef]bool{}}

@@ -104,6 +104,8 @@ func (r *rewriter) node(n *pg.Node) {
 		r.paramRef(n)
 	case n.GetSqlvalueFunction() != nil:
 		r.sqlValue(n)
+	case n.GetColumnRef() != nil:
+		r.qualifiedStar(n)
 	}
 }
 

@@ -25,6 +25,13 @@ type Setting struct {
 	// Local is SET LOCAL (or set_config's is_local): the value lasts until
 	// the end of the transaction.
 	Local bool
+	// NameParam and ValueParam are set for a set_config() call whose name
+	// or value is a parameter: its number ($1 is 1). Name or Value is ""
+	// then, and the server takes the bound value.
+	NameParam, ValueParam int
+	// Column is the result column an alias names for a set_config() call,
+	// "" for Postgres' default, set_config.
+	Column string
 }
 
 func settingOf(v *pg.VariableSetStmt) *Setting {
@@ -94,24 +101,91 @@ func constText(n *pg.Node) string {
 	return ""
 }
 
-// setConfigCall recognises `SELECT set_config('name', 'value', is_local)`,
-// the function form of SET, when it is the whole statement.
-func setConfigCall(n *pg.Node) *Setting {
+// setConfigCalls recognises a SELECT that only calls set_config(name,
+// value, is_local), the function form of SET, once or more: PostgREST
+// sets a request's parameters with one such SELECT, binding names and
+// values as parameters. Each name and value must be a constant or a
+// parameter (either possibly cast to text), each is_local a constant, and
+// the SELECT must have no clause but its select list, so that every call
+// runs exactly once; anything else goes to DuckDB, which has no
+// set_config.
+func setConfigCalls(n *pg.Node) []Setting {
 	sel := n.GetSelectStmt()
-	if sel == nil || len(sel.TargetList) != 1 || len(sel.FromClause) > 0 || sel.WhereClause != nil {
+	if sel == nil || len(sel.TargetList) == 0 || !onlySelectList(sel) {
 		return nil
 	}
-	fc := sel.TargetList[0].GetResTarget().GetVal().GetFuncCall()
-	if fc == nil || lastName(fc.Funcname) != "set_config" || len(fc.Args) != 3 {
+	calls := make([]Setting, 0, len(sel.TargetList))
+	for _, item := range sel.TargetList {
+		call, ok := setConfigCall(item.GetResTarget())
+		if !ok {
+			return nil
+		}
+		calls = append(calls, call)
+	}
+	return calls
+}
+
+// onlySelectList reports whether a SELECT has nothing but a select list.
+func onlySelectList(sel *pg.SelectStmt) bool {
+	return len(sel.FromClause) == 0 && sel.WhereClause == nil && len(sel.GroupClause) == 0 &&
+		sel.HavingClause == nil && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.LimitOffset == nil &&
+		sel.WithClause == nil && len(sel.DistinctClause) == 0 && len(sel.WindowClause) == 0 &&
+		len(sel.LockingClause) == 0 && sel.IntoClause == nil && sel.Op == pg.SetOperation_SETOP_NONE
+}
+
+// setConfigCall reads one select-list item of setConfigCalls. A NULL
+// value is SET ... TO DEFAULT, as in Postgres.
+func setConfigCall(item *pg.ResTarget) (Setting, bool) {
+	fc := item.GetVal().GetFuncCall()
+	if fc == nil || lastName(fc.Funcname) != "set_config" || len(fc.Args) != 3 ||
+		fc.AggStar || fc.Over != nil || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
+		return Setting{}, false
+	}
+	name, value, local := textArg(fc.Args[0]), textArg(fc.Args[1]), fc.Args[2].GetAConst()
+	if name == nil || value == nil || local == nil || name.GetAConst() != nil && name.GetAConst().GetSval() == nil {
+		return Setting{}, false // a NULL or numeric name goes to DuckDB, which refuses it
+	}
+	s := Setting{Column: item.Name, Local: isTrue(constText(fc.Args[2]))}
+	if pr := name.GetParamRef(); pr != nil {
+		s.NameParam = int(pr.Number)
+	} else {
+		s.Name = strings.ToLower(constText(name))
+	}
+	switch {
+	case value.GetParamRef() != nil:
+		s.ValueParam = int(value.GetParamRef().Number)
+	case value.GetAConst().GetIsnull():
+		s.Default = true
+	default:
+		s.Value = constText(value)
+	}
+	return s, true
+}
+
+// textArg is a set_config() argument that is a constant or a parameter,
+// with any cast to text or varchar taken off; nil for anything else.
+func textArg(n *pg.Node) *pg.Node {
+	if tc := n.GetTypeCast(); tc != nil {
+		switch lastName(tc.TypeName.GetNames()) {
+		case "text", "varchar":
+			n = tc.Arg
+		default:
+			return nil
+		}
+	}
+	if n.GetAConst() == nil && n.GetParamRef() == nil {
 		return nil
 	}
-	name, value := fc.Args[0].GetAConst(), fc.Args[1].GetAConst()
-	if name == nil || name.GetSval() == nil || value == nil {
-		return nil
+	return n
+}
+
+// isTrue reads a boolean constant as Postgres does for is_local.
+func isTrue(v string) bool {
+	switch strings.ToLower(v) {
+	case "on", "true", "t", "yes", "y", "1":
+		return true
 	}
-	local := constText(fc.Args[2])
-	return &Setting{Name: strings.ToLower(name.GetSval().Sval), Value: constText(fc.Args[1]),
-		Local: local == "on" || local == "true" || local == "t"}
+	return false
 }
 
 // lastName is the unqualified name of a qualified name list.

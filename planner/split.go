@@ -29,8 +29,12 @@ type Statement struct {
 	// Rewritten says Text is the planner's rewrite of the client's text,
 	// so error positions from DuckDB no longer point into the client's text.
 	Rewritten bool
-	// Setting is set for SET, RESET, SHOW and set_config() of a parameter.
+	// Setting is set for SET, RESET, SHOW and set_config() of a parameter;
+	// for set_config() it is the first of SetConfig.
 	Setting *Setting
+	// SetConfig are the set_config() calls of a KindSetConfig statement,
+	// one per result column, in order.
+	SetConfig []Setting
 	// Before are statements to run first, such as the sequence a serial
 	// column needs.
 	Before []string

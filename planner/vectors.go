@@ -25,7 +25,9 @@ import (
 // getIndexInfo reads i.indoption AS I_INDOPTION in a subquery and
 // subscripts I_INDOPTION outside it). It does not shift every subscript:
 // the shifted subscript is arithmetic, which a map's or struct's key is
-// not. A call of generate_subscripts in FROM is left as it is.
+// not. DuckDB has no table function generate_subscripts, so a call of it
+// in FROM becomes the series of subscripts, from
+// mallard_first_subscript(x), unnested (see fromSubscripts).
 
 // vectorColumns are the catalog's columns of type int2vector or oidvector.
 var vectorColumns = map[string]bool{
@@ -74,11 +76,13 @@ func (r *rewriter) firstSubscript(x *pg.Node) *pg.Node {
 	return pg.MakeFuncCallNode(r.p.catalogFunc("mallard_first_subscript"), []*pg.Node{proto.Clone(x).(*pg.Node)}, -1)
 }
 
-// fromFunctions records the calls a FROM item makes, which generateSubscripts
-// leaves alone.
+// fromFunctions rewrites generate_subscripts in a FROM item (see
+// fromSubscripts) and records the calls a FROM item makes, which
+// generateSubscripts leaves alone.
 func (r *rewriter) fromFunctions(rf *pg.RangeFunction) {
 	for _, f := range rf.Functions {
 		for _, item := range f.GetList().GetItems() {
+			r.fromSubscripts(rf, item)
 			if fc := item.GetFuncCall(); fc != nil {
 				if r.fromCalls == nil {
 					r.fromCalls = map[*pg.FuncCall]bool{}
@@ -87,6 +91,32 @@ func (r *rewriter) fromFunctions(rf *pg.RangeFunction) {
 			}
 		}
 	}
+}
+
+// fromSubscripts turns generate_subscripts(x, 1), a FROM item, into
+// unnest(generate_series(f, f + array_length(x, 1) - 1)::int4[]) with f
+// mallard_first_subscript(x): the subscripts of x as Postgres numbers
+// them, typed integer as Postgres types them, none for an empty or NULL
+// x. An item without an alias is named generate_subscripts, as in
+// Postgres. Only dimension 1 is rewritten: DuckDB's lists have no other.
+func (r *rewriter) fromSubscripts(rf *pg.RangeFunction, item *pg.Node) {
+	fc := item.GetFuncCall()
+	if fc == nil || lastName(fc.Funcname) != "generate_subscripts" || len(fc.Funcname) > 2 || len(fc.Args) != 2 ||
+		fc.Args[1].GetAConst().GetIval() == nil || fc.Args[1].GetAConst().GetIval().Ival != 1 {
+		return
+	}
+	x := fc.Args[0]
+	last := pg.MakeAExprNode(pg.A_Expr_Kind_AEXPR_OP, names("-"),
+		pg.MakeAExprNode(pg.A_Expr_Kind_AEXPR_OP, names("+"), r.firstSubscript(x),
+			call([]string{"array_length"}, proto.Clone(x).(*pg.Node), pg.MakeAConstIntNode(1, -1)), -1),
+		pg.MakeAConstIntNode(1, -1), -1)
+	ints := castTo(call([]string{"generate_series"}, r.firstSubscript(x), last), "int4")
+	ints.GetTypeCast().TypeName.ArrayBounds = []*pg.Node{pg.MakeAConstIntNode(-1, -1)}
+	item.Node = call([]string{"unnest"}, ints).Node
+	if rf.Alias == nil {
+		rf.Alias = &pg.Alias{Aliasname: "generate_subscripts"}
+	}
+	r.changed = true
 }
 
 // mayBeVector reports whether x may be an int2vector or oidvector: a cast

@@ -32,7 +32,13 @@ func TestVectorSubscripts(t *testing.T) {
 			[]string{"generate_subscripts(ix.indkey, 1) + (" + first + "ix.indkey) - 1) AS ord"}, nil},
 		{"other arrays untouched", "SELECT c.conkey[1], s[2], m['k'] FROM pg_constraint c, t", nil, []string{first}},
 		{"slice untouched", "SELECT indkey[0:1] FROM pg_index", nil, []string{first}},
-		{"generate_subscripts in FROM untouched", "SELECT s FROM pg_index i, generate_subscripts(i.indkey, 1) s", nil, []string{first}},
+		{"generate_subscripts in FROM", "SELECT s FROM pg_index i, generate_subscripts(i.indkey, 1) s",
+			[]string{"unnest(generate_series(" + first + "i.indkey), (" + first + "i.indkey) + array_length(i.indkey, 1)::int) - 1)::int[]) s(s)"},
+			[]string{"generate_subscripts("}},
+		{"generate_subscripts in FROM without an alias", "SELECT * FROM pg_index i, generate_subscripts(i.indkey, 1)",
+			[]string{") generate_subscripts(generate_subscripts)"}, nil},
+		{"generate_subscripts in FROM of a second dimension untouched", "SELECT * FROM generate_subscripts(ARRAY[[1]], 2) s",
+			[]string{"generate_subscripts(ARRAY[ARRAY[1]], 2)"}, []string{first}},
 		{"generate_subscripts of another array untouched", "SELECT generate_subscripts(conkey, 1) FROM pg_constraint", nil, []string{first}},
 	}
 	for _, tc := range tests {

@@ -34,7 +34,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 	case p.prep.copy != nil:
 		return s.copy(p.prep.copy)
 	case p.prep.synth != nil:
-		return s.runSynthetic(p.prep.synth, simple)
+		return s.runSynthetic(p.prep.synth, p.args, simple)
 	case plan.Cursor != nil:
 		return s.cursor(p.prep, simple)
 	}
@@ -221,7 +221,9 @@ func tagHasCount(tag string) bool {
 // transaction runs BEGIN, COMMIT or ROLLBACK with Postgres' semantics on top
 // of DuckDB's: BEGIN inside a block and COMMIT or ROLLBACK outside one only
 // warn, and COMMIT of a failed block rolls it back, undoing the block's
-// SETs as ROLLBACK does.
+// SETs as ROLLBACK does. Outside a block, COMMIT and ROLLBACK end an
+// extended-protocol batch's implicit transaction, and BEGIN turns it into
+// the block.
 func (s *session) transaction(plan planner.Statement) error {
 	s.closePortals()
 	tag := plan.Tag
@@ -230,12 +232,13 @@ func (s *session) transaction(plan planner.Statement) error {
 		s.w.send(noticeResponse("WARNING", sqlstate.ActiveSQLTransaction, "there is already a transaction in progress"))
 	case plan.Kind != planner.KindBegin && s.tx == txIdle:
 		s.w.send(noticeResponse("WARNING", sqlstate.NoActiveSQLTransaction, "there is no transaction in progress"))
+		defer s.endImplicit(plan.Kind == planner.KindCommit)
 	case plan.Kind == planner.KindBegin:
 		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {
 			return err
 		}
 		s.tx = txActive
-		s.params.begin()
+		s.params.begin(true)
 	case plan.Kind == planner.KindCommit && s.tx == txActive:
 		s.tx = txIdle
 		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
@@ -322,6 +325,15 @@ func (s *session) endParams(commit bool) {
 		s.log.Warn("restore parameters at the end of a transaction", "err", err)
 	}
 	s.sendReported()
+}
+
+// endImplicit ends the implicit transaction of an extended-protocol batch
+// or of a simple Query, if one is open outside a transaction block (see
+// paramTx): a commit keeps its plain SETs; what it set locally ends.
+func (s *session) endImplicit(commit bool) {
+	if s.tx == txIdle && s.params.inTransaction() {
+		s.endParams(commit)
+	}
 }
 
 // portalContext is the context of one execution: canceled by

@@ -116,11 +116,15 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 	return nil
 }
 
-// paramOIDs takes the client's parameter types and fills the rest from DuckDB.
+// paramOIDs takes the client's parameter types and fills the rest from
+// DuckDB, or as text for a statement the front end runs itself.
 func paramOIDs(p *prepared, given []uint32) []uint32 {
 	n := len(given)
 	if p.stmt != nil {
 		n = max(n, len(p.stmt.Params()))
+	}
+	if p.synth != nil {
+		n = max(n, p.synth.params)
 	}
 	oids := make([]uint32, n)
 	for i := range oids {
@@ -128,6 +132,8 @@ func paramOIDs(p *prepared, given []uint32) []uint32 {
 			oids[i] = given[i]
 		} else if p.stmt != nil && i < len(p.stmt.Params()) {
 			oids[i] = pgcodec.TypeFor(p.stmt.Params()[i]).OID
+		} else if p.synth != nil {
+			oids[i] = pgcodec.OIDText
 		} else {
 			oids[i] = pgcodec.TypeFor(storage.Type{ID: storage.TypeInvalid}).OID
 		}
@@ -259,11 +265,15 @@ func (s *session) handleClose(m *pgproto3.Close) error {
 }
 
 // handleSync ends an extended-protocol batch. Outside a transaction block
-// the batch's portals end with it, as Postgres' implicit transaction does.
+// the batch's portals end with it, as Postgres' implicit transaction
+// does, and so does what the batch set locally; a batch that failed
+// undoes all it set.
 func (s *session) handleSync() error {
+	failed := s.skipUntilSync
 	s.skipUntilSync = false
 	if s.tx == txIdle {
 		s.closePortals()
+		s.endImplicit(!failed)
 	}
 	s.readyForQuery()
 	return nil
@@ -290,7 +300,7 @@ func (s *session) dropStatement(name string, prep *prepared) {
 // hold goes to DuckDB, whose SQL PREPARE it may be.
 func (s *session) deallocate(name string) *synthetic {
 	if name == "*" {
-		return &synthetic{tag: "DEALLOCATE ALL", run: func(s *session) ([][]string, error) {
+		return &synthetic{tag: "DEALLOCATE ALL", run: func(s *session, _ []any) ([][]string, error) {
 			for n, p := range s.stmts {
 				if n != "" {
 					s.dropStatement(n, p)
@@ -302,7 +312,7 @@ func (s *session) deallocate(name string) *synthetic {
 	if _, ok := s.stmts[name]; !ok {
 		return nil
 	}
-	return &synthetic{tag: "DEALLOCATE", run: func(s *session) ([][]string, error) {
+	return &synthetic{tag: "DEALLOCATE", run: func(s *session, _ []any) ([][]string, error) {
 		if p, ok := s.stmts[name]; ok {
 			s.dropStatement(name, p)
 		}
@@ -335,7 +345,7 @@ func (s *session) mayRun(st planner.Statement) error {
 // PLANS and SEQUENCES have nothing to drop (Mallard caches no plans a
 // client could see go stale, and DuckDB keeps no per-session sequence state).
 func discard(tag string) *synthetic {
-	return &synthetic{tag: tag, run: func(s *session) ([][]string, error) {
+	return &synthetic{tag: tag, run: func(s *session, _ []any) ([][]string, error) {
 		switch tag {
 		case "DISCARD ALL":
 			if s.tx != txIdle {

@@ -21,24 +21,31 @@ import (
 // under any dotted name, which exist from their first SET, RESET or
 // set_config() on, as placeholders do in Postgres, and reset to empty.
 //
-// Changes made inside a transaction block are recorded in tx, so that its
-// end can keep or undo them as Postgres does.
+// Changes made inside a transaction are recorded in tx, so that its end
+// can keep or undo them as Postgres does.
 type params struct {
 	values   map[string]string // by lower-cased name
 	initial  map[string]string // what RESET returns to
 	custom   map[string]string // spelling of each customized option defined, by lower-cased name
-	tx       *paramTx          // nil outside a transaction block
+	tx       *paramTx          // nil outside a transaction
 	timeout  time.Duration     // statement_timeout
 	reported []string          // canonical names of reported parameters that changed, to send
 }
 
-// paramTx is what a transaction block changed. At its end every parameter
-// it changed returns to its value before the block, except that a COMMIT
-// keeps the value of the last plain SET or RESET in the block: SET LOCAL
-// lasts until the end of the block either way, and ROLLBACK undoes all.
+// paramTx is what a transaction changed. At its end every parameter it
+// changed returns to its value before it, except that a commit keeps the
+// value of the last plain SET or RESET in it: SET LOCAL lasts until the
+// end of the transaction either way, and a rollback undoes all.
+//
+// A transaction is a block when it is one for Postgres: BEGIN's, or the
+// implicit one of a simple Query of several statements. The others are
+// the implicit transaction of a single statement and that of an
+// extended-protocol batch, which lasts until Sync; there SET LOCAL warns
+// that it needs a block, but lasts until the transaction ends all the same.
 type paramTx struct {
-	prior map[string]string // value before the block, by lower-cased name
-	kept  map[string]string // value a COMMIT keeps, by lower-cased name
+	prior map[string]string // value before the transaction, by lower-cased name
+	kept  map[string]string // value a commit keeps, by lower-cased name
+	block bool
 }
 
 func newParams(startup map[string]string, serverVersion string, statementTimeout time.Duration) *params {
@@ -203,18 +210,26 @@ func (p *params) reset(name string) error {
 	return nil
 }
 
-// inTransaction reports whether a transaction block is open (see begin).
+// inTransaction reports whether a transaction is open (see begin).
 func (p *params) inTransaction() bool { return p.tx != nil }
 
-// begin opens a transaction block: changes from now on are kept or undone
-// by end.
-func (p *params) begin() {
-	p.tx = &paramTx{prior: map[string]string{}, kept: map[string]string{}}
+// inBlock reports whether a transaction block is open (see paramTx).
+func (p *params) inBlock() bool { return p.tx != nil && p.tx.block }
+
+// begin opens a transaction: changes from now on are kept or undone by
+// end. If one is open already it goes on, a block from now on if block
+// is set: BEGIN in an extended-protocol batch makes the batch's implicit
+// transaction a block, with what it changed so far.
+func (p *params) begin(block bool) {
+	if p.tx == nil {
+		p.tx = &paramTx{prior: map[string]string{}, kept: map[string]string{}}
+	}
+	p.tx.block = p.tx.block || block
 }
 
-// end closes the transaction block: a commit keeps the plain SETs and
-// RESETs made in it, and everything else returns to its value before the
-// block. It reports whether any value changed.
+// end closes the transaction: a commit keeps the plain SETs and RESETs
+// made in it, and everything else returns to its value before it. It
+// reports whether any value changed.
 func (p *params) end(commit bool) bool {
 	if p.tx == nil {
 		return false

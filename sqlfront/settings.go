@@ -12,9 +12,13 @@ import (
 // synthetic is a statement the front end answers itself: SET, RESET and
 // SHOW of Postgres parameters and customized options, and set_config().
 type synthetic struct {
-	cols []string                             // result columns, all text; nil for none
-	run  func(s *session) ([][]string, error) // applies the statement, returns the rows
-	tag  string
+	cols []string // result columns, all text; nil for none
+	// run applies the statement to the values bound to its parameters
+	// and returns the rows.
+	run func(s *session, args []any) ([][]string, error)
+	tag string
+	// params is the number of parameters the statement takes, all text.
+	params int
 }
 
 // settingStatement returns the synthetic form of a SET, RESET, SHOW or
@@ -26,19 +30,18 @@ func (s *session) settingStatement(st planner.Statement) *synthetic {
 	ours := isPG || planner.IsCustomParameter(set.Name)
 	switch {
 	case st.Kind == planner.KindSetConfig:
-		return &synthetic{cols: []string{"set_config"}, tag: "SELECT", run: func(s *session) ([][]string, error) {
-			v, err := s.applySetting(set)
-			return [][]string{{v}}, err
-		}}
+		return setConfig(st.SetConfig)
 	case set.Show && set.Name == "all":
-		return &synthetic{cols: []string{"name", "setting", "description"}, tag: "SHOW", run: (*session).showAll}
+		return &synthetic{cols: []string{"name", "setting", "description"}, tag: "SHOW", run: func(s *session, _ []any) ([][]string, error) {
+			return s.showAll()
+		}}
 	case set.Show && ours:
 		return s.showParameter(set.Name)
 	case set.Show:
 		if sy := s.duckDBSetting(set.Name); sy != nil || s.isRelation(set.Name) {
 			return sy // nil: DuckDB's own SHOW (SHOW TABLES, SHOW of a table)
 		}
-		return &synthetic{cols: []string{set.Name}, tag: "SHOW", run: func(*session) ([][]string, error) {
+		return &synthetic{cols: []string{set.Name}, tag: "SHOW", run: func(*session, []any) ([][]string, error) {
 			return nil, unknownParameter(set.Name)
 		}}
 	case ours || set.Name == "transaction" || set.Name == "all":
@@ -46,12 +49,14 @@ func (s *session) settingStatement(st planner.Statement) *synthetic {
 		if set.Reset {
 			tag = "RESET"
 		}
-		return &synthetic{tag: tag, run: func(s *session) ([][]string, error) {
-			if set.Local && !set.Reset && !s.params.inTransaction() {
+		return &synthetic{tag: tag, run: func(s *session, _ []any) ([][]string, error) {
+			if set.Local && !set.Reset && !s.params.inBlock() {
 				s.w.send(noticeResponse("WARNING", sqlstate.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks"))
 			}
-			_, err := s.applySetting(set)
-			return nil, err
+			return nil, s.inOwnTransaction(func() error {
+				_, err := s.applySetting(set)
+				return err
+			})
 		}}
 	}
 	return nil
@@ -64,7 +69,7 @@ func (s *session) showParameter(name string) *synthetic {
 	if def, ok := s.params.lookup(name); ok {
 		col = def.Name
 	}
-	return &synthetic{cols: []string{col}, tag: "SHOW", run: func(s *session) ([][]string, error) {
+	return &synthetic{cols: []string{col}, tag: "SHOW", run: func(s *session, _ []any) ([][]string, error) {
 		if _, ok := s.params.lookup(name); !ok {
 			return nil, unknownParameter(name)
 		}
@@ -74,16 +79,19 @@ func (s *session) showParameter(name string) *synthetic {
 
 // applySetting carries out SET or RESET of a Postgres parameter or a
 // customized option, keeps DuckDB in step (see syncParams) and returns
-// the parameter's new value. Outside a transaction block the statement is
-// a transaction of its own, as in Postgres, so a local value (SET LOCAL,
-// set_config(..., true)) is returned but lasts no longer than it.
+// the parameter's new value.
 func (s *session) applySetting(set *planner.Setting) (string, error) {
+	value, err := s.changeSetting(set)
+	if err != nil {
+		return "", err
+	}
+	return value, s.syncParams()
+}
+
+// changeSetting is applySetting without keeping DuckDB in step.
+func (s *session) changeSetting(set *planner.Setting) (string, error) {
 	if set.Name == "transaction" {
 		return "", nil // isolation and access mode: DuckDB offers one kind of transaction
-	}
-	own := set.Local && !s.params.inTransaction()
-	if own {
-		s.params.begin()
 	}
 	var err error
 	switch {
@@ -94,14 +102,25 @@ func (s *session) applySetting(set *planner.Setting) (string, error) {
 	default:
 		err = s.params.set(set.Name, set.Value, set.Local, set.List)
 	}
-	value := s.params.get(set.Name)
-	if own {
-		s.params.end(false)
-	}
 	if err != nil {
 		return "", err
 	}
-	return value, s.syncParams()
+	return s.params.get(set.Name), nil
+}
+
+// inOwnTransaction runs f, which changes parameters, as a transaction of
+// its own when none is open: in Postgres a statement outside any
+// transaction is one, so what it sets locally (SET LOCAL,
+// set_config(..., true)) ends with it, and nothing it set survives its
+// failure.
+func (s *session) inOwnTransaction(f func() error) error {
+	if s.params.inTransaction() {
+		return f()
+	}
+	s.params.begin(false)
+	err := f()
+	s.endParams(err == nil)
+	return err
 }
 
 // syncParams mirrors changed parameters into DuckDB: its TimeZone and
@@ -188,7 +207,7 @@ func (s *session) duckDBSetting(name string) *synthetic {
 	if err != nil || len(rows) == 0 {
 		return nil
 	}
-	return &synthetic{cols: []string{name}, tag: "SHOW", run: func(s *session) ([][]string, error) {
+	return &synthetic{cols: []string{name}, tag: "SHOW", run: func(s *session, _ []any) ([][]string, error) {
 		return s.queryText("SELECT current_setting(" + quoteLiteral(name) + ")::VARCHAR")
 	}}
 }
@@ -242,9 +261,17 @@ func collectText(rows *storage.Rows) ([][]string, error) {
 	return out, rows.Err()
 }
 
-// runSynthetic executes a synthetic statement and sends its result.
-func (s *session) runSynthetic(sy *synthetic, simple bool) error {
-	rows, err := sy.run(s)
+// runSynthetic executes a synthetic statement with the values bound to
+// its parameters and sends its result. In an extended-protocol batch
+// outside a transaction block it opens the batch's implicit transaction,
+// which Sync ends (see handleSync): there, as in Postgres, SET LOCAL and
+// set_config(..., true) last until Sync, and an error before Sync undoes
+// the batch's SETs.
+func (s *session) runSynthetic(sy *synthetic, args []any, simple bool) error {
+	if !simple && s.tx == txIdle {
+		s.params.begin(false)
+	}
+	rows, err := sy.run(s, args)
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,14 @@ import (
 
 // handleQuery runs a simple Query: each statement in turn, stopping at the
 // first error, then ReadyForQuery. Several statements outside an explicit
-// transaction block run in one implicit transaction, as in Postgres: an
-// error undoes their SETs too.
+// transaction block run in one implicit transaction block, as in
+// Postgres: an error undoes their SETs too, and SET LOCAL lasts until the
+// Query ends, or until a COMMIT or ROLLBACK in it, after which the next
+// statement starts another (a BEGIN in it carries what was set into the
+// block it opens). DuckDB runs such statements in
+// one transaction only when none of them is transaction control. The
+// Query also ends the implicit transaction of an extended-protocol batch
+// it arrives in before Sync.
 func (s *session) handleQuery(q *pgproto3.Query) error {
 	s.closeUnnamedPortal()
 	stmts := s.srv.planner.Plan(q.String)
@@ -17,29 +23,32 @@ func (s *session) handleQuery(q *pgproto3.Query) error {
 		s.readyForQuery()
 		return nil
 	}
-	implicit := s.tx == txIdle && len(stmts) > 1 && !hasTransactionControl(stmts)
+	block := s.tx == txIdle && len(stmts) > 1
+	implicit := block && !hasTransactionControl(stmts)
 	if implicit {
 		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {
 			return s.simpleDone(err)
 		}
-		s.params.begin()
 	}
 	for _, st := range stmts {
+		if block && s.tx == txIdle {
+			s.params.begin(true) // again after a COMMIT or ROLLBACK in the Query
+		}
 		if err := s.simpleStatement(st); err != nil {
 			if implicit {
 				s.db.Exec(s.ctx, "ROLLBACK")
-				s.endParams(false)
 			}
+			s.endImplicit(false)
 			return s.simpleDone(err)
 		}
 	}
 	if implicit {
-		err := s.db.Exec(s.ctx, "COMMIT")
-		s.endParams(err == nil)
-		if err != nil {
+		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
+			s.endImplicit(false)
 			return s.simpleDone(err)
 		}
 	}
+	s.endImplicit(true)
 	return s.simpleDone(nil)
 }
 
