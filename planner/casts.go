@@ -13,7 +13,7 @@ var typeSubstitutes = map[string]string{
 	"oid": "int8", "xid": "int8", "xid8": "int8", "cid": "int8",
 	"name": "varchar", "char": "varchar",
 	"pg_node_tree": "varchar", "aclitem": "varchar", "regconfig": "int8",
-	"jsonb": "json", "citext": "varchar",
+	"jsonb": "json", "citext": "varchar", "money": aliasMoney,
 }
 
 // standardTypes are the pg_catalog types the deparser prints in SQL
@@ -32,16 +32,17 @@ func typeNames(name string) []*pg.Node {
 	return names(name)
 }
 
-// regTypes map a reg* type to Mallard's macros: from a name to an oid, and
-// from an oid to a name.
-var regTypes = map[string][2]string{
-	"regclass":     {"mallard_regclass", "mallard_regclass_name"},
-	"regtype":      {"mallard_regtype", "mallard_regtype_name"},
-	"regproc":      {"", "mallard_regproc_name"},
-	"regprocedure": {"", "mallard_regproc_name"},
-	"regnamespace": {"mallard_regnamespace", "mallard_regnamespace_name"},
-	"regrole":      {"", ""},
-	"regoper":      {"", ""},
+// regTypes map a reg* type to Mallard's macros, from a name to an oid and
+// from an oid to a name, and to the alias of storage's that a select list
+// shows the name under, so that it goes out as the reg* type.
+var regTypes = map[string][3]string{
+	"regclass":     {"mallard_regclass", "mallard_regclass_name", "pg_regclass"},
+	"regtype":      {"mallard_regtype", "mallard_regtype_name", "pg_regtype"},
+	"regproc":      {"", "mallard_regproc_name", "pg_regproc"},
+	"regprocedure": {"", "mallard_regproc_name", ""},
+	"regnamespace": {"mallard_regnamespace", "mallard_regnamespace_name", "pg_regnamespace"},
+	"regrole":      {"", "", ""},
+	"regoper":      {"", "", ""},
 }
 
 // typeName strips pg_catalog from type names and substitutes types DuckDB
@@ -177,7 +178,8 @@ func (r *rewriter) byteaLiteral(n *pg.Node, tc *pg.TypeCast) bool {
 }
 
 // resTarget shows a reg* cast of a column in a select list as the name it
-// stands for, as Postgres' output function does.
+// stands for, as Postgres' output function does, under the reg* type (see
+// regTypes). A cast of a name is presentRegName's.
 func (r *rewriter) resTarget(rt *pg.ResTarget) {
 	tc := rt.Val.GetTypeCast()
 	if tc == nil || isNameArg(tc.Arg) {
@@ -192,5 +194,8 @@ func (r *rewriter) resTarget(rt *pg.ResTarget) {
 	}
 	rt.Val = &pg.Node{Node: &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
 		Funcname: r.p.catalogFunc(fns[1]), Args: []*pg.Node{tc.Arg}, Location: -1}}}
+	if fns[2] != "" {
+		rt.Val = castTo(rt.Val, fns[2])
+	}
 	r.changed = true
 }

@@ -26,11 +26,16 @@ type rewriter struct {
 	root      *pg.Node
 	vectors   map[string]bool
 	fromCalls map[*pg.FuncCall]bool
+	// typed are the expressions that get a Postgres type last (see
+	// noteTypedCast).
+	typed []typedCast
 }
 
 func (r *rewriter) statement(n *pg.Node) {
 	r.root = n
+	r.presentColumns(n)
 	r.walk(n.ProtoReflect())
+	r.typeNotedCasts()
 }
 
 // walk visits every message below m: SELECTs before their children (their
@@ -46,6 +51,7 @@ func (r *rewriter) walk(m protoreflect.Message) {
 		r.fromFunctions(x)
 	case *pg.Node:
 		r.regNameCast(x)
+		r.noteTypedCast(x)
 		if pr := x.GetTypeCast().GetArg().GetParamRef(); pr != nil {
 			r.castParams[pr] = true
 		}

@@ -67,6 +67,27 @@ static bool copy_strings(duckdb_function_info info, idx_t count, duckdb_vector i
 	return true;
 }
 
+// rtrim_spaces casts Postgres' bpchar to VARCHAR as Postgres casts it to
+// text: trailing spaces, which bpchar pads with and ignores, are dropped.
+static bool rtrim_spaces(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	duckdb_string_t *in = duckdb_vector_get_data(input);
+	uint64_t *valid = duckdb_vector_get_validity(input);
+	for (idx_t i = 0; i < count; i++) {
+		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
+			duckdb_vector_ensure_validity_writable(output);
+			duckdb_validity_set_row_invalid(duckdb_vector_get_validity(output), i);
+			continue;
+		}
+		const char *s = duckdb_string_t_data(&in[i]);
+		uint32_t len = duckdb_string_t_length(in[i]);
+		while (len > 0 && s[len - 1] == ' ') {
+			len--;
+		}
+		duckdb_vector_assign_string_element_len(output, i, s, len);
+	}
+	return true;
+}
+
 // reference_values casts between two types that differ only in alias: the
 // output shares the input's data.
 static bool reference_values(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
@@ -89,10 +110,11 @@ static int register_cast(duckdb_connection con, duckdb_logical_type from, duckdb
 	return state;
 }
 
-// register_copy_cast registers copy_strings as the cast from one VARCHAR
-// type to another, implicit at the given cost; 1 on failure.
-static int register_copy_cast(duckdb_connection con, duckdb_logical_type from, duckdb_logical_type to, int64_t cost) {
-	return register_cast(con, from, to, cost, copy_strings);
+// register_copy_cast registers copy_strings, or rtrim_spaces if trim, as
+// the cast from one VARCHAR type to another, implicit at cost if cost >= 0;
+// 1 on failure.
+static int register_copy_cast(duckdb_connection con, duckdb_logical_type from, duckdb_logical_type to, int64_t cost, bool trim) {
+	return register_cast(con, from, to, cost, trim ? rtrim_spaces : copy_strings);
 }
 
 // set_null marks row i of a flat vector NULL.
@@ -246,6 +268,182 @@ static bool oidvector_in(duckdb_function_info info, idx_t count, duckdb_vector i
 	return vector_in(info, count, input, output, true);
 }
 
+// MONEY_MAX is the most cents a money value holds: its DECIMAL(18,2) has
+// 18 digits, where Postgres' int64 has one more.
+#define MONEY_MAX 999999999999999999LL
+
+// skip_money_noise skips white space and then a currency symbol ('$', the
+// C locale's) and the white space after it, as cash_in does around a sign.
+static void skip_money_noise(const char *s, uint32_t len, uint32_t *k) {
+	while (*k < len && isspace((unsigned char)s[*k])) {
+		(*k)++;
+	}
+	if (*k < len && s[*k] == '$') {
+		(*k)++;
+	}
+	while (*k < len && isspace((unsigned char)s[*k])) {
+		(*k)++;
+	}
+}
+
+// money_digits reads the digits of a money amount from s[*k:] into *v as
+// cents, as cash_in does: ',' separates thousands, '.' starts the two
+// fraction digits, a third fraction digit of 5 or more rounds the cents
+// up, and further digits are ignored. false if the amount is out of range.
+static bool money_digits(const char *s, uint32_t len, uint32_t *k, int64_t *v) {
+	bool seen_dot = false;
+	int dec = 0;
+	for (; *k < len; (*k)++) {
+		char c = s[*k];
+		if (isdigit((unsigned char)c) && (!seen_dot || dec < 2)) {
+			if (*v > (MONEY_MAX - (c - '0')) / 10) {
+				return false;
+			}
+			*v = *v * 10 + (c - '0');
+			dec += seen_dot;
+		} else if (c == '.' && !seen_dot) {
+			seen_dot = true;
+		} else if (c != ',') {
+			break;
+		}
+	}
+	if (*k < len && s[*k] >= '5' && s[*k] <= '9') {
+		(*v)++;
+	}
+	for (; dec < 2; dec++) {
+		if (*v > MONEY_MAX / 10) {
+			return false;
+		}
+		*v *= 10;
+	}
+	while (*k < len && isdigit((unsigned char)s[*k])) {
+		(*k)++;
+	}
+	return *v <= MONEY_MAX;
+}
+
+// parse_money reads s as PostgreSQL's cash_in reads money in the C locale:
+// white space, '$', a sign ('-' or '(' for negative, '+'), then the amount,
+// then any of white space, ')', a sign and '$'. It returns 0 and the cents
+// in *out, 1 if s is not money, 2 if it is out of range.
+static int parse_money(const char *s, uint32_t len, int64_t *out) {
+	uint32_t k = 0;
+	bool neg = false;
+	int64_t v = 0;
+	skip_money_noise(s, len, &k);
+	if (k < len && (s[k] == '-' || s[k] == '(' || s[k] == '+')) {
+		neg = s[k++] != '+';
+	}
+	skip_money_noise(s, len, &k);
+	if (!money_digits(s, len, &k, &v)) {
+		return 2;
+	}
+	for (; k < len; k++) {
+		if (s[k] == '-') {
+			neg = true;
+		} else if (!isspace((unsigned char)s[k]) && s[k] != ')' && s[k] != '+' && s[k] != '$') {
+			return 1;
+		}
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+// money_in reads each string as money (see parse_money) into the cents of
+// a DECIMAL(18,2). A string that is not money fails the cast, or is NULL
+// in TRY_CAST.
+static bool money_in(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	bool try_cast = duckdb_cast_function_get_cast_mode(info) == 1; // DUCKDB_CAST_TRY
+	duckdb_string_t *in = duckdb_vector_get_data(input);
+	uint64_t *valid = duckdb_vector_get_validity(input);
+	int64_t *cents = duckdb_vector_get_data(output);
+	for (idx_t i = 0; i < count; i++) {
+		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
+			set_null(output, i);
+			continue;
+		}
+		const char *s = duckdb_string_t_data(&in[i]);
+		uint32_t len = duckdb_string_t_length(in[i]);
+		int state = parse_money(s, len, &cents[i]);
+		if (state == 0) {
+			continue;
+		}
+		char msg[160];
+		snprintf(msg, sizeof msg, state == 1 ? "invalid input syntax for type money: \"%.*s\""
+			: "value \"%.*s\" is out of range for type money", len > 64 ? 64 : (int)len, s);
+		duckdb_cast_function_set_row_error(info, msg, i, output);
+		if (!try_cast) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// format_money writes cents as PostgreSQL's cash_out prints money in the C
+// locale, "-$1,234.56", into buf and returns its length.
+static int format_money(int64_t cents, char *buf) {
+	uint64_t u = cents < 0 ? -(uint64_t)cents : (uint64_t)cents;
+	char digits[24];
+	int nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)(u / 100));
+	int n = 0;
+	if (cents < 0) {
+		buf[n++] = '-';
+	}
+	buf[n++] = '$';
+	for (int j = 0; j < nd; j++) {
+		if (j > 0 && (nd - j) % 3 == 0) {
+			buf[n++] = ',';
+		}
+		buf[n++] = digits[j];
+	}
+	return n + snprintf(buf + n, 4, ".%02d", (int)(u % 100));
+}
+
+// money_out prints each money value (the cents of a DECIMAL(18,2)) as
+// format_money does.
+static bool money_out(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	int64_t *cents = duckdb_vector_get_data(input);
+	uint64_t *valid = duckdb_vector_get_validity(input);
+	char buf[40];
+	for (idx_t i = 0; i < count; i++) {
+		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
+			set_null(output, i);
+			continue;
+		}
+		duckdb_vector_assign_string_element_len(output, i, buf, format_money(cents[i], buf));
+	}
+	return true;
+}
+
+// money_to_double converts each money value to DOUBLE dollars.
+static bool money_to_double(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	int64_t *cents = duckdb_vector_get_data(input);
+	uint64_t *valid = duckdb_vector_get_validity(input);
+	double *out = duckdb_vector_get_data(output);
+	for (idx_t i = 0; i < count; i++) {
+		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
+			set_null(output, i);
+			continue;
+		}
+		out[i] = (double)cents[i] / 100;
+	}
+	return true;
+}
+
+// register_money_casts registers the casts of the money alias: explicit
+// ones to and from VARCHAR in Postgres' text form, and an implicit one to
+// DOUBLE at cost; 1 on failure.
+static int register_money_casts(duckdb_connection con, duckdb_logical_type money, duckdb_logical_type dbl,
+		duckdb_logical_type varchar, int64_t cost) {
+	if (register_cast(con, money, dbl, cost, money_to_double) != 0) {
+		return 1;
+	}
+	if (register_cast(con, money, varchar, -1, money_out) != 0) {
+		return 1;
+	}
+	return register_cast(con, varchar, money, -1, money_in);
+}
+
 // register_vector_casts registers the casts of an int2vector (wide false)
 // or oidvector (wide true) element alias and of the list of it: the element
 // converts implicitly to its base type at cost, the list explicitly to and
@@ -287,10 +485,51 @@ const (
 	// own VARCHAR as text, and information_schema's character data is
 	// varchar.
 	AliasVarchar = "pg_varchar"
+	// AliasBPChar stands for Postgres' bpchar, character(n): a string
+	// padded with spaces to its length. It converts to VARCHAR without
+	// the trailing spaces, as bpchar converts to text in Postgres, so
+	// 'a'::char(3) || 'b' is 'ab' and length('a'::char(3)) is 1.
+	AliasBPChar = "pg_bpchar"
+	// AliasJSONB stands for Postgres' jsonb: JSON text that a front end
+	// prints in jsonb's normalized form. It converts implicitly to JSON,
+	// whose functions take it, and to VARCHAR.
+	AliasJSONB = "pg_jsonb"
+	// AliasRegClass, AliasRegType, AliasRegProc and AliasRegNamespace
+	// stand for Postgres' regclass, regtype, regproc and regnamespace as
+	// a select list shows them: the name of the object an OID stands for.
+	AliasRegClass     = "pg_regclass"
+	AliasRegType      = "pg_regtype"
+	AliasRegProc      = "pg_regproc"
+	AliasRegNamespace = "pg_regnamespace"
 )
 
-// pgStringAliases are the aliases registerPGTypes registers.
-var pgStringAliases = []string{AliasName, AliasChar, AliasVarchar}
+// pgStringAliases are the VARCHAR aliases registerPGTypes registers, each
+// with whether its conversion to VARCHAR drops trailing spaces.
+var pgStringAliases = []struct {
+	alias string
+	trim  bool
+}{
+	{AliasName, false}, {AliasChar, false}, {AliasVarchar, false}, {AliasBPChar, true}, {AliasJSONB, false},
+	{AliasRegClass, false}, {AliasRegType, false}, {AliasRegProc, false}, {AliasRegNamespace, false},
+}
+
+// AliasMoney stands for Postgres' money: a DECIMAL(18,2) under an alias,
+// so that a front end presents it as money, "$1,234.56". Its casts to and
+// from VARCHAR use that text (the C locale's); other casts are DECIMAL's.
+// For arithmetic and functions it converts implicitly to DOUBLE, as
+// Postgres multiplies and divides money in float8: DuckDB's arithmetic
+// takes a DECIMAL of any width, which no cast registered through the C API
+// can name, and an alias converts implicitly only where a cast is
+// registered. A sum of money is thus float8 where Postgres' is money; the
+// planner casts the arithmetic of values it can see are money back.
+const AliasMoney = "pg_money"
+
+// The width and scale of AliasMoney's DECIMAL: Postgres' money holds cents
+// in an int64, and so does a DECIMAL of up to 18 digits.
+const (
+	moneyWidth = 18
+	moneyScale = 2
+)
 
 // The element types of the DuckDB lists that stand for Postgres' int2vector
 // and oidvector, the catalog's vectors of column numbers and type OIDs
@@ -354,12 +593,17 @@ func (d *DB) registerPGTypes(ctx context.Context) error {
 	defer mapping.Disconnect(&conn)
 	varchar := mapping.CreateLogicalType(mapping.TypeVarchar)
 	defer mapping.DestroyLogicalType(&varchar)
-	for _, alias := range pgStringAliases {
-		if registered[alias] {
+	for _, a := range pgStringAliases {
+		if registered[a.alias] {
 			continue
 		}
-		if err := registerStringAlias(conn, varchar, alias); err != nil {
-			return fmt.Errorf("register Postgres type %s: %w", alias, err)
+		if err := registerStringAlias(conn, varchar, a.alias, a.trim); err != nil {
+			return fmt.Errorf("register Postgres type %s: %w", a.alias, err)
+		}
+	}
+	if !registered[AliasMoney] {
+		if err := registerMoney(conn, varchar); err != nil {
+			return fmt.Errorf("register Postgres type %s: %w", AliasMoney, err)
 		}
 	}
 	for _, v := range pgVectorElems {
@@ -379,7 +623,10 @@ func (d *DB) registerPGTypes(ctx context.Context) error {
 // overload wins over any other.
 const implicitCastCost = 1
 
-func registerStringAlias(conn mapping.Connection, varchar mapping.LogicalType, alias string) error {
+// registerStringAlias registers a VARCHAR alias and its implicit cast to
+// VARCHAR, which drops trailing spaces if trim; jsonb's also converts to
+// and from JSON.
+func registerStringAlias(conn mapping.Connection, varchar mapping.LogicalType, alias string, trim bool) error {
 	t := mapping.CreateLogicalType(mapping.TypeVarchar)
 	defer mapping.DestroyLogicalType(&t)
 	mapping.LogicalTypeSetAlias(t, alias)
@@ -387,9 +634,49 @@ func registerStringAlias(conn mapping.Connection, varchar mapping.LogicalType, a
 	if mapping.RegisterLogicalType(conn, t, info) == mapping.StateError {
 		return fmt.Errorf("DuckDB refused the type")
 	}
+	cost := implicitCastCost
+	if alias == AliasJSONB {
+		cost++ // JSON's overload of a function wins over VARCHAR's
+		if err := registerJSONCasts(conn, t); err != nil {
+			return err
+		}
+	}
 	if C.register_copy_cast(C.duckdb_connection(conn.Ptr), C.duckdb_logical_type(t.Ptr),
-		C.duckdb_logical_type(varchar.Ptr), implicitCastCost) != 0 {
+		C.duckdb_logical_type(varchar.Ptr), C.int64_t(cost), C.bool(trim)) != 0 {
 		return fmt.Errorf("DuckDB refused the cast to VARCHAR")
+	}
+	return nil
+}
+
+// registerJSONCasts registers the casts between DuckDB's JSON (a VARCHAR
+// aliased JSON) and the jsonb alias t: implicit from t, explicit to it, both
+// copying the text.
+func registerJSONCasts(conn mapping.Connection, t mapping.LogicalType) error {
+	json := mapping.CreateLogicalType(mapping.TypeVarchar)
+	defer mapping.DestroyLogicalType(&json)
+	mapping.LogicalTypeSetAlias(json, "JSON")
+	con := C.duckdb_connection(conn.Ptr)
+	if C.register_copy_cast(con, C.duckdb_logical_type(t.Ptr), C.duckdb_logical_type(json.Ptr), implicitCastCost, false) != 0 ||
+		C.register_copy_cast(con, C.duckdb_logical_type(json.Ptr), C.duckdb_logical_type(t.Ptr), -1, false) != 0 {
+		return fmt.Errorf("DuckDB refused the casts to and from JSON")
+	}
+	return nil
+}
+
+// registerMoney registers the money alias of DECIMAL(18,2) and its casts.
+func registerMoney(conn mapping.Connection, varchar mapping.LogicalType) error {
+	dbl := mapping.CreateLogicalType(mapping.TypeDouble)
+	defer mapping.DestroyLogicalType(&dbl)
+	money := mapping.CreateDecimalType(moneyWidth, moneyScale)
+	defer mapping.DestroyLogicalType(&money)
+	mapping.LogicalTypeSetAlias(money, AliasMoney)
+	var info mapping.CreateTypeInfo // DuckDB ignores it
+	if mapping.RegisterLogicalType(conn, money, info) == mapping.StateError {
+		return fmt.Errorf("DuckDB refused the type")
+	}
+	if C.register_money_casts(C.duckdb_connection(conn.Ptr), C.duckdb_logical_type(money.Ptr),
+		C.duckdb_logical_type(dbl.Ptr), C.duckdb_logical_type(varchar.Ptr), implicitCastCost) != 0 {
+		return fmt.Errorf("DuckDB refused its casts")
 	}
 	return nil
 }

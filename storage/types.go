@@ -86,6 +86,12 @@ type Column struct {
 // IsJSON reports whether t is DuckDB's JSON type (VARCHAR aliased JSON).
 func (t Type) IsJSON() bool { return t.ID == TypeVarchar && t.Alias == "JSON" }
 
+// IsJSONB reports whether t is the alias that stands for Postgres' jsonb.
+func (t Type) IsJSONB() bool { return t.ID == TypeVarchar && t.Alias == AliasJSONB }
+
+// IsMoney reports whether t is the alias that stands for Postgres' money.
+func (t Type) IsMoney() bool { return t.ID == TypeDecimal && t.Alias == AliasMoney }
+
 // String renders t in DuckDB's SQL spelling, for messages.
 func (t Type) String() string {
 	switch t.ID {

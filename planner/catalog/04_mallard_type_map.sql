@@ -15,5 +15,6 @@ FROM (VALUES
     ('TIMESTAMP'), ('TIMESTAMP_S'), ('TIMESTAMP_MS'), ('TIMESTAMP_NS'), ('TIMESTAMP WITH TIME ZONE'),
     ('TIMESTAMPTZ'), ('INTERVAL'), ('VARCHAR'), ('ENUM'), ('STRUCT'), ('LIST'), ('MAP'), ('UNION'), ('ARRAY'),
     ('pg_name'), ('pg_char'), ('pg_varchar'), ('pg_int2vector_elem[]'), ('pg_oidvector_elem[]'),
-    ('pg_int2vector_elem'), ('pg_oidvector_elem')
+    ('pg_int2vector_elem'), ('pg_oidvector_elem'), ('pg_bpchar'), ('pg_jsonb'), ('pg_money'), ('pg_regclass'),
+    ('pg_regtype'), ('pg_regproc'), ('pg_regnamespace')
 ) AS k(type_key);

@@ -17,6 +17,7 @@ var scalarTypes = []string{
 	"DECIMAL(18,3)", "DECIMAL(38,10)", "VARCHAR", "JSON", "BLOB", "UUID", "DATE", "TIME", "TIMETZ",
 	"TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMPTZ", "INTERVAL", "BIT",
 	"BIGNUM", "mood", "pg_name", "pg_char", "pg_varchar", "pg_int2vector_elem", "pg_oidvector_elem",
+	"pg_bpchar", "pg_jsonb", "pg_money", "pg_regclass", "pg_regtype", "pg_regproc", "pg_regnamespace",
 }
 
 // nestedTypes are DuckDB nested types, presented as arrays or json.
@@ -97,6 +98,13 @@ func TestTypeMacros(t *testing.T) {
 		{"pg_oidvector_elem[]", "30", "-1"},
 		{"pg_oidvector_elem", "20", "-1"},
 		{"pg_int2vector_elem[][]", "114", "-1"},
+		{"pg_bpchar[]", "1014", "-1"},
+		{"pg_jsonb", "3802", "-1"},
+		{"pg_money[]", "791", "-1"},
+		{"pg_regclass", "2205", "-1"},
+		{"pg_regtype[]", "2211", "-1"},
+		{"pg_regproc", "24", "-1"},
+		{"pg_regnamespace[]", "4090", "-1"},
 		{"NULL", "25", "-1"},
 	} {
 		r := rows(t, conn, "SELECT mallard_catalog.pg.mallard_type_oid(?), mallard_catalog.pg.mallard_type_typmod(?)", tc.dataType, tc.dataType)

@@ -16,6 +16,12 @@ func scalarBinaryEncoder(t storage.Type) Encoder {
 	if oid, ok := vectorOID(t); ok {
 		return vectorBinaryEncoder(oid, *t.Elem)
 	}
+	switch {
+	case t.IsMoney():
+		return binaryMoney
+	case t.IsJSONB():
+		return binaryJSONB
+	}
 	switch t.ID {
 	case storage.TypeDecimal:
 		return decimalBinaryEncoder(int(t.Scale))

@@ -16,7 +16,7 @@ import (
 
 func allCases() []encodeCase {
 	var all []encodeCase
-	for _, group := range [][]encodeCase{scalarCases(), floatCases(), stringCases(), temporalCases(), arrayCases(), jsonCases()} {
+	for _, group := range [][]encodeCase{scalarCases(), floatCases(), stringCases(), temporalCases(), arrayCases(), jsonCases(), aliasCases()} {
 		all = append(all, group...)
 	}
 	return all

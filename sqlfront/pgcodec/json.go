@@ -31,15 +31,22 @@ func jsonEncoder(t storage.Type) Encoder {
 // jsonScalar returns the JSON encoder of a type that is not nested.
 func jsonScalar(t storage.Type) Encoder {
 	switch t.ID {
+	case storage.TypeDecimal:
+		if !t.IsMoney() { // money's text, "$1.00", is a string
+			return scalarTextEncoder(t)
+		}
 	case storage.TypeVarchar:
 		if t.IsJSON() {
 			return textString
+		}
+		if t.IsJSONB() {
+			return textJSONB
 		}
 	case storage.TypeBoolean:
 		return jsonBool
 	case storage.TypeTinyInt, storage.TypeSmallInt, storage.TypeInteger, storage.TypeBigInt,
 		storage.TypeUTinyInt, storage.TypeUSmallInt, storage.TypeUInteger, storage.TypeUBigInt,
-		storage.TypeHugeInt, storage.TypeUHugeInt, storage.TypeDecimal, storage.TypeBigNum:
+		storage.TypeHugeInt, storage.TypeUHugeInt, storage.TypeBigNum:
 		return scalarTextEncoder(t)
 	case storage.TypeFloat, storage.TypeDouble:
 		return jsonFloat(scalarTextEncoder(t))

@@ -13,6 +13,7 @@ const (
 	OIDInt2             uint32 = 21
 	OIDInt2Vector       uint32 = 22
 	OIDInt4             uint32 = 23
+	OIDRegProc          uint32 = 24
 	OIDText             uint32 = 25
 	OIDOID              uint32 = 26
 	OIDOIDVector        uint32 = 30
@@ -21,6 +22,8 @@ const (
 	OIDFloat4           uint32 = 700
 	OIDFloat8           uint32 = 701
 	OIDUnknown          uint32 = 705
+	OIDMoney            uint32 = 790
+	OIDMoneyArray       uint32 = 791
 	OIDBoolArray        uint32 = 1000
 	OIDByteaArray       uint32 = 1001
 	OIDInt2Array        uint32 = 1005
@@ -51,10 +54,13 @@ const (
 	OIDVarbit           uint32 = 1562
 	OIDVarbitArray      uint32 = 1563
 	OIDNumeric          uint32 = 1700
+	OIDRegClass         uint32 = 2205
+	OIDRegType          uint32 = 2206
 	OIDUUID             uint32 = 2950
 	OIDUUIDArray        uint32 = 2951
 	OIDJSONB            uint32 = 3802
 	OIDJSONBArray       uint32 = 3807
+	OIDRegNspace        uint32 = 4089
 )
 
 // scalarInfo describes one scalar Postgres type: its name, its fixed size
@@ -75,6 +81,7 @@ var scalars = map[uint32]scalarInfo{
 	OIDInt2:        {"int2", 2, OIDInt2Array},
 	OIDInt2Vector:  {"int2vector", -1, 1006},
 	OIDInt4:        {"int4", 4, OIDInt4Array},
+	OIDRegProc:     {"regproc", 4, 1008},
 	OIDText:        {"text", -1, OIDTextArray},
 	OIDOID:         {"oid", 4, 1028},
 	OIDOIDVector:   {"oidvector", -1, 1013},
@@ -82,6 +89,7 @@ var scalars = map[uint32]scalarInfo{
 	OIDFloat4:      {"float4", 4, OIDFloat4Array},
 	OIDFloat8:      {"float8", 8, OIDFloat8Array},
 	OIDUnknown:     {"unknown", -2, 0},
+	OIDMoney:       {"money", 8, OIDMoneyArray},
 	OIDBPChar:      {"bpchar", -1, OIDBPCharArray},
 	OIDVarchar:     {"varchar", -1, OIDVarcharArray},
 	OIDDate:        {"date", 4, OIDDateArray},
@@ -93,8 +101,11 @@ var scalars = map[uint32]scalarInfo{
 	OIDBit:         {"bit", -1, OIDBitArray},
 	OIDVarbit:      {"varbit", -1, OIDVarbitArray},
 	OIDNumeric:     {"numeric", -1, OIDNumericArray},
+	OIDRegClass:    {"regclass", 4, 2210},
+	OIDRegType:     {"regtype", 4, 2211},
 	OIDUUID:        {"uuid", 16, OIDUUIDArray},
 	OIDJSONB:       {"jsonb", -1, OIDJSONBArray},
+	OIDRegNspace:   {"regnamespace", 4, 4090},
 }
 
 // arrayElems is a read-only table from an array type's OID to its element

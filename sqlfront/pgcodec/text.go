@@ -15,6 +15,12 @@ func scalarTextEncoder(t storage.Type) Encoder {
 	if _, ok := vectorOID(t); ok {
 		return vectorTextEncoder(*t.Elem)
 	}
+	switch {
+	case t.IsMoney():
+		return moneyTextEncoder(int(t.Scale))
+	case t.IsJSONB():
+		return textJSONB
+	}
 	switch t.ID {
 	case storage.TypeDecimal:
 		return decimalTextEncoder(int(t.Scale))

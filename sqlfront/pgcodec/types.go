@@ -48,20 +48,26 @@ var simpleOIDs = map[storage.TypeID]uint32{
 }
 
 // aliasOIDs is a read-only table of the VARCHAR aliases storage registers
-// for Postgres string types, which are presented as those types.
+// for Postgres types whose values it holds as text, which are presented as
+// those types. The reg* types' binary format is an OID, which their names
+// do not carry: they are sent as their text in either format.
 var aliasOIDs = map[string]uint32{
 	storage.AliasName: OIDName, storage.AliasChar: OIDChar, storage.AliasVarchar: OIDVarchar,
+	storage.AliasBPChar: OIDBPChar, storage.AliasJSONB: OIDJSONB, storage.AliasRegClass: OIDRegClass,
+	storage.AliasRegType: OIDRegType, storage.AliasRegProc: OIDRegProc, storage.AliasRegNamespace: OIDRegNspace,
 }
 
 // TypeFor returns the Postgres type a column of DuckDB type t is presented
 // as. Integers become the smallest Postgres integer that holds them, and
 // UBIGINT, HUGEINT and UHUGEINT numeric(20, 0), numeric(39, 0) and
 // numeric(39, 0); BIT becomes varbit, ENUM text, the VARCHAR aliases
-// storage registers name, "char" and varchar, and lists of its vector
-// element aliases int2vector and oidvector. Other lists and fixed-size
-// arrays of a scalar type become that type's Postgres array; every other
-// nested type becomes json. Types with no Postgres counterpart (NULL, ANY,
-// invalid) become text, as Postgres presents an untyped parameter.
+// storage registers name, "char", varchar, bpchar, jsonb, regclass,
+// regtype, regproc and regnamespace, its DECIMAL alias money, and lists
+// of its vector element aliases int2vector and oidvector. Other lists and
+// fixed-size arrays of a scalar type become that type's Postgres array;
+// every other nested type becomes json. Types with no Postgres counterpart
+// (NULL, ANY, invalid) become text, as Postgres presents an untyped
+// parameter.
 func TypeFor(t storage.Type) PGType {
 	if oid, ok := vectorOID(t); ok {
 		info := scalars[oid]
@@ -111,6 +117,9 @@ func scalarOID(t storage.Type) (uint32, int32) {
 	case storage.TypeHugeInt, storage.TypeUHugeInt:
 		return OIDNumeric, numericTypmod(hugeIntPrecision, 0)
 	case storage.TypeDecimal:
+		if t.IsMoney() {
+			return OIDMoney, -1
+		}
 		return OIDNumeric, numericTypmod(int32(t.Width), int32(t.Scale))
 	}
 	return scalarOIDOf(t), -1
@@ -127,7 +136,12 @@ func scalarOIDOf(t storage.Type) uint32 {
 			return oid
 		}
 		return OIDText
-	case storage.TypeUBigInt, storage.TypeHugeInt, storage.TypeUHugeInt, storage.TypeDecimal:
+	case storage.TypeDecimal:
+		if t.IsMoney() {
+			return OIDMoney
+		}
+		return OIDNumeric
+	case storage.TypeUBigInt, storage.TypeHugeInt, storage.TypeUHugeInt:
 		return OIDNumeric
 	case storage.TypeList, storage.TypeArray:
 		return OIDJSON
