@@ -467,6 +467,11 @@ func printRecTrained(o options, r recTrained) {
 		fmt.Fprintf(out, "epoch elapsed_ms %.0f, statement %.1fs (its row reached the client at %.1fs); train_rmse %.4f test_rmse %.4f recall@10 %s ndcg@10 %s\n",
 			r.epochMS, r.wallSecs, r.rowSecs, r.trainRMSE, r.testRMSE, optFloat(r.recall), optFloat(r.ndcg))
 		fmt.Fprintf(out, "    the host stole %.1f%% of this machine's CPU time during the statement\n", 100*r.stolen)
+		for _, n := range r.notices {
+			if _, times, ok := strings.Cut(n.msg, "; workers' "); ok {
+				fmt.Fprintf(out, "    workers' %s\n", times)
+			}
+		}
 	}
 	size := "none"
 	if r.artifactBytes != nil {

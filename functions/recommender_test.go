@@ -4,9 +4,11 @@ package functions_test
 
 import (
 	"context"
+	"github.com/jackc/pgx/v5/pgconn"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"testing"
@@ -68,7 +70,15 @@ func TestRecommenderMovieLens(t *testing.T) {
 		t.Skip("trains 30 epochs on MovieLens small")
 	}
 	ctx := context.Background()
-	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	var notices []string
+	cfg, _ := pgx.ParseConfig(connStringFor(startServer(t)))
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
 	loadMovieLens(t, conn)
 
 	rows, err := conn.Query(ctx, "SELECT epoch, test_rmse FROM train_recommender('ratings', model := 'ml', user := 'userId', item := 'movieId', workers := 2)")
@@ -89,6 +99,17 @@ func TestRecommenderMovieLens(t *testing.T) {
 	}
 	if len(epochs) != 30 || epochs[29] != 30 {
 		t.Fatalf("epochs %v, want 1..30", epochs)
+	}
+	// Each epoch's NOTICE tells where the two workers' time went.
+	times := regexp.MustCompile(`; workers' gradient\+reduce\+step\+barrier\+evaluate: (\d+\.\d\+){4}\d+\.\ds, (\d+\.\d\+){4}\d+\.\ds$`)
+	matched := 0
+	for _, n := range notices {
+		if times.MatchString(n) {
+			matched++
+		}
+	}
+	if matched != 30 {
+		t.Errorf("%d of %d notices tell the workers' times, want 30 (one an epoch): %q", matched, len(notices), notices)
 	}
 
 	metrics := map[string][3]float64{}

@@ -320,8 +320,8 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 			if err != nil {
 				return err
 			}
-			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d train_rmse %.4f test_rmse %.4f recall_at_10 %.4f ndcg_at_10 %.4f",
-				trainRecommenderName, tr.ref(), e.Epoch, e.TrainRMSE, e.TestRMSE, e.RecallAt10, e.NDCGAt10))
+			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d train_rmse %.4f test_rmse %.4f recall_at_10 %.4f ndcg_at_10 %.4f%s",
+				trainRecommenderName, tr.ref(), e.Epoch, e.TrainRMSE, e.TestRMSE, e.RecallAt10, e.NDCGAt10, workerTimes(e.Workers)))
 			return emit(int64(e.Epoch), e.TrainRMSE, e.TestRMSE, nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
 				best, float64(e.Elapsed.Microseconds())/1000)
 		})
@@ -456,4 +456,19 @@ func nullIfNaN(v float64) any {
 		return nil
 	}
 	return v
+}
+
+// workerTimes tells, when several workers trained, where each one's time
+// in the epoch went (see recommender.WorkerTime): a worker that computes
+// much longer than another, or waits much longer, shows how evenly the
+// work was shared and whether the host slowed one of them down.
+func workerTimes(ws []recommender.WorkerTime) string {
+	if len(ws) < 2 {
+		return ""
+	}
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.String()
+	}
+	return "; workers' gradient+reduce+step+barrier+evaluate: " + strings.Join(parts, ", ")
 }

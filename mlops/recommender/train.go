@@ -21,9 +21,26 @@ type Epoch struct {
 	TrainRMSE, TestRMSE  float64
 	RecallAt10, NDCGAt10 float64
 	Elapsed              time.Duration
+	// Workers is where each worker's time in the epoch went, by rank.
+	Workers []WorkerTime
 	// Snapshot copies the model as it is after this epoch; it may be
 	// called only while the report of the epoch runs.
 	Snapshot func() *Model
+}
+
+// WorkerTime is where one worker's time in an epoch went: computing its
+// share of the batches' gradients, waiting in the all-reduce of the dense
+// gradient for the other workers, stepping table rows and its replica of
+// the dense part, waiting at the end of the batches, and evaluating
+// (waiting for the others included). The parts add up to the epoch's time.
+type WorkerTime struct {
+	Gradient, Reduce, Step, Barrier, Evaluate time.Duration
+}
+
+// String is w in seconds: gradient+reduce+step+barrier+evaluate.
+func (w WorkerTime) String() string {
+	return fmt.Sprintf("%.1f+%.1f+%.1f+%.1f+%.1fs", w.Gradient.Seconds(), w.Reduce.Seconds(), w.Step.Seconds(),
+		w.Barrier.Seconds(), w.Evaluate.Seconds())
 }
 
 // Start is where a training run begins: from scratch (the zero Start), or
@@ -79,8 +96,9 @@ type training struct {
 
 	// Per-user results of an epoch's evaluation, each written by the
 	// worker that claimed or ranked the user and read by rank 0.
-	trainSSE, testSSE []float64 // by user
-	recall, ndcg      []float64 // by position in ranked
+	trainSSE, testSSE []float64    // by user
+	recall, ndcg      []float64    // by position in ranked
+	times             []WorkerTime // by rank
 
 	// What the workers claim as they go: the entries of their grads whose
 	// rows to step (see eachRow) and the users to evaluate; rank 0 resets
@@ -141,6 +159,7 @@ func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch
 	r.penalty = rowPenalties(train, len(r.users), cfg.BatchSize, cfg.L2)
 	r.ranked = rankedUsers(test, cfg.Relevant, cfg.RankUsers, cfg.Seed)
 	r.trainSSE, r.testSSE = make([]float64, train.Users), make([]float64, train.Users)
+	r.times = make([]WorkerTime, cfg.Workers)
 	r.recall, r.ndcg = make([]float64, len(r.ranked)), make([]float64, len(r.ranked))
 	for rank := range cfg.Workers {
 		r.workers = append(r.workers, r.newWorker(rank, dense))

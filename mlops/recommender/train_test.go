@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/mallard/mallard/mlops/recommender"
 )
@@ -66,6 +67,29 @@ func TestWorkersAgree(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWorkerTimes checks that each epoch tells where every worker's time
+// went, and that the parts fit in the epoch (give or take the moments
+// between rank 0's clock reading and the end of its evaluation).
+func TestWorkerTimes(t *testing.T) {
+	train, test := lowRank(5, 300, 120, 3, 0.2, 0.3)
+	cfg := smallConfig()
+	cfg.Workers = 3
+	_, epochs := curve(t, cfg, train, test)
+	var before time.Duration
+	for _, e := range epochs {
+		if len(e.Workers) != cfg.Workers {
+			t.Fatalf("epoch %d: %d worker times, want %d", e.Epoch, len(e.Workers), cfg.Workers)
+		}
+		for rank, w := range e.Workers {
+			total := w.Gradient + w.Reduce + w.Step + w.Barrier + w.Evaluate
+			if w.Gradient <= 0 || w.Step <= 0 || w.Evaluate <= 0 || total > e.Elapsed-before+5*time.Millisecond {
+				t.Errorf("epoch %d, rank %d: %s, %v in all; the epoch took %v", e.Epoch, rank, w, total, e.Elapsed-before)
+			}
+		}
+		before = e.Elapsed
 	}
 }
 

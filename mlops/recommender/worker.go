@@ -23,6 +23,8 @@ type worker struct {
 	ge, gd  []float64 // a table row's gradient summed over the workers
 	ev      *evaluator
 	deal    deal
+	spent   WorkerTime    // in the epoch so far
+	reduced time.Duration // in the last batch's all-reduce
 }
 
 // deal is the scratch space in which share deals a batch.
@@ -56,11 +58,19 @@ func (w *worker) loop(ctx context.Context) error {
 				return err
 			}
 		}
+		started := time.Now()
 		e, err := w.evaluate(ctx, epoch)
 		if err != nil {
 			return err
 		}
+		w.spent.Evaluate = time.Since(started)
+		w.times[w.rank] = w.spent
+		w.spent = WorkerTime{}
+		if err := w.coll.Barrier(ctx, w.rank); err != nil { // every worker's time is in
+			return err
+		}
 		if w.rank == 0 && w.report != nil {
+			e.Workers = append([]WorkerTime(nil), w.times...)
 			e.Snapshot = func() *Model { return w.model(w.net) }
 			if err := w.report(e); err != nil {
 				return err
@@ -83,13 +93,21 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 		// barrier, and none passes this one's all-reduce before rank 0.
 		w.rows.reset()
 	}
+	t0 := time.Now()
 	if _, err := w.gradient(ctx, batch); err != nil {
 		return err
 	}
+	t1 := time.Now()
 	w.opt.next()
 	w.stepTables()
 	w.opt.update(w.net.dense, w.denseMV, w.g.dense)
-	return w.coll.Barrier(ctx, w.rank)
+	t2 := time.Now()
+	err := w.coll.Barrier(ctx, w.rank)
+	w.spent.Step += t2.Sub(t1)
+	w.spent.Barrier += time.Since(t2)
+	w.spent.Gradient += t1.Sub(t0) - w.reduced
+	w.spent.Reduce += w.reduced
+	return err
 }
 
 // gradient computes the gradient of the batch's loss: the mean squared
@@ -111,9 +129,11 @@ func (w *worker) gradient(ctx context.Context, batch []int) (float64, error) {
 		items, vals := w.train.Row(u)
 		sse += w.net.learn(items, vals, w.scale, weight, w.t, w.g)
 	}
+	reducing := time.Now()
 	if err := w.coll.AllReduceSum(ctx, w.rank, w.g.dense); err != nil {
 		return 0, err
 	}
+	w.reduced = time.Since(reducing)
 	w.net.addPenalty(w.g.dense, w.cfg.L2)
 	return sse, nil
 }
