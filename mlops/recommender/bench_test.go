@@ -94,14 +94,15 @@ func BenchmarkWorkersRatio(b *testing.B) {
 		cfg := recommender.DefaultConfig()
 		cfg.Epochs, cfg.Workers, cfg.RankUsers = 1, workers, cfg.RankUsers/10
 		debug.FreeOSMemory()
-		var elapsed float64
+		var e1 recommender.Epoch
 		if _, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
-			elapsed = e.Elapsed.Seconds()
+			e1 = e
 			return nil
 		}); err != nil {
 			b.Fatal(err)
 		}
-		return elapsed
+		b.Logf("  %d worker(s), gradient+reduce+step+barrier+evaluate: %v", workers, e1.Workers)
+		return e1.Elapsed.Seconds()
 	}
 	epoch(1)
 	var ones, twos, ratios []float64
