@@ -10,6 +10,11 @@ INSERT INTO tour_sales VALUES
   ('south', DATE '2024-01-01',  80, 10.49), ('south', DATE '2024-02-01',  95, 10.49);
 SELECT region, sum(units) AS units, sum(units * price) AS revenue
 FROM tour_sales GROUP BY region ORDER BY region;
+-- Results have Postgres' types: a sum of integers is bigint, their average
+-- an exact numeric, a difference of dates an integer number of days.
+SELECT pg_typeof(sum(units)) AS sum_type, avg(units) AS mean_units,
+       max(month) - min(month) AS days, date_trunc('month', max(month)) AS last_month
+FROM tour_sales;
 
 -- 2. DuckDB's own SQL works too: generate a million rows and summarise them.
 --    setseed makes random() draw the same numbers on every run.
