@@ -56,7 +56,11 @@
 // all-reduce (which is also the point after which every worker's gradient
 // is complete) the workers claim the batch's rows a few at a time as they
 // go, and for each sums its gradients in rank order and steps it (see
-// worker.eachRow); a barrier ends the step. So both the reduction and the
+// worker.eachRow); a barrier ends the step. A worker that has finished
+// its share while another is still computing does not wait idle: the rows
+// of items no other share rated have their whole gradient already, and no
+// other worker reads them, so it steps those meanwhile (see
+// worker.stepAhead), and the rest after the all-reduce. So both the reduction and the
 // optimiser step are divided among the workers, who steps a row does not
 // matter, and the result depends on the number of workers only through
 // the order of floating-point sums. Across processes the tables' exchange

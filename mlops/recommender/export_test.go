@@ -3,6 +3,7 @@ package recommender
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // InitialModel returns the model training with cfg on train starts from.
@@ -26,7 +27,7 @@ func BatchGradient(cfg Config, train Ratings, batch []int, m *Model) (loss float
 	errs := make([]error, len(run.workers))
 	var wg sync.WaitGroup
 	for rank, w := range run.workers {
-		wg.Go(func() { sse[rank], errs[rank] = w.gradient(context.Background(), batch) })
+		wg.Go(func() { sse[rank], errs[rank] = w.gradient(context.Background(), batch, nil) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -68,3 +69,20 @@ func TopItems(scores []float64, seen []int32) []int32 { return topK(scores, seen
 
 // RankMetrics exposes rankMetrics.
 var RankMetrics = rankMetrics
+
+// TrainSkewed trains as Train does, with the worker of the last rank
+// pausing for pause after computing its share of every batch, so that the
+// others step rows ahead; it returns how many rows they stepped ahead.
+func TrainSkewed(cfg Config, train, test Ratings, pause time.Duration, report func(Epoch) error) (*Model, int64, error) {
+	run, err := newTraining(cfg, train, test, Start{}, report)
+	if err != nil {
+		return nil, 0, err
+	}
+	run.shareDone = func(rank int) {
+		if rank == cfg.Workers-1 {
+			time.Sleep(pause)
+		}
+	}
+	m, err := run.run(context.Background())
+	return m, run.steppedAhead.Load(), err
+}

@@ -7,6 +7,7 @@ package recommender
 type grads struct {
 	dense []float64
 	items []int32   // the item of each slot
+	ahead []bool    // by slot: whether its rows were stepped ahead (see worker.stepAhead)
 	enc   []float64 // slot s: enc[s·h₁ : (s+1)·h₁]
 	dec   []float64 // slot s: dec[s·(h_L+1) : (s+1)·(h_L+1)]
 	wEnc  int
@@ -24,7 +25,7 @@ func newGrads(n *net) *grads {
 // reset empties g for the next batch.
 func (g *grads) reset() {
 	clear(g.dense)
-	g.items, g.enc, g.dec = g.items[:0], g.enc[:0], g.dec[:0]
+	g.items, g.ahead, g.enc, g.dec = g.items[:0], g.ahead[:0], g.enc[:0], g.dec[:0]
 	if g.gen++; g.gen == 0 {
 		clear(g.mark)
 		g.gen = 1
@@ -45,6 +46,7 @@ func (g *grads) row(j int32) (enc, dec []float64) {
 	if !ok {
 		s = len(g.items)
 		g.items = append(g.items, j)
+		g.ahead = append(g.ahead, false)
 		g.slot[j], g.mark[j] = int32(s), g.gen
 		g.enc = grown(g.enc, g.wEnc)
 		g.dec = grown(g.dec, g.wDec)

@@ -68,6 +68,12 @@ func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start
 	if err != nil {
 		return nil, err
 	}
+	return run.run(ctx)
+}
+
+// run trains on every epoch with the run's workers.
+func (run *training) run(ctx context.Context) (*Model, error) {
+	cfg := run.cfg
 	defer run.pages(false)
 	if err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return run.workers[rank].loop(ctx) }); err != nil {
 		return nil, err
@@ -104,6 +110,13 @@ type training struct {
 	// rows to step (see eachRow) and the users to evaluate; rank 0 resets
 	// them where no worker claims.
 	rows, evaluated claims
+	// arrived counts the workers that have computed their share of a
+	// batch's gradient, over the whole run (see worker.stepAhead), and
+	// steppedAhead the rows they stepped ahead.
+	arrived, steppedAhead atomic.Int64
+	// shareDone, if not nil, is called by each worker when it has computed
+	// its share of a batch's gradient: tests slow a worker down with it.
+	shareDone func(rank int)
 }
 
 // claims hands out the positions of a list of work to the workers, a run

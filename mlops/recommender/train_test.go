@@ -70,6 +70,37 @@ func TestWorkersAgree(t *testing.T) {
 	}
 }
 
+// TestStepAhead checks that the rows a worker steps while another is still
+// computing its share change nothing: with the last worker slowed down,
+// the others step rows ahead, and the curve stays the one worker's.
+func TestStepAhead(t *testing.T) {
+	train, test := lowRank(6, 300, 120, 3, 0.2, 0.3)
+	cfg := smallConfig()
+	_, one := curve(t, cfg, train, test)
+	for _, workers := range []int{2, 3} {
+		cfg.Workers = workers
+		var many []recommender.Epoch
+		_, ahead, err := recommender.TrainSkewed(cfg, train, test, 200*time.Microsecond, func(e recommender.Epoch) error {
+			many = append(many, e)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ahead == 0 {
+			t.Errorf("%d workers, the last slowed down: no row was stepped ahead", workers)
+		}
+		for i, e := range many {
+			for _, pair := range [][2]float64{{e.TrainRMSE, one[i].TrainRMSE}, {e.TestRMSE, one[i].TestRMSE}} {
+				if rel := math.Abs(pair[0]-pair[1]) / pair[1]; !(rel <= 1e-9) {
+					t.Errorf("%d workers stepping ahead, epoch %d: RMSE %.15g, one worker %.15g (relative difference %.2g)",
+						workers, e.Epoch, pair[0], pair[1], rel)
+				}
+			}
+		}
+	}
+}
+
 // TestWorkerTimes checks that each epoch tells where every worker's time
 // went, and that the parts fit in the epoch (give or take the moments
 // between rank 0's clock reading and the end of its evaluation).

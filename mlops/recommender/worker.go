@@ -25,10 +25,17 @@ type worker struct {
 	deal    deal
 	spent   WorkerTime    // in the epoch so far
 	reduced time.Duration // in the last batch's all-reduce
+	ahead   time.Duration // stepping rows ahead in the last batch (see stepAhead)
+	steps   int64         // the batches this worker has computed its share of
+	// others marks the items the other workers' shares of the batch rated
+	// (those with others[j] == othersGen), found when stepAhead needs them.
+	others    []uint32
+	othersGen uint32
 }
 
 // deal is the scratch space in which share deals a batch.
 type deal struct {
+	others         []int // the batch's users dealt to the other workers
 	order, mine    []int // the batch's users in dealing order; this worker's
 	ratings, users []int // by rank, what each worker has been dealt
 }
@@ -38,6 +45,9 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 	w := &worker{training: r, rank: rank, net: n, opt: newOptimizer(r.cfg), g: newGrads(n), t: newTrace(r.cfg.Hidden),
 		ge: make([]float64, len(n.encRow(0))), gd: make([]float64, len(n.decRow(0)))}
 	w.denseMV = w.opt.moments(len(n.dense))
+	if r.cfg.Workers > 1 {
+		w.others = make([]uint32, r.train.Items)
+	}
 	w.deal.ratings, w.deal.users = make([]int, r.cfg.Workers), make([]int, r.cfg.Workers)
 	w.ev = newEvaluator(n, r.train, r.test, r.scale, r.cfg.Relevant)
 	return w
@@ -93,21 +103,70 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 		// barrier, and none passes this one's all-reduce before rank 0.
 		w.rows.reset()
 	}
+	w.opt.next()
 	t0 := time.Now()
-	if _, err := w.gradient(ctx, batch); err != nil {
+	if _, err := w.gradient(ctx, batch, w.stepAhead); err != nil {
 		return err
 	}
 	t1 := time.Now()
-	w.opt.next()
 	w.stepTables()
 	w.opt.update(w.net.dense, w.denseMV, w.g.dense)
 	t2 := time.Now()
 	err := w.coll.Barrier(ctx, w.rank)
-	w.spent.Step += t2.Sub(t1)
+	w.spent.Step += t2.Sub(t1) + w.ahead
 	w.spent.Barrier += time.Since(t2)
-	w.spent.Gradient += t1.Sub(t0) - w.reduced
+	w.spent.Gradient += t1.Sub(t0) - w.reduced - w.ahead
 	w.spent.Reduce += w.reduced
 	return err
+}
+
+// stepAhead steps, while another worker is still computing its share of
+// the batch's gradient, the table rows of items that no other worker's
+// share rated: their gradient is this worker's part alone, complete now,
+// and no other worker reads them until the step's barrier. So a worker
+// that finishes its share first does, instead of waiting in the
+// all-reduce, work that would otherwise follow it. A row steps alike
+// whenever and by whomever it is stepped; the rows left are stepped after
+// the all-reduce with the rest (see eachRow).
+func (w *worker) stepAhead() {
+	w.ahead = 0
+	size := int64(len(w.workers))
+	if size == 1 {
+		return
+	}
+	w.steps++
+	all := size * w.steps // the arrivals once every worker has computed its share of this batch
+	if w.arrived.Add(1) == all {
+		return
+	}
+	start := time.Now()
+	w.markOthers()
+	for s, j := range w.g.items {
+		if w.arrived.Load() == all {
+			break
+		}
+		if w.others[j] != w.othersGen {
+			w.ownRowGradient(j, s)
+			w.stepRow(j)
+			w.g.ahead[s] = true
+			w.steppedAhead.Add(1)
+		}
+	}
+	w.ahead = time.Since(start)
+}
+
+// markOthers marks the items the other workers' shares of the batch rated.
+func (w *worker) markOthers() {
+	if w.othersGen++; w.othersGen == 0 {
+		clear(w.others)
+		w.othersGen = 1
+	}
+	for _, u := range w.deal.others {
+		items, _ := w.train.Row(u)
+		for _, j := range items {
+			w.others[j] = w.othersGen
+		}
+	}
 }
 
 // gradient computes the gradient of the batch's loss: the mean squared
@@ -117,8 +176,9 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 // encoder weights and its output offsets). It leaves this worker's part of
 // the tables' gradient, without the penalty, in w.g (rowGradient completes
 // it) and the whole dense gradient in w.g.dense, and returns the squared
-// errors of its share.
-func (w *worker) gradient(ctx context.Context, batch []int) (float64, error) {
+// errors of its share. meanwhile, if not nil, runs between this worker's
+// share and the all-reduce.
+func (w *worker) gradient(ctx context.Context, batch []int, meanwhile func()) (float64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -128,6 +188,12 @@ func (w *worker) gradient(ctx context.Context, batch []int) (float64, error) {
 	for _, u := range w.share(batch) {
 		items, vals := w.train.Row(u)
 		sse += w.net.learn(items, vals, w.scale, weight, w.t, w.g)
+	}
+	if w.shareDone != nil {
+		w.shareDone(w.rank)
+	}
+	if meanwhile != nil {
+		meanwhile()
 	}
 	reducing := time.Now()
 	if err := w.coll.AllReduceSum(ctx, w.rank, w.g.dense); err != nil {
@@ -168,7 +234,7 @@ func (w *worker) share(batch []int) []int {
 	slices.SortStableFunc(d.order, func(u, v int) int { return cmp.Compare(w.rated(v), w.rated(u)) })
 	clear(d.ratings)
 	clear(d.users)
-	d.mine = d.mine[:0]
+	d.mine, d.others = d.mine[:0], d.others[:0]
 	for _, u := range d.order {
 		to := -1
 		for r := range size {
@@ -180,17 +246,20 @@ func (w *worker) share(batch []int) []int {
 		d.users[to]++
 		if to == w.rank {
 			d.mine = append(d.mine, u)
+		} else {
+			d.others = append(d.others, u)
 		}
 	}
 	return d.mine
 }
 
 // stepTables steps the table rows of the batch that this worker claims.
-func (w *worker) stepTables() {
-	w.eachRow(func(j int32) {
-		w.opt.update(w.net.encRow(j), rowOf(w.encMV, j, 2*w.g.wEnc), w.ge)
-		w.opt.update(w.net.decRow(j), rowOf(w.decMV, j, 2*w.g.wDec), w.gd)
-	})
+func (w *worker) stepTables() { w.eachRow(w.stepRow) }
+
+// stepRow steps item j's table rows by their gradient in w.ge and w.gd.
+func (w *worker) stepRow(j int32) {
+	w.opt.update(w.net.encRow(j), rowOf(w.encMV, j, 2*w.g.wEnc), w.ge)
+	w.opt.update(w.net.decRow(j), rowOf(w.decMV, j, 2*w.g.wDec), w.gd)
 }
 
 // rowClaim is the number of entries of the workers' grads (see eachRow) a
@@ -202,7 +271,8 @@ const rowClaim = 16
 // rank order and the penalty added, in w.ge and w.gd. The entries of the
 // workers' grads, in rank order and then slot order, are claimed in runs
 // of rowClaim by whichever worker asks next, and an item is stepped at its
-// entry in the grads of the first worker whose share used it. Who steps a
+// entry in the grads of the first worker whose share used it, unless
+// that worker stepped it ahead (see stepAhead). Who steps a
 // row changes nothing in the result, so the rows are not dealt out in
 // advance: with fixed parts (the items of each residue mod the workers)
 // each worker waited at the barrier for the other for a few percent of
@@ -223,7 +293,7 @@ func (w *worker) eachRow(f func(j int32)) {
 				base += len(w.workers[r].g.items)
 				r++
 			}
-			if j := w.workers[r].g.items[e-base]; !w.usedBefore(r, j) {
+			if j := w.workers[r].g.items[e-base]; !w.usedBefore(r, j) && !w.workers[r].g.ahead[e-base] {
 				w.rowGradient(j, r, e-base)
 				f(j)
 			}
@@ -253,6 +323,21 @@ func (w *worker) rowGradient(j int32, first, s int) {
 			floats.Add(w.gd, other.g.dec[s*g.wDec:(s+1)*g.wDec])
 		}
 	}
+	w.addRowPenalty(j)
+}
+
+// ownRowGradient sets w.ge and w.gd to item j's gradient rows when this
+// worker alone used it (slot s), plus the penalty's: rowGradient's sum,
+// without looking at the other workers' grads, which may be changing.
+func (w *worker) ownRowGradient(j int32, s int) {
+	g := w.g
+	copy(w.ge, g.enc[s*g.wEnc:(s+1)*g.wEnc])
+	copy(w.gd, g.dec[s*g.wDec:(s+1)*g.wDec])
+	w.addRowPenalty(j)
+}
+
+// addRowPenalty adds the gradient of item j's penalty to w.ge and w.gd.
+func (w *worker) addRowPenalty(j int32) {
 	if l2 := w.penalty[j]; l2 != 0 {
 		floats.AddScaled(w.ge, l2, w.net.encRow(j))
 		floats.AddScaled(w.gd, l2, w.net.decRow(j))
