@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/mallard/mallard/sqlfront"
@@ -32,21 +31,6 @@ func compareTargets(t *testing.T) []compareTarget {
 		targets = append(targets, compareTarget{"postgres", freshPostgresDatabase(t)})
 	}
 	return targets
-}
-
-// connectMode opens a connection to cfg in exec mode mode that ends with t.
-func connectMode(t *testing.T, cfg *pgx.ConnConfig, mode pgx.QueryExecMode) *pgx.Conn {
-	t.Helper()
-	cfg = cfg.Copy()
-	cfg.DefaultQueryExecMode = mode
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
 }
 
 // TestBatchSetLocal sends a pgx batch outside a transaction block that

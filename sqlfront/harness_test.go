@@ -30,6 +30,13 @@ func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connectMode(t, cfg, mode)
+}
+
+// connectMode opens a connection to cfg in exec mode mode that ends with t.
+func connectMode(t testing.TB, cfg *pgx.ConnConfig, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	cfg = cfg.Copy()
 	cfg.DefaultQueryExecMode = mode
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -260,16 +260,7 @@ func typeNames(oids []uint32) string {
 // openCompareConn opens a simple-protocol session that ends with the test.
 func openCompareConn(t *testing.T, cfg *pgx.ConnConfig) *pgx.Conn {
 	t.Helper()
-	cfg = cfg.Copy()
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return connectMode(t, cfg, pgx.QueryExecModeSimpleProtocol)
 }
 
 // freshPostgresDatabase creates an empty database on the PostgreSQL named by

@@ -50,26 +50,9 @@ void duckdb_cast_function_set_error(duckdb_function_info info, const char *error
 void duckdb_cast_function_set_row_error(duckdb_function_info info, const char *error, idx_t row, duckdb_vector output);
 void duckdb_vector_reference_vector(duckdb_vector to_vector, duckdb_vector from_vector);
 
-// copy_strings casts between two VARCHAR types that differ only in alias:
-// every string is copied unchanged, every NULL stays NULL. DuckDB hands a
-// cast a flat input vector.
-static bool copy_strings(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
-	duckdb_string_t *in = duckdb_vector_get_data(input);
-	uint64_t *valid = duckdb_vector_get_validity(input);
-	for (idx_t i = 0; i < count; i++) {
-		if (valid && !duckdb_validity_row_is_valid(valid, i)) {
-			duckdb_vector_ensure_validity_writable(output);
-			duckdb_validity_set_row_invalid(duckdb_vector_get_validity(output), i);
-			continue;
-		}
-		duckdb_vector_assign_string_element_len(output, i, duckdb_string_t_data(&in[i]), duckdb_string_t_length(in[i]));
-	}
-	return true;
-}
-
-// rtrim_spaces casts Postgres' bpchar to VARCHAR as Postgres casts it to
-// text: trailing spaces, which bpchar pads with and ignores, are dropped.
-static bool rtrim_spaces(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+// copy_strings_trimmed copies every string of a flat VARCHAR vector into
+// output, without its trailing spaces if trim; every NULL stays NULL.
+static bool copy_strings_trimmed(idx_t count, duckdb_vector input, duckdb_vector output, bool trim) {
 	duckdb_string_t *in = duckdb_vector_get_data(input);
 	uint64_t *valid = duckdb_vector_get_validity(input);
 	for (idx_t i = 0; i < count; i++) {
@@ -80,12 +63,25 @@ static bool rtrim_spaces(duckdb_function_info info, idx_t count, duckdb_vector i
 		}
 		const char *s = duckdb_string_t_data(&in[i]);
 		uint32_t len = duckdb_string_t_length(in[i]);
-		while (len > 0 && s[len - 1] == ' ') {
+		while (trim && len > 0 && s[len - 1] == ' ') {
 			len--;
 		}
 		duckdb_vector_assign_string_element_len(output, i, s, len);
 	}
 	return true;
+}
+
+// copy_strings casts between two VARCHAR types that differ only in alias:
+// every string is copied unchanged. DuckDB hands a cast a flat input
+// vector.
+static bool copy_strings(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	return copy_strings_trimmed(count, input, output, false);
+}
+
+// rtrim_spaces casts Postgres' bpchar to VARCHAR as Postgres casts it to
+// text: trailing spaces, which bpchar pads with and ignores, are dropped.
+static bool rtrim_spaces(duckdb_function_info info, idx_t count, duckdb_vector input, duckdb_vector output) {
+	return copy_strings_trimmed(count, input, output, true);
 }
 
 // reference_values casts between two types that differ only in alias: the

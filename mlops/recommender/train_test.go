@@ -3,6 +3,7 @@ package recommender_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -59,14 +60,7 @@ func TestWorkersAgree(t *testing.T) {
 	for _, workers := range []int{2, 3} {
 		cfg.Workers = workers
 		_, many := curve(t, cfg, train, test)
-		for i, e := range many {
-			for _, pair := range [][2]float64{{e.TrainRMSE, one[i].TrainRMSE}, {e.TestRMSE, one[i].TestRMSE}} {
-				if rel := math.Abs(pair[0]-pair[1]) / pair[1]; !(rel <= 1e-9) {
-					t.Errorf("%d workers, epoch %d: RMSE %.15g, one worker %.15g (relative difference %.2g)",
-						workers, e.Epoch, pair[0], pair[1], rel)
-				}
-			}
-		}
+		sameCurve(t, fmt.Sprintf("%d workers", workers), many, one)
 	}
 }
 
@@ -90,14 +84,7 @@ func TestStepAhead(t *testing.T) {
 		if ahead == 0 {
 			t.Errorf("%d workers, the last slowed down: no row was stepped ahead", workers)
 		}
-		for i, e := range many {
-			for _, pair := range [][2]float64{{e.TrainRMSE, one[i].TrainRMSE}, {e.TestRMSE, one[i].TestRMSE}} {
-				if rel := math.Abs(pair[0]-pair[1]) / pair[1]; !(rel <= 1e-9) {
-					t.Errorf("%d workers stepping ahead, epoch %d: RMSE %.15g, one worker %.15g (relative difference %.2g)",
-						workers, e.Epoch, pair[0], pair[1], rel)
-				}
-			}
-		}
+		sameCurve(t, fmt.Sprintf("%d workers stepping ahead", workers), many, one)
 	}
 }
 
@@ -121,6 +108,20 @@ func TestWorkerTimes(t *testing.T) {
 			}
 		}
 		before = e.Elapsed
+	}
+}
+
+// sameCurve fails t unless every epoch's train and test RMSE in got is
+// want's to a relative 1e-9, the order of floating-point sums aside.
+func sameCurve(t *testing.T, label string, got, want []recommender.Epoch) {
+	t.Helper()
+	for i, e := range got {
+		for _, pair := range [][2]float64{{e.TrainRMSE, want[i].TrainRMSE}, {e.TestRMSE, want[i].TestRMSE}} {
+			if rel := math.Abs(pair[0]-pair[1]) / pair[1]; !(rel <= 1e-9) {
+				t.Errorf("%s, epoch %d: RMSE %.15g, one worker %.15g (relative difference %.2g)",
+					label, e.Epoch, pair[0], pair[1], rel)
+			}
+		}
 	}
 }
 

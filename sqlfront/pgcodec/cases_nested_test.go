@@ -57,6 +57,8 @@ func jsonCases() []encodeCase {
 			`'{"x":1,"s":"a\"b\n","n":null}'::json`, "{\"x\":1,\"s\":\"a\\\"b\\n\",\"n\":null}", "7b2278223a312c2273223a22615c22625c6e222c226e223a6e756c6c7d"},
 		{"list of lists", tList(tList(tInteger)), listArr(listArr(i32Arr(1, 2), 2, -1, 0), 3),
 			`'[[1,2],null,[]]'::json`, "[[1,2],null,[]]", "5b5b312c325d2c6e756c6c2c5b5d5d"},
+		{"struct with control characters", tStruct(field("s", tVarchar)), structArr([]string{"s"}, strArr("\b\f\x01")),
+			`'{"s":"\b\f\u0001"}'::json`, `{"s":"\b\f\u0001"}`, "7b2273223a225c625c665c7530303031227d"},
 		{"list of structs", tList(tStruct(field("k", tVarchar))), listArr(structArr([]string{"k"}, strArr("a", "b")), 2),
 			`'[{"k":"a"},{"k":"b"}]'::json`, "[{\"k\":\"a\"},{\"k\":\"b\"}]", "5b7b226b223a2261227d2c7b226b223a2262227d5d"},
 		{"map with string keys", tMap(tVarchar, tInteger), stringIntMap(),

@@ -221,7 +221,9 @@ func escapeJSON(dst []byte, mark int) []byte {
 }
 
 // jsonEscape returns how byte c is spelled inside a JSON string, or "" if
-// it stands for itself. Bytes of multi-byte UTF-8 characters stand for
+// it stands for itself, as Postgres' escape_json spells it: quotes,
+// backslashes and \b \f \n \r \t by their short escapes, other control
+// characters as \u00XX. Bytes of multi-byte UTF-8 characters stand for
 // themselves.
 func jsonEscape(c byte) string {
 	switch c {
@@ -229,6 +231,10 @@ func jsonEscape(c byte) string {
 		return `\"`
 	case '\\':
 		return `\\`
+	case '\b':
+		return `\b`
+	case '\f':
+		return `\f`
 	case '\n':
 		return `\n`
 	case '\r':

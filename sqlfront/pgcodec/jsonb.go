@@ -346,34 +346,8 @@ func (p *jsonbParser) exponent() (int, bool) {
 }
 
 // appendJSONBString appends s as a JSON string escaped as Postgres'
-// escape_json escapes it: quotes, backslashes and \b \f \n \r \t by their
-// short escapes, other control characters as \u00XX, everything else as
-// it is.
+// escape_json escapes it (see jsonEscape).
 func appendJSONBString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for k := 0; k < len(s); k++ {
-		switch c := s[k]; c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-				continue
-			}
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
+	mark := len(dst)
+	return escapeJSON(append(dst, s...), mark)
 }
