@@ -12,13 +12,19 @@ const (
 	keyStreamPG      = "stream/pg"
 	keyStreamMallard = "stream/mallard"
 	keyStreamArrow   = "stream/arrow"
-	keyQPSPG         = "qps/pg"
-	keyQPSMallard    = "qps/mallard"
-	keyQPSDuckDB     = "qps/duckdb"
-	keyCopyPG        = "copy/pg"
-	keyCopyMallard   = "copy/mallard"
-	keyCopySource    = "copy/source"
-	keyLoad          = "host/load1"
+	// keyStreamReplay is the scanning client reading Mallard's recorded
+	// stream from a server that does nothing else (see replayServer).
+	keyStreamReplay = "stream/replay"
+	// keyBytes* are the stream read by bytesClient.
+	keyBytesPG      = "stream-bytes/pg"
+	keyBytesMallard = "stream-bytes/mallard"
+	keyQPSPG        = "qps/pg"
+	keyQPSMallard   = "qps/mallard"
+	keyQPSDuckDB    = "qps/duckdb"
+	keyCopyPG       = "copy/pg"
+	keyCopyMallard  = "copy/mallard"
+	keyCopySource   = "copy/source"
+	keyLoad         = "host/load1"
 	// cpuPrefix before a key names the CPU seconds the bench process used
 	// while taking that measurement, QPS warm-up included.
 	cpuPrefix = "cpu/"

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +41,16 @@ func runRounds(ctx context.Context, o options) (err error) {
 	if err := loadBoth(ctx, o, srv.dsn()); err != nil {
 		return err
 	}
+	// The replay of Mallard's stream, recorded once here, is served by this
+	// process, from a file, so that it adds nothing to the client's heap.
+	rep, err := recordReplay(ctx, fmt.Sprintf("127.0.0.1:%d", port), filepath.Dir(o.DB), func(dsn string) error {
+		_, err := streamWire(ctx, dsn, o.Rows, scanClient)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, rep.close()) }()
 	res := results{}
 	secs, err := sourceSeconds(o.Rows)
 	if err != nil {
@@ -47,7 +59,7 @@ func runRounds(ctx context.Context, o options) (err error) {
 	res.add(keyCopySource, secs)
 	fmt.Fprintf(o.Out, "  generating the COPY input alone takes the client %.2fs\n", secs)
 	for round := 0; round <= o.Runs; round++ {
-		if err := runRound(ctx, o, srv, res, round); err != nil {
+		if err := runRound(ctx, o, srv, rep, res, round); err != nil {
 			return err
 		}
 	}
@@ -71,7 +83,7 @@ func loadBoth(ctx context.Context, o options, mallardDSN string) error {
 
 // runRound takes every measurement once, restarting the Mallard server
 // around the in-process ones, and records them unless round is 0.
-func runRound(ctx context.Context, o options, srv *mallardServer, res results, round int) error {
+func runRound(ctx context.Context, o options, srv *mallardServer, rep *replayServer, res results, round int) error {
 	name := fmt.Sprintf("round %d/%d", round, o.Runs)
 	if round == 0 {
 		name = "warm-up round (not recorded)"
@@ -88,18 +100,18 @@ func runRound(ctx context.Context, o options, srv *mallardServer, res results, r
 		if err != nil {
 			return fmt.Errorf("%s, %s: %w", name, s.key, err)
 		}
-		fmt.Fprintf(o.Out, "  %-14s %10s   bench process CPU %.2fs\n", s.key, formatValue(unitOf(s.key), v), cpu)
+		fmt.Fprintf(o.Out, "  %-20s %10s   bench process CPU %.2fs\n", s.key, formatValue(unitOf(s.key), v), cpu)
 		if round > 0 {
 			res.add(s.key, v)
 			res.add(cpuPrefix+s.key, cpu)
 		}
 		return nil
 	}
-	for _, pair := range wirePairs(o, srv.dsn()) {
+	for _, group := range wireGroups(o, srv.dsn(), rep.dsn()) {
 		if round%2 == 0 {
-			pair[0], pair[1] = pair[1], pair[0]
+			slices.Reverse(group)
 		}
-		for _, s := range pair {
+		for _, s := range group {
 			if err := take(s); err != nil {
 				return err
 			}
@@ -134,11 +146,11 @@ func inProcess(ctx context.Context, o options, take func(step) error) (err error
 	}})
 }
 
-// wirePairs are the over-the-wire measurements, PostgreSQL's first in each
-// pair.
-func wirePairs(o options, mallardDSN string) [][2]step {
-	stream := func(dsn string) func(context.Context) (float64, error) {
-		return func(ctx context.Context) (float64, error) { return streamWire(ctx, dsn, o.Rows) }
+// wireGroups are the over-the-wire measurements, in groups taken back to
+// back, PostgreSQL's first in each.
+func wireGroups(o options, mallardDSN, replayDSN string) [][]step {
+	stream := func(dsn string, client streamClient) func(context.Context) (float64, error) {
+		return func(ctx context.Context) (float64, error) { return streamWire(ctx, dsn, o.Rows, client) }
 	}
 	qps := func(dsn string) func(context.Context) (float64, error) {
 		return func(ctx context.Context) (float64, error) {
@@ -148,8 +160,10 @@ func wirePairs(o options, mallardDSN string) [][2]step {
 	cp := func(dsn string) func(context.Context) (float64, error) {
 		return func(ctx context.Context) (float64, error) { return copyWire(ctx, dsn, o.Rows) }
 	}
-	return [][2]step{
-		{{keyStreamPG, stream(o.PG)}, {keyStreamMallard, stream(mallardDSN)}},
+	return [][]step{
+		{{keyStreamPG, stream(o.PG, scanClient)}, {keyStreamMallard, stream(mallardDSN, scanClient)},
+			{keyStreamReplay, stream(replayDSN, scanClient)}},
+		{{keyBytesPG, stream(o.PG, bytesClient)}, {keyBytesMallard, stream(mallardDSN, bytesClient)}},
 		{{keyQPSPG, qps(o.PG)}, {keyQPSMallard, qps(mallardDSN)}},
 		{{keyCopyPG, cp(o.PG)}, {keyCopyMallard, cp(mallardDSN)}},
 	}

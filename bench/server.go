@@ -26,8 +26,11 @@ type mallardServer struct {
 	exited           chan error
 }
 
-func (s *mallardServer) dsn() string {
-	return fmt.Sprintf("host=127.0.0.1 port=%d user=mallard dbname=mallard sslmode=disable", s.port)
+func (s *mallardServer) dsn() string { return mallardDSN(s.port) }
+
+// mallardDSN is the connection string of a Mallard server on port.
+func mallardDSN(port int) string {
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=mallard dbname=mallard sslmode=disable", port)
 }
 
 // start runs the server and returns once it answers a query.

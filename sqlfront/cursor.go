@@ -52,7 +52,7 @@ func (s *session) fetch(p *portal, op *planner.CursorOp, simple bool) error {
 		s.w.send(rowDescription(p.cols, p.formats))
 	}
 	var n int64
-	if !p.done && p.encs != nil {
+	if !p.done && p.enc != nil {
 		var more bool
 		var err error
 		n, more, err = s.sendRows(p, op.Count, op.Op == "fetch")

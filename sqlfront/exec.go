@@ -2,7 +2,6 @@ package sqlfront
 
 import (
 	"context"
-	"encoding/binary"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -89,31 +88,32 @@ func (s *session) start(p *portal, simple bool) error {
 	} else if len(p.formats) != len(p.cols) {
 		p.formats = resolveFormats(p.formats, len(p.cols))
 	}
-	p.encs, err = p.prep.encoders(p.cols, p.formats)
+	p.enc, err = p.prep.encoder(p.cols, p.formats)
 	return err
 }
 
-// encoders returns encoders for cols in formats, reusing the last set when
-// storage handed back the same cached columns and the formats are the same:
-// a prepared statement executed again needs no new encoders.
-func (p *prepared) encoders(cols []storage.Column, formats []int16) ([]pgcodec.Encoder, error) {
+// encoder returns the row encoder of cols in formats, reusing the last one
+// when storage handed back the same cached columns and the formats are the
+// same: a prepared statement executed again needs no new encoder.
+func (p *prepared) encoder(cols []storage.Column, formats []int16) (*pgcodec.RowEncoder, error) {
 	if len(cols) > 0 && len(p.encCols) == len(cols) && &p.encCols[0] == &cols[0] && slices.Equal(p.encFormats, formats) {
-		return p.encs, nil
+		return p.enc, nil
 	}
-	encs := make([]pgcodec.Encoder, len(cols))
+	types := make([]storage.Type, len(cols))
 	for i, c := range cols {
-		var err error
-		if encs[i], err = pgcodec.NewEncoder(c.Type, formats[i]); err != nil {
-			return nil, err
-		}
+		types[i] = c.Type
 	}
-	p.encs, p.encCols, p.encFormats = encs, cols, slices.Clone(formats)
-	return encs, nil
+	enc, err := pgcodec.NewRowEncoder(types, formats)
+	if err != nil {
+		return nil, err
+	}
+	p.enc, p.encCols, p.encFormats = enc, cols, slices.Clone(formats)
+	return enc, nil
 }
 
 // stream sends p's rows up to maxRows, then PortalSuspended or CommandComplete.
 func (s *session) stream(p *portal, maxRows int64) error {
-	if p.encs == nil {
+	if p.enc == nil {
 		return s.complete(p, 0)
 	}
 	n, more, err := s.sendRows(p, maxRows, true)
@@ -143,14 +143,18 @@ func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more b
 			return n, false, nil
 		}
 
-		cols := b.Columns()
+		if send {
+			p.bound.Bind(p.enc, b.Columns())
+		}
 		end := int(b.NumRows())
 		if maxRows > 0 {
 			end = min(end, p.row+int(maxRows-n))
 		}
 		for ; p.row < end; p.row++ {
 			if send {
-				s.dataRow(p.encs, cols, p.row)
+				at := s.w.beginMessage('D')
+				s.w.buf = p.bound.AppendRow(s.w.buf, p.row)
+				s.w.endMessage(at)
 			}
 			n++
 		}
@@ -162,23 +166,6 @@ func (s *session) sendRows(p *portal, maxRows int64, send bool) (n int64, more b
 		}
 	}
 	return n, true, nil
-}
-
-// dataRow appends one DataRow, encoding straight into the output buffer.
-func (s *session) dataRow(encs []pgcodec.Encoder, cols []arrow.Array, row int) {
-	at := s.w.beginMessage('D')
-	s.w.buf = binary.BigEndian.AppendUint16(s.w.buf, uint16(len(cols)))
-	for i, arr := range cols {
-		if arr.IsNull(row) {
-			s.w.buf = binary.BigEndian.AppendUint32(s.w.buf, 0xFFFFFFFF)
-			continue
-		}
-		lenAt := len(s.w.buf)
-		s.w.buf = append(s.w.buf, 0, 0, 0, 0)
-		s.w.buf = encs[i](s.w.buf, arr, row)
-		binary.BigEndian.PutUint32(s.w.buf[lenAt:], uint32(len(s.w.buf)-lenAt-4))
-	}
-	s.w.endMessage(at)
 }
 
 // complete ends p's result with CommandComplete. Like Postgres, a result
@@ -202,7 +189,7 @@ func (s *session) complete(p *portal, sent int64) error {
 		return err
 	}
 	count := affected
-	if p.encs != nil {
+	if p.enc != nil {
 		count = sent
 	}
 	tag := p.prep.plan.Tag

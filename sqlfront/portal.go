@@ -22,9 +22,9 @@ type prepared struct {
 	synth *synthetic
 	// declared is the query of DECLARE CURSOR.
 	declared *prepared
-	// encs are the encoders of the last execution, for encCols in
+	// enc is the row encoder of the last execution, for encCols in
 	// encFormats (see encoders).
-	encs       []pgcodec.Encoder
+	enc        *pgcodec.RowEncoder
 	encCols    []storage.Column
 	encFormats []int16
 	// paramOIDs has one OID per parameter: the client's where it gave one,
@@ -83,9 +83,10 @@ type portal struct {
 	cancel context.CancelCauseFunc
 	rows   *storage.Rows
 	cols   []storage.Column
-	encs   []pgcodec.Encoder
-	batch  arrow.RecordBatch // the current batch, retained
-	row    int               // next row of batch to send
+	enc    *pgcodec.RowEncoder // nil when the statement returns no rows
+	bound  pgcodec.BoundRows   // enc bound to batch
+	batch  arrow.RecordBatch   // the current batch, retained
+	row    int                 // next row of batch to send
 	held   []arrow.RecordBatch
 	done   bool
 	// progressive marks a statement that calls a function whose rows

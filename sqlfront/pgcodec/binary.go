@@ -168,17 +168,19 @@ func binaryUUID(dst []byte, arr arrow.Array, i int) []byte {
 // binaryDate encodes a DATE as int32 days since 2000-01-01, with
 // Postgres' infinities: the int32 maximum and minimum.
 func binaryDate(dst []byte, arr arrow.Array, i int) []byte {
-	days := int64(arr.(*array.Date32).Value(i))
-	var v int32
+	return binary.BigEndian.AppendUint32(dst, uint32(pgDate(int64(arr.(*array.Date32).Value(i)))))
+}
+
+// pgDate is the binary date of DuckDB's days since 1970: days since
+// 2000-01-01, with Postgres' infinities, the int32 maximum and minimum.
+func pgDate(days int64) int32 {
 	switch infinity(days, math.MaxInt32) {
 	case 1:
-		v = math.MaxInt32
+		return math.MaxInt32
 	case -1:
-		v = math.MinInt32
-	default:
-		v = int32(clamp(days-pgEpochDays, math.MinInt32+1, math.MaxInt32-1))
+		return math.MinInt32
 	}
-	return binary.BigEndian.AppendUint32(dst, uint32(v))
+	return int32(clamp(days-pgEpochDays, math.MinInt32+1, math.MaxInt32-1))
 }
 
 func binaryTime(dst []byte, arr arrow.Array, i int) []byte {
@@ -199,17 +201,20 @@ func binaryTimeTZ(dst []byte, arr arrow.Array, i int) []byte {
 func timestampBinaryEncoder(id storage.TypeID) Encoder {
 	unit := timestampUnit(id)
 	return func(dst []byte, arr arrow.Array, i int) []byte {
-		us, inf := timestampMicros(int64(arr.(*array.Timestamp).Value(i)), unit)
-		switch inf {
-		case 1:
-			us = math.MaxInt64
-		case -1:
-			us = math.MinInt64
-		default:
-			us = clamp(us, math.MinInt64+1+pgEpochMicros, math.MaxInt64) - pgEpochMicros
-		}
-		return binary.BigEndian.AppendUint64(dst, uint64(us))
+		return binary.BigEndian.AppendUint64(dst, uint64(pgTimestamp(int64(arr.(*array.Timestamp).Value(i)), unit)))
 	}
+}
+
+// pgTimestamp is the binary timestamp of DuckDB's v in unit.
+func pgTimestamp(v int64, unit arrow.TimeUnit) int64 {
+	us, inf := timestampMicros(v, unit)
+	switch inf {
+	case 1:
+		return math.MaxInt64
+	case -1:
+		return math.MinInt64
+	}
+	return clamp(us, math.MinInt64+1+pgEpochMicros, math.MaxInt64) - pgEpochMicros
 }
 
 // binaryInterval encodes an INTERVAL as int64 microseconds, int32 days and

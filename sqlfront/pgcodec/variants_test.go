@@ -18,14 +18,30 @@ import (
 // dictionary index widths, narrower decimals, rows other than the first
 // and sliced arrays, whose data starts at an offset.
 func TestEncodeArrowVariants(t *testing.T) {
-	tests := []struct {
-		name string
-		typ  storage.Type
-		arr  arrow.Array
-		row  int
-		text string
-		bin  string
-	}{
+	for _, tt := range variantCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(encode(t, tt.typ, pgcodec.FormatText, tt.arr, tt.row)); got != tt.text {
+				t.Errorf("text = %q, want %q", got, tt.text)
+			}
+			if got := hex.EncodeToString(encode(t, tt.typ, pgcodec.FormatBinary, tt.arr, tt.row)); got != tt.bin {
+				t.Errorf("binary = %s, want %s", got, tt.bin)
+			}
+		})
+	}
+}
+
+// variantCase is a value at row of arr and its encodings.
+type variantCase struct {
+	name string
+	typ  storage.Type
+	arr  arrow.Array
+	row  int
+	text string
+	bin  string
+}
+
+func variantCases() []variantCase {
+	return []variantCase{
 		{"large_utf8", tVarchar, largeStrArr("héllo"), 0, "héllo", "68c3a96c6c6f"},
 		{"string_view", tVarchar, viewStrArr("short", "a string longer than twelve bytes"), 1,
 			"a string longer than twelve bytes", hex.EncodeToString([]byte("a string longer than twelve bytes"))},
@@ -57,16 +73,6 @@ func TestEncodeArrowVariants(t *testing.T) {
 			`{"we\"ird":1}`, hex.EncodeToString([]byte(`{"we\"ird":1}`))},
 		{"json float NaN in list", tList(tList(tFloat)), listArr(listArr(f32Arr(1e-7, float32(0)/zero32()), 2), 1), 0,
 			`[[1e-07,"NaN"]]`, hex.EncodeToString([]byte(`[[1e-07,"NaN"]]`))},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := string(encode(t, tt.typ, pgcodec.FormatText, tt.arr, tt.row)); got != tt.text {
-				t.Errorf("text = %q, want %q", got, tt.text)
-			}
-			if got := hex.EncodeToString(encode(t, tt.typ, pgcodec.FormatBinary, tt.arr, tt.row)); got != tt.bin {
-				t.Errorf("binary = %s, want %s", got, tt.bin)
-			}
-		})
 	}
 }
 
