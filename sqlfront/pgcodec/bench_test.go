@@ -63,16 +63,7 @@ func BenchmarkEncodeBinaryRow(b *testing.B) { benchmarkEncodeRows(b, pgcodec.For
 // with a RowEncoder, for comparison with benchmarkEncodeRows.
 func benchmarkRowEncoder(b *testing.B, format int16) {
 	types, cols := benchColumns()
-	formats := make([]int16, len(types))
-	for k := range formats {
-		formats[k] = format
-	}
-	e, err := pgcodec.NewRowEncoder(types, formats)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var rows pgcodec.BoundRows
-	rows.Bind(e, cols)
+	rows := bindRows(b, types, format, cols)
 	buf := make([]byte, 0, 1<<16)
 	b.ReportAllocs()
 	b.ResetTimer()

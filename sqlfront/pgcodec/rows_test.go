@@ -28,19 +28,25 @@ func rowsByEncoders(t *testing.T, types []storage.Type, format int16, cols []arr
 	return want
 }
 
-func appendRow(t *testing.T, types []storage.Type, format int16, cols []arrow.Array, i int) []byte {
-	t.Helper()
+// bindRows returns a row encoder of types, all in format, bound to cols.
+func bindRows(tb testing.TB, types []storage.Type, format int16, cols []arrow.Array) *pgcodec.BoundRows {
+	tb.Helper()
 	formats := make([]int16, len(types))
 	for k := range formats {
 		formats[k] = format
 	}
 	e, err := pgcodec.NewRowEncoder(types, formats)
 	if err != nil {
-		t.Fatalf("NewRowEncoder: %v", err)
+		tb.Fatalf("NewRowEncoder: %v", err)
 	}
 	var b pgcodec.BoundRows
 	b.Bind(e, cols)
-	return b.AppendRow([]byte("prefix"), i)[len("prefix"):]
+	return &b
+}
+
+func appendRow(t *testing.T, types []storage.Type, format int16, cols []arrow.Array, i int) []byte {
+	t.Helper()
+	return bindRows(t, types, format, cols).AppendRow([]byte("prefix"), i)[len("prefix"):]
 }
 
 // TestRowEncoderMatchesEncoders requires the row encoder, which reads the
@@ -106,16 +112,7 @@ func TestRowEncoderBatch(t *testing.T) {
 			cols[k] = array.NewSlice(arr, int64(from), n)
 		}
 		for _, format := range []int16{pgcodec.FormatText, pgcodec.FormatBinary} {
-			formats := make([]int16, len(types))
-			for k := range formats {
-				formats[k] = format
-			}
-			e, err := pgcodec.NewRowEncoder(types, formats)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b pgcodec.BoundRows
-			b.Bind(e, cols)
+			b := bindRows(t, types, format, cols)
 			nulls := 0
 			for i := range n - from {
 				got := b.AppendRow(nil, i)
