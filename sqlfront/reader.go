@@ -7,23 +7,43 @@ import "io"
 // message is read. The session reads from it like a socket.
 type readAhead struct {
 	chunks chan []byte
-	cur    []byte
-	err    error
-	done   chan struct{} // closed when the reading goroutine ends
-	errc   error         // the error that ended it; read after done
+	// free takes back the buffers of chunks the session has read, for the
+	// reading goroutine to fill again: a session that sends a small
+	// message per query would otherwise leave a 32 KiB buffer per message
+	// to the garbage collector.
+	free chan []byte
+	cur  []byte // what is left of the chunk being read
+	buf  []byte // that chunk's whole buffer
+	err  error
+	done chan struct{} // closed when the reading goroutine ends
+	errc error         // the error that ended it; read after done
 }
 
-const readAheadChunk = 32 << 10
+const (
+	readAheadChunk = 32 << 10
+	// readAheadChunks is how many chunks are buffered before reading pauses.
+	readAheadChunks = 4
+)
 
 // startReadAhead reads from c until c fails, calling gone once when it does.
-// Backpressure: at most a few chunks are buffered before reading pauses.
+// Backpressure: at most readAheadChunks chunks are buffered before reading
+// pauses.
 func startReadAhead(c io.Reader, gone func()) *readAhead {
-	r := &readAhead{chunks: make(chan []byte, 4), done: make(chan struct{})}
+	r := &readAhead{
+		chunks: make(chan []byte, readAheadChunks),
+		free:   make(chan []byte, readAheadChunks+2),
+		done:   make(chan struct{}),
+	}
 	go func() {
 		defer close(r.done)
 		defer close(r.chunks)
 		for {
-			buf := make([]byte, readAheadChunk)
+			var buf []byte
+			select {
+			case buf = <-r.free:
+			default:
+				buf = make([]byte, readAheadChunk)
+			}
 			n, err := c.Read(buf)
 			if n > 0 {
 				r.chunks <- buf[:n]
@@ -52,10 +72,17 @@ func (r *readAhead) Read(p []byte) (int, error) {
 			}
 			continue
 		}
-		r.cur = chunk
+		r.cur, r.buf = chunk, chunk
 	}
 	n := copy(p, r.cur)
 	r.cur = r.cur[n:]
+	if len(r.cur) == 0 {
+		select {
+		case r.free <- r.buf[:cap(r.buf)]:
+		default:
+		}
+		r.buf = nil
+	}
 	return n, nil
 }
 
