@@ -142,19 +142,8 @@ func preparedQPS(ctx context.Context, db *sql.DB, clients int, warmup, d time.Du
 		defer st.Close()
 		stmts[i] = st
 	}
-	query := func(ctx context.Context, worker, i int) error {
-		var got int32
-		want := queryArg(worker, i)
-		if err := stmts[worker].QueryRowContext(ctx, want).Scan(&got); err != nil {
-			return err
-		}
-		if got != want {
-			return fmt.Errorf("select %d returned %d", want, got)
-		}
-		return nil
-	}
-	if _, err := parallelQPS(ctx, clients, warmup, query); err != nil {
-		return 0, err
-	}
-	return parallelQPS(ctx, clients, d, query)
+	return echoQPS(ctx, clients, warmup, d, func(ctx context.Context, worker int, arg int32) (got int32, err error) {
+		err = stmts[worker].QueryRowContext(ctx, arg).Scan(&got)
+		return got, err
+	})
 }

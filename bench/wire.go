@@ -203,10 +203,19 @@ func qpsWire(ctx context.Context, dsn string, clients int, warmup, d time.Durati
 		defer c.Close(context.Background())
 		conns[i] = c
 	}
+	return echoQPS(ctx, clients, warmup, d, func(ctx context.Context, worker int, arg int32) (got int32, err error) {
+		err = conns[worker].QueryRow(ctx, "select $1::int", arg).Scan(&got)
+		return got, err
+	})
+}
+
+// echoQPS is parallelQPS for d after a warm-up of warmup, of a query that
+// echo runs on worker's connection and that must return its argument.
+func echoQPS(ctx context.Context, workers int, warmup, d time.Duration, echo func(ctx context.Context, worker int, arg int32) (int32, error)) (float64, error) {
 	query := func(ctx context.Context, worker, i int) error {
-		var got int32
 		want := queryArg(worker, i)
-		if err := conns[worker].QueryRow(ctx, "select $1::int", want).Scan(&got); err != nil {
+		got, err := echo(ctx, worker, want)
+		if err != nil {
 			return err
 		}
 		if got != want {
@@ -214,10 +223,10 @@ func qpsWire(ctx context.Context, dsn string, clients int, warmup, d time.Durati
 		}
 		return nil
 	}
-	if _, err := parallelQPS(ctx, clients, warmup, query); err != nil {
+	if _, err := parallelQPS(ctx, workers, warmup, query); err != nil {
 		return 0, err
 	}
-	return parallelQPS(ctx, clients, d, query)
+	return parallelQPS(ctx, workers, d, query)
 }
 
 // queryArg is the i-th argument of worker: every query gets a different one.
