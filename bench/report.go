@@ -28,6 +28,7 @@ func comparisons(rows int) []comparison {
 		{label: "stream " + n + " rows, scanned, vs in-process Arrow", mallard: keyStreamMallard, baseline: keyStreamArrow, goal: 2.0, atMost: true},
 		{label: "  scanning client alone (replay) vs PostgreSQL", mallard: keyStreamReplay, baseline: keyStreamPG, info: true},
 		{label: "  Mallard vs the scanning client alone", mallard: keyStreamMallard, baseline: keyStreamReplay, info: true},
+		{label: "stream " + n + " rows, text format, vs PostgreSQL", mallard: keyTextMallard, baseline: keyTextPG, info: true},
 		{label: "select $1::int QPS vs in-process", mallard: keyQPSMallard, baseline: keyQPSDuckDB, goal: 0.8},
 		{label: "select $1::int QPS vs PostgreSQL", mallard: keyQPSMallard, baseline: keyQPSPG, info: true},
 		{label: "COPY FROM STDIN " + n + " rows vs PostgreSQL", mallard: keyCopyMallard, baseline: keyCopyPG, goal: 1.0, atMost: true},
@@ -62,7 +63,7 @@ func report(o options) error {
 	fmt.Fprintln(out, "  baselines DuckDB's too); host/load1 is the host's 1-minute load average at each round's start.")
 	fmt.Fprintln(out, "  copy/source is the time the client takes to generate the COPY input alone.")
 	fmt.Fprintln(out, "  stream/* scan every value into Go values with pgx; stream-bytes/* read each value's wire bytes")
-	fmt.Fprintln(out, "  through pgconn. stream/replay is the scanning client reading Mallard's recorded bytes from a")
+	fmt.Fprintln(out, "  through pgconn (stream-text/* all in text format). stream/replay is the scanning client reading Mallard's recorded bytes from a")
 	fmt.Fprintln(out, "  server that only sends them: the floor of any server's figure with that client.")
 	return nil
 }

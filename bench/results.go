@@ -18,13 +18,16 @@ const (
 	// keyBytes* are the stream read by bytesClient.
 	keyBytesPG      = "stream-bytes/pg"
 	keyBytesMallard = "stream-bytes/mallard"
-	keyQPSPG        = "qps/pg"
-	keyQPSMallard   = "qps/mallard"
-	keyQPSDuckDB    = "qps/duckdb"
-	keyCopyPG       = "copy/pg"
-	keyCopyMallard  = "copy/mallard"
-	keyCopySource   = "copy/source"
-	keyLoad         = "host/load1"
+	// keyText* are the stream read by textClient.
+	keyTextPG      = "stream-text/pg"
+	keyTextMallard = "stream-text/mallard"
+	keyQPSPG       = "qps/pg"
+	keyQPSMallard  = "qps/mallard"
+	keyQPSDuckDB   = "qps/duckdb"
+	keyCopyPG      = "copy/pg"
+	keyCopyMallard = "copy/mallard"
+	keyCopySource  = "copy/source"
+	keyLoad        = "host/load1"
 	// cpuPrefix before a key names the CPU seconds the bench process used
 	// while taking that measurement, QPS warm-up included.
 	cpuPrefix = "cpu/"

@@ -164,6 +164,7 @@ func wireGroups(o options, mallardDSN, replayDSN string) [][]step {
 		{{keyStreamPG, stream(o.PG, scanClient)}, {keyStreamMallard, stream(mallardDSN, scanClient)},
 			{keyStreamReplay, stream(replayDSN, scanClient)}},
 		{{keyBytesPG, stream(o.PG, bytesClient)}, {keyBytesMallard, stream(mallardDSN, bytesClient)}},
+		{{keyTextPG, stream(o.PG, textClient)}, {keyTextMallard, stream(mallardDSN, textClient)}},
 		{{keyQPSPG, qps(o.PG)}, {keyQPSMallard, qps(mallardDSN)}},
 		{{keyCopyPG, cp(o.PG)}, {keyCopyMallard, cp(mallardDSN)}},
 	}

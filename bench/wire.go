@@ -157,14 +157,36 @@ func scanClient(ctx context.Context, conn *pgx.Conn) (n, sum int, err error) {
 // the formats pgx's default mode asks for (text as text, the other three
 // columns binary), so the same bytes cross the wire as for scanClient.
 func bytesClient(ctx context.Context, conn *pgx.Conn) (n, sum int, err error) {
-	rr := conn.PgConn().ExecParams(ctx, "SELECT * FROM t", nil, nil, nil, []int16{1, 1, 0, 1})
+	return readBytes(ctx, conn, []int16{1, 1, 0, 1}, func(id []byte) (int, bool) {
+		return int(int32(binary.BigEndian.Uint32(id))), len(id) == 4
+	})
+}
+
+// textClient is bytesClient with every column in text format, as psql,
+// psycopg, node-postgres and most BI tools' drivers read results.
+func textClient(ctx context.Context, conn *pgx.Conn) (n, sum int, err error) {
+	return readBytes(ctx, conn, []int16{0, 0, 0, 0}, func(id []byte) (int, bool) {
+		v, err := strconv.Atoi(string(id))
+		return v, err == nil
+	})
+}
+
+// readBytes reads SELECT * FROM t through pgconn in formats, summing the
+// ids, which id parses, and the lengths of the text column.
+func readBytes(ctx context.Context, conn *pgx.Conn, formats []int16, id func([]byte) (int, bool)) (n, sum int, err error) {
+	rr := conn.PgConn().ExecParams(ctx, "SELECT * FROM t", nil, nil, nil, formats)
 	for rr.NextRow() {
 		v := rr.Values()
-		if len(v) != 4 || len(v[0]) != 4 {
+		if len(v) != 4 {
 			rr.Close()
-			return n, sum, fmt.Errorf("row %d: %d values, want 4 with a 4-byte id", n, len(v))
+			return n, sum, fmt.Errorf("row %d: %d values, want 4", n, len(v))
 		}
-		sum += int(int32(binary.BigEndian.Uint32(v[0]))) + len(v[2])
+		k, ok := id(v[0])
+		if !ok {
+			rr.Close()
+			return n, sum, fmt.Errorf("row %d: id %q in format %d", n, v[0], formats[0])
+		}
+		sum += k + len(v[2])
 		n++
 	}
 	_, err = rr.Close()
