@@ -23,7 +23,7 @@ type prepared struct {
 	// declared is the query of DECLARE CURSOR.
 	declared *prepared
 	// enc is the row encoder of the last execution, for encCols in
-	// encFormats (see encoders).
+	// encFormats (see encoder).
 	enc        *pgcodec.RowEncoder
 	encCols    []storage.Column
 	encFormats []int16
