@@ -59,9 +59,9 @@ func NewRowEncoder(types []storage.Type, formats []int16) (*RowEncoder, error) {
 }
 
 // kindOf is the rowKind of type t in format, rowGeneric unless the direct
-// read encodes exactly as t's Encoder does. Types with an alias (money,
-// jsonb, the reg* and character types, vectors) keep their Encoder, but
-// for the text of VARCHAR aliases other than jsonb, which is the string.
+// read encodes exactly as t's Encoder does. VARCHAR and its aliases but
+// jsonb encode as the string itself in both formats; other types with an
+// alias (money, for one) keep their Encoder.
 func kindOf(t storage.Type, format int16) rowKind {
 	if t.ID == storage.TypeVarchar && !t.IsJSONB() {
 		return rowString
