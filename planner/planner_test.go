@@ -7,6 +7,22 @@ import (
 	"github.com/mallard/mallard/planner"
 )
 
+// checkRewrite fails t unless got, the rewrite of in, contains every
+// substring of want and none of not.
+func checkRewrite(t *testing.T, in, got string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("%q\n-> %q\nwant it to contain %q", in, got, w)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(got, n) {
+			t.Errorf("%q\n-> %q\nwant no %q", in, got, n)
+		}
+	}
+}
+
 func testPlanner() *planner.Planner {
 	return planner.New(planner.Catalog{
 		Database: "mallard_catalog", PGSchema: "pg", InfoSchema: "info",
@@ -106,16 +122,7 @@ func TestRewrites(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := p.PlanOne(tt.in)
-			for _, w := range tt.want {
-				if !strings.Contains(st.Text, w) {
-					t.Errorf("%q\n-> %q\nwant it to contain %q", tt.in, st.Text, w)
-				}
-			}
-			for _, w := range tt.not {
-				if strings.Contains(st.Text, w) {
-					t.Errorf("%q\n-> %q\nwant no %q", tt.in, st.Text, w)
-				}
-			}
+			checkRewrite(t, tt.in, st.Text, tt.want, tt.not)
 			untouched := tt.name == "user table untouched" || strings.HasPrefix(tt.name, "left to DuckDB")
 			if (len(tt.want) > 0 || len(tt.not) > 0) && !untouched != st.Rewritten {
 				t.Errorf("Rewritten = %v", st.Rewritten)
