@@ -42,3 +42,12 @@ func (c *Constant) Predict(m series.Matrix, t int, dst []float64) {
 	checkDst(dst, m.N)
 	copy(dst, c.Mean)
 }
+
+// Forecast writes each entity's training mean into every row of dst; it
+// does not read m's values.
+func (c *Constant) Forecast(m series.Matrix, origin int, dst [][]float64) {
+	checkForecast(m, origin, 0, dst)
+	for _, row := range dst {
+		copy(row, c.Mean)
+	}
+}

@@ -1,8 +1,11 @@
-// Package baseline holds the simple forecasters a graph network is measured
-// against. Each predicts one row of a series.Matrix for every entity and is
-// fitted on the same training samples, as returned by series.Split: a
-// constant per entity, the last value, and a pooled autoregression fitted
-// by ordinary least squares.
+// Package baseline holds the statistical forecasters a graph network is
+// measured against, a ladder from the naive to the classical: the last
+// value, the seasonal naive, the drift, a constant per entity, a pooled
+// autoregression on levels (ols) and on first differences (ar_diff),
+// damped Holt-Winters exponential smoothing (ets) and the Theta method.
+// Each is fitted on the training rows given by the samples of
+// series.Split and forecasts every entity of the rows from an origin on
+// (Forecaster); those that predict one row at a time are also Models.
 package baseline
 
 import (
@@ -35,7 +38,30 @@ const (
 	KindLastValue Kind = "last_value"
 	// KindOLS predicts with a pooled least-squares autoregression; see OLS.
 	KindOLS Kind = "ols"
+	// KindSeasonalNaive repeats the last observed season; see SeasonalNaive.
+	KindSeasonalNaive Kind = "seasonal_naive"
+	// KindDrift extends the line from the first to the last training row
+	// from the last observed value; see Drift.
+	KindDrift Kind = "drift"
+	// KindARDiff is a pooled autoregression on first differences; see
+	// ARDiff.
+	KindARDiff Kind = "ar_diff"
+	// KindETS is additive Holt-Winters smoothing with a damped trend; see
+	// ETS.
+	KindETS Kind = "ets"
+	// KindTheta is the Theta method; see Theta.
+	KindTheta Kind = "theta"
 )
+
+// Kinds returns every Kind, from the simplest baseline to the most
+// elaborate: last_value, seasonal_naive, drift, constant, ols, ar_diff,
+// ets, theta. The order is fixed, so reports list baselines alike.
+func Kinds() []Kind {
+	return []Kind{
+		KindLastValue, KindSeasonalNaive, KindDrift, KindConstant,
+		KindOLS, KindARDiff, KindETS, KindTheta,
+	}
+}
 
 // Errors reported by Fit and the constructors; test with errors.Is. They
 // also return the errors of series.CheckSamples for a malformed matrix,
@@ -48,10 +74,16 @@ var (
 	// ErrNonFinite reports training data with NaN or infinite values where
 	// the fit cannot tolerate them.
 	ErrNonFinite = errors.New("baseline: non-finite training values")
+	// ErrTooShort reports training rows too few for a baseline to start;
+	// the message says how many it needs.
+	ErrTooShort = errors.New("baseline: too few training rows")
+	// ErrSeason reports a season outside 1..rows/3 for the training rows.
+	ErrSeason = errors.New("baseline: season out of range")
 )
 
-// Fit returns the baseline of the given kind fitted on the training samples
-// train of m, each a target row as returned by series.Split.
+// Fit returns the one-step baseline of the given kind, constant,
+// last_value or ols, fitted on the training samples train of m, each a
+// target row as returned by series.Split. FitForecaster fits every kind.
 func Fit(kind Kind, m series.Matrix, window int, train []int) (Model, error) {
 	switch kind {
 	case KindConstant:

@@ -110,3 +110,9 @@ func (o *OLS) Predict(m series.Matrix, t int, dst []float64) {
 		}
 	}
 }
+
+// Forecast forecasts recursively, feeding each prediction back as the
+// previous value of the next; it reads the window rows before origin.
+func (o *OLS) Forecast(m series.Matrix, origin int, dst [][]float64) {
+	Recursive(o, len(o.Weights)).Forecast(m, origin, dst)
+}
