@@ -30,7 +30,7 @@ commands:
   report     print the summary of -results
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
-  accuracy   choose the GAT's configuration on a validation split of -unemployment, then test it
+  accuracy   choose train_gat's defaults on validation over three data sets (-unemployment and the weather.csv beside it, and a synthetic weekly set), then test them
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings`
 
 func main() {
@@ -60,6 +60,7 @@ type options struct {
 	// Unemployment and Seeds are the data and the number of seeds of accuracy.
 	Unemployment string
 	Seeds        int
+	Candidate    string
 	// RecScale scales the recommender's MovieLens-25M shape; RecUsers,
 	// RecItems and RecRatings, when positive, replace a scaled figure.
 	// RecDB is the database file the ratings are generated into and kept
@@ -95,6 +96,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&o.Warmup, "warmup", time.Second, "QPS warm-up on fresh connections before each measurement")
 	fs.StringVar(&o.Unemployment, "unemployment", "../shared/data/vega/unemployment-across-industries.csv", "CSV file of the unemployment data that accuracy reads")
 	fs.IntVar(&o.Seeds, "seeds", 5, "accuracy trains every configuration with seeds 0 to seeds-1")
+	fs.StringVar(&o.Candidate, "candidate", "", "accuracy: train only the candidate default of this name (no choice is made)")
 	fs.Float64Var(&o.RecScale, "rec-scale", 1, "recommender: fraction of MovieLens-25M's users, items and ratings to generate")
 	fs.Int64Var(&o.RecUsers, "rec-users", 0, "recommender: users, if positive (else 162541 x -rec-scale)")
 	fs.Int64Var(&o.RecItems, "rec-items", 0, "recommender: items, if positive (else 62423 x -rec-scale)")
@@ -126,7 +128,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case "train":
 		return runTrain(ctx, o)
 	case "accuracy":
-		return runAccuracy(ctx, o)
+		return runForecastStudy(ctx, o)
 	case "recommender":
 		return runRecommender(ctx, o)
 	}

@@ -23,10 +23,12 @@ const (
 	kindIntList              // a list of integers from 1 to 1024
 	kindBool                 // true or false
 	kindID                   // an integer or a string: a user's or an item's id
+	kindIDList               // a list of ids, possibly empty
 )
 
 func (k kind) String() string {
-	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024", "a boolean", "an integer or text"}[k]
+	return [...]string{"text", "text or a list of text", "an integer", "a number", "a list of integers from 1 to 1024", "a boolean", "an integer or text",
+		"a list of integers or text"}[k]
 }
 
 // param is one argument of a SQL function and what it accepts.
@@ -77,7 +79,8 @@ func (s signature) namedArguments() []string {
 }
 
 // args are parsed argument values by name: string, []string, int64,
-// float64, []int, bool, or for kindID int64 or string.
+// float64, []int, bool, for kindID int64 or string, and for kindIDList
+// []any of those.
 type args map[string]any
 
 func (a args) text(name string) string    { s, _ := a[name].(string); return s }
@@ -85,6 +88,7 @@ func (a args) texts(name string) []string { s, _ := a[name].([]string); return s
 func (a args) int(name string) int64      { n, _ := a[name].(int64); return n }
 func (a args) float(name string) float64  { f, _ := a[name].(float64); return f }
 func (a args) ints(name string) []int     { v, _ := a[name].([]int); return v }
+func (a args) ids(name string) []any      { v, _ := a[name].([]any); return v }
 func (a args) given(name string) bool     { _, ok := a[name]; return ok }
 func (a args) bool(name string) bool      { b, _ := a[name].(bool); return b }
 func (a args) value(name string) any      { return a[name] }
@@ -139,6 +143,11 @@ func (s signature) set(out args, p param, text any) error {
 		return nil
 	}
 	v, ok := convert(p.kind, raw)
+	if !ok && p.kind == kindIntList {
+		if err := s.intListRange(p, raw); err != nil {
+			return err
+		}
+	}
 	if !ok {
 		return sqlstate.New(sqlstate.UndefinedFunction, "%s: argument %s must be %s, not %s",
 			s.fn, p.name, p.kind, describe(raw)).WithHint("Call it as %s.", s.usage())
@@ -154,6 +163,47 @@ func (s signature) set(out args, p param, text any) error {
 	}
 	e[p.name] = true
 	return nil
+}
+
+// intListRange explains why a list of integers is not a kindIntList:
+// it is empty, or an element is out of 1..1024 (22023). It returns nil
+// for a value that is no list of integers at all.
+func (s signature) intListRange(p param, raw any) error {
+	list, ok := raw.([]any)
+	if !ok {
+		return nil
+	}
+	if len(list) == 0 {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := [] is empty; give at least one size, from 1 to 1024", s.fn, p.name)
+	}
+	for i, e := range list {
+		n, ok := convert(kindInt, e)
+		if !ok {
+			return nil
+		}
+		if v := n.(int64); v < 1 || v > 1024 {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s: element %d is %d, and each must be from 1 to 1024",
+				s.fn, p.name, jsonText(list), i+1, v)
+		}
+	}
+	return nil
+}
+
+// jsonText is a decoded JSON value written back as JSON, for messages,
+// with lists spaced as SQL writes them: [16, 0].
+func jsonText(v any) string {
+	if list, ok := v.([]any); ok {
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = jsonText(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // check applies p's choices and bounds to a converted value.
@@ -262,6 +312,18 @@ func convert(k kind, raw any) (any, bool) {
 		}
 		f, err := n.Float64()
 		return f, err == nil
+	case kindIDList:
+		list, ok := raw.([]any)
+		if !ok {
+			return nil, false
+		}
+		out := make([]any, len(list))
+		for i, e := range list {
+			if out[i], ok = convert(kindID, e); !ok {
+				return nil, false
+			}
+		}
+		return out, true
 	case kindIntList:
 		list, ok := raw.([]any)
 		if !ok || len(list) == 0 {

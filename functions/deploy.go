@@ -41,19 +41,31 @@ func setDeployed(ctx context.Context, tx *sql.Tx, ref mlops.Ref, action string) 
 }
 
 // autoDeploy deploys a newly trained version as mode says: always, never,
-// or (auto) when no version is deployed or its test loss is lower than the
-// deployed one's. It returns what it did, for the caller.
-func (r *registry) autoDeploy(ctx context.Context, tx *sql.Tx, ref mlops.Ref, testLoss float64, mode string) (string, error) {
+// or (auto) when no version is deployed or its loss is lower than the
+// deployed one's: the validation loss when both versions have one (a GAT
+// trained with validation), else the test loss. It returns what it did,
+// for the caller.
+func (r *registry) autoDeploy(ctx context.Context, tx *sql.Tx, ref mlops.Ref, testLoss float64, valLoss *float64, mode string) (string, error) {
 	cur, curLoss, err := deployed(ctx, tx, ref.Name)
 	if err != nil {
 		return "", err
 	}
+	loss, which := testLoss, "test"
+	if cur != 0 && valLoss != nil {
+		var curVal sql.NullFloat64
+		if err := tx.QueryRowContext(ctx, "SELECT val_loss FROM mlops.models WHERE name = ? AND version = ?", ref.Name, cur).Scan(&curVal); err != nil {
+			return "", err
+		}
+		if curVal.Valid {
+			loss, which, curLoss = *valLoss, "validation", curVal
+		}
+	}
 	switch {
 	case mode == "never":
 		return fmt.Sprintf("%s is not deployed (deploy := 'never')", ref), nil
-	case mode == "auto" && cur != 0 && curLoss.Valid && testLoss >= curLoss.Float64:
-		return fmt.Sprintf("%s is not deployed: its test loss %.6g is not below %.6g of the deployed %s@%d; mlops.deploy('%s', %d) deploys it",
-			ref, testLoss, curLoss.Float64, ref.Name, cur, ref.Name, ref.Version), nil
+	case mode == "auto" && cur != 0 && curLoss.Valid && loss >= curLoss.Float64:
+		return fmt.Sprintf("%s is not deployed: its %s loss %.6g is not below %.6g of the deployed %s@%d; mlops.deploy('%s', %d) deploys it",
+			ref, which, loss, curLoss.Float64, ref.Name, cur, ref.Name, ref.Version), nil
 	}
 	if err := setDeployed(ctx, tx, ref, "train"); err != nil {
 		return "", err
@@ -292,7 +304,12 @@ func (r *registry) readArtifact(ctx context.Context, fn string, m *storedModel) 
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("load %s: %w", m.ref, err)
 	}
-	if got := mlops.Checksum(m.artifact); parts == 0 || sum != m.checksum || got != sum || int64(len(m.artifact)) != size {
+	if parts == 0 {
+		return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: the saved weights of %s are missing", fn, m.ref).
+			WithDetail("mlops.models lists %s with saved weights, but mlops.artifacts has no row of them.", m.ref).
+			WithHint("Train it again, or serve another version: mlops.deploy('%s', n).", m.ref.Name)
+	}
+	if got := mlops.Checksum(m.artifact); sum != m.checksum || got != sum || int64(len(m.artifact)) != size {
 		return sqlstate.New(sqlstate.DataCorrupted, "%s: the saved weights of %s do not match their checksum", fn, m.ref).
 			WithDetail("mlops.models records %s; the artifact's is %s.", m.checksum, got)
 	}

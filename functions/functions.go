@@ -45,6 +45,7 @@ func tableFunctions() map[string]tableFunction {
 		"train_gat":         trainGATFunction(),
 		"evaluate":          evaluateFunction(),
 		"forecast":          forecastFunction(),
+		"attention":         attentionFunction(),
 		"train_recommender": trainRecommenderFunction(),
 		"recommend":         recommendFunction(),
 	}
@@ -133,20 +134,24 @@ type call struct {
 	// setup makes a connection of the function's resolve names as the
 	// caller's does: its schema and search path.
 	setup []string
+	// unknown are the named arguments the call gave that the function
+	// does not have (see signature.refuseUnknown).
+	unknown []string
 }
 
 // newCall reads the caller argument the planner adds (see
 // planner.CallerArgument); without one, the call has no caller session.
 func newCall(e *env, arg any) *call {
 	var caller struct {
-		Token      string `json:"id"`
-		Schema     string `json:"schema"`
-		SearchPath string `json:"search_path"`
+		Token      string   `json:"id"`
+		Schema     string   `json:"schema"`
+		SearchPath string   `json:"search_path"`
+		Unknown    []string `json:"unknown"`
 	}
 	if text, ok := arg.(string); ok {
 		_ = json.Unmarshal([]byte(text), &caller)
 	}
-	c := &call{env: e, caller: e.db.CallerOf(caller.Token)}
+	c := &call{env: e, caller: e.db.CallerOf(caller.Token), unknown: caller.Unknown}
 	if caller.Schema != "" {
 		c.setup = append(c.setup, "SET schema = "+quote(caller.Schema))
 	}
@@ -168,7 +173,7 @@ func (c *call) mayWrite(fn string) error {
 		return nil
 	}
 	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied for function %s: this session is read-only", fn).
-		WithHint("A read-only role may call forecast, recommend and evaluate; connect as the owner to train, save or deploy.")
+		WithHint("A read-only role may call forecast, recommend, evaluate and attention; connect as the owner to train, save or deploy.")
 }
 
 // ctx is the context of the calling statement now: a prepared statement
@@ -180,7 +185,11 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 		Config: f.sig.config(),
 		BindArguments: func(named map[string]any, positional ...any) (duckdb.ChunkTableSource, error) {
 			c := newCall(e, named[callerArgument])
-			a, err := f.sig.parse(named, positional)
+			var a args
+			err := f.sig.refuseUnknown(c.unknown)
+			if err == nil {
+				a, err = f.sig.parse(named, positional)
+			}
 			if err != nil {
 				return nil, c.caller.Fail(err)
 			}

@@ -58,7 +58,10 @@ func TestTrainGAT(t *testing.T) {
 	if err := rows.Err(); err != nil || n != 30 {
 		t.Fatalf("%d rows (%v), want 30", n, err)
 	}
-	if len(notices) != 31 || !strings.Contains(notices[29], "epoch 30") || notices[30] != "train_gat: g@1 is deployed" {
+	// The season NOTICE, 30 epochs, the anchor, the kept epoch, the deployment.
+	if len(notices) != 34 || !strings.Contains(notices[0], "season 12 detected") || !strings.Contains(notices[30], "epoch 30") ||
+		!strings.Contains(notices[31], "anchored to ") || !strings.Contains(notices[31], "the lowest validation MSE of last_value ") ||
+		!strings.Contains(notices[32], "keeps the weights of epoch") || notices[33] != "train_gat: g@1 is deployed" {
 		t.Errorf("notices %d, last %q", len(notices), notices[len(notices)-1])
 	}
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 2)")
@@ -76,7 +79,7 @@ func TestTrainGAT(t *testing.T) {
 		}
 		methods = append(methods, m)
 	}
-	if strings.Join(methods, ",") != "gat,ols,constant,last_value" {
+	if strings.Join(methods, ",") != "gat,last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta" {
 		t.Errorf("evaluate methods %v", methods)
 	}
 	var count int
@@ -95,13 +98,19 @@ func TestTrainGATErrors(t *testing.T) {
 		`INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source, fingerprint, rows, entities, mallard_version)
 			VALUES ('rec', 1, 'autoencoder', 'ready', 0, '{}', 'ratings', '', 0, 0, 'test')`)
 	tests := []struct{ name, args, code, message string }{
-		{"too few rows", "'SELECT * FROM uw LIMIT 5', model := 'e'", "22023", "needs at least 6"},
+		{"too few rows", "'SELECT * FROM uw LIMIT 5', model := 'e'", "22023", "window := 4 and highway := 4 need at least 7"},
+		{"bad target", "'uw', model := 'e', target := 'delta'", "22023", "target := 'delta'"},
+		{"season too long", "'uw', model := 'e', season := 40", "22023", "season := 40: the 85 training rows allow seasons 1 to 28"},
+		{"validation too large", "'uw', model := 'e', validation_fraction := 0.95", "22023", "validation_fraction := 0.95 is out of range"},
+		{"negative clip", "'uw', model := 'e', clip := -1", "22023", "clip := -1 is out of range"},
+		{"tiny train_fraction", "'uw', model := 'e', train_fraction := 0.01", "22023", "train_fraction := 0.01 of 122 rows"},
+		{"unknown anchor", "'uw', model := 'e', anchor := 'arima'", "22023", "anchor := 'arima'"},
 		{"one entity", "'SELECT year, month, agriculture FROM uw', model := 'e'", "22023", "at least 2"},
 		{"text entity", "'labels', model := 'e'", "42804", "column label has type VARCHAR"},
 		{"null cell", "'withnull', model := 'e'", "22004", "column agriculture has a NULL"},
 		{"model missing", "'uw'", "42883", "model is required"},
 		{"bad optimizer", "'uw', model := 'e', optimizer := 'rmsprop'", "22023", "optimizer := 'rmsprop'"},
-		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "42883", "hidden must be a list of integers from 1 to 1024"},
+		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "22023", "hidden := [16, 0]: element 2 is 0"},
 		{"unknown scaler", "'uw', model := 'e', scaler := 'nope'", "42704", "scaler 'nope' does not exist"},
 		{"workers zero", "'uw', model := 'e', workers := 0", "22023", "workers := 0 is out of range"},
 		{"other kind", "'uw', model := 'rec'", "42710", "model 'rec' is of kind autoencoder, not gat"},
@@ -117,6 +126,18 @@ func TestTrainGATErrors(t *testing.T) {
 	var stored int
 	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM mlops.models WHERE kind = 'gat'").Scan(&stored); err != nil || stored != 0 {
 		t.Errorf("%d models stored by failed calls (%v)", stored, err)
+	}
+}
+
+// TestDivergedOnUnscaledInput checks that a run that diverges on input of
+// large magnitudes says the input looks unscaled and names rescale.
+func TestDivergedOnUnscaledInput(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(t, conn)
+	e := errorCode(t, conn, "SELECT * FROM train_gat('w', model := 'raw', epochs := 20, lr := 1, target := 'level', clip := 0)")
+	if e.Code != "22000" || !strings.Contains(e.Message, "training diverged") || !strings.Contains(e.Detail, "looks unscaled") ||
+		!strings.Contains(e.Hint, "rescale(source, save_as := 'name')") {
+		t.Errorf("got %s %q detail %q hint %q", e.Code, e.Message, e.Detail, e.Hint)
 	}
 }
 

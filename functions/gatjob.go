@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
@@ -32,6 +33,7 @@ type gatJob struct {
 	deploy          string
 	checkpointEvery int // 0: at every new lowest test MSE
 	allowDataChange bool
+	seasonalHighway bool       // the highway was not given: max(4, season) lags
 	timeKinds       []string   // of the source's time columns
 	lastTimes       [][]string // the source's last two time rows, latest first
 	timeRows        [][]string // the source's time rows, in time order
@@ -88,9 +90,12 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.T < minRows(j.cfg.Window) {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d needs at least %d",
-			trainGATName, m.T, j.cfg.Window, minRows(j.cfg.Window))
+	if m.T < minRows(j.cfg.Span()) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
+			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
+	}
+	if err := j.resolveSeason(m); err != nil {
+		return nil, err
 	}
 	if j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c); err != nil {
 		return nil, err
@@ -120,11 +125,24 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 			if err := j.record(tr, m, &e); err != nil {
 				return err
 			}
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.ref(), e.Epoch, e.TrainMSE, e.TestMSE))
-			return emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, e.Best, float64(e.Elapsed.Microseconds())/1000)
+			var val any
+			note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.ref(), e.Epoch, e.TrainMSE, e.TestMSE)
+			if !math.IsNaN(e.ValMSE) {
+				val = e.ValMSE
+				note += fmt.Sprintf(" val_mse %.6g", e.ValMSE)
+			}
+			j.c.caller.Notice(note)
+			return emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, e.Best, float64(e.Elapsed.Microseconds())/1000)
 		})
 		if err != nil {
 			return nil, err
+		}
+		if a := model.Anchor; a != nil {
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.ref(), a.Kind, anchorScores(a)))
+		}
+		if j.cfg.ValidationFraction > 0 {
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
+				tr.ref(), model.Kept, from.Epoch))
 		}
 		return j.result(m, model, last)
 	}), nil
@@ -150,16 +168,24 @@ func (j *gatJob) checkResume(fp string) error {
 // MSE is the lowest so far, and saves a checkpoint when one is due.
 func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
 	if math.IsNaN(e.TrainMSE) || math.IsInf(e.TrainMSE, 0) {
-		return sqlstate.New(sqlstate.DataException, "%s: training diverged: train_mse is %v at epoch %d", trainGATName, e.TrainMSE, e.Epoch).
-			WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", j.cfg.LR)
+		err := sqlstate.New(sqlstate.DataException, "%s: training diverged: train_mse is %v at epoch %d", trainGATName, e.TrainMSE, e.Epoch)
+		if big := largest(m); big > unscaledAbove {
+			return err.WithDetail("The input looks unscaled: its values reach %.6g in magnitude.", big).
+				WithHint("Rescale it first, SELECT * FROM rescale(source, save_as := 'name'), and train on that with scaler := 'name'; or lower lr (it is %g).", j.cfg.LR)
+		}
+		return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", j.cfg.LR)
 	}
-	best, err := tr.epoch(e.Epoch, e.TrainMSE, e.TestMSE, float64(e.Elapsed.Microseconds())/1000, nil)
+	selection, extra := e.TestMSE, any(nil)
+	if !math.IsNaN(e.ValMSE) {
+		selection, extra = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}
+	}
+	best, err := tr.epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(e.Elapsed.Microseconds())/1000, extra)
 	if err != nil {
 		return err
 	}
 	e.Best = best
 	if j.checkpointEvery == 0 && best || j.checkpointEvery > 0 && e.Epoch%j.checkpointEvery == 0 {
-		data, err := j.artifact(m, e.Snapshot(), e.Epoch)
+		data, err := j.artifact(m, e.Snapshot(), e.Epoch, false)
 		if err != nil {
 			return err
 		}
@@ -170,11 +196,14 @@ func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
 
 // result scores the trained model against the baselines and stores it.
 func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished, error) {
-	metrics, err := gat.Evaluate(model, m, j.link.invert())
+	metrics, skipped, err := gat.Evaluate(model, m, j.link.invert())
 	if err != nil {
 		return nil, err
 	}
-	data, err := j.artifact(m, model, epoch)
+	for _, s := range skipped {
+		j.c.caller.Notice(fmt.Sprintf("train_gat: baseline left out: %v", s))
+	}
+	data, err := j.artifact(m, model, epoch, true)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +211,67 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished
 	if err != nil {
 		return nil, err
 	}
-	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE, report: report}, nil
+	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE, valLoss: metrics[0].ValMSE,
+		report: report}, nil
+}
+
+// anchorScores lists the validation MSE of each candidate anchor, when the
+// anchor was chosen on validation.
+func anchorScores(a *gat.Anchor) string {
+	if len(a.Validation) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range gat.AnchorKinds() {
+		if v, ok := a.Validation[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.6g", k, v))
+		}
+	}
+	return ", the lowest validation MSE of " + strings.Join(parts, ", ")
+}
+
+// unscaledAbove is the magnitude beyond which a diverged run's input is
+// said to look unscaled: rescale's outputs are a few units at most.
+const unscaledAbove = 100
+
+// largest is the largest magnitude in m.
+func largest(m series.Matrix) float64 {
+	big := 0.0
+	for _, v := range m.Values {
+		big = max(big, math.Abs(v))
+	}
+	return big
+}
+
+// resolveSeason sets the season the baselines and MASE use: the one given,
+// checked against the training rows, or the one detected in them.
+func (j *gatJob) resolveSeason(m series.Matrix) error {
+	train, _, err := series.Split(m, j.cfg.Span(), j.cfg.TrainFraction)
+	if err != nil {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: train_fraction := %g of %d rows with window %d and highway %d: %v",
+			trainGATName, j.cfg.TrainFraction, m.T, j.cfg.Window, j.cfg.Highway, err).
+			WithHint("The training rows need a sample after the first %d rows, and the test rows at least one: choose a train_fraction that leaves both.", j.cfg.Span())
+	}
+	rows := train[len(train)-1] + 1
+	if j.cfg.Season == 0 {
+		var acf float64
+		j.cfg.Season, acf = baseline.DetectSeason(m, rows, baseline.SeasonCandidates())
+		if j.cfg.Season > 1 {
+			j.c.caller.Notice(fmt.Sprintf("train_gat: season %d detected (mean autocorrelation %.3f of the training rows' differences at that lag)", j.cfg.Season, acf))
+		}
+	} else if err := (baseline.Options{Season: j.cfg.Season}).Validate(rows); err != nil {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: season := %d: the %d training rows allow seasons 1 to %d (at least three seasons)",
+			trainGATName, j.cfg.Season, rows, rows/3)
+	}
+	if j.seasonalHighway && j.from == nil {
+		j.cfg.Highway = max(j.cfg.Highway, j.cfg.Season)
+	}
+	if _, _, _, err := j.cfg.Samples(m); err != nil {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %d rows with window %d, highway %d, season %d and validation_fraction := %g: %v",
+			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, j.cfg.Season, j.cfg.ValidationFraction, err).
+			WithHint("Give more rows, or a smaller highway, season or validation_fraction (0 trains without validation).")
+	}
+	return nil
 }
 
 // dataFingerprint identifies the data a model is trained on: the entities

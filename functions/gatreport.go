@@ -40,6 +40,12 @@ type gatReport struct {
 	Forecast      gatForecast  `json:"forecast"`
 	Correlation   [][]float64  `json:"correlation"` // Pearson over the training rows
 	Edges         []reportEdge `json:"edges"`
+	// Attention is the model's last-layer attention over the test samples
+	// (see gat.Model.Attention): every entity of the model, not only the
+	// first reportEntities, so its indices are into the model's entities.
+	// It is sorted by target, then source, and holds each target's self
+	// loop. Reports made before Mallard computed attention lack it.
+	Attention []reportEdge `json:"attention,omitempty"`
 }
 
 type gatForecast struct {
@@ -56,11 +62,11 @@ type reportEdge struct {
 // report computes the dashboard's view of model trained on m.
 func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 	cfg := model.Config
-	_, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
+	_, test, err := series.Split(m, cfg.Span(), cfg.TrainFraction)
 	if err != nil {
 		return nil, err
 	}
-	samples := series.Samples(m, cfg.Window)
+	samples := series.Samples(m, cfg.Span())
 	preds, err := model.PredictRows(m, samples)
 	if err != nil {
 		return nil, err
@@ -94,7 +100,23 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 		r.Forecast.Times = append(r.Forecast.Times, j.futureLabel(k+1))
 	}
 	r.Correlation, r.Edges = entityGraph(m, n, test[0])
+	if r.Attention, err = reportAttention(model, m, test); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// reportAttention is the model's attention over the test samples of m.
+func reportAttention(model *gat.Model, m series.Matrix, test []int) ([]reportEdge, error) {
+	att, err := model.Attention(m, test)
+	if err != nil {
+		return nil, fmt.Errorf("attention of the test samples: %w", err)
+	}
+	edges := make([]reportEdge, len(att))
+	for k, e := range att {
+		edges[k] = reportEdge{Source: e.Source, Target: e.Target, Weight: e.Weight}
+	}
+	return edges, nil
 }
 
 // entityGraph returns the correlation of the first n entities of m over

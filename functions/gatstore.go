@@ -21,12 +21,29 @@ type gatArtifact struct {
 	LastTimes   [][]string `json:"last_times"` // the time columns of the last two rows, latest first
 	Tail        []float64  `json:"tail"`
 	Epoch       int        `json:"epoch"`
+	// Data is every row the model was trained and tested on, kept with a
+	// finished version (not with checkpoints): evaluate scores horizons,
+	// forecast fits the baselines and the intervals from it.
+	Data []float64 `json:"data,omitempty"`
+}
+
+// matrix is the data a finished version was trained on; ok is false for a
+// checkpoint or a version stored before versions kept it.
+func (a *gatArtifact) matrix() (m series.Matrix, ok bool) {
+	n := len(a.Entities)
+	if len(a.Data) == 0 || n == 0 {
+		return series.Matrix{}, false
+	}
+	return series.Matrix{T: len(a.Data) / n, N: n, Values: a.Data}, true
 }
 
 // artifact is the model after epoch, as stored.
-func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int) ([]byte, error) {
+func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int, final bool) ([]byte, error) {
 	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: j.w.timeNames(), TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
-		Tail: m.Values[(m.T-model.Config.Window)*m.N:], Epoch: epoch}
+		Tail: m.Values[(m.T-model.Config.Span())*m.N:], Epoch: epoch}
+	if final {
+		a.Data = m.Values
+	}
 	return json.Marshal(a)
 }
 
@@ -35,7 +52,7 @@ func decodeGATArtifact(data []byte) (*gatArtifact, error) {
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("decode gat artifact: %w", err)
 	}
-	if a.Model == nil || len(a.Entities) != a.Model.Entities || len(a.Tail) != a.Model.Config.Window*len(a.Entities) {
+	if a.Model == nil || len(a.Entities) != a.Model.Entities || len(a.Tail) != a.Model.Config.Span()*len(a.Entities) {
 		return nil, fmt.Errorf("decode gat artifact: inconsistent sizes")
 	}
 	return &a, nil

@@ -110,6 +110,9 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainRecommenderName).
 			WithHint("Name the model to train: train_recommender(source, model := 'name').")
 	}
+	if err := checkModelName(trainRecommenderName, job.name); err != nil {
+		return nil, err
+	}
 	if err := checkModelKind(c, trainRecommenderName, job.name, recommenderKind); err != nil {
 		return nil, err
 	}
@@ -190,6 +193,9 @@ func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
 	if err != nil {
 		return recommender.Ratings{}, err
 	}
+	if n == 0 && j.minUserRatings > 1 {
+		return recommender.Ratings{}, j.noUserLeft(ctx)
+	}
 	if n == 0 {
 		return recommender.Ratings{}, sqlstate.New(sqlstate.DataException, "%s: source %s has no ratings", trainRecommenderName, quote(j.src.text))
 	}
@@ -237,7 +243,24 @@ func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
 
 // count returns the number of rows of a FROM clause.
 func (j *recJob) count(ctx context.Context, from string) (int64, error) {
-	rd, err := j.c.read(ctx, "SELECT count(*) FROM "+from)
+	return j.readInt(ctx, "SELECT count(*) FROM "+from)
+}
+
+// noUserLeft is the error of a min_user_ratings that no user of the source
+// reaches: it says how many ratings the most active user has.
+func (j *recJob) noUserLeft(ctx context.Context) error {
+	u := ident(j.cols.User)
+	most, err := j.readInt(ctx, fmt.Sprintf("SELECT CAST(coalesce(max(n), 0) AS BIGINT) FROM (SELECT count(*) AS n FROM %s GROUP BY %s)", j.src.from, u))
+	if err != nil {
+		return err
+	}
+	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: min_user_ratings := %d leaves no user: the most ratings a user of %s has is %d",
+		trainRecommenderName, j.minUserRatings, quote(j.src.text), most).WithHint("Lower min_user_ratings to at most %d.", max(most, 1))
+}
+
+// readInt reads the BIGINT that query returns in its first row.
+func (j *recJob) readInt(ctx context.Context, query string) (int64, error) {
+	rd, err := j.c.read(ctx, query)
 	if err != nil {
 		return 0, j.src.wrap(err)
 	}
@@ -354,7 +377,7 @@ func (j *recJob) record(tr *trainingRun, train, test recommender.Ratings, e *rec
 			WithHint("Lower lr (it is %g).", j.cfg.LR)
 	}
 	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
-	best, err := tr.epoch(e.Epoch, e.TrainRMSE, e.TestRMSE, float64(e.Elapsed.Microseconds())/1000, extra)
+	best, err := tr.epoch(e.Epoch, e.TrainRMSE, e.TestRMSE, e.TestRMSE, float64(e.Elapsed.Microseconds())/1000, extra)
 	if err != nil {
 		return false, err
 	}

@@ -34,6 +34,7 @@ var registrySchema = []string{
 		hyperparameters VARCHAR NOT NULL,
 		metrics VARCHAR,
 		test_loss DOUBLE,
+		val_loss DOUBLE,
 		source VARCHAR NOT NULL,
 		fingerprint VARCHAR NOT NULL,
 		rows BIGINT NOT NULL,
@@ -78,6 +79,8 @@ var registrySchema = []string{
 		part INTEGER NOT NULL DEFAULT 0)`,
 	// Before version 0.4 an artifact was one row.
 	`ALTER TABLE mlops.artifacts ADD COLUMN IF NOT EXISTS part INTEGER DEFAULT 0`,
+	// Before version 0.5 no version had a validation loss.
+	`ALTER TABLE mlops.models ADD COLUMN IF NOT EXISTS val_loss DOUBLE`,
 	// A report is what the dashboard shows of a version that finished
 	// training: JSON, written with the version's status.
 	`CREATE TABLE IF NOT EXISTS mlops.reports (
@@ -232,8 +235,9 @@ type trainingRun struct {
 	untrack func()
 	release func()
 
-	bestEpoch int
-	bestTest  float64
+	bestEpoch     int
+	bestTest      float64
+	bestSelection float64
 }
 
 // begin records a run as queued, waits for a training slot, then gives
@@ -243,7 +247,7 @@ func (r *registry) begin(ctx context.Context, spec runSpec) (*trainingRun, error
 	if err != nil {
 		return nil, err
 	}
-	run := &trainingRun{reg: r, spec: spec, bestTest: math.Inf(1)}
+	run := &trainingRun{reg: r, spec: spec, bestTest: math.Inf(1), bestSelection: math.Inf(1)}
 	err = r.tx(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(run_id), 0) + 1 FROM mlops.training_runs").Scan(&run.id); err != nil {
 			return err
@@ -290,12 +294,14 @@ func (r *registry) begin(ctx context.Context, spec runSpec) (*trainingRun, error
 func (t *trainingRun) ref() mlops.Ref { return mlops.Ref{Name: t.spec.name, Version: t.version} }
 
 // epoch records an epoch's losses, committed at once so that other
-// sessions see them while training goes on, and reports whether its test
-// loss is the lowest so far.
-func (t *trainingRun) epoch(epoch int, trainLoss, testLoss, elapsedMS float64, extra any) (bool, error) {
-	best := testLoss < t.bestTest
+// sessions see them while training goes on, and reports whether its
+// selection loss (the validation loss where the model has one, else the
+// test loss) is the lowest so far. The run's best_test_loss is the test
+// loss of that epoch.
+func (t *trainingRun) epoch(epoch int, trainLoss, testLoss, selection, elapsedMS float64, extra any) (bool, error) {
+	best := selection < t.bestSelection
 	if best {
-		t.bestEpoch, t.bestTest = epoch, testLoss
+		t.bestEpoch, t.bestTest, t.bestSelection = epoch, testLoss, selection
 	}
 	var extraJSON any
 	if extra != nil {
@@ -374,10 +380,11 @@ func (r *registry) pointTo(ctx context.Context, tx *sql.Tx, ref mlops.Ref, epoch
 // finished is a successful run's result.
 type finished struct {
 	artifact []byte
-	epoch    int     // the last epoch trained
-	metrics  any     // as JSON: the model's and the baselines' metrics
-	testLoss float64 // the metric deployment compares: lower is better
-	report   any     // as JSON: what the dashboard shows of the version
+	epoch    int      // the last epoch trained
+	metrics  any      // as JSON: the model's and the baselines' metrics
+	testLoss float64  // the metric deployment compares without valLoss: lower is better
+	valLoss  *float64 // the validation loss deployment compares, where there is one
+	report   any      // as JSON: what the dashboard shows of the version
 }
 
 // end records how the run ended: with res on success, else with cause as
@@ -413,14 +420,14 @@ func (t *trainingRun) end(cause error, res *finished) string {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE mlops.models SET status = 'ready', finished_at = current_timestamp, metrics = ?,
-				test_loss = ? WHERE name = ? AND version = ?`, string(metrics), res.testLoss, t.spec.name, t.version); err != nil {
+				test_loss = ?, val_loss = ? WHERE name = ? AND version = ?`, string(metrics), res.testLoss, res.valLoss, t.spec.name, t.version); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE mlops.training_runs SET status = 'succeeded', finished_at = current_timestamp
 				WHERE run_id = ?`, t.id); err != nil {
 				return err
 			}
-			note, err = t.reg.autoDeploy(ctx, tx, t.ref(), res.testLoss, t.spec.deploy)
+			note, err = t.reg.autoDeploy(ctx, tx, t.ref(), res.testLoss, res.valLoss, t.spec.deploy)
 			return err
 		}
 		status := statusFailed

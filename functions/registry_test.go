@@ -347,7 +347,7 @@ func TestResumeAndReproduce(t *testing.T) {
 func TestFailedTraining(t *testing.T) {
 	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
-	e := errorCode(t, conn, "SELECT * FROM train_gat('uw', model := 'g', epochs := 50, lr := 10, momentum := 0.99)")
+	e := errorCode(t, conn, "SELECT * FROM train_gat('uw', model := 'g', epochs := 50, lr := 10, momentum := 0.99, target := 'level', clip := 0, validation_fraction := 0, patience := 0)")
 	if e.Code != "22000" || !strings.Contains(e.Message, "training diverged") {
 		t.Fatalf("divergent training: %s %q", e.Code, e.Message)
 	}

@@ -62,8 +62,16 @@ func (s *source) wrap(err error) error {
 	c := *e
 	c.Position = 0
 	c.Message = fmt.Sprintf("%s: source %s: %s", s.fn, quote(s.text), e.Message)
+	if e.Code == sqlstate.UndefinedTable {
+		c.Hint = strings.TrimSpace(e.Hint + " " + temporaryHint)
+	}
 	return &c
 }
+
+// temporaryHint explains the one table a source cannot name though the
+// session sees it.
+const temporaryHint = "If it is a temporary table: Mallard's functions read their source on a connection of their own, " +
+	"which does not see the session's temporary tables; create it as a regular table (CREATE TABLE ... AS) instead."
 
 // column returns the source column named name (case-insensitively, as
 // DuckDB resolves names); the error names the argument that asked for it.

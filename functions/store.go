@@ -49,6 +49,12 @@ func createStore(ctx context.Context, conn *sql.Conn) error {
 			return fmt.Errorf("create mlops schema: %w", err)
 		}
 	}
+	// DuckDB 1.5.5 cannot replay an ALTER TABLE of the mlops schema from
+	// the WAL ("GetDefaultDatabase with no default database set"), so a
+	// server killed before its next checkpoint could not open the file
+	// again. Checkpointing here keeps the migrations out of the WAL; if it
+	// fails (another process's transaction), the server still runs.
+	_, _ = conn.ExecContext(ctx, "CHECKPOINT")
 	return nil
 }
 

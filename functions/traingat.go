@@ -35,7 +35,7 @@ func trainGATFunction() tableFunction {
 				{name: "optimizer", kind: kindText, choices: []string{"sgd", "adam"}, def: "sgd"},
 				{name: "batch_size", kind: kindInt, min: 1, max: 1_000_000, def: int64(32)},
 				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
-				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(20)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
@@ -45,6 +45,12 @@ func trainGATFunction() tableFunction {
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "resume", kind: kindText},
 				{name: "allow_data_change", kind: kindBool, def: false},
+				{name: "target", kind: kindText, choices: []string{"change", "level"}, def: "change"},
+				{name: "highway", kind: kindInt, min: 0, max: 1000, def: int64(4)},
+				{name: "clip", kind: kindFloat, min: 0, max: 1e6, def: 5.0},
+				{name: "validation_fraction", kind: kindFloat, min: 0, max: 0.9, def: 0.15},
+				{name: "season", kind: kindInt, min: 0, max: 100_000, def: int64(0)},
+				{name: "anchor", kind: kindText, choices: append([]string{gat.AnchorAuto}, gat.AnchorKinds()...), def: gat.AnchorAuto},
 			},
 		},
 		bind:   bindTrainGAT,
@@ -150,9 +156,12 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	cfg := gat.Config{Window: int(a.int("window")), Hidden: a.ints("hidden"), Heads: int(a.int("heads")),
 		Epochs: int(a.int("epochs")), LR: a.float("lr"), Momentum: a.float("momentum"), Optimizer: a.text("optimizer"),
 		BatchSize: int(a.int("batch_size")), TrainFraction: a.float("train_fraction"), Patience: int(a.int("patience")),
-		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors"))}
+		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors")),
+		Target: a.text("target"), Highway: int(a.int("highway")), Clip: a.float("clip"),
+		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor")}
 	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
-		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change")}
+		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change"),
+		seasonalHighway: !a.explicit("highway")}
 	if a.given("resume") {
 		if err := job.resumeFrom(a); err != nil {
 			return nil, err
@@ -161,6 +170,9 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	if job.name == "" {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainGATName).
 			WithHint("Name the model to train: train_gat(source, model := 'name').")
+	}
+	if err := checkModelName(trainGATName, job.name); err != nil {
+		return nil, err
 	}
 	if err := checkModelKind(c, trainGATName, job.name, "gat"); err != nil {
 		return nil, err
@@ -174,7 +186,8 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	}
 	job.w = w
 	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
-		{Name: "test_mse", T: doubleType()}, {Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
+		{Name: "test_mse", T: doubleType()}, {Name: "val_mse", T: doubleType()}, {Name: "best", T: boolType()},
+		{Name: "elapsed_ms", T: doubleType()}}
 	return &table{cols: cols, open: job.start}, nil
 }
 
@@ -219,6 +232,9 @@ func (j *gatJob) resumeFrom(a args) error {
 		{"hidden", slices.Equal(prev.Hidden, j.cfg.Hidden), prev.Hidden, j.cfg.Hidden},
 		{"heads", prev.Heads == j.cfg.Heads, prev.Heads, j.cfg.Heads},
 		{"neighbors", prev.Neighbors == j.cfg.Neighbors, prev.Neighbors, j.cfg.Neighbors},
+		{"target", prev.Target == j.cfg.Target, prev.Target, j.cfg.Target},
+		{"highway", prev.Highway == j.cfg.Highway, prev.Highway, j.cfg.Highway},
+		{"anchor", prev.Anchor == j.cfg.Anchor, prev.Anchor, j.cfg.Anchor},
 	} {
 		if a.explicit(arch.name) && !arch.same {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %v differs from %v of %s, which resume continues",
@@ -231,7 +247,9 @@ func (j *gatJob) resumeFrom(a args) error {
 		"momentum": func() { cfg.Momentum = j.cfg.Momentum }, "optimizer": func() { cfg.Optimizer = j.cfg.Optimizer },
 		"batch_size": func() { cfg.BatchSize = j.cfg.BatchSize }, "train_fraction": func() { cfg.TrainFraction = j.cfg.TrainFraction },
 		"patience": func() { cfg.Patience = j.cfg.Patience }, "workers": func() { cfg.Workers = j.cfg.Workers },
-		"seed": func() { cfg.Seed = j.cfg.Seed },
+		"seed": func() { cfg.Seed = j.cfg.Seed }, "clip": func() { cfg.Clip = j.cfg.Clip },
+		"validation_fraction": func() { cfg.ValidationFraction = j.cfg.ValidationFraction },
+		"season":              func() { cfg.Season = j.cfg.Season },
 	} {
 		if a.explicit(name) {
 			set()

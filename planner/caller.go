@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -13,8 +14,25 @@ import (
 const CallerArgument = "mallard_connection"
 
 // callerValue is the value of CallerArgument, evaluated on the calling connection.
-const callerValue = "CAST(json_object('id', getvariable('" + CallerArgument + "'), 'schema', current_schema(), " +
-	"'search_path', current_setting('search_path')) AS VARCHAR)"
+const callerValue = "CAST(json_object(" + callerFields + ") AS VARCHAR)"
+
+const callerFields = "'id', getvariable('" + CallerArgument + "'), 'schema', current_schema(), " +
+	"'search_path', current_setting('search_path')"
+
+// callerWith is callerValue with the names of the named arguments a call
+// gave that its function does not have, under "unknown": the function
+// refuses them with its own message, where DuckDB's would list the caller
+// argument and every argument's type as VARCHAR.
+func callerWith(unknown []string) string {
+	if len(unknown) == 0 {
+		return callerValue
+	}
+	names := make([]string, len(unknown))
+	for i, n := range unknown {
+		names[i] = "'" + strings.ReplaceAll(n, "'", "''") + "'"
+	}
+	return "CAST(json_object(" + callerFields + ", 'unknown', [" + strings.Join(names, ", ") + "]) AS VARCHAR)"
+}
 
 // Calls of Mallard's table functions are rewritten on their way to DuckDB,
 // because duckdb-go hands a table function its arguments only when every
@@ -23,7 +41,9 @@ const callerValue = "CAST(json_object('id', getvariable('" + CallerArgument + "'
 //     so lists, numbers and NULL all arrive as JSON text;
 //   - every named argument the call leaves out is given as 'null' (not given);
 //   - argument names are quoted, so that keywords such as time can name one;
-//   - mallard_connection := <the caller, see CallerArgument> is added.
+//   - mallard_connection := <the caller, see CallerArgument> is added;
+//   - a named argument the function does not have is dropped, and its name
+//     passed in the caller (see callerWith).
 // The rewrite works on tokens, not on the parse tree, so that it also
 // applies to DuckDB-dialect statements the Postgres parser rejects, and
 // leaves the rest of the text as the client wrote it.
@@ -183,8 +203,12 @@ func opArgs(args []callArg) string {
 
 // callText is the rewritten argument list.
 func callText(args []callArg, named []string) string {
-	var parts []string
+	var parts, unknown []string
 	for _, a := range args {
+		if a.name != "" && !slices.Contains(named, a.name) {
+			unknown = append(unknown, a.name)
+			continue
+		}
 		v := jsonArg(a.value)
 		if a.name != "" {
 			v = quoteIdent(a.name) + " := " + v
@@ -196,7 +220,7 @@ func callText(args []callArg, named []string) string {
 			parts = append(parts, quoteIdent(n)+" := 'null'")
 		}
 	}
-	parts = append(parts, CallerArgument+" := "+callerValue)
+	parts = append(parts, CallerArgument+" := "+callerWith(unknown))
 	return strings.Join(parts, ", ")
 }
 

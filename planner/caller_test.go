@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mallard/mallard/planner"
@@ -29,6 +30,9 @@ func TestRewriteCalls(t *testing.T) {
 		{"other function", "SELECT * FROM rescaled(1)", "SELECT * FROM rescaled(1)"},
 		{"already rewritten", "SELECT * FROM rescale('a', mallard_connection := 3)", "SELECT * FROM rescale('a', mallard_connection := 3)"},
 		{"unclosed", "SELECT * FROM rescale('a'", "SELECT * FROM rescale('a'"},
+		{"unknown named argument", "SELECT * FROM rescale('a', bogus := 1, \"It's\" := 2)",
+			"SELECT * FROM rescale(" + j("'a'") + `, "save_as" := 'null', ` + strings.Replace(caller, ") AS VARCHAR)",
+				", 'unknown', ['bogus', 'It''s']) AS VARCHAR)", 1) + ")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

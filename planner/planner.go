@@ -96,7 +96,11 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 	}
 	tree, err := pg.Parse(st.Text)
 	if err != nil || len(tree.Stmts) != 1 {
-		return // not Postgres SQL: DuckDB's own dialect, or an error DuckDB reports
+		// not Postgres SQL: DuckDB's own dialect, or an error DuckDB reports
+		if err != nil && st.Kind == KindQuery {
+			p.nameListColumns(st)
+		}
+		return
 	}
 	node := tree.Stmts[0].Stmt
 	if feature := unsupported(node); feature != "" {
@@ -129,6 +133,7 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 	r.nameColumns(node)
 	st.Before = r.serialColumns(node)
 	r.statement(node)
+	st.ArrayParams = r.arrayParams
 	r.changed = r.changed || unicodeEscapes(st.Text)
 	if !r.changed {
 		if len(r.aliases) > 0 {

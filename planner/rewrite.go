@@ -20,6 +20,9 @@ type rewriter struct {
 	// the parameters the client cast itself.
 	paramTypes []string
 	castParams map[*pg.ParamRef]bool
+	// arrayParams are the untyped parameters compared with ANY/ALL (see
+	// anyParam).
+	arrayParams []int
 	// root is the statement; vectors the names of the columns in it that
 	// may be int2vectors or oidvectors, found when first needed, and
 	// fromCalls the function calls that are FROM items (see vectors.go).
@@ -261,7 +264,10 @@ func (p *Planner) catalogFunc(name string) []*pg.Node {
 func (r *rewriter) operator(n *pg.Node) {
 	e := n.GetAExpr()
 	if e.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY || e.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
-		r.arrayConst(e.Rexpr) // x = ANY('{a,b}')
+		if r.anyArray(n) {
+			return
+		}
+		r.arrayConst(e.Rexpr) // x > ANY('{a,b}')
 	}
 	if len(e.Name) == 0 || e.Kind != pg.A_Expr_Kind_AEXPR_OP && e.Kind != pg.A_Expr_Kind_AEXPR_LIKE && e.Kind != pg.A_Expr_Kind_AEXPR_ILIKE {
 		return

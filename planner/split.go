@@ -47,6 +47,13 @@ type Statement struct {
 	// Unsupported names a Postgres feature the statement needs that Mallard
 	// lacks; the server refuses it with 0A000.
 	Unsupported string
+	// ArrayParams are the parameters (0-based) that the statement compares
+	// with ANY or ALL and whose type the client left to the server. Text
+	// tests them with list_contains, only so that DuckDB infers each to be
+	// a list of the type it is compared with; plan the client's text again
+	// with PlanParse, declaring those types, to run the statement with
+	// Postgres' semantics.
+	ArrayParams []int
 }
 
 // Split splits a query string into statements at top-level semicolons:

@@ -216,9 +216,9 @@ func (s *session) transaction(plan planner.Statement) error {
 	tag := plan.Tag
 	switch {
 	case plan.Kind == planner.KindBegin && s.tx != txIdle:
-		s.w.send(noticeResponse("WARNING", sqlstate.ActiveSQLTransaction, "there is already a transaction in progress"))
+		s.sendNotice("WARNING", sqlstate.ActiveSQLTransaction, "there is already a transaction in progress")
 	case plan.Kind != planner.KindBegin && s.tx == txIdle:
-		s.w.send(noticeResponse("WARNING", sqlstate.NoActiveSQLTransaction, "there is no transaction in progress"))
+		s.sendNotice("WARNING", sqlstate.NoActiveSQLTransaction, "there is no transaction in progress")
 		defer s.endImplicit(plan.Kind == planner.KindCommit)
 	case plan.Kind == planner.KindBegin:
 		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {

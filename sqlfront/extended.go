@@ -107,6 +107,9 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 	if err != nil {
 		return err
 	}
+	if len(st.ArrayParams) > 0 {
+		p = s.typeArrayParams(stmts[0].Text, m.ParameterOIDs, p)
+	}
 	p.paramOIDs = paramOIDs(p, m.ParameterOIDs)
 	if old := s.stmts[m.Name]; old != nil {
 		s.dropStatement(m.Name, old)

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mallard/mallard/sqlstate"
@@ -39,13 +41,45 @@ func (n *notices) take() []string {
 	return out
 }
 
-// sendNotices sends the queued notices; it reports whether there were any.
+// sendNotices sends the queued notices, or drops them where
+// client_min_messages is above NOTICE; it reports whether it sent any.
 func (s *session) sendNotices() bool {
 	msgs := s.notices.take()
+	if len(msgs) == 0 || !s.wantsMessage("NOTICE") {
+		return false
+	}
 	for _, m := range msgs {
 		s.w.send(noticeResponse("NOTICE", sqlstate.SuccessfulCompletion, m))
 	}
-	return len(msgs) > 0
+	return true
+}
+
+// sendNotice sends a NoticeResponse of severity (NOTICE or WARNING) unless
+// the session's client_min_messages is above it. Every notice goes
+// through here or sendNotices.
+func (s *session) sendNotice(severity string, code sqlstate.Code, msg string) {
+	if s.wantsMessage(severity) {
+		s.w.send(noticeResponse(severity, code, msg))
+	}
+}
+
+// wantsMessage reports whether client_min_messages lets a message of
+// severity reach the client.
+func (s *session) wantsMessage(severity string) bool {
+	return messageLevel(severity) >= messageLevel(s.params.get("client_min_messages"))
+}
+
+// messageLevels are the values of client_min_messages, least severe first,
+// as Postgres orders them for the client.
+var messageLevels = []string{"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"}
+
+// messageLevel is the rank of a severity or client_min_messages value in
+// messageLevels; an unknown one ranks as notice, the default.
+func messageLevel(severity string) int {
+	if i := slices.Index(messageLevels, strings.ToLower(severity)); i >= 0 {
+		return i
+	}
+	return slices.Index(messageLevels, "notice")
 }
 
 // await runs call, a call into DuckDB, and returns when it does. For a

@@ -277,6 +277,15 @@ func (p *params) check(def planner.Parameter, value string) (string, error) {
 		}
 	case "transaction_isolation", "default_transaction_isolation":
 		return strings.ToLower(value), nil
+	case "client_min_messages":
+		v := strings.ToLower(strings.TrimSpace(value))
+		if v == "info" { // Postgres accepts it and always sends INFO
+			return v, nil
+		}
+		if !slices.Contains(messageLevels, v) {
+			return "", invalidValue(def.Name, value, "Available values: "+strings.Join(messageLevels, ", ")+".")
+		}
+		return v, nil
 	}
 	return value, nil
 }

@@ -335,5 +335,13 @@ func TestPivotWithoutIn(t *testing.T) {
 		if got := columns("SELECT * FROM (PIVOT sales ON city USING sum(units)) p"); got != "year,a,b,c/3" {
 			t.Errorf("PIVOT in a subquery: %s", got)
 		}
+		// CREATE TABLE AS reports the rows it stored, though DuckDB's last
+		// statement of the expansion (its COMMIT) reports none.
+		for i, q := range []string{"CREATE TABLE p%d AS PIVOT sales ON year USING sum(units)",
+			"CREATE TABLE p%d AS SELECT * FROM (PIVOT sales ON city USING sum(units))"} {
+			if tag := mustExec(t, conn, fmt.Sprintf(q, i)).String(); tag != "SELECT 3" {
+				t.Errorf("%s: tag %q, want SELECT 3", q, tag)
+			}
+		}
 	})
 }

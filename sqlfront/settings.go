@@ -51,7 +51,7 @@ func (s *session) settingStatement(st planner.Statement) *synthetic {
 		}
 		return &synthetic{tag: tag, run: func(s *session, _ []any) ([][]string, error) {
 			if set.Local && !set.Reset && !s.params.inBlock() {
-				s.w.send(noticeResponse("WARNING", sqlstate.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks"))
+				s.sendNotice("WARNING", sqlstate.NoActiveSQLTransaction, "SET LOCAL can only be used in transaction blocks")
 			}
 			return nil, s.inOwnTransaction(func() error {
 				_, err := s.applySetting(set)

@@ -138,10 +138,14 @@ func (c *Conn) end(st *callState) {
 }
 
 // failure is the error a failed statement reports: the one a Mallard
-// function recorded with Caller.Fail, if it did, else err.
+// function recorded with Caller.Fail, if it did, else err, with the
+// sandbox's hint if it is a refusal of external access.
 func (c *Conn) failure(err error) error {
 	if c.db == nil || err == nil {
 		return err
+	}
+	if ae, ok := err.(accessError); ok && ae.err.Hint == "" {
+		ae.err.Hint = c.db.sandboxHint
 	}
 	v, ok := c.db.calls.Load(c.id)
 	if !ok {

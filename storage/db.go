@@ -40,6 +40,10 @@ type Config struct {
 	Sandbox bool
 	// DataDirs are the directories a sandboxed database may read and write.
 	DataDirs []string
+	// SandboxHint is the hint of the error (42501) a statement of a
+	// sandboxed database gets when it reaches outside DataDirs: it says
+	// how whoever starts the server widens them.
+	SandboxHint string
 }
 
 // Validate reports the first problem with c.
@@ -66,7 +70,9 @@ type DB struct {
 	path   string
 	tmpDir string // set when the database is a private temporary file
 	spool  string // the sandbox's directory for spool files; "" without a sandbox
-	log    *slog.Logger
+	// sandboxHint is Config.SandboxHint.
+	sandboxHint string
+	log         *slog.Logger
 	// nextConn numbers native connections; calls maps a connection's id to
 	// its running statement (a *callState), for Caller.
 	nextConn atomic.Uint64
@@ -82,7 +88,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d := &DB{path: cfg.Path, log: log}
+	d := &DB{path: cfg.Path, log: log, sandboxHint: cfg.SandboxHint}
 	if cfg.Path == MemoryPath {
 		dir, err := makeMemDir(log)
 		if err != nil {

@@ -120,7 +120,24 @@ var refinements = []refinement{
 
 // errorFromResult maps the error of a failed execution of query.
 func errorFromResult(res *mapping.Result, query string) error {
-	return mapError(mapping.ResultErrorType(res), mapping.ResultError(res), query)
+	kind := mapping.ResultErrorType(res)
+	return marked(kind, mapError(kind, mapping.ResultError(res), query))
+}
+
+// accessError is DuckDB's refusal of a file, an ATTACH or an extension
+// (its Permission exception, 42501), which only a sandboxed database
+// gives: Conn.failure adds the hint of Config.SandboxHint.
+type accessError struct{ err *sqlstate.Error }
+
+func (e accessError) Error() string { return e.err.Error() }
+func (e accessError) Unwrap() error { return e.err }
+
+// marked marks e as an accessError when DuckDB's exception type says so.
+func marked(kind mapping.ErrorType, e *sqlstate.Error) error {
+	if kind == mapping.ErrorTypePermission {
+		return accessError{e}
+	}
+	return e
 }
 
 // errorFromData maps and destroys DuckDB error data; nil if it holds no error.
@@ -129,7 +146,8 @@ func errorFromData(ed mapping.ErrorData) error {
 	if !mapping.ErrorDataHasError(ed) {
 		return nil
 	}
-	return mapError(mapping.ErrorDataErrorType(ed), mapping.ErrorDataMessage(ed), "")
+	kind := mapping.ErrorDataErrorType(ed)
+	return marked(kind, mapError(kind, mapping.ErrorDataMessage(ed), ""))
 }
 
 // errorFromMessage maps an error known only by its message, typed by its
@@ -141,7 +159,7 @@ func errorFromMessage(msg, query string) error {
 			kind = k
 		}
 	}
-	return mapError(kind, msg, query)
+	return marked(kind, mapError(kind, msg, query))
 }
 
 func mapError(kind mapping.ErrorType, msg, query string) *sqlstate.Error {

@@ -67,5 +67,5 @@ func (s *Stmt) checkReadOnly() error {
 // ReadOnlyError is the error of a read-only session that tried what.
 func ReadOnlyError(what string) error {
 	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied to run %s: this session is read-only", what).
-		WithHint("A read-only role may query and call forecast, recommend and evaluate; connect as the owner to write, train or change settings.")
+		WithHint("A read-only role may query and call forecast, recommend, evaluate and attention; connect as the owner to write, train or change settings.")
 }

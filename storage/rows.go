@@ -44,6 +44,9 @@ func newRows(ctx context.Context, s *Stmt, res mapping.Result, stop func()) (*Ro
 	if r.result == ResultNone && mapping.ResultStatementType(r.res) == mapping.StatementTypeCreate {
 		r.changed = createdRows(r.res)
 	}
+	if r.changed == 0 {
+		r.changed = s.created
+	}
 	if r.result != ResultRows {
 		return r, nil
 	}

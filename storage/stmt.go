@@ -34,6 +34,10 @@ type Stmt struct {
 	result Result
 	closed bool
 	cache  resultCache
+	// created is the row count of a CREATE TABLE ... AS that prepare ran
+	// among the statements of an expanded one (see prepareExpanded),
+	// whose last statement, the one prepared, reports none.
+	created int64
 }
 
 // Prepare parses, binds and plans one statement without running it.
@@ -103,6 +107,7 @@ func (c *Conn) prepareExpanded(ctx context.Context, query string, readOnly bool)
 		}
 		return c.prepared(ps, query, readOnly)
 	}
+	created := int64(0)
 	for i := range n - 1 {
 		s, err := prepare(i)
 		if err != nil {
@@ -111,6 +116,8 @@ func (c *Conn) prepareExpanded(ctx context.Context, query string, readOnly bool)
 		var res mapping.Result
 		if mapping.ExecutePrepared(s.ps, &res) == mapping.StateError {
 			err = canceled(ctx, c.failure(errorFromResult(&res, query)))
+		} else if mapping.ResultStatementType(res) == mapping.StatementTypeCreate {
+			created += createdRows(res)
 		}
 		mapping.DestroyResult(&res)
 		s.Close()
@@ -118,7 +125,11 @@ func (c *Conn) prepareExpanded(ctx context.Context, query string, readOnly bool)
 			return nil, err
 		}
 	}
-	return prepare(n - 1)
+	s, err := prepare(n - 1)
+	if s != nil {
+		s.created = created
+	}
+	return s, err
 }
 
 func (s *Stmt) describe() {

@@ -34,14 +34,53 @@ func (s *Server) query(ctx context.Context, query string, args ...any) ([]row, e
 var jsonColumns = map[string]bool{"hyperparameters": true, "metrics": true, "extra": true, "data": true}
 
 func appendRows(out []row, b arrow.RecordBatch) []row {
+	fields := b.Schema().Fields()
+	bools := make([]bool, len(fields))
+	for k, field := range fields {
+		bools[k] = isBool8(field)
+	}
 	for i := range int(b.NumRows()) {
 		r := make(row, b.NumCols())
-		for k, field := range b.Schema().Fields() {
+		for k, field := range fields {
+			if bools[k] {
+				r[field.Name] = bool8Value(b.Column(k), i)
+				continue
+			}
 			r[field.Name] = jsonValue(field.Name, b.Column(k), i)
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// bool8 is the Arrow extension a BOOLEAN arrives as, an int8 0 or 1, once
+// any session sets arrow_lossless_conversion, which DuckDB applies to
+// every connection (the wire sessions set it): the API must still say
+// true and false.
+const bool8 = "arrow.bool8"
+
+// isBool8 reports whether field holds BOOLEANs as bool8, as a registered
+// extension type or as int8 with the extension's name in its metadata.
+func isBool8(field arrow.Field) bool {
+	if ext, ok := field.Type.(arrow.ExtensionType); ok {
+		return ext.ExtensionName() == bool8
+	}
+	name, ok := field.Metadata.GetValue("ARROW:extension:name")
+	return ok && name == bool8 && field.Type.ID() == arrow.INT8
+}
+
+// bool8Value is row i of a bool8 column: true, false or nil.
+func bool8Value(col arrow.Array, i int) any {
+	if col.IsNull(i) {
+		return nil
+	}
+	if ext, ok := col.(array.ExtensionArray); ok {
+		col = ext.Storage()
+	}
+	if c, ok := col.(*array.Int8); ok {
+		return c.Value(i) != 0
+	}
+	return col.GetOneForMarshal(i)
 }
 
 func jsonValue(name string, col arrow.Array, i int) any {

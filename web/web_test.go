@@ -173,7 +173,7 @@ func TestModelsAndRuns(t *testing.T) {
 			t.Errorf("baseline %v", b)
 		}
 	}
-	if strings.Join(methods, ",") != "ols,constant,last_value" {
+	if strings.Join(methods, ",") != "last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta" {
 		t.Errorf("baselines %v", methods)
 	}
 
@@ -209,8 +209,10 @@ func TestGATReport(t *testing.T) {
 	if v := first[0].(float64); v < 153.99 || v > 154.01 {
 		t.Errorf("agriculture in 2000-01 = %v, want 154", v)
 	}
-	if firstPred[3] != nil || firstPred[4] == nil {
-		t.Errorf("predictions start after the window: %v", firstPred[:6])
+	// Predictions start after the rows a sample reads: with the detected
+	// season 12 the highway has 12 lags of differences, which read 13 rows.
+	if firstPred[12] != nil || firstPred[13] == nil {
+		t.Errorf("predictions start after the span: %v", firstPred[11:15])
 	}
 	forecast := r["forecast"].(map[string]any)
 	if ft := forecast["times"].([]any); len(ft) != 6 || ft[0] != "2010-03" {
@@ -224,7 +226,23 @@ func TestGATReport(t *testing.T) {
 	if len(edges) != 14*3 {
 		t.Errorf("%d edges, want 3 per entity", len(edges))
 	}
-	if m := r["metrics"].([]any); len(m) != 4 || m[0].(map[string]any)["method"] != "gat" {
+	// Without a neighbour limit the attention graph is complete: each
+	// target's 14 weights, its self loop included, sum to 1.
+	sums := map[float64]float64{}
+	attention := r["attention"].([]any)
+	for _, e := range attention {
+		e := e.(map[string]any)
+		sums[e["target"].(float64)] += e["weight"].(float64)
+	}
+	if len(attention) != 14*14 || len(sums) != 14 {
+		t.Errorf("attention has %d edges into %d targets, want 196 into 14", len(attention), len(sums))
+	}
+	for target, s := range sums {
+		if s < 1-1e-9 || s > 1+1e-9 {
+			t.Errorf("attention into entity %v sums to %v, want 1", target, s)
+		}
+	}
+	if m := r["metrics"].([]any); len(m) != 9 || m[0].(map[string]any)["method"] != "gat" {
 		t.Errorf("metrics %v", m)
 	}
 }
@@ -412,5 +430,29 @@ func TestEventsFollowTraining(t *testing.T) {
 	runs := s.get(t, "/api/runs", 200)["runs"].([]any)
 	if len(runs) != 1 || runs[0].(map[string]any)["model"] != "live" {
 		t.Errorf("runs %v", runs)
+	}
+}
+
+// TestDeployedOlderVersion deploys version 1 of a model that has a newer
+// version 2: the API says 1 is deployed, and the model's page opens on it.
+// A Postgres session sets arrow_lossless_conversion, which is global in
+// DuckDB and makes a BOOLEAN arrive as Arrow's bool8 (an int8) everywhere.
+func TestDeployedOlderVersion(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.trainRecommender(t, false)
+	s.exec(t, "SELECT * FROM train_recommender('ratings', model := 'r', epochs := 1, hidden := [8], deploy := 'always')",
+		"SELECT mlops.deploy('r', 1)", "SET arrow_lossless_conversion = true")
+	m := s.get(t, "/api/models/r", 200)
+	if m["deployed_version"] != 1.0 {
+		t.Errorf("deployed_version %v, want 1", m["deployed_version"])
+	}
+	for _, v := range m["versions"].([]any) {
+		v := v.(map[string]any)
+		if want := v["version"] == 1.0; v["deployed"] != want {
+			t.Errorf("version %v: deployed %v (%T), want %v", v["version"], v["deployed"], v["deployed"], want)
+		}
+	}
+	if r := s.get(t, "/api/models/r/report", 200); r["version"] != 1.0 {
+		t.Errorf("the report opens on version %v, want the deployed 1", r["version"])
 	}
 }

@@ -81,6 +81,20 @@ expect gat "GAT page ready" 'data-ready="1"'
 expect gat "heatmap has 14 x 14 cells" 'class="cell"' 196
 expect gat "graph has 14 nodes" 'class="node"' 14
 expect gat "graph has edges" 'class="edge"'
+expect gat "graph is drawn from attention" 'data-edges="attention"' 1
+expect gat "graph hint explains attention" 'width is the attention weight' 1
+# An attention edge's stroke width grows with its weight, and the weights
+# differ, so the widths do: sorted by weight, the widths never decrease
+# and take more than one value.
+grep -o 'class="edge" data-weight="[^"]*"[^>]*stroke-width="[^"]*"' "$work/gat.html" |
+  sed -E 's/.*data-weight="([^"]*)".*stroke-width="([^"]*)".*/\1 \2/' | sort -g -k1,1 >"$work/widths"
+if [ "$(wc -l <"$work/widths")" -gt 42 ]; then
+  fail "attention edges" "$(wc -l <"$work/widths") edges, want at most 3 per entity"
+elif awk 'NR > 1 && $2 + 0 < w { bad = 1 } !($2 in seen) { seen[$2]; n++ } { w = $2 + 0 } END { exit bad || n < 2 }' "$work/widths"; then
+  pass "edge width follows attention"
+else
+  fail "edge width follows attention" "weight/width pairs: $(tr '\n' ' ' <"$work/widths")"
+fi
 for s in truth prediction forecast; do
   expect gat "truth plot has $s" "data-series=\"$s:agriculture\""
 done

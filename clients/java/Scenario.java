@@ -130,6 +130,7 @@ public final class Scenario {
         check("select NULLs back", this::selectNulls);
         check("ResultSetMetaData column types", this::resultSetMetaData);
         check("parameters in WHERE", this::whereParams);
+        check("setArray parameters in = ANY(?)", this::anyArrays);
         check("PreparedStatement insert 10 times", this::insertPrepared);
         check("PreparedStatement select 10 times with changing parameters", this::selectPrepared);
         check("parameters in the select list", this::selectListParameter);
@@ -385,6 +386,36 @@ public final class Scenario {
             try (ResultSet rs = ps.executeQuery()) {
                 expect(rs.next() ? rs.getInt(1) : -1, 1, "matching id");
                 expect(rs.next(), false, "a second row");
+            }
+        }
+    }
+
+    /**
+     * Arrays of java_types' row 1 value and another, set with setArray and
+     * compared with = ANY(?): each must select row 1 (issue 22). pgjdbc
+     * sends them typed, in text, and binary once the statement is prepared
+     * on the server (the fifth run).
+     */
+    void anyArrays() throws SQLException {
+        Object[][] cases = {
+            {"c_text", "text", new String[] {TEXT, "zz"}},
+            {"c_varchar", "varchar", new String[] {"mallard", "zz"}},
+            {"c_date", "date", new java.sql.Date[] {java.sql.Date.valueOf(DATE), java.sql.Date.valueOf("2001-01-01")}},
+            {"c_numeric", "numeric", new BigDecimal[] {NUMERIC, new BigDecimal("0.50")}},
+            {"c_uuid", "uuid", new UUID[] {ID, new UUID(1, 2)}},
+            {"c_bool", "bool", new Boolean[] {true, false}},
+            {"c_int4", "int4", new Integer[] {-2147483648, 7}},
+            {"c_float8", "float8", new Double[] {2.718281828459045, 0.5}},
+        };
+        for (Object[] c : cases) {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM java_types WHERE " + c[0] + " = ANY(?)")) {
+                for (int run = 1; run <= 6; run++) {
+                    ps.setArray(1, conn.createArrayOf((String) c[1], (Object[]) c[2]));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        expect(rs.next() ? rs.getInt(1) : -1, 1, c[0] + " = ANY(?), run " + run);
+                        expect(rs.next(), false, c[0] + " = ANY(?): a second row");
+                    }
+                }
             }
         }
     }

@@ -209,6 +209,18 @@ async function main() {
     assert.deepStrictEqual(r.rows, [{ id: 1 }]);
   });
 
+  await check('arrays as = ANY($1) parameters', async () => {
+    // node-postgres sends a JavaScript array untyped, in Postgres' array
+    // text; the server types it by the column, as Postgres does (issue 22).
+    const cases = [['c_text', [TEXT, 'zz']], ['c_varchar', ['mallard', 'zz']], ['c_date', ['2024-02-29', '2001-01-01']],
+      ['c_numeric', ['12345678.90', '0.50']], ['c_uuid', [PARAMS[16], 'b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']],
+      ['c_bool', [true, false]], ['c_int4', [-2147483648, 7]], ['c_float8', [2.718281828459045, 0.5]]];
+    for (const [col, values] of cases) {
+      const r = await conn.query(`SELECT id FROM ${TABLE} WHERE ${col} = ANY($1)`, [values]);
+      assert.deepStrictEqual(r.rows, [{ id: 1 }], `${col} = ANY($1)`);
+    }
+  });
+
   await check('parameters in the select list', async () => {
     const r = await conn.query('SELECT $1::integer + 1 AS n, $2::text AS t', [41, 'x']);
     assert.deepStrictEqual(r.rows, [{ n: 42, t: 'x' }]);

@@ -10,7 +10,7 @@ import psycopg2
 import psycopg2.extensions
 import psycopg2.extras
 
-from scenario import (description_numeric_typmod, description_types, COLUMNS, INTERVAL_PY, INTERVAL_SQL, NAMES, NULL_ROW, ROW,
+from scenario import (any_array_checks, description_numeric_typmod, description_types, COLUMNS, INTERVAL_PY, INTERVAL_SQL, NAMES, NULL_ROW, ROW,
                       Checker, compare_oids, compare_row, create_types_sql,
                       expect, expect_sqlstate, DBNAME, HOST, PORT, USER)
 
@@ -89,6 +89,16 @@ def where_params(conn):
     with conn.cursor() as cur:
         cur.execute(f"SELECT id FROM {TABLE} WHERE {cond}", [ROW[k] for k in keys])
         expect(cur.fetchall(), [(1,)], "rows matching every parameter")
+
+
+def any_arrays(conn):
+    """A Python list as the array of = ANY(%s): psycopg2 inlines it as
+    ARRAY[...] of literals."""
+    def execute(sql, params):
+        with conn.cursor() as cur:
+            cur.execute(sql, params)
+            return cur.fetchall()
+    any_array_checks(execute, TABLE, "%s")
 
 
 def interval_months(conn):
@@ -182,6 +192,7 @@ def main():
     c.check("cursor.description type OIDs", description, conn)
     c.check("cursor.description numeric precision/scale", numeric_typmod, conn)
     c.check("parameters in WHERE", where_params, conn)
+    c.check("lists as = ANY(%s) parameters", any_arrays, conn)
     c.check("interval with years and months", interval_months, conn)
     c.check("error 42P01 missing table", missing_table, conn)
     c.check("error 23505 duplicate primary key", duplicate_key, conn)

@@ -11,7 +11,7 @@ from psycopg import pq
 from psycopg.types import TypeInfo
 from psycopg.types.json import Json
 
-from scenario import (description_numeric_typmod, description_types, INTERVAL_PY, INTERVAL_SQL, NAMES, NULL_ROW, ROW, Checker,
+from scenario import (any_array_checks, description_numeric_typmod, description_types, INTERVAL_PY, INTERVAL_SQL, NAMES, NULL_ROW, ROW, Checker,
                       compare_oids, compare_row, create_types_sql, expect,
                       expect_sqlstate, DBNAME, HOST, PORT, USER)
 
@@ -97,6 +97,13 @@ def where_params(conn):
     cond = " AND ".join(f"{k} = %b" for k in keys).replace("c_int_array = %b", "c_int_array = %b::integer[]")
     rows = conn.execute(f"SELECT id FROM {TABLE} WHERE {cond}", [ROW[k] for k in keys]).fetchall()
     expect(rows, [(1,)], "rows matching every parameter")
+
+
+def any_arrays(conn, marker):
+    """A Python list as the array of = ANY(%s): psycopg sends a list of
+    strings untyped in text, other lists with their array type; %b sends
+    every list typed, in binary."""
+    any_array_checks(lambda sql, params: conn.execute(sql, params).fetchall(), TABLE, marker)
 
 
 def interval_months(conn, binary):
@@ -210,6 +217,8 @@ def main():
     c.check("cursor.description numeric precision/scale", numeric_typmod, conn)
     c.check("binary parameters as result columns", select_params, conn)
     c.check("binary parameters in WHERE", where_params, conn)
+    c.check("lists as = ANY(%s) parameters (text)", any_arrays, conn, "%s")
+    c.check("lists as = ANY(%b) parameters (binary)", any_arrays, conn, "%b")
     c.check("interval with years and months (text)", interval_months, conn, False)
     c.check("interval with years and months (binary)", interval_months, conn, True)
     c.check("prepared statement run 10 times", prepared, conn)

@@ -74,6 +74,24 @@ ROW = {
     "c_text_array": ["plain", "with space", "with,comma", 'with "quote"', "", None],
 }
 NULL_ROW = {name: None for name in NAMES}
+
+# ANY_COLUMNS are the columns a scenario compares with = ANY(parameter),
+# passing a list that holds ROW's value and one other (issue 22: psycopg 3
+# sends a list of strings untyped, and Postgres types it by the column).
+ANY_COLUMNS = ["c_text", "c_varchar", "c_date", "c_numeric", "c_uuid", "c_bool", "c_int4", "c_float8"]
+ANY_OTHER = {
+    "c_text": "zz", "c_varchar": "zz", "c_date": date(2001, 1, 1), "c_numeric": Decimal("0.50"),
+    "c_uuid": uuid.UUID("b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), "c_bool": False, "c_int4": 7, "c_float8": 0.5,
+}
+
+
+def any_array_checks(execute, table, marker):
+    """execute(sql, params) returns the rows of name = ANY(marker) for each
+    ANY_COLUMNS name with [ROW[name], ANY_OTHER[name]]: row 1 must match."""
+    for name in ANY_COLUMNS:
+        rows = execute(f"SELECT id FROM {table} WHERE {name} = ANY({marker}) ORDER BY id",
+                       [[ROW[name], ANY_OTHER[name]]])
+        expect([tuple(r) for r in rows], [(1,)], f"{name} = ANY({marker})")
 NULL_ROW["id"] = 2
 
 # A literal interval with months: Python drivers turn a year into 365 days and

@@ -66,7 +66,7 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	str(&cfg.User, "user", "mallard", "the user name clients log in as when a password is set")
 	str(&cfg.Password, "password", "", "require SCRAM-SHA-256 authentication with this password (default: trust, loopback only)")
 	str(&cfg.ReaderUser, "reader-user", "reader", "the user name of the read-only role")
-	str(&cfg.ReaderPassword, "reader-password", "", "allow the read-only role with this password: it may query and call forecast, recommend and evaluate, nothing else (needs -password)")
+	str(&cfg.ReaderPassword, "reader-password", "", "allow the read-only role with this password: it may query and call forecast, recommend, evaluate and attention, nothing else (needs -password)")
 	str(&cfg.TLS, "tls", "off", "TLS: off, or self-signed to generate a certificate at start (see also -tls-cert)")
 	str(&cfg.TLSCert, "tls-cert", "", "PEM certificate file; with -tls-key turns TLS on")
 	str(&cfg.TLSKey, "tls-key", "", "PEM private key file for -tls-cert")
@@ -229,4 +229,15 @@ func (c Config) frontend(version string) (sqlfront.Config, error) {
 		}
 	}
 	return fc, nil
+}
+
+// sandboxHint is the hint of a statement refused a file outside the data
+// directories: which they are, and the flag that adds one.
+func (c Config) sandboxHint() string {
+	if len(c.DataDirs) == 0 {
+		return "The server reads and writes no file for SQL until it is started with --data-dir DIR (or " +
+			envName("data-dir") + "); then name files under DIR by their absolute path."
+	}
+	return "SQL may read and write only files under the --data-dir directories (" + strings.Join(c.DataDirs, ", ") +
+		"); name them by their absolute path, or restart the server with another --data-dir."
 }

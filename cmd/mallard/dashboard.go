@@ -22,10 +22,10 @@ type dashboard struct {
 	done chan error
 }
 
-// startDashboard serves the dashboard as cfg says: over TLS when the wire
-// side has it, with its password when it has one. It returns nil when
-// the dashboard is off, or on at the default address and that is taken.
-func startDashboard(cfg Config, fc sqlfront.Config, db *storage.DB, plan func(string) string, log *slog.Logger) (*dashboard, error) {
+// listenDashboard opens the dashboard's address as cfg says. It returns a
+// nil listener when the dashboard is off, or on at the default address and
+// that is taken.
+func listenDashboard(cfg Config, log *slog.Logger) (net.Listener, error) {
 	if cfg.HTTP == "" {
 		return nil, nil
 	}
@@ -36,6 +36,16 @@ func startDashboard(cfg Config, fc sqlfront.Config, db *storage.DB, plan func(st
 			return nil, nil
 		}
 		return nil, fmt.Errorf("dashboard: listen: %w", err)
+	}
+	return ln, nil
+}
+
+// startDashboard serves the dashboard on ln (from listenDashboard; nil for
+// none): over TLS when the wire side has it, with its password when it has
+// one.
+func startDashboard(ln net.Listener, fc sqlfront.Config, db *storage.DB, plan func(string) string, log *slog.Logger) *dashboard {
+	if ln == nil {
+		return nil
 	}
 	wcfg := web.Config{Plan: plan}
 	if owner, reader := fc.Credentials, fc.Reader; owner != nil {
@@ -64,7 +74,7 @@ func startDashboard(cfg Config, fc sqlfront.Config, db *storage.DB, plan func(st
 		d.done <- err
 	}()
 	log.Info("dashboard listening", "url", scheme+"://"+ln.Addr().String()+"/")
-	return d, nil
+	return d
 }
 
 // shutdown stops the dashboard, waiting for requests in flight until ctx ends.

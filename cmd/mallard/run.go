@@ -26,7 +26,7 @@ const usage = `Mallard: SQL analytics and machine learning on DuckDB, spoken ove
 
 Usage:
   mallard serve [flags]   start the server
-  mallard version         print the version
+  mallard version         print the version (also --version)
 
 Every flag can also be set by the environment variable in brackets; a flag
 given on the command line wins.
@@ -48,7 +48,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, stderr)
-	case "version":
+	case "version", "-version", "--version", "-v":
 		fmt.Fprintf(stdout, "mallard %s (DuckDB %s)\n", Version, storage.Version())
 		return nil
 	case "-h", "-help", "--help", "help":
@@ -65,9 +65,27 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
-		Sandbox: true, DataDirs: cfg.DataDirs}, log)
+	// Both addresses are taken before the database is opened, so that a
+	// server that cannot listen leaves no database file behind.
+	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	dashLn, err := listenDashboard(cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	closeListeners := func() {
+		ln.Close()
+		if dashLn != nil {
+			dashLn.Close()
+		}
+	}
+	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
+		Sandbox: true, DataDirs: cfg.DataDirs, SandboxHint: cfg.sandboxHint()}, log)
+	if err != nil {
+		closeListeners()
 		return err
 	}
 	frontCfg.Catalog, frontCfg.CatalogSQL = sqlfront.DefaultCatalog()
@@ -79,27 +97,17 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	plan := planner.New(frontCfg.Catalog)
 	opts := functions.Options{Plan: func(q string) string { return plan.PlanOne(q).Text }, MaxTrainings: cfg.MaxTrainings, Version: Version}
 	if err := functions.Register(ctx, db, opts); err != nil {
+		closeListeners()
 		db.Close(context.Background())
 		return err
-	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		db.Close(context.Background())
-		return fmt.Errorf("listen: %w", err)
 	}
 	srv, err := sqlfront.New(ctx, frontCfg, db, log)
 	if err != nil {
+		closeListeners()
 		db.Close(context.Background())
-		ln.Close()
 		return err
 	}
-	dash, err := startDashboard(cfg, frontCfg, db, opts.Plan, log)
-	if err != nil {
-		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-		defer cancel()
-		ln.Close()
-		return errors.Join(err, srv.Shutdown(sctx), db.Close(sctx))
-	}
+	dash := startDashboard(dashLn, frontCfg, db, opts.Plan, log)
 	log.Info("mallard listening", "addr", ln.Addr().String(), "db", cfg.DB, "tls", frontCfg.TLS != nil,
 		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil])
 	errc := make(chan error, 1)

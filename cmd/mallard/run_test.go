@@ -257,6 +257,7 @@ func TestSandbox(t *testing.T) {
 		{"ATTACH '" + outside + "/other.duckdb'", outside + "/other.duckdb"},
 		{"SELECT * FROM glob('/etc/*')", "/etc/*"},
 		{"SELECT * FROM read_csv('" + data + "/../escape.csv')", "escape.csv"},
+		{"SELECT * FROM read_csv('sales.csv')", "sales.csv"},
 		{"INSTALL httpfs", ""},
 		{"LOAD httpfs", ""},
 	}
@@ -265,6 +266,8 @@ func TestSandbox(t *testing.T) {
 		var pe *pgconn.PgError
 		if !errors.As(err, &pe) || pe.Code != "42501" || !strings.Contains(pe.Message, d.path) {
 			t.Errorf("%s: %v, want 42501 naming %q", d.query, err, d.path)
+		} else if !strings.Contains(pe.Hint, "--data-dir directories ("+data+")") {
+			t.Errorf("%s: hint %q, want one naming --data-dir and %s", d.query, pe.Hint, data)
 		}
 	}
 	for _, q := range []string{"SET GLOBAL enable_external_access = true", "SET enable_external_access = true",
@@ -310,4 +313,29 @@ func TestDataDirFlagsAndEnvironment(t *testing.T) {
 	if err != nil || len(cfg.DataDirs) != 2 || cfg.DataDirs[0] != b || cfg.DataDirs[1] != a {
 		t.Fatalf("flags should replace the environment's list: %v, %v", cfg.DataDirs, err)
 	}
+}
+
+// TestSandboxHintWithoutDataDir checks the hint of a server started
+// without --data-dir, as make run starts it: it names the flag.
+func TestSandboxHintWithoutDataDir(t *testing.T) {
+	addr := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", ""}, io.Discard, io.Discard)
+	}()
+	defer func() { cancel(); <-done }()
+	conn := connectRetry(t, addr)
+	_, err := conn.Exec(context.Background(), "SELECT * FROM read_csv('sales.csv')")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42501" || !strings.Contains(pe.Hint, "--data-dir DIR") {
+		t.Errorf("read_csv('sales.csv'): %v (hint %q), want 42501 with a hint naming --data-dir", err, hintOf(pe))
+	}
+}
+
+func hintOf(pe *pgconn.PgError) string {
+	if pe == nil {
+		return ""
+	}
+	return pe.Hint
 }

@@ -162,3 +162,31 @@ func TestFitForecasterErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestOneStepMatchesForecast checks that the one-pass one-step forecasts
+// of ets and theta are what Forecast gives row by row.
+func TestOneStepMatchesForecast(t *testing.T) {
+	m := seasonal(48, 3, 4, 0.3, 9)
+	var train []int
+	for t := 4; t < 36; t++ {
+		train = append(train, t)
+	}
+	for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindTheta} {
+		f, err := baseline.FitForecaster(kind, m, train, baseline.Options{Window: 4, Season: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := f.(baseline.OneStepper)
+		got := make([]float64, (m.T-5)*m.N)
+		o.OneStep(m, 5, got)
+		for row := 5; row < m.T; row++ {
+			want := [][]float64{make([]float64, m.N)}
+			f.Forecast(m, row, want)
+			for n := range m.N {
+				if d := math.Abs(got[(row-5)*m.N+n] - want[0][n]); d > 1e-12 {
+					t.Fatalf("%s row %d entity %d: OneStep %v, Forecast %v", kind, row, n, got[(row-5)*m.N+n], want[0][n])
+				}
+			}
+		}
+	}
+}

@@ -1,19 +1,22 @@
 package gat
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
 )
 
-// Metrics are one method's mean squared errors on the training and test
-// samples, in the scale the model was trained on and, when an inverse
-// transform is given, in original units.
+// Metrics are one method's one-step mean squared errors on the training,
+// validation and test samples, in the scale the model was trained on and,
+// when an inverse transform is given, in original units. ValMSE is that
+// of the method fitted on the rows before the validation samples (for the
+// model, as it was trained): what choosing a method may read.
 type Metrics struct {
 	Method           string   `json:"method"`
 	TrainMSE         float64  `json:"train_mse"`
 	TestMSE          float64  `json:"test_mse"`
+	ValMSE           *float64 `json:"val_mse,omitempty"`
 	TrainMSEOriginal *float64 `json:"train_mse_original,omitempty"`
 	TestMSEOriginal  *float64 `json:"test_mse_original,omitempty"`
 }
@@ -21,54 +24,66 @@ type Metrics struct {
 // Invert maps entity i's value back to original units.
 type Invert func(i int, v float64) float64
 
-// Evaluate scores the model and the baselines (OLS, constant, last value,
-// fitted on the same training samples) on the model's chronological split
-// of m. invert, if not nil, also gives the errors in original units.
-func Evaluate(model *Model, m series.Matrix, invert Invert) ([]Metrics, error) {
+// Evaluate scores the model and the baselines (see Methods), fitted on the
+// same training samples, on the model's chronological split of m; the
+// training MSE is over the training samples that every method can
+// forecast (those with a season, and the baselines' windows, before them). invert,
+// if not nil, also gives the errors in original units. Baselines that
+// cannot be fitted are left out and returned in skipped.
+func Evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skipped []error, err error) {
 	cfg := model.Config
-	train, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
+	fit, val, test, err := cfg.Samples(m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	net, err := model.net()
+	train := append(slices.Clone(fit), val...)
+	fs, skipped, err := Methods(model, m, train, max(1, cfg.Season))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s := newSampler(m, cfg.Window, cfg.Neighbors)
-	names := []string{"gat"}
-	predictors := []func(series.Matrix, int, []float64){func(_ series.Matrix, t int, dst []float64) {
-		pred, _ := s.predict(net, t)
-		for i := range dst {
-			dst[i] = pred.At(i, 0)
-		}
-	}}
-	for _, kind := range []baseline.Kind{baseline.KindOLS, baseline.KindConstant, baseline.KindLastValue} {
-		b, err := baseline.Fit(kind, m, cfg.Window, train)
+	valMSE := map[string]float64{}
+	if len(val) > 0 {
+		vfs, _, err := Methods(model, m, fit, max(1, cfg.Season))
 		if err != nil {
-			return nil, fmt.Errorf("fit baseline %s: %w", kind, err)
+			return nil, nil, err
 		}
-		names, predictors = append(names, string(kind)), append(predictors, b.Predict)
+		for _, f := range vfs {
+			valMSE[f.Name()] = mse(f, m, val, nil)
+		}
 	}
-	out := make([]Metrics, len(names))
-	for k, p := range predictors {
-		out[k] = Metrics{Method: names[k], TrainMSE: mse(p, m, train, nil), TestMSE: mse(p, m, test, nil)}
+	// Every method is scored on the training samples each can forecast.
+	first := max(cfg.Span(), cfg.Season, cfg.Window+1)
+	scored := slices.DeleteFunc(slices.Clone(train), func(t int) bool { return t < first })
+	for _, f := range fs {
+		r := Metrics{Method: f.Name(), TrainMSE: mse(f, m, scored, nil), TestMSE: mse(f, m, test, nil)}
+		if v, ok := valMSE[f.Name()]; ok {
+			r.ValMSE = &v
+		}
 		if invert != nil {
-			tr, te := mse(p, m, train, invert), mse(p, m, test, invert)
-			out[k].TrainMSEOriginal, out[k].TestMSEOriginal = &tr, &te
+			tr, te := mse(f, m, scored, invert), mse(f, m, test, invert)
+			r.TrainMSEOriginal, r.TestMSEOriginal = &tr, &te
 		}
+		out = append(out, r)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
-// mse is the mean squared error of predict over samples, in original units
-// when invert is set.
-func mse(predict func(series.Matrix, int, []float64), m series.Matrix, samples []int, invert Invert) float64 {
-	pred := make([]float64, m.N)
+// mse is the mean squared error of f's one-step forecasts of the samples,
+// in original units when invert is set.
+func mse(f baseline.Forecaster, m series.Matrix, samples []int, invert Invert) float64 {
+	pred := [][]float64{make([]float64, m.N)}
+	forecast := func(t int) { f.Forecast(m, t, pred) }
+	if o, ok := f.(baseline.OneStepper); ok && len(samples) > 0 {
+		from := slices.Min(samples) // one pass over the history, not one per sample
+		all := make([]float64, (m.T-from)*m.N)
+		o.OneStep(m, from, all)
+		forecast = func(t int) { pred[0] = all[(t-from)*m.N : (t-from+1)*m.N] }
+	}
 	sum := 0.0
 	for _, t := range samples {
-		predict(m, t, pred)
+		forecast(t)
 		for i := range m.N {
-			y, q := m.At(t, i), pred[i]
+			y, q := m.At(t, i), pred[0][i]
 			if invert != nil {
 				y, q = invert(i, y), invert(i, q)
 			}

@@ -68,31 +68,45 @@ func unemployment(t testing.TB) series.Matrix {
 	return m
 }
 
-// TestUnemploymentAccuracy trains the default configuration and reports the
-// table of train and test MSE for the GAT and the baselines.
+// TestUnemploymentAccuracy trains the default configuration, reports the
+// table of train, validation and test MSE for the GAT and the baselines,
+// and checks that the stored model is the one scored.
 func TestUnemploymentAccuracy(t *testing.T) {
 	m := unemployment(t)
 	cfg := gat.DefaultConfig()
-	var last gat.Epoch
-	model, err := gat.Train(context.Background(), cfg, m, func(e gat.Epoch) error { last = e; return nil })
+	var epochs []gat.Epoch
+	model, err := gat.Train(context.Background(), cfg, m, func(e gat.Epoch) error { epochs = append(epochs, e); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	metrics, err := gat.Evaluate(model, m, nil)
-	if err != nil {
-		t.Fatal(err)
+	metrics, skipped, err := gat.Evaluate(model, m, nil)
+	if err != nil || len(skipped) > 0 {
+		t.Fatal(err, skipped)
 	}
-	t.Logf("%-10s %10s %10s", "method", "train_mse", "test_mse")
+	t.Logf("%-15s %10s %10s %10s", "method", "train_mse", "val_mse", "test_mse")
 	for _, r := range metrics {
-		t.Logf("%-10s %10.4f %10.4f", r.Method, r.TrainMSE, r.TestMSE)
+		t.Logf("%-15s %10.4f %10.4f %10.4f", r.Method, r.TrainMSE, *r.ValMSE, r.TestMSE)
 	}
-	if metrics[0].Method != "gat" || math.Abs(metrics[0].TestMSE-last.TestMSE) > 1e-12*last.TestMSE || len(metrics) != 4 {
-		t.Errorf("Evaluate's gat row %+v, last epoch %+v", metrics[0], last)
+	if len(metrics) != 9 || metrics[0].Method != "gat" {
+		t.Fatalf("methods %v, want gat and the 8 baselines", metrics)
 	}
-	_, test, _ := series.Split(m, cfg.Window, cfg.TrainFraction)
+	_, val, test, _ := cfg.Samples(m)
 	mse, err := model.MSE(m, test)
-	if err != nil || math.Abs(mse-last.TestMSE) > 1e-9*mse {
-		t.Errorf("stored model's test MSE %v (%v), last epoch's %v", mse, err, last.TestMSE)
+	if err != nil || math.Abs(mse-metrics[0].TestMSE) > 1e-12*mse {
+		t.Errorf("Evaluate's gat test MSE %v, the model's %v (%v)", metrics[0].TestMSE, mse, err)
+	}
+	// The kept weights are those of the epoch with the lowest validation MSE.
+	valMSE, err := model.MSE(m, val)
+	if err != nil || math.Abs(valMSE-*metrics[0].ValMSE) > 1e-12*valMSE {
+		t.Errorf("Evaluate's gat validation MSE %v, the model's %v (%v)", *metrics[0].ValMSE, valMSE, err)
+	}
+	for _, e := range epochs {
+		if e.ValMSE < valMSE-1e-12 {
+			t.Errorf("epoch %d has validation MSE %v, below the kept epoch %d's %v", e.Epoch, e.ValMSE, model.Kept, valMSE)
+		}
+	}
+	if model.Kept > 0 && epochs[model.Kept-1].ValMSE != valMSE {
+		t.Errorf("kept epoch %d's reported validation MSE %v, the model's %v", model.Kept, epochs[model.Kept-1].ValMSE, valMSE)
 	}
 }
 
@@ -167,7 +181,7 @@ func TestPredictRowsAgrees(t *testing.T) {
 	cfg := gat.DefaultConfig()
 	cfg.Epochs = 2
 	_, model := curve(t, cfg, m)
-	_, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
+	_, test, err := series.Split(m, cfg.Span(), cfg.TrainFraction)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,15 @@ type Model struct {
 	Config   Config      `json:"config"`
 	Entities int         `json:"entities"`
 	Weights  [][]float64 `json:"weights"` // one slice per parameter, in Net.Params order
+	// Kept is the epoch whose weights these are (0: the untrained network).
+	Kept int `json:"kept"`
+	// Anchor is what the network's output is added to, fitted; nil for a
+	// network that is not anchored or is anchored to the last value.
+	Anchor *Anchor `json:"anchor,omitempty"`
 }
 
-func newModel(cfg Config, m series.Matrix, net *Net) *Model {
-	model := &Model{Config: cfg, Entities: m.N}
+func newModel(cfg Config, m series.Matrix, net *Net, anchor *Anchor, epoch int) *Model {
+	model := &Model{Config: cfg, Entities: m.N, Kept: epoch, Anchor: anchor}
 	for _, p := range net.Params() {
 		model.Weights = append(model.Weights, append([]float64(nil), p.W.RawMatrix().Data...))
 	}
@@ -26,7 +31,7 @@ func newModel(cfg Config, m series.Matrix, net *Net) *Model {
 
 // net rebuilds the network with the model's weights.
 func (m *Model) net() (*Net, error) {
-	net := newNet(m.Config.Window, m.Config.Hidden, m.Config.Heads, rand.New(rand.NewPCG(0, 0)))
+	net := newNet(m.Config, rand.New(rand.NewPCG(0, 0)))
 	if len(net.Params()) != len(m.Weights) {
 		return nil, fmt.Errorf("gat model has %d weight tensors, the network %d", len(m.Weights), len(net.Params()))
 	}
@@ -40,17 +45,33 @@ func (m *Model) net() (*Net, error) {
 	return net, nil
 }
 
-// Predict returns the model's prediction of row t of x for every entity,
-// from the window of rows before t.
-func (m *Model) Predict(x series.Matrix, t int, dst []float64) error {
+// newSampler returns a sampler of x for the model's configuration and
+// anchor; an anchor that does not decode is an error.
+func (m *Model) newSampler(x series.Matrix) (sampler, error) {
+	f, err := m.Anchor.forecaster()
+	return newSampler(x, m.Config, f, nil, 0), err
+}
+
+// prepared builds the network and a sampler of x once, for many predictions.
+func (m *Model) prepared(x series.Matrix) (*Net, *sampler, error) {
 	if x.N != m.Entities {
-		return fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
+		return nil, nil, fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
 	}
 	net, err := m.net()
 	if err != nil {
+		return nil, nil, err
+	}
+	s, err := m.newSampler(x)
+	return net, &s, err
+}
+
+// Predict returns the model's prediction of row t of x for every entity,
+// from the rows before t.
+func (m *Model) Predict(x series.Matrix, t int, dst []float64) error {
+	net, s, err := m.prepared(x)
+	if err != nil {
 		return err
 	}
-	s := newSampler(x, m.Config.Window, m.Config.Neighbors)
 	pred, _ := s.predict(net, t)
 	for i := range x.N {
 		dst[i] = pred.At(i, 0)
@@ -59,20 +80,16 @@ func (m *Model) Predict(x series.Matrix, t int, dst []float64) error {
 }
 
 // PredictRows returns the model's prediction of each row t in rows of x,
-// every entity, from the window of rows before t; it builds the network
-// once, so it is the way to predict many rows.
+// every entity, from the rows before t; it builds the network once, so it
+// is the way to predict many rows.
 func (m *Model) PredictRows(x series.Matrix, rows []int) ([][]float64, error) {
-	if x.N != m.Entities {
-		return nil, fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
-	}
-	if err := series.CheckSamples(x, m.Config.Window, rows); err != nil {
+	if err := series.CheckSamples(x, m.Config.Span(), rows); err != nil {
 		return nil, err
 	}
-	net, err := m.net()
+	net, s, err := m.prepared(x)
 	if err != nil {
 		return nil, err
 	}
-	s := newSampler(x, m.Config.Window, m.Config.Neighbors)
 	out := make([][]float64, len(rows))
 	for k, t := range rows {
 		pred, _ := s.predict(net, t)
@@ -88,27 +105,30 @@ func (m *Model) PredictRows(x series.Matrix, rows []int) ([][]float64, error) {
 // each prediction back as the next row's input; row k of the result is
 // step k+1.
 func (m *Model) Forecast(x series.Matrix, steps int) ([][]float64, error) {
-	ext := series.Matrix{T: x.T, N: x.N, Values: append([]float64(nil), x.Values...)}
-	out := make([][]float64, steps)
-	for k := range steps {
-		row := make([]float64, x.N)
-		if err := m.Predict(ext, ext.T, row); err != nil {
-			return nil, err
-		}
-		out[k] = row
-		ext.Values = append(ext.Values, row...)
-		ext.T++
+	if x.N != m.Entities {
+		return nil, fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
 	}
+	f, err := m.Forecaster()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float64, steps)
+	for k := range out {
+		out[k] = make([]float64, x.N)
+	}
+	f.Forecast(x, x.T, out)
 	return out, nil
 }
 
 // MSE is the mean squared error of the model over the samples (target rows) of x.
 func (m *Model) MSE(x series.Matrix, samples []int) (float64, error) {
-	net, err := m.net()
+	if err := series.CheckSamples(x, m.Config.Span(), samples); err != nil {
+		return 0, err
+	}
+	net, s, err := m.prepared(x)
 	if err != nil {
 		return 0, err
 	}
-	s := newSampler(x, m.Config.Window, m.Config.Neighbors)
 	return s.sse(net, samples) / float64(len(samples)*x.N), nil
 }
 

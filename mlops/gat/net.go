@@ -5,6 +5,15 @@
 // architecture is the published one: three GAT convolutions with outputs
 // 16, 16 and 1, each with a skip connection (a linear map where the sizes
 // differ), ReLU between them.
+//
+// By default the network is anchored (Config.Target "change"): its input
+// windows are taken relative to each node's last value and its output is
+// added to that value, as NLinear does (Zeng et al., AAAI 2023), and a
+// linear autoregressive highway over each node's last differences is
+// added to the output, as LSTNet's highway (Lai et al., SIGIR 2018). The
+// last layer starts at zero and the highway at the least-squares fit, so
+// the untrained network is the ar_diff baseline (persistence without a
+// highway) and training can only earn its departures from it.
 package gat
 
 import (
@@ -28,18 +37,45 @@ type layer struct {
 type Net struct {
 	layers []layer
 	params []*nn.Param
+	// highway, if not nil, is the linear autoregression added to the
+	// output: 1 x (lags+1), the lags' weights oldest first, then the
+	// intercept. It is the last of params.
+	highway *nn.Param
+	lags    *mat.Dense // the highway's input of the last forward
 }
 
-// newNet builds the network for window input features, the given hidden
-// sizes and heads; heads are averaged, so each layer outputs its size.
-// Weights come from rng, so the same seed gives the same network.
-func newNet(window int, hidden []int, heads int, rng *rand.Rand) *Net {
+// newNet builds the network of cfg: window input features, the hidden
+// sizes and heads (averaged, so each layer outputs its size), and a
+// highway of cfg.Highway lags. Weights come from rng, so the same seed
+// gives the same network; an anchored network's last layer and highway
+// start at zero.
+func newNet(cfg Config, rng *rand.Rand) *Net {
+	n := newLayers(cfg.Window, cfg.Hidden, cfg.Heads, cfg.anchored(), rng)
+	if cfg.anchored() {
+		last := n.layers[len(n.layers)-1]
+		last.conv.W.W.Zero() // x W = 0: the attention still varies, the output does not
+		last.conv.Bias.W.Zero()
+		if last.skip != nil {
+			last.skip.Weight.W.Zero()
+		}
+	}
+	if cfg.Highway > 0 {
+		n.highway = nn.NewParam("highway", 1, cfg.Highway+1)
+		n.params = append(n.params, n.highway)
+	}
+	return n
+}
+
+// newLayers builds the convolutions for window input features, the given
+// hidden sizes and heads. The last layer's skip connection is a linear map
+// when the sizes differ or denseLast is set, so that it can start at zero.
+func newLayers(window int, hidden []int, heads int, denseLast bool, rng *rand.Rand) *Net {
 	n := &Net{}
 	sizes := append(append([]int{window}, hidden...), 1)
 	for i := 1; i < len(sizes); i++ {
 		in, out := sizes[i-1], sizes[i]
 		l := layer{conv: nn.NewGATConv(layerName(i, "conv"), in, out, heads, false, rng)}
-		if in != out {
+		if in != out || denseLast && i == len(sizes)-1 {
 			l.skip = nn.NewDense(layerName(i, "skip"), in, out, false, rng)
 		}
 		if i < len(sizes)-1 {
@@ -59,8 +95,27 @@ func layerName(i int, kind string) string { return "layer" + string(rune('0'+i))
 // Params are the network's parameters in a fixed order.
 func (n *Net) Params() []*nn.Param { return n.params }
 
-// forward predicts one value per node (an N x 1 matrix) from x (N x window).
-func (n *Net) forward(g *nn.Graph, x *mat.Dense) *mat.Dense {
+// forward predicts one value per node (an N x 1 matrix) from x (N x
+// window) and, for the highway, lags (N x Highway; nil without a highway).
+func (n *Net) forward(g *nn.Graph, x, lags *mat.Dense) *mat.Dense {
+	out := n.convs(g, x)
+	if n.highway != nil {
+		n.lags = lags
+		w := n.highway.W.RawRowView(0)
+		p := len(w) - 1
+		for i := range out.RawMatrix().Rows {
+			v := w[p]
+			for k, l := range lags.RawRowView(i) {
+				v += w[k] * l
+			}
+			out.Set(i, 0, out.At(i, 0)+v)
+		}
+	}
+	return out
+}
+
+// convs runs the convolutions.
+func (n *Net) convs(g *nn.Graph, x *mat.Dense) *mat.Dense {
 	h := x
 	for _, l := range n.layers {
 		out := l.conv.Forward(g, h)
@@ -80,6 +135,17 @@ func (n *Net) forward(g *nn.Graph, x *mat.Dense) *mat.Dense {
 // backward adds the gradients of the loss whose gradient with respect to
 // the last forward's output is dy.
 func (n *Net) backward(dy *mat.Dense) {
+	if n.highway != nil {
+		g := n.highway.Grad.RawRowView(0)
+		p := len(g) - 1
+		for i := range dy.RawMatrix().Rows {
+			d := dy.At(i, 0)
+			g[p] += d
+			for k, l := range n.lags.RawRowView(i) {
+				g[k] += d * l
+			}
+		}
+	}
 	d := dy
 	for i := len(n.layers) - 1; i >= 0; i-- {
 		l := n.layers[i]

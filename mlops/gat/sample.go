@@ -1,27 +1,48 @@
 package gat
 
 import (
+	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/nn"
 	"github.com/mallard/mallard/mlops/series"
 	"gonum.org/v1/gonum/mat"
 )
 
 // sampler builds a sample's graph and features: the nodes' windows before
-// row t, and edges weighted by the windows' correlations. It reuses its
-// buffers, so each worker has its own.
+// row t (relative to their last value when the model is anchored), the
+// highway's lags, and edges weighted by the windows' correlations. It
+// reuses its buffers, so each worker has its own.
 type sampler struct {
 	m         series.Matrix
 	window    int
 	neighbors int
+	anchored  bool
+	highway   int
 	x         *mat.Dense
+	lags      *mat.Dense // N x highway; nil without a highway
 	corr      []float64
 	target    []float64
 	complete  *nn.Graph // the graph of the last sample when neighbors <= 0
+	last      *nn.Graph // the graph of the last predict, valid until the next
+	// anchor, if not nil, is the baseline an anchored network's output is
+	// added to (nil: the last value); pre holds its forecasts of rows
+	// preFrom.. of m, where they were computed ahead.
+	anchor  baseline.Forecaster
+	pre     []float64
+	preFrom int
+	base    []float64
 }
 
-func newSampler(m series.Matrix, window, neighbors int) sampler {
-	return sampler{m: m, window: window, neighbors: neighbors, x: mat.NewDense(m.N, window, nil),
-		corr: make([]float64, m.N*m.N), target: make([]float64, m.N)}
+// newSampler returns a sampler of m for cfg, anchored to anchor (nil: the
+// last value) whose forecasts of rows from.. of m are pre (nil: computed
+// per sample).
+func newSampler(m series.Matrix, cfg Config, anchor baseline.Forecaster, pre []float64, from int) sampler {
+	s := sampler{m: m, window: cfg.Window, neighbors: cfg.Neighbors, anchored: cfg.anchored(), highway: cfg.Highway,
+		x: mat.NewDense(m.N, cfg.Window, nil), corr: make([]float64, m.N*m.N), target: make([]float64, m.N),
+		anchor: anchor, pre: pre, preFrom: from, base: make([]float64, m.N)}
+	if cfg.Highway > 0 {
+		s.lags = mat.NewDense(m.N, cfg.Highway, nil)
+	}
+	return s
 }
 
 // graph is the correlation graph of the windows before row t, valid until
@@ -44,11 +65,44 @@ func (s *sampler) graph(t int) *nn.Graph {
 	return g
 }
 
+// inputs fills the features and the highway's lags of the sample whose
+// target is row t. An anchored model sees each window less the node's
+// last value, and its highway the node's last differences (oldest
+// first); otherwise the highway sees the last values.
+func (s *sampler) inputs(t int) {
+	series.Features(s.m, t, s.window, s.x)
+	if s.anchored {
+		for i := range s.m.N {
+			row := s.x.RawRowView(i)
+			last := s.m.At(t-1, i)
+			for k := range row {
+				row[k] -= last
+			}
+		}
+	}
+	for k := range s.highway {
+		lag := t - s.highway + k // the lag's row; oldest first
+		for i := range s.m.N {
+			v := s.m.At(lag, i)
+			if s.anchored {
+				v -= s.m.At(lag-1, i)
+			}
+			s.lags.Set(i, k, v)
+		}
+	}
+}
+
 // predict runs net forward on the sample whose target is row t; it returns
 // the predictions (N x 1) and row t (nil when t is past the data).
 func (s *sampler) predict(net *Net, t int) (*mat.Dense, []float64) {
-	series.Features(s.m, t, s.window, s.x)
-	pred := net.forward(s.graph(t), s.x)
+	s.inputs(t)
+	s.last = s.graph(t)
+	pred := net.forward(s.last, s.x, s.lags)
+	if s.anchored {
+		for i, b := range s.anchorAt(t) {
+			pred.Set(i, 0, pred.At(i, 0)+b)
+		}
+	}
 	if t >= s.m.T {
 		return pred, nil
 	}
@@ -56,6 +110,19 @@ func (s *sampler) predict(net *Net, t int) (*mat.Dense, []float64) {
 		s.target[i] = s.m.At(t, i)
 	}
 	return pred, s.target
+}
+
+// anchorAt is the anchor's forecast of row t: the last value, the one
+// computed ahead, or the anchor's forecast from the rows before t.
+func (s *sampler) anchorAt(t int) []float64 {
+	switch {
+	case s.anchor == nil:
+		return s.m.Row(t - 1)
+	case s.pre != nil && t >= s.preFrom && (t-s.preFrom+1)*s.m.N <= len(s.pre):
+		return s.pre[(t-s.preFrom)*s.m.N : (t-s.preFrom+1)*s.m.N]
+	}
+	s.anchor.Forecast(s.m, t, [][]float64{s.base})
+	return s.base
 }
 
 // sse is the summed squared error of net over samples.

@@ -25,7 +25,7 @@ func TestCompleteGraphReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples := series.Samples(m, cfg.Window)
+	samples := series.Samples(m, cfg.Span())
 	all, err := model.MSE(m, samples)
 	if err != nil {
 		t.Fatal(err)

@@ -2,19 +2,21 @@ package gat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
+	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/nn"
 	"github.com/mallard/mallard/mlops/parallel"
 	"github.com/mallard/mallard/mlops/series"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Config are the options of a training run. Defaults are the published
-// configuration (see DefaultConfig).
+// Config are the options of a training run (see DefaultConfig).
 type Config struct {
 	Window        int     `json:"window"`
 	Hidden        []int   `json:"hidden"`
@@ -25,26 +27,99 @@ type Config struct {
 	Optimizer     string  `json:"optimizer"` // "sgd" or "adam"
 	BatchSize     int     `json:"batch_size"`
 	TrainFraction float64 `json:"train_fraction"`
-	Patience      int     `json:"patience"` // epochs without a lower training MSE before stopping; 0 never stops early
-	Workers       int     `json:"workers"`
-	Seed          uint64  `json:"seed"`
-	Neighbors     int     `json:"neighbors"` // edges kept per node, by |correlation|; 0 keeps all
+	// Patience is how many epochs without a lower validation MSE (without
+	// validation: training MSE) end training early; 0 never does.
+	Patience  int    `json:"patience"`
+	Workers   int    `json:"workers"`
+	Seed      uint64 `json:"seed"`
+	Neighbors int    `json:"neighbors"` // edges kept per node, by |correlation|; 0 keeps all
+	// Target is "change" (anchored: inputs and output relative to each
+	// node's last value) or "level" (the published network). Models stored
+	// before it existed decode with "" and are "level".
+	Target string `json:"target,omitempty"`
+	// Highway is the number of lags of the linear autoregression added to
+	// the output (differences when anchored, values otherwise); 0 is none.
+	// It starts at the least-squares fit on the training samples.
+	Highway int `json:"highway,omitempty"`
+	// Clip bounds the global norm of every step's gradient; 0 does not.
+	Clip float64 `json:"clip,omitempty"`
+	// ValidationFraction of the training rows, the last ones, validate:
+	// the network is fitted on the rows before them, and the weights kept
+	// are those of the epoch (the untrained network, epoch 0, included)
+	// with the lowest validation MSE. 0 keeps the last epoch's.
+	ValidationFraction float64 `json:"validation_fraction,omitempty"`
+	// Season is the number of rows in a season that the seasonal
+	// baselines and MASE use; 0 or 1 is none.
+	Season int `json:"season,omitempty"`
+	// Anchor is what an anchored network's output is added to: "auto"
+	// (chosen on validation, see fitAnchor), "last_value" ("" in models
+	// stored before it existed) or one of AnchorKinds' baselines.
+	Anchor string `json:"anchor,omitempty"`
 }
 
-// DefaultConfig is the published configuration.
+// DefaultConfig is the default configuration: the published network
+// (three convolutions 16, 16, 1, SGD lr 0.005 momentum 0.9, batch 32)
+// anchored to the last value with a highway of 4 lags, gradients clipped
+// at 5, and early stopping on the last 15 % of the training rows.
 func DefaultConfig() Config {
 	return Config{Window: 4, Hidden: []int{16, 16}, Heads: 1, Epochs: 200, LR: 0.005, Momentum: 0.9,
-		Optimizer: "sgd", BatchSize: 32, TrainFraction: 0.7, Workers: 1}
+		Optimizer: "sgd", BatchSize: 32, TrainFraction: 0.7, Workers: 1, Patience: 20,
+		Target: "change", Highway: 4, Clip: 5, ValidationFraction: 0.15, Anchor: AnchorAuto}
 }
 
-// Epoch reports one epoch: the mean squared error over the training and the
-// test samples after it, whether the training MSE is the lowest so far, and
-// the time since training started.
+// anchored reports whether the network predicts changes from the last value.
+func (c Config) anchored() bool { return c.Target == "change" }
+
+// Span is how many rows before its target a sample reads: the window, and
+// the highway's lags (and the value before them, for a difference).
+func (c Config) Span() int {
+	lags := c.Highway
+	if c.anchored() && lags > 0 {
+		lags++
+	}
+	span := max(c.Window, lags)
+	if c.anchored() {
+		kinds := []string{c.Anchor}
+		if c.Anchor == AnchorAuto {
+			kinds = AnchorKinds()
+		}
+		for _, k := range kinds {
+			span = max(span, anchorSpan(k, c.Window, c.Season))
+		}
+	}
+	return span
+}
+
+// Samples splits m's samples for cfg: fit (the network is trained on
+// them), validation (the last ValidationFraction of the training rows;
+// empty without validation) and test, chronologically.
+func (c Config) Samples(m series.Matrix) (fit, val, test []int, err error) {
+	train, test, err := series.Split(m, c.Span(), c.TrainFraction)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if c.ValidationFraction <= 0 {
+		return train, nil, test, nil
+	}
+	rows := len(train) + c.Span() // the training rows
+	n := int(math.Floor(c.ValidationFraction * float64(rows)))
+	if n < 1 || n >= len(train) {
+		return nil, nil, nil, fmt.Errorf("%w: validation_fraction %v of %d training rows leaves %d validation and %d fitting samples",
+			series.ErrEmptySplit, c.ValidationFraction, rows, n, len(train)-n)
+	}
+	return train[:len(train)-n], train[len(train)-n:], test, nil
+}
+
+// Epoch reports one epoch: the mean squared error over the fitting, the
+// validation (NaN without validation) and the test samples after it,
+// whether it is the best so far (the lowest validation MSE, or training
+// MSE without validation, the untrained network counting as epoch 0),
+// and the time since training started.
 type Epoch struct {
-	Epoch             int
-	TrainMSE, TestMSE float64
-	Best              bool
-	Elapsed           time.Duration
+	Epoch                     int
+	TrainMSE, ValMSE, TestMSE float64
+	Best                      bool
+	Elapsed                   time.Duration
 	// Snapshot copies the model as it is after this epoch; it may be
 	// called only while the report of the epoch runs.
 	Snapshot func() *Model
@@ -69,24 +144,29 @@ type Start struct {
 
 // TrainFrom trains as Train does, from start: epochs are numbered on from
 // start.Epoch, up to cfg.Epochs. The model's architecture must be cfg's.
+// With validation the model returned has the weights of the best epoch
+// (Model.Kept says which); without, the last epoch's.
 func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, report func(Epoch) error) (*Model, error) {
-	train, test, err := series.Split(m, cfg.Window, cfg.TrainFraction)
+	fit, val, test, err := cfg.Samples(m)
 	if err != nil {
 		return nil, err
 	}
-	run := &training{cfg: cfg, m: m, train: train, test: test, coll: parallel.NewLocal(cfg.Workers),
+	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: parallel.NewLocal(cfg.Workers),
 		start: time.Now(), report: report, first: start.Epoch + 1}
-	init := newNet(cfg.Window, cfg.Hidden, cfg.Heads, rand.New(rand.NewPCG(cfg.Seed, 0)))
-	if start.Model != nil {
-		from, err := start.Model.net()
-		if err != nil {
-			return nil, err
-		}
-		if !sameShapes(init, from) {
-			return nil, fmt.Errorf("gat: the model to resume has another architecture than window %d, hidden %v, heads %d",
-				cfg.Window, cfg.Hidden, cfg.Heads)
-		}
-		init.copyWeights(from)
+	anchor, err := startAnchor(cfg, m, fit, val, start)
+	if err != nil {
+		return nil, err
+	}
+	run.anchor = anchor
+	if run.anchorFit, err = anchor.forecaster(); err != nil {
+		return nil, err
+	}
+	if run.anchorFit != nil {
+		run.pre = anchorRows(run.anchorFit, m, cfg.Span())
+	}
+	init, err := initialNet(cfg, m, fit, anchor, start)
+	if err != nil {
+		return nil, err
 	}
 	workers := make([]*worker, cfg.Workers)
 	for rank := range workers {
@@ -95,19 +175,100 @@ func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, re
 	if err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return workers[rank].loop(ctx) }); err != nil {
 		return nil, err
 	}
-	return newModel(cfg, m, run.final), nil
+	return run.final, nil
+}
+
+// Untrained returns the untrained network of cfg for m, epoch 0 of
+// training: anchored, it forecasts what its anchor forecasts (anchored to
+// the last value, the last value plus the highway's least-squares
+// autoregression on differences: the ar_diff baseline, or persistence
+// without a highway).
+func Untrained(cfg Config, m series.Matrix) (*Model, error) {
+	fit, val, _, err := cfg.Samples(m)
+	if err != nil {
+		return nil, err
+	}
+	anchor, err := startAnchor(cfg, m, fit, val, Start{})
+	if err != nil {
+		return nil, err
+	}
+	net, err := initialNet(cfg, m, fit, anchor, Start{})
+	if err != nil {
+		return nil, err
+	}
+	return newModel(cfg, m, net, anchor, 0), nil
+}
+
+// startAnchor is the anchor of a run: the resumed model's, or fitted on
+// the fitting samples (nil for a network that is not anchored).
+func startAnchor(cfg Config, m series.Matrix, fit, val []int, start Start) (*Anchor, error) {
+	switch {
+	case !cfg.anchored():
+		return nil, nil
+	case start.Model != nil:
+		return start.Model.Anchor, nil
+	}
+	return fitAnchor(cfg, m, fit, val)
+}
+
+// initialNet is the network training starts from: start's weights, or new
+// ones whose highway is the least-squares fit on the fitting samples.
+func initialNet(cfg Config, m series.Matrix, fit []int, anchor *Anchor, start Start) (*Net, error) {
+	init := newNet(cfg, rand.New(rand.NewPCG(cfg.Seed, 0)))
+	if start.Model != nil {
+		from, err := start.Model.net()
+		if err != nil {
+			return nil, err
+		}
+		if !sameShapes(init, from) {
+			return nil, fmt.Errorf("gat: the model to resume has another architecture than window %d, hidden %v, heads %d, highway %d",
+				cfg.Window, cfg.Hidden, cfg.Heads, cfg.Highway)
+		}
+		init.copyWeights(from)
+		return init, nil
+	}
+	if cfg.Highway > 0 && (anchor == nil || anchor.Kind == AnchorLastValue) {
+		intercept, weights, err := highwayFit(cfg, m, fit)
+		if err != nil {
+			return nil, fmt.Errorf("gat: fit the highway: %w", err)
+		}
+		w := init.highway.W.RawRowView(0)
+		copy(w, weights)
+		w[cfg.Highway] = intercept
+	}
+	return init, nil
+}
+
+// highwayFit is the least-squares autoregression of the highway's lags:
+// on differences (baseline ar_diff) when anchored, on values (ols) else.
+func highwayFit(cfg Config, m series.Matrix, fit []int) (float64, []float64, error) {
+	if cfg.anchored() {
+		a, err := baseline.FitARDiff(m, cfg.Highway, fit)
+		if err != nil {
+			return 0, nil, err
+		}
+		return a.Intercept, a.Weights, nil
+	}
+	o, err := baseline.FitOLS(m, cfg.Highway, fit)
+	if err != nil {
+		return 0, nil, err
+	}
+	return o.Intercept, o.Weights, nil
 }
 
 // training is the state the workers of one run share.
 type training struct {
-	cfg         Config
-	m           series.Matrix
-	train, test []int
-	coll        parallel.Collective
-	start       time.Time
-	report      func(Epoch) error
-	first       int  // the number of the first epoch to run
-	final       *Net // rank 0's network when training ends
+	cfg              Config
+	m                series.Matrix
+	train, val, test []int
+	coll             parallel.Collective
+	start            time.Time
+	report           func(Epoch) error
+	first            int    // the number of the first epoch to run
+	final            *Model // rank 0's result when training ends
+	anchor           *Anchor
+	anchorFit        baseline.Forecaster // nil: the last value
+	pre              []float64           // anchorFit's forecasts of rows Span().. of m
 }
 
 // worker is one data-parallel worker with its own replica and optimiser.
@@ -121,18 +282,24 @@ type worker struct {
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
-	net := newNet(r.cfg.Window, r.cfg.Hidden, r.cfg.Heads, rand.New(rand.NewPCG(r.cfg.Seed, 0)))
+	net := newNet(r.cfg, rand.New(rand.NewPCG(r.cfg.Seed, 0)))
 	net.copyWeights(init)
 	var opt nn.Optimizer = nn.NewSGD(r.cfg.LR, r.cfg.Momentum)
 	if r.cfg.Optimizer == "adam" {
 		opt = nn.NewAdam(r.cfg.LR)
 	}
-	return &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg.Window, r.cfg.Neighbors)}
+	return &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg, r.anchorFit, r.pre, r.cfg.Span())}
 }
 
-// loop runs every epoch on this worker.
+// loop runs every epoch on this worker. The network before the first
+// epoch is scored too: with validation it is kept unless an epoch beats it.
 func (w *worker) loop(ctx context.Context) error {
-	best, since := math.Inf(1), 0
+	e, err := w.evaluate(ctx, w.first-1)
+	if err != nil {
+		return err
+	}
+	best, since := w.score(e), 0
+	kept := w.keep(nil, e.Epoch)
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
 		order := shuffled(w.train, w.cfg.Seed, epoch)
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
@@ -140,17 +307,16 @@ func (w *worker) loop(ctx context.Context) error {
 				return err
 			}
 		}
-		e, err := w.evaluate(ctx, epoch)
-		if err != nil {
+		if e, err = w.evaluate(ctx, epoch); err != nil {
 			return err
 		}
-		if e.Best = e.TrainMSE < best; e.Best {
-			best, since = e.TrainMSE, 0
+		if e.Best = w.score(e) < best; e.Best {
+			best, since, kept = w.score(e), 0, w.keep(kept, epoch)
 		} else {
 			since++
 		}
 		if w.rank == 0 && w.report != nil {
-			e.Snapshot = func() *Model { return newModel(w.cfg, w.m, w.net) }
+			e.Snapshot = func() *Model { return newModel(w.cfg, w.m, w.net, w.anchor, epoch) }
 			if err := w.report(e); err != nil {
 				return err
 			}
@@ -160,9 +326,30 @@ func (w *worker) loop(ctx context.Context) error {
 		}
 	}
 	if w.rank == 0 {
-		w.final = w.net
+		w.final = newModel(w.cfg, w.m, w.net, w.anchor, e.Epoch)
+		if len(w.val) > 0 {
+			w.final = kept
+		}
 	}
 	return nil
+}
+
+// score is what selects the best epoch: validation MSE, or training MSE
+// without validation.
+func (w *worker) score(e Epoch) float64 {
+	if len(w.val) > 0 {
+		return e.ValMSE
+	}
+	return e.TrainMSE
+}
+
+// keep returns a copy of rank 0's network after epoch, with validation;
+// else (and on other ranks) it returns old.
+func (w *worker) keep(old *Model, epoch int) *Model {
+	if w.rank != 0 || len(w.val) == 0 {
+		return old
+	}
+	return newModel(w.cfg, w.m, w.net, w.anchor, epoch)
 }
 
 // share is this worker's contiguous part of samples.
@@ -172,7 +359,8 @@ func (w *worker) share(samples []int) []int {
 }
 
 // step trains on one mini-batch: gradients of the summed squared error on
-// this worker's share, summed over workers, divided by the batch's cells.
+// this worker's share, summed over workers, divided by the batch's cells,
+// their global norm clipped at cfg.Clip.
 func (w *worker) step(ctx context.Context, batch []int) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -193,18 +381,23 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 		return err
 	}
 	w.net.setGrads(w.buf, 1/float64(len(batch)*w.m.N))
+	if w.cfg.Clip > 0 {
+		nn.ClipGradNorm(w.net.Params(), w.cfg.Clip)
+	}
 	w.opt.Step(w.net.Params())
 	return nil
 }
 
-// evaluate computes the epoch's training and test MSE across the workers.
+// evaluate computes the epoch's fitting, validation and test MSE across
+// the workers.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
-	sums := []float64{w.s.sse(w.net, w.share(w.train)), w.s.sse(w.net, w.share(w.test))}
+	sums := []float64{w.s.sse(w.net, w.share(w.train)), w.s.sse(w.net, w.share(w.val)), w.s.sse(w.net, w.share(w.test))}
 	if err := w.coll.AllReduceSum(ctx, w.rank, sums); err != nil {
 		return Epoch{}, err
 	}
-	return Epoch{Epoch: epoch, TrainMSE: sums[0] / float64(len(w.train)*w.m.N),
-		TestMSE: sums[1] / float64(len(w.test)*w.m.N), Elapsed: time.Since(w.start)}, nil
+	cells := func(samples []int) float64 { return float64(len(samples) * w.m.N) }
+	return Epoch{Epoch: epoch, TrainMSE: sums[0] / cells(w.train), ValMSE: sums[1] / cells(w.val),
+		TestMSE: sums[2] / cells(w.test), Elapsed: time.Since(w.start)}, nil
 }
 
 // shuffled is samples in the order of epoch: the same on every worker and run.
@@ -228,6 +421,18 @@ func (c Config) Validate() error {
 		return fmt.Errorf("batch_size %d must be at least 1", c.BatchSize)
 	case c.Workers < 1:
 		return fmt.Errorf("workers %d must be at least 1", c.Workers)
+	case c.Target != "change" && c.Target != "level":
+		return fmt.Errorf("target %q must be 'change' or 'level'", c.Target)
+	case c.Highway < 0:
+		return fmt.Errorf("highway %d must be at least 0", c.Highway)
+	case c.Clip < 0:
+		return fmt.Errorf("clip %v must be at least 0", c.Clip)
+	case c.ValidationFraction < 0 || c.ValidationFraction >= 1:
+		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
+	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):
+		return fmt.Errorf("anchor %q must be 'auto' or one of %v", c.Anchor, AnchorKinds())
+	case c.anchored() && c.Anchor == AnchorAuto && c.ValidationFraction == 0:
+		return errors.New("anchor 'auto' is chosen on validation: validation_fraction must be above 0")
 	}
 	return nil
 }

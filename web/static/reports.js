@@ -45,7 +45,7 @@
   // Returns the whole gat report: metrics, entity filter with truth plot, heatmap and graph, and the time table.
   function gatReport(rep) {
     const st = selectionFor(rep);
-    const layout = forceLayout(rep.entities, rep.edges || []);
+    const links = graphEdges(rep), layout = forceLayout(rep.entities, links);
     const truthSlot = el('div', { class: 'plot-slot' }), tableSlot = el('div', { class: 'scroll tall' }), graphSlot = el('div', { class: 'plot-slot' });
     const heat = heatmap(rep), countEl = el('span', { class: 'muted' });
     // Redraws everything that depends on the selection.
@@ -53,7 +53,7 @@
       const sel = rep.entities.map((e, i) => ({ name: e, i })).filter((x) => st.selected.has(x.name));
       truthSlot.replaceChildren(truthPlot(rep, sel));
       tableSlot.replaceChildren(timeTable(rep, sel));
-      graphSlot.replaceChildren(graphPlot(rep, layout, st.selected, toggle));
+      graphSlot.replaceChildren(graphPlot(rep, links, layout, st.selected, toggle));
       heat.querySelectorAll('text[data-entity]').forEach((t) => t.classList.toggle('sel', st.selected.has(t.dataset.entity)));
       countEl.textContent = `${st.selected.size} of ${rep.entities.length} selected`;
       filterBox.querySelectorAll('input[type=checkbox]').forEach((cb) => { cb.checked = st.selected.has(cb.value); });
@@ -76,7 +76,7 @@
           'Solid: training rows · dashed: test rows · lighter, thinner line: one-step-ahead prediction · after the last time: forecast.')])),
       el('div', { class: 'grid-2' },
         card('Correlation over training rows', heat),
-        card('Entity graph', [graphSlot, el('p', { class: 'hint' }, 'Edges: red positive, blue negative correlation; thicker is stronger. Click a node to select it.')])),
+        card('Entity graph', [graphSlot, el('p', { class: 'hint' }, graphHint(rep))])),
       card(`Values per time step (${units})`, tableSlot));
   }
 
@@ -214,7 +214,39 @@
     return h >>> 0;
   }
 
-  // Returns deterministic positions in [0,1]² for the entities: repulsion, weighted springs, gravity; seeded by their names.
+  // attentionSources is how many sources per entity the graph draws from a report's attention.
+  const attentionSources = 3;
+
+  // Returns the entity graph's edges as {source, target, weight, strength in [0,1], positive, title}. A report with attention
+  // gives each shown entity's attentionSources strongest sources among the shown entities, sign from the correlation, and
+  // strength from 0.15 for the weakest edge drawn to 1 for the strongest: attention is often near uniform, and its
+  // ranking is what the widths should show. An older report gives its correlation edges, strength |weight|.
+  function graphEdges(rep) {
+    const ents = rep.entities, n = ents.length;
+    if (!rep.attention) {
+      return (rep.edges || []).map((e) => ({ source: e.source, target: e.target, weight: e.weight, strength: Math.min(1, Math.abs(e.weight || 0)),
+        positive: (e.weight || 0) >= 0, title: `${ents[e.source]} — ${ents[e.target]}: ${fmt(e.weight, 3)}` }));
+    }
+    const into = ents.map(() => []);
+    for (const e of rep.attention) if (e.source !== e.target && e.source < n && e.target < n) into[e.target].push(e);
+    const kept = into.flatMap((es) => es.sort((a, b) => b.weight - a.weight).slice(0, attentionSources));
+    const lo = Math.min(...kept.map((e) => e.weight)), span = Math.max(...kept.map((e) => e.weight)) - lo;
+    return kept.map((e) => {
+      const c = ((rep.correlation || [])[e.source] || [])[e.target] || 0;
+      const strength = span > 0 ? 0.15 + 0.85 * (e.weight - lo) / span : 1;
+      return { source: e.source, target: e.target, weight: e.weight, strength, positive: c >= 0,
+        title: `${ents[e.target]} attends to ${ents[e.source]}: ${fmt(e.weight, 3)} (correlation ${fmt(c, 2)})` };
+    });
+  }
+
+  // Returns the hint under the entity graph, which says what its edges are.
+  function graphHint(rep) {
+    if (!rep.attention) return 'Edges: red positive, blue negative correlation; thicker is stronger. Click a node to select it.';
+    return `Edges: each entity's ${attentionSources} strongest attention sources over the test samples; width is the attention weight, `
+      + 'from the weakest edge drawn to the strongest; red positive, blue negative correlation. Click a node to select it.';
+  }
+
+  // Returns deterministic positions in [0,1]² for the entities: repulsion, springs weighted by edge strength, gravity; seeded by their names.
   function forceLayout(ents, edges) {
     const n = ents.length, rnd = seededRandom(hashString(ents.join('\u0000')));
     if (n < 2) return n ? [[0.5, 0.5]] : [];
@@ -229,7 +261,7 @@
         f[a][0] += dx * r; f[a][1] += dy * r; f[b][0] -= dx * r; f[b][1] -= dy * r;
       }
       for (const e of links) {
-        const s = pos[e.source], t = pos[e.target], w = Math.min(1, Math.abs(e.weight || 0));
+        const s = pos[e.source], t = pos[e.target], w = e.strength;
         const dx = t[0] - s[0], dy = t[1] - s[1], d = Math.max(1e-6, Math.hypot(dx, dy)), pull = (d - k * (1.2 - w * 0.6)) * w * 2 / d;
         f[e.source][0] += dx * pull; f[e.source][1] += dy * pull; f[e.target][0] -= dx * pull; f[e.target][1] -= dy * pull;
       }
@@ -244,19 +276,21 @@
     return pos.map(([x, y]) => [x1 > x0 ? (x - x0) / (x1 - x0) : 0.5, y1 > y0 ? (y - y0) / (y1 - y0) : 0.5]);
   }
 
-  // Returns the entity graph: edges as line.edge (width/opacity by |weight|, colour by sign), nodes as circle.node.
-  function graphPlot(rep, layout, selected, onToggle) {
+  // Returns the entity graph: edges (see graphEdges) as line.edge, width/opacity by strength and colour by sign, nodes as
+  // circle.node; the svg's data-edges says whether the edges' data-weight is attention or correlation.
+  function graphPlot(rep, links, layout, selected, onToggle) {
     const W = 640, H = 480, pad = { l: 130, r: 130, t: 20, b: 20 }, ents = rep.entities;
     const X = (i) => pad.l + layout[i][0] * (W - pad.l - pad.r), Y = (i) => pad.t + layout[i][1] * (H - pad.t - pad.b);
-    const root = sv('svg', { class: 'plot graph', 'data-plot': 'graph', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'entity graph' });
+    const root = sv('svg', { class: 'plot graph', 'data-plot': 'graph', 'data-edges': rep.attention ? 'attention' : 'correlation',
+      viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'entity graph' });
     const anySel = selected.size > 0, edges = sv('g', { class: 'edges' });
-    for (const e of rep.edges || []) {
+    for (const e of links) {
       if (!layout[e.source] || !layout[e.target] || e.source === e.target) continue;
-      const w = Math.abs(e.weight || 0), touch = selected.has(ents[e.source]) || selected.has(ents[e.target]);
-      edges.append(sv('line', { class: 'edge', x1: X(e.source).toFixed(1), y1: Y(e.source).toFixed(1), x2: X(e.target).toFixed(1), y2: Y(e.target).toFixed(1),
-        stroke: (e.weight || 0) >= 0 ? '#b2182b' : '#2166ac', 'stroke-width': (0.6 + 4 * w * w).toFixed(2),
+      const w = e.strength, touch = selected.has(ents[e.source]) || selected.has(ents[e.target]);
+      edges.append(sv('line', { class: 'edge', 'data-weight': String(e.weight), x1: X(e.source).toFixed(1), y1: Y(e.source).toFixed(1), x2: X(e.target).toFixed(1), y2: Y(e.target).toFixed(1),
+        stroke: e.positive ? '#b2182b' : '#2166ac', 'stroke-width': (0.6 + 4 * w * w).toFixed(2),
         'stroke-opacity': ((0.12 + 0.6 * w) * (anySel && !touch ? 0.45 : 1)).toFixed(2) },
-      sv('title', null, `${ents[e.source]} — ${ents[e.target]}: ${fmt(e.weight, 3)}`)));
+      sv('title', null, e.title)));
     }
     root.append(edges);
     const nodes = sv('g', { class: 'nodes' }), showAll = ents.length <= 30, boxes = ents.map((_, i) => [X(i) - 6, Y(i) - 6, 12, 12]);

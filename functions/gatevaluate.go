@@ -1,0 +1,136 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"slices"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+func evaluateFunction() tableFunction {
+	return tableFunction{
+		sig: signature{fn: "evaluate", positional: []param{{name: "model", kind: kindText, required: true}},
+			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
+				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)}}},
+		bind: bindEvaluate,
+	}
+}
+
+// evaluateColumns are evaluate's columns for a GAT: today's one-step
+// columns first, then the horizon's.
+func evaluateColumns() []duckdb.ColumnInfo {
+	cols := []duckdb.ColumnInfo{{Name: "method", T: varcharType()}}
+	for _, name := range []string{"train_mse", "test_mse", "train_mse_original", "test_mse_original", "val_mse"} {
+		cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
+	}
+	cols = append(cols, duckdb.ColumnInfo{Name: "horizon", T: bigintType()})
+	for _, name := range []string{"mse", "rmse", "mae", "mase", "rel_mse", "mse_original", "rmse_original", "mae_original"} {
+		cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
+	}
+	return cols
+}
+
+func bindEvaluate(c *call, a args) (*table, error) {
+	ref, err := modelRef("evaluate", a)
+	if err != nil {
+		return nil, err
+	}
+	var kind string
+	_ = c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? LIMIT 1", ref.Name).Scan(&kind)
+	if kind == recommenderKind {
+		return bindEvaluateRecommender(c, ref)
+	}
+	s, err := loadGAT(c, "evaluate", a)
+	if err != nil {
+		return nil, err
+	}
+	if s.metrics == nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref).
+			WithHint("Its last checkpoint can still forecast: forecast('%s').", s.ref)
+	}
+	h := int(a.int("horizon"))
+	steps, err := s.horizons(c, h)
+	if err != nil {
+		return nil, err
+	}
+	return &table{cols: evaluateColumns(), open: func(context.Context) (*run, error) {
+		return rowsRun(evaluateRows(s.metrics, steps)), nil
+	}}, nil
+}
+
+// horizons scores every method at steps 1..h from each test origin; nil
+// for a version stored before versions kept their data (h must be 1).
+func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
+	m, ok := s.matrix()
+	if !ok {
+		if h > 1 {
+			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s was stored without its data, so only horizon 1 is known", s.ref).
+				WithHint("Train it again to score longer horizons.")
+		}
+		return nil, nil
+	}
+	cfg := s.Model.Config
+	fit, val, test, err := cfg.Samples(m)
+	if err != nil {
+		return nil, err
+	}
+	if h > len(test) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: horizon := %d is beyond the test span of %d rows", h, len(test)).
+			WithHint("Choose a horizon from 1 to %d.", len(test))
+	}
+	fs, _, err := gat.Methods(s.Model, m, append(slices.Clone(fit), val...), max(1, cfg.Season))
+	if err != nil {
+		return nil, err
+	}
+	link, err := s.link(c)
+	if err != nil {
+		return nil, err
+	}
+	scale := baseline.MASEScale(m, test[0], max(1, cfg.Season))
+	return gat.Horizons(fs, m, gat.Origins(test[0], m.T, h), h, scale, link.invert()), nil
+}
+
+// evaluateRows are one row per method and step: the stored one-step
+// metrics on the horizon-1 rows, the horizon's scores on every row.
+func evaluateRows(metrics []gat.Metrics, steps []gat.Step) [][]any {
+	var rows [][]any
+	if steps == nil {
+		for _, m := range metrics {
+			rows = append(rows, append(oneStepColumns(m), int64(1), nil, nil, nil, nil, nil, nil, nil, nil))
+		}
+		return rows
+	}
+	for _, st := range steps {
+		row := []any{st.Method, nil, nil, nil, nil, nil}
+		if i := slices.IndexFunc(metrics, func(m gat.Metrics) bool { return m.Method == st.Method }); i >= 0 && st.Horizon == 1 {
+			row = oneStepColumns(metrics[i])
+		}
+		rows = append(rows, append(row, int64(st.Horizon), st.MSE, st.RMSE, st.MAE, nanNull(st.MASE), nanNull(st.RelMSE),
+			optional(st.MSEOriginal), optional(st.RMSEOriginal), optional(st.MAEOriginal)))
+	}
+	return rows
+}
+
+func oneStepColumns(m gat.Metrics) []any {
+	return []any{m.Method, m.TrainMSE, m.TestMSE, optional(m.TrainMSEOriginal), optional(m.TestMSEOriginal), optional(m.ValMSE)}
+}
+
+func optional(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
+// nanNull is v, or NULL for NaN (a score with nothing to average).
+func nanNull(v float64) any {
+	if v != v {
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,103 @@
+package gat_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
+)
+
+// TestUntrainedIsItsAnchor checks epoch 0 of an anchored network: with
+// its last layer at zero it forecasts exactly what its anchor forecasts,
+// one step ahead and recursively over 6 steps: persistence without a
+// highway, the ar_diff baseline with one, and the fitted ets and theta.
+func TestUntrainedIsItsAnchor(t *testing.T) {
+	m := unemployment(t)
+	tests := []struct {
+		name    string
+		anchor  string
+		highway int
+		want    func(fit []int) (baseline.Forecaster, error)
+		tol     float64
+	}{
+		{"persistence", gat.AnchorLastValue, 0, func([]int) (baseline.Forecaster, error) { return baseline.LastValue{}, nil }, 0},
+		{"ar_diff", gat.AnchorLastValue, 4, func(fit []int) (baseline.Forecaster, error) { return baseline.FitARDiff(m, 4, fit) }, 1e-12},
+		{"ets", "ets", 4, func(fit []int) (baseline.Forecaster, error) {
+			return baseline.FitForecaster(baseline.KindETS, m, fit, baseline.Options{Window: 4, Season: 12})
+		}, 1e-12},
+		{"theta", "theta", 0, func(fit []int) (baseline.Forecaster, error) {
+			return baseline.FitForecaster(baseline.KindTheta, m, fit, baseline.Options{Window: 4, Season: 12})
+		}, 1e-12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := gat.DefaultConfig()
+			cfg.Anchor, cfg.Highway, cfg.Season = tt.anchor, tt.highway, 12
+			model, err := gat.Untrained(cfg, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fit, _, test, _ := cfg.Samples(m)
+			want, err := tt.want(fit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := model.Forecaster()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, origin := range []int{test[0], test[10], m.T} {
+				a, b := steps(m, 6), steps(m, 6)
+				got.Forecast(m, origin, a)
+				want.Forecast(m, origin, b)
+				for k := range a {
+					for i := range a[k] {
+						if d := math.Abs(a[k][i] - b[k][i]); d > tt.tol*(1+math.Abs(b[k][i])) || math.IsNaN(d) {
+							t.Fatalf("origin %d step %d entity %d: untrained network %v, %s %v", origin, k+1, i, a[k][i], tt.name, b[k][i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func steps(m series.Matrix, h int) [][]float64 {
+	out := make([][]float64, h)
+	for k := range out {
+		out[k] = make([]float64, m.N)
+	}
+	return out
+}
+
+// TestAnchorAuto checks that "auto" anchors to the candidate with the
+// lowest validation MSE, which it reports for every candidate, and that
+// the trained model keeps it.
+func TestAnchorAuto(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Season, cfg.Epochs = 12, 3
+	model, err := gat.Untrained(cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := model.Anchor
+	if len(a.Validation) != len(gat.AnchorKinds()) {
+		t.Fatalf("candidates %v, want every one of %v", a.Validation, gat.AnchorKinds())
+	}
+	for k, v := range a.Validation {
+		if v < a.Validation[a.Kind] {
+			t.Errorf("chose %s (%v), but %s has %v", a.Kind, a.Validation[a.Kind], k, v)
+		}
+	}
+	_, val, _, _ := cfg.Samples(m)
+	if got, _ := model.MSE(m, val); math.Abs(got-a.Validation[a.Kind]) > 1e-12 {
+		t.Errorf("untrained network's validation MSE %v, its anchor's %v", got, a.Validation[a.Kind])
+	}
+	if !slices.Contains(gat.AnchorKinds(), a.Kind) {
+		t.Errorf("anchor %q", a.Kind)
+	}
+}
