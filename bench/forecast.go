@@ -365,8 +365,7 @@ func fcCoverage(f baseline.Forecaster, m series.Matrix, valStart, split int, ori
 // fcTiming compares the default's training time on the first data set with
 // the published configuration's (200 epochs, no early stopping), alternating.
 func fcTiming(ctx context.Context, out io.Writer, ds fcData) error {
-	old := gat.DefaultConfig()
-	old.Target, old.Highway, old.Clip, old.ValidationFraction, old.Patience, old.Anchor = "level", 0, 0, 0, 0, ""
+	old := gat.PublishedConfig()
 	def := gat.DefaultConfig()
 	def.Season = ds.season
 	var tn, to []float64

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"testing"
@@ -103,6 +104,15 @@ func TestUnemploymentAccuracy(t *testing.T) {
 	for _, e := range epochs {
 		if e.ValMSE < valMSE-1e-12 {
 			t.Errorf("epoch %d has validation MSE %v, below the kept epoch %d's %v", e.Epoch, e.ValMSE, model.Kept, valMSE)
+		}
+	}
+	// Epoch 0 is the best anchor on validation, and no epoch is kept that
+	// validates worse, so the model validates at least as well as every
+	// anchor candidate the ladder also scores (the last_value candidate has
+	// the highway, so it is ar_diff, not the ladder's last_value).
+	for _, r := range metrics[1:] {
+		if r.Method != "last_value" && slices.Contains(gat.AnchorKinds(), r.Method) && *metrics[0].ValMSE > *r.ValMSE+1e-12 {
+			t.Errorf("gat validation MSE %v above %s's %v", *metrics[0].ValMSE, r.Method, *r.ValMSE)
 		}
 	}
 	if model.Kept > 0 && epochs[model.Kept-1].ValMSE != valMSE {

@@ -67,6 +67,15 @@ func DefaultConfig() Config {
 		Target: "change", Highway: 4, Clip: 5, ValidationFraction: 0.15, Anchor: AnchorAuto}
 }
 
+// PublishedConfig is the published network as it was trained before
+// anchoring: raw windows in, the next value out, no highway, no clipping,
+// no validation (the last epoch is kept) and no early stopping.
+func PublishedConfig() Config {
+	c := DefaultConfig()
+	c.Target, c.Highway, c.Clip, c.ValidationFraction, c.Patience, c.Anchor = "level", 0, 0, 0, 0, ""
+	return c
+}
+
 // anchored reports whether the network predicts changes from the last value.
 func (c Config) anchored() bool { return c.Target == "change" }
 
