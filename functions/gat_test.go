@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // scaledUnemployment pivots and rescales the unemployment data into uw,
@@ -26,13 +25,7 @@ func TestTrainGAT(t *testing.T) {
 	ctx := context.Background()
 	addr := startServer(t)
 	var notices []string
-	cfg, _ := pgx.ParseConfig(connStringFor(addr))
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectWithNotices(t, addr, pgx.QueryExecModeCacheStatement, &notices)
 	other := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestEvaluateHorizons checks evaluate's horizon rows: one per method and
@@ -72,15 +71,8 @@ func TestEvaluateHorizons(t *testing.T) {
 // methods and levels refused.
 func TestForecastMethods(t *testing.T) {
 	ctx := context.Background()
-	addr := startServer(t)
 	var notices []string
-	cfg, _ := pgx.ParseConfig(connStringFor(addr))
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeCacheStatement, &notices)
 	scaledUnemployment(t, conn)
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'f', epochs := 5, scaler := 'u')")
 	var bad int

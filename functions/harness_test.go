@@ -82,11 +82,21 @@ func connStringFor(addr string) string {
 // connect opens a pgx connection in the given exec mode.
 func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
+	return connectWithNotices(t, addr, mode, nil)
+}
+
+// connectWithNotices opens a pgx connection in the given exec mode whose
+// NOTICE messages are appended to *notices, if notices is not nil.
+func connectWithNotices(t testing.TB, addr string, mode pgx.QueryExecMode, notices *[]string) *pgx.Conn {
+	t.Helper()
 	cfg, err := pgx.ParseConfig(connStringFor(addr))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.DefaultQueryExecMode = mode
+	if notices != nil {
+		cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { *notices = append(*notices, n.Message) }
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, cfg)
