@@ -1,6 +1,13 @@
 -- Mallard tour. Start the server with `make run`, then:
 --   psql -h 127.0.0.1 -p 5433 -U mallard -f examples.sql
 -- Every statement runs on Mallard's embedded DuckDB database.
+-- The tour keeps its tables in a schema of its own, tour, and starts by
+-- dropping what an earlier run left (its tables there, and its two models),
+-- so it runs again with the same output and never touches tables of yours.
+CREATE SCHEMA IF NOT EXISTS tour;
+SET search_path = tour;
+SELECT count(mlops.drop(name)) >= 0 AS fresh
+FROM (SELECT DISTINCT name FROM mlops.models WHERE name IN ('unemployment_gat', 'movies'));
 
 -- 1. Plain SQL: tables, inserts, queries, as in Postgres.
 DROP TABLE IF EXISTS tour_sales;
@@ -38,7 +45,7 @@ SHOW server_version;
 SET application_name = 'mallard-tour';
 SELECT current_setting('application_name') AS app, version() LIKE 'PostgreSQL 15%' AS looks_like_pg15;
 SELECT table_name, table_type FROM information_schema.tables
-WHERE table_schema = 'public' AND table_name LIKE 'tour%' ORDER BY table_name;
+WHERE table_schema = 'tour' AND table_name LIKE 'tour%' ORDER BY table_name;
 SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) AS type
 FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'tour_sales'::regclass AND a.attnum > 0
 ORDER BY a.attnum;
@@ -117,7 +124,7 @@ FROM attention('unemployment_gat') WHERE target = 'construction' ORDER BY weight
 -- 8. The model registry. Every training run is recorded, with one row per
 --    epoch committed as it ends: another session can watch a run live and
 --    stop it with mlops.cancel(run_id).
-SELECT run_id, model, version, status, epochs_done, best_epoch
+SELECT model, version, status, epochs_done, best_epoch
 FROM mlops.training_runs ORDER BY run_id DESC LIMIT 1;
 SELECT epoch, round(train_loss, 3) AS train_loss, round(test_loss, 3) AS test_loss
 FROM mlops.training_metrics
@@ -148,6 +155,8 @@ SELECT mlops.cancel(run_id) FROM mlops.training_runs WHERE status IN ('queued', 
 -- 9. A recommender. An autoencoder of the AutoRec family learns each user's
 --    ratings from the ratings table alone: sparse rows, no users x items
 --    matrix. MovieLens small (GroupLens, non-commercial; see examples/data).
+DROP TABLE IF EXISTS ratings;
+DROP TABLE IF EXISTS movies;
 CREATE TABLE ratings (userId INTEGER, movieId INTEGER, rating DOUBLE, timestamp BIGINT);
 \copy ratings FROM 'examples/data/movielens-small/ratings.csv' WITH (FORMAT csv, HEADER)
 CREATE TABLE movies (movieId INTEGER, title VARCHAR, year INTEGER, genres VARCHAR);

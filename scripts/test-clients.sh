@@ -102,10 +102,12 @@ apply_known() {
 # run_examples runs the tour a new user runs, examples.sql, on a fresh server
 # of its own, from the repository root (its \copy paths are relative). It
 # must run without a single error, and its output must match examples.out
-# (UPDATE=1 rewrites it). The tour rounds what training computes; the
+# (UPDATE=1 rewrites it). Then it runs again on the same database, beside
+# tables of a user's named like the tour's, and must print the same and
+# leave those tables alone. The tour rounds what training computes; the
 # numbers in NOTICEs, which Mallard sends at full precision, are masked.
 run_examples() {
-  local got="$work/examples.out" db="$work/examples" rc
+  local got="$work/examples.out" again="$work/examples-again.out" db="$work/examples" rc mine
   mkdir -p "$db"
   "$bin" serve --listen "127.0.0.1:$examples_port" --http '' --db "$db/examples.duckdb" --log-level warn >"$db/server.log" 2>&1 &
   examples_pid=$!
@@ -114,18 +116,35 @@ run_examples() {
     sleep 0.1
   done
   set +e
-  PGOPTIONS= timeout 600 psql -X -h 127.0.0.1 -p "$examples_port" -U mallard -d mallard -v ON_ERROR_STOP=1 -f examples.sql 2>&1 |
-    sed -E -e "s/port \"$examples_port\"/port \"PORT\"/" -e '/NOTICE:/ s/[0-9]+\.[0-9]+(e[-+]?[0-9]+)?/<n>/g' >"$got"
-  rc=${PIPESTATUS[0]}
+  tour "$got"; rc=$?
+  if [ "$rc" -eq 0 ]; then
+    psql -X -h 127.0.0.1 -p "$examples_port" -U mallard -d mallard -qc \
+      'CREATE TABLE public.unemployment AS SELECT 1 AS mine; CREATE TABLE public.tour_sales AS SELECT 2 AS mine'
+    tour "$again"; rc=$?
+    mine=$(psql -X -h 127.0.0.1 -p "$examples_port" -U mallard -d mallard -Atc \
+      'SELECT (SELECT mine FROM public.unemployment) + (SELECT mine FROM public.tour_sales)')
+  fi
   set -e
   kill "$examples_pid" 2>/dev/null || true; wait "$examples_pid" 2>/dev/null || true; examples_pid=
   if [ "${UPDATE:-}" = 1 ]; then cp "$got" examples.out; fi
   if [ "$rc" -ne 0 ]; then
-    echo "examples.sql: psql exited with status $rc; last lines of its output:"; tail -n 20 "$got"
+    echo "examples.sql: psql exited with status $rc; last lines of its output:"; tail -n 20 "$got" "$again" 2>/dev/null
     echo "--- examples server log (last 20 lines)"; tail -n 20 "$db/server.log"
     return 1
   fi
-  diff -u examples.out "$got"
+  if [ "$mine" != 3 ]; then
+    echo "examples.sql: the second run changed the user's public.unemployment or public.tour_sales (got '$mine')"
+    return 1
+  fi
+  diff -u examples.out "$got" && diff -u examples.out "$again"
+}
+
+# tour runs examples.sql on run_examples' server into the file $1, NOTICE
+# numbers masked, and returns psql's status.
+tour() {
+  PGOPTIONS= timeout 600 psql -X -h 127.0.0.1 -p "$examples_port" -U mallard -d mallard -v ON_ERROR_STOP=1 -f examples.sql 2>&1 |
+    sed -E -e "s/port \"$examples_port\"/port \"PORT\"/" -e '/NOTICE:/ s/[0-9]+\.[0-9]+(e[-+]?[0-9]+)?/<n>/g' >"$1"
+  return "${PIPESTATUS[0]}"
 }
 
 run_psql() {
