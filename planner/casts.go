@@ -76,6 +76,9 @@ func (r *rewriter) typeCast(n *pg.Node) {
 	switch {
 	case target == "bytea" && r.byteaLiteral(n, tc):
 		return
+	case target == "regtype" && len(tc.TypeName.ArrayBounds) > 0 && !isNameArg(tc.Arg):
+		r.regTypeArray(tc)
+		return
 	case len(tc.TypeName.ArrayBounds) > 0:
 		r.arrayConst(tc.Arg)
 		return
@@ -104,6 +107,20 @@ func (r *rewriter) typeCast(n *pg.Node) {
 	default:
 		tc.TypeName = &pg.TypeName{Names: typeNames("int8"), Typemod: -1, Location: -1}
 	}
+	r.changed = true
+}
+
+// regTypeArray turns oids::regtype[] into the list of the names the oids
+// stand for, under storage's regtype alias, so that it goes out as
+// regtype[] and reads as Postgres shows it: clients cast it to text[] for
+// the names (pgcli's COALESCE(proallargtypes::regtype[],
+// proargtypes::regtype[])::text[]). Unlike a scalar regtype, which stays
+// an oid until shown, the list holds names: two regtype[] compare by name.
+func (r *rewriter) regTypeArray(tc *pg.TypeCast) {
+	tc.Arg = &pg.Node{Node: &pg.Node_FuncCall{FuncCall: &pg.FuncCall{
+		Funcname: r.p.catalogFunc("mallard_regtype_names"), Args: []*pg.Node{tc.Arg}, Location: -1}}}
+	tc.TypeName = &pg.TypeName{Names: names(regTypes["regtype"][2]), ArrayBounds: []*pg.Node{pg.MakeIntNode(-1)},
+		Typemod: -1, Location: -1}
 	r.changed = true
 }
 

@@ -53,6 +53,8 @@ func TestRewrites(t *testing.T) {
 		{"prefix ~ is bitwise not", "SELECT OPERATOR(pg_catalog.~) 5", []string{"~ 5"}, []string{"regexp_matches", "OPERATOR"}},
 		{"collate default", "SELECT relname COLLATE pg_catalog.default FROM pg_class", []string{"SELECT relname AS relname FROM"}, []string{"COLLATE"}},
 		{"regtype parameter", "SELECT oid::regtype::text FROM pg_type t WHERE t.oid = $1::regtype", []string{"mallard_catalog.pg.mallard_regtype($1::varchar)", "mallard_catalog.pg.mallard_regtype_name(oid)"}, []string{"::regtype"}},
+		{"regtype array of oids", "SELECT COALESCE(proallargtypes::regtype[], proargtypes::regtype[])::text[] FROM pg_proc",
+			[]string{"mallard_catalog.pg.mallard_regtype_names(proallargtypes)::pg_regtype[]", "mallard_regtype_names(proargtypes)::pg_regtype[])::text[]"}, []string{"::regtype"}},
 		{"bytea hex literal", `INSERT INTO t VALUES ('\x0001ff'::bytea)`, []string{"from_hex('0001ff')"}, []string{"bytea"}},
 		{"extract", "SELECT extract(year FROM ts) FROM pg_class", []string{"date_part('year', ts)"}, nil},
 		{"information_schema function", "SELECT (information_schema._pg_expandarray(i.indkey)).n FROM pg_index i", []string{"mallard_catalog.info._pg_expandarray(i.indkey)"}, nil},

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the programs Mallard's tests drive (psql and a PostgreSQL 15 server
-# for comparisons, the real clients, headless Chromium for the dashboard),
-# from Debian packages, when they are missing.
+# for comparisons, the real clients, pgcli and the tmux that drives it,
+# headless Chromium for the dashboard), from Debian packages, when they are
+# missing.
 set -euo pipefail
 need=()
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 [ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql)
 [ -r /usr/share/java/postgresql.jar ] || need+=(libpostgresql-jdbc-java)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pgcli >/dev/null 2>&1 || need+=(pgcli)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 for m in psycopg2:python3-psycopg2 psycopg:python3-psycopg sqlalchemy:python3-sqlalchemy pandas:python3-pandas; do
   /usr/bin/python3 -c "import ${m%%:*}" >/dev/null 2>&1 || need+=("${m#*:}")
 done

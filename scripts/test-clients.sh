@@ -5,9 +5,10 @@
 #    .out file beside it, and examples.sql on a fresh server of its own, which
 #    must run without an error and print examples.out;
 #  - the scenario programs under clients/: pgjdbc (Java), psycopg2, psycopg 3,
-#    SQLAlchemy, pandas and node-postgres, and the dashboard in headless
-#    Chromium (screenshots in .ci/out). Each prints "PASS client: check" or
-#    "FAIL client: check: why" per check; every client uses its own tables.
+#    SQLAlchemy, pandas and node-postgres, pgcli driven in a tmux terminal,
+#    and the dashboard in headless Chromium (screenshots in .ci/out). Each
+#    prints "PASS client: check" or "FAIL client: check: why" per check;
+#    every client uses its own tables.
 # Prints one line per check and ends with "clients: N passed, M failed".
 # Set UPDATE=1 to rewrite the psql .out files and examples.out (then read the
 # diff before committing), and CLIENTS="java node" to run only some of the
@@ -212,6 +213,16 @@ run_node() {
   run_client node node clients/node/scenario.js
 }
 
+run_pgcli() {
+  local tool
+  for tool in pgcli tmux; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      missing pgcli "$tool not found (Debian: pgcli tmux)"; return
+    fi
+  done
+  run_client pgcli clients/pgcli/scenario.sh
+}
+
 run_dashboard() {
   local chrome=${CHROMIUM:-chromium}
   if ! command -v "$chrome" >/dev/null 2>&1; then
@@ -227,6 +238,7 @@ if wanted psycopg; then run_python psycopg psycopg python3-psycopg; fi
 if wanted sqlalchemy; then run_python sqlalchemy sqlalchemy python3-sqlalchemy; fi
 if wanted pandas; then run_python pandas "pandas, sqlalchemy, psycopg2" "python3-pandas python3-sqlalchemy python3-psycopg2"; fi
 if wanted node; then run_node; fi
+if wanted pgcli; then run_pgcli; fi
 if wanted dashboard; then run_dashboard; fi
 
 if [ "$fail" -ne 0 ]; then

@@ -26,7 +26,8 @@ import (
 //	-- <tool>: what the query is for. Source: repository and file
 //	-- columns: a, b        result columns the tool reads by name
 //	-- contains: x, y       values that must appear in some result cell
-//	-- params: p1, p2       text values bound to $1, $2, ...
+//	-- params: p1, p2       text values bound to $1, $2, ...; a comma
+//	                        inside braces ({r,p,f}) does not separate
 //
 // and the remaining lines are one SQL statement. The tool tag must be the
 // file's base name. The statements run against biSchema.
@@ -102,7 +103,7 @@ func loadBIQueries(path string) ([]biQuery, error) {
 			case "contains":
 				q.contains = splitList(h[2])
 			case "params":
-				for _, p := range splitList(h[2]) {
+				for _, p := range splitParams(h[2]) {
 					q.params = append(q.params, p)
 				}
 			default:
@@ -155,14 +156,38 @@ func splitList(s string) []string {
 	return out
 }
 
-// biModes are the two ways the corpus is replayed: JDBC-like clients
-// prepare, describe and then execute each statement; some tools, and every
-// psql-like client, send the text with the simple protocol.
+// splitParams splits a params header at the commas outside braces, so that
+// an array literal such as {r,p,f} is one parameter.
+func splitParams(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i < len(s) && s[i] == '{':
+			depth++
+		case i < len(s) && s[i] == '}':
+			depth--
+		case i == len(s) || s[i] == ',' && depth == 0:
+			if f := strings.TrimSpace(s[start:i]); f != "" {
+				out = append(out, f)
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// biModes are the three ways the corpus is replayed: JDBC-like clients
+// prepare, describe and then execute each statement; psycopg 3 (pgcli)
+// sends each statement with its parameters as text of no declared type;
+// some tools, and every psql-like client, send the text with the simple
+// protocol.
 var biModes = []struct {
 	name string
 	mode pgx.QueryExecMode
 }{
 	{"cache_describe", pgx.QueryExecModeCacheDescribe},
+	{"exec", pgx.QueryExecModeExec},
 	{"simple", pgx.QueryExecModeSimpleProtocol},
 }
 

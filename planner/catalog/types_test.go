@@ -134,3 +134,26 @@ func TestVectorCastRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestRegtypeNames checks mallard_regtype_names, which oids::regtype[]
+// becomes: each OID by the name regtype shows, in order, and NULL where
+// Postgres' regtype[] output has NULL.
+func TestRegtypeNames(t *testing.T) {
+	_, conn := session(t)
+	for _, tc := range []struct{ list, want string }{
+		{"[23, 1009, 1043]", "{integer,text[],character varying}"},
+		{"[25, NULL, 99999]", "{text,NULL,99999}"},
+		{"[]", "{}"},
+		{"NULL", "NULL"},
+	} {
+		r := rows(t, conn, "SELECT mallard_catalog.pg.mallard_regtype_names(CAST("+tc.list+" AS BIGINT[]))")
+		if r[0][0] != tc.want {
+			t.Errorf("mallard_regtype_names(%s) = %s, want %s", tc.list, r[0][0], tc.want)
+		}
+	}
+	got := rows(t, conn, `SELECT mallard_catalog.pg.mallard_regtype_names(proargtypes)
+		FROM mallard_catalog.pg.pg_proc WHERE proname = 'lower'`)
+	if len(got) == 0 || got[0][0] != "{text}" {
+		t.Errorf("lower's argument types: got %v, want {text}", got)
+	}
+}

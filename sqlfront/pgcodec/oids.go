@@ -26,6 +26,8 @@ const (
 	OIDMoneyArray       uint32 = 791
 	OIDBoolArray        uint32 = 1000
 	OIDByteaArray       uint32 = 1001
+	OIDCharArray        uint32 = 1002
+	OIDNameArray        uint32 = 1003
 	OIDInt2Array        uint32 = 1005
 	OIDInt4Array        uint32 = 1007
 	OIDTextArray        uint32 = 1009
@@ -75,8 +77,8 @@ type scalarInfo struct {
 var scalars = map[uint32]scalarInfo{
 	OIDBool:        {"bool", 1, OIDBoolArray},
 	OIDBytea:       {"bytea", -1, OIDByteaArray},
-	OIDChar:        {"char", 1, 1002},
-	OIDName:        {"name", 64, 1003},
+	OIDChar:        {"char", 1, OIDCharArray},
+	OIDName:        {"name", 64, OIDNameArray},
 	OIDInt8:        {"int8", 8, OIDInt8Array},
 	OIDInt2:        {"int2", 2, OIDInt2Array},
 	OIDInt2Vector:  {"int2vector", -1, 1006},
@@ -111,7 +113,8 @@ var scalars = map[uint32]scalarInfo{
 // arrayElems is a read-only table from an array type's OID to its element
 // type's OID, for the array types DecodeParam accepts.
 var arrayElems = map[uint32]uint32{
-	OIDBoolArray: OIDBool, OIDByteaArray: OIDBytea, OIDInt2Array: OIDInt2,
+	OIDBoolArray: OIDBool, OIDByteaArray: OIDBytea, OIDCharArray: OIDChar,
+	OIDNameArray: OIDName, OIDInt2Array: OIDInt2,
 	OIDInt4Array: OIDInt4, OIDTextArray: OIDText, OIDBPCharArray: OIDBPChar,
 	OIDVarcharArray: OIDVarchar, OIDInt8Array: OIDInt8, OIDFloat4Array: OIDFloat4,
 	OIDFloat8Array: OIDFloat8, OIDTimestampArray: OIDTimestamp, OIDDateArray: OIDDate,

@@ -25,8 +25,8 @@ import (
 // DuckDB list literal ('["1", "2", NULL]'; for json[] a JSON array).
 //
 // Binary parameters of types with a Go counterpart (bool, int2/4/8, oid,
-// float4/8, bytea, and the text types text, varchar, name, bpchar, json
-// and unknown) come back natively. date, time, timetz, timestamp,
+// float4/8, bytea, and the text types text, varchar, name, "char", bpchar,
+// json and unknown) come back natively. date, time, timetz, timestamp,
 // timestamptz, interval, numeric, uuid, bit, varbit, jsonb and arrays of
 // any of these are decoded and rendered as text that DuckDB casts to the
 // matching type.
@@ -70,7 +70,7 @@ func decodeBinary(oid uint32, data []byte) (any, error) {
 		return decodeBinaryNumber(oid, data)
 	case OIDBytea:
 		return append([]byte{}, data...), nil
-	case OIDText, OIDVarchar, OIDName, OIDBPChar, OIDJSON, OIDUnknown:
+	case OIDText, OIDVarchar, OIDName, OIDChar, OIDBPChar, OIDJSON, OIDUnknown:
 		return utf8Text(oid, data, binaryError)
 	case OIDJSONB:
 		if len(data) == 0 || data[0] != 1 {

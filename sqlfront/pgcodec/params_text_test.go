@@ -40,6 +40,8 @@ func textParams() []paramCase {
 		{"text[]", pgtype.TextArrayOID, []byte(`{"a b","",x\"y, spaced out ,NULL,"NULL",null}`), `["a b", "", "x\"y", "spaced out", NULL, "NULL", NULL]`, "VARCHAR[]", ""},
 		{"text[] escapes", pgtype.TextArrayOID, []byte(`{"c\\d","it's",\ lead}`), `["c\\d", "it's", " lead"]`, "VARCHAR[]", ""},
 		{"bool[]", pgtype.BoolArrayOID, []byte("{t,f,NULL}"), `["true", "false", NULL]`, "BOOLEAN[]", ""},
+		{`"char"[]`, pgtype.QCharArrayOID, []byte(`{r,p,""}`), `["r", "p", ""]`, "VARCHAR[]", ""},
+		{"name[]", pgtype.NameArrayOID, []byte(`{public,"my schema"}`), `["public", "my schema"]`, "VARCHAR[]", ""},
 		{"bytea[]", pgtype.ByteaArrayOID, []byte(`{"\\x01ff","\\x"}`), `["\\x01\\xff", ""]`, "BLOB[]", ""},
 		{"date[]", pgtype.DateArrayOID, []byte(`{2020-01-01,"0044-03-15 BC"}`), `["2020-01-01", "0044-03-15 (BC)"]`, "DATE[]", ""},
 		{"timestamptz[]", pgtype.TimestamptzArrayOID, []byte(`{"2020-01-01 00:00:00+00"}`), `["2020-01-01 00:00:00+00"]`, "TIMESTAMPTZ[]", ""},
