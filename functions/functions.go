@@ -48,6 +48,8 @@ func tableFunctions() map[string]tableFunction {
 		"attention":         attentionFunction(),
 		"train_recommender": trainRecommenderFunction(),
 		"recommend":         recommendFunction(),
+		"recommend_for":     recommendForFunction(),
+		"similar_items":     similarItemsFunction(),
 	}
 }
 

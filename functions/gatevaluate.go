@@ -16,7 +16,8 @@ func evaluateFunction() tableFunction {
 	return tableFunction{
 		sig: signature{fn: "evaluate", positional: []param{{name: "model", kind: kindText, required: true}},
 			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)}}},
+				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)},
+				{name: "protocol", kind: kindText, choices: recProtocols()}}},
 		bind: bindEvaluate,
 	}
 }
@@ -43,11 +44,14 @@ func bindEvaluate(c *call, a args) (*table, error) {
 	var kind string
 	_ = c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? LIMIT 1", ref.Name).Scan(&kind)
 	if kind == recommenderKind {
-		return bindEvaluateRecommender(c, ref)
+		return bindEvaluateRecommender(c, ref, a)
 	}
 	s, err := loadGAT(c, "evaluate", a)
 	if err != nil {
 		return nil, err
+	}
+	if a.given("protocol") {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: protocol applies to recommenders, and %s is a GAT", s.ref)
 	}
 	if s.metrics == nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref).

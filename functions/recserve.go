@@ -4,14 +4,10 @@ package functions
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
@@ -34,6 +30,7 @@ func recommendFunction() tableFunction {
 				{name: "items", kind: kindText},
 				{name: "fallback", kind: kindText, choices: []string{"error", "popular"}, def: "error"},
 				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
+				{name: "method", kind: kindText, choices: recMethods(), def: methodModel},
 			}},
 		bind: bindRecommend,
 	}
@@ -57,26 +54,10 @@ func loadRec(ctx context.Context, c *call, fn string, ref mlops.Ref) (*storedRec
 }
 
 // user returns the index of the user id v (an int64 or a string) names,
-// and false if the model does not know the user. A text id of an integer
-// model, or the reverse, is converted.
+// and false if the model does not know the user.
 func (s *storedRec) user(v any) (int, bool) {
-	var id recommender.ID
-	switch x := v.(type) {
-	case int64:
-		id = recommender.Int(x)
-		if s.Columns.UserIsText {
-			id = recommender.Text(strconv.FormatInt(x, 10))
-		}
-	case string:
-		id = recommender.Text(x)
-		if !s.Columns.UserIsText {
-			n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			id = recommender.Int(n)
-		}
-	default:
+	id, ok := idOf(v, s.Columns.UserIsText)
+	if !ok {
 		return 0, false
 	}
 	u, ok := s.Model.UserIDs.Index(id)
@@ -84,6 +65,36 @@ func (s *storedRec) user(v any) (int, bool) {
 		return 0, false
 	}
 	return u, ok
+}
+
+// item returns the index of the item id v (an int64 or a string) names,
+// and false if the model does not know the item.
+func (s *storedRec) item(v any) (int, bool) {
+	id, ok := idOf(v, s.Columns.ItemIsText)
+	if !ok {
+		return 0, false
+	}
+	return s.Model.ItemIDs.Index(id)
+}
+
+// idOf is the id v (an int64 or a string) names in a column of text ids
+// or of integers: a text id of an integer column, or the reverse, is
+// converted; false if it cannot be.
+func idOf(v any, isText bool) (recommender.ID, bool) {
+	switch x := v.(type) {
+	case int64:
+		if isText {
+			return recommender.Text(strconv.FormatInt(x, 10)), true
+		}
+		return recommender.Int(x), true
+	case string:
+		if isText {
+			return recommender.Text(x), true
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return recommender.Int(n), err == nil
+	}
+	return recommender.ID{}, false
 }
 
 // checkUser fails unless the model knows user v or fallback is "popular".
@@ -96,19 +107,19 @@ func (s *storedRec) checkUser(fn string, v any, fallback string) error {
 		WithHint("fallback := 'popular' recommends the most popular items to users it does not know.")
 }
 
-// recommend returns user v's k best items; a user the model does not know
-// gets the most popular items when fallback is "popular", else an error.
-func (s *storedRec) recommend(fn string, v any, k int, excludeSeen bool, fallback string) ([]recommender.Scored, error) {
+// recommend returns user v's k best items by method; a user the model
+// does not know gets the most popular items when fallback is "popular",
+// else an error.
+func (s *storedRec) recommend(ctx context.Context, fn string, v any, k int, excludeSeen bool, fallback, method string) ([]recommender.Scored, error) {
 	u, ok := s.user(v)
 	if !ok {
 		if err := s.checkUser(fn, v, fallback); err != nil {
 			return nil, err
 		}
-		pop := s.popularItems()
-		return pop[:min(k, len(pop))], nil
+		return s.popular(nil, k, false), nil
 	}
 	items, vals := recommender.Known(s.Train, s.Test, u)
-	return s.Model.Recommend(items, vals, k, excludeSeen), nil
+	return s.rankBy(ctx, fn, method, items, vals, k, excludeSeen)
 }
 
 func describeID(v any) string {
@@ -135,29 +146,44 @@ func idTypeInfo(isText bool) duckdb.TypeInfo {
 }
 
 func bindRecommend(c *call, a args) (*table, error) {
-	ref, err := modelRef(recommendName, a)
+	s, err := bindRec(c, recommendName, a)
 	if err != nil {
 		return nil, err
 	}
-	s, err := loadRec(c.ctx(), c, recommendName, ref)
-	if err != nil {
-		return nil, err
-	}
-	k, exclude, fallback := int(a.int("k")), a.bool("exclude_seen"), a.text("fallback")
+	k, exclude, fallback, method := int(a.int("k")), a.bool("exclude_seen"), a.text("fallback"), a.text("method")
 	if err := s.checkUser(recommendName, a.value("user_id"), fallback); err != nil {
 		return nil, err
 	}
+	return s.recTable(c, recommendName, a, func(ctx context.Context) ([]recommender.Scored, error) {
+		return s.recommend(ctx, recommendName, a.value("user_id"), k, exclude, fallback, method)
+	})
+}
+
+// bindRec loads the recommender version fn's model and version arguments name.
+func bindRec(c *call, fn string, a args) (*storedRec, error) {
+	ref, err := modelRef(fn, a)
+	if err != nil {
+		return nil, err
+	}
+	return loadRec(c.ctx(), c, fn, ref)
+}
+
+// recTable is the table of recommend, recommend_for and similar_items:
+// rank, item and score of the items rank returns when it is read, then the
+// columns of the items table a names, if it does.
+func (s *storedRec) recTable(c *call, fn string, a args, rank func(context.Context) ([]recommender.Scored, error)) (*table, error) {
 	cols := []duckdb.ColumnInfo{{Name: "rank", T: bigintType()}, {Name: "item", T: idTypeInfo(s.Columns.ItemIsText)},
 		{Name: "score", T: doubleType()}}
 	var items *itemTable
 	if a.given("items") {
-		if items, err = openItems(c, a.text("items"), s.Columns); err != nil {
+		var err error
+		if items, err = openItems(c, fn, a.text("items"), s.Columns); err != nil {
 			return nil, err
 		}
 		cols = append(cols, items.cols...)
 	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) {
-		recs, err := s.recommend(recommendName, a.value("user_id"), k, exclude, fallback)
+		recs, err := rank(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -192,8 +218,8 @@ type itemTable struct {
 	cols  []duckdb.ColumnInfo
 }
 
-func openItems(c *call, text string, rc recColumns) (*itemTable, error) {
-	src, err := openSource(c.ctx(), c, recommendName, text)
+func openItems(c *call, fn, text string, rc recColumns) (*itemTable, error) {
+	src, err := openSource(c.ctx(), c, fn, text)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +242,7 @@ func openItems(c *call, text string, rc recColumns) (*itemTable, error) {
 	}
 	if t.key == "" {
 		return nil, sqlstate.New(sqlstate.UndefinedColumn, "%s: items := %s has no column %s, the item column the model was trained on",
-			recommendName, quote(text), rc.Item).WithHint("It has columns %s; select the item column as %s.", src.columnList(), ident(rc.Item))
+			fn, quote(text), rc.Item).WithHint("It has columns %s; select the item column as %s.", src.columnList(), ident(rc.Item))
 	}
 	return t, nil
 }
@@ -266,127 +292,4 @@ func (t *itemTable) lookup(ctx context.Context, c *call, s *storedRec, recs []re
 		}
 	}
 	return out, t.src.wrap(rd.Err())
-}
-
-// bindEvaluateRecommender is evaluate of a recommender: the held-out
-// metrics of the model and the baselines, as measured after training.
-func bindEvaluateRecommender(c *call, ref mlops.Ref) (*table, error) {
-	s, err := loadRec(c.ctx(), c, "evaluate", ref)
-	if err != nil {
-		return nil, err
-	}
-	if s.metrics == "" {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref)
-	}
-	var ms []recMetrics
-	if err := json.Unmarshal([]byte(s.metrics), &ms); err != nil {
-		return nil, fmt.Errorf("decode metrics of %s: %w", s.ref, err)
-	}
-	cols := []duckdb.ColumnInfo{{Name: "method", T: varcharType()}, {Name: "test_rmse", T: doubleType()},
-		{Name: "recall_at_10", T: doubleType()}, {Name: "ndcg_at_10", T: doubleType()}}
-	return &table{cols: cols, open: func(context.Context) (*run, error) {
-		rows := make([][]any, len(ms))
-		for i, m := range ms {
-			rows[i] = []any{m.Method, optional(m.RMSE), optional(m.RecallAt10), optional(m.NDCGAt10)}
-		}
-		return rowsRun(rows), nil
-	}}, nil
-}
-
-// recommendationsFunction is the scalar recommendations(model, user_id,
-// k): user_id's k best items as a list of (item, score) structs, for use
-// per row over a table of users. It has an overload for integer and one
-// for text user ids; the items come back as the user id's type (see
-// recommendationsUDF). The planner passes the caller first.
-type recommendationsUDF struct {
-	e *env
-	// text is the overload for text user ids, whose items are text.
-	text bool
-}
-
-// recMemo keeps, for one statement, the models its rows have named.
-type recMemo struct {
-	mu     sync.Mutex
-	models map[string]*storedRec
-}
-
-type recMemoKey struct{}
-
-func (f recommendationsUDF) Config() duckdb.ScalarFuncConfig {
-	item := idTypeInfo(f.text)
-	itemEntry, _ := duckdb.NewStructEntry(item, "item")
-	scoreEntry, _ := duckdb.NewStructEntry(doubleType(), "score")
-	st, _ := duckdb.NewStructInfo(itemEntry, scoreEntry)
-	list, _ := duckdb.NewListInfo(st)
-	return duckdb.ScalarFuncConfig{InputTypeInfos: []duckdb.TypeInfo{varcharType(), varcharType(), item, bigintType()},
-		ResultTypeInfo: list, Volatile: true}
-}
-
-func (f recommendationsUDF) Executor() duckdb.ScalarFuncExecutor {
-	return duckdb.ScalarFuncExecutor{
-		ScalarBinder: func(ctx context.Context, _ []duckdb.ScalarUDFArg) (context.Context, error) {
-			return context.WithValue(ctx, recMemoKey{}, &recMemo{models: map[string]*storedRec{}}), nil
-		},
-		RowContextExecutor: func(ctx context.Context, values []driver.Value) (any, error) {
-			c := newCall(f.e, values[0])
-			out, err := f.row(ctx, c, values[1:])
-			if err != nil {
-				return nil, c.caller.Fail(err)
-			}
-			return out, nil
-		},
-	}
-}
-
-const recommendationsName = "recommendations"
-
-func (f recommendationsUDF) row(ctx context.Context, c *call, values []driver.Value) (any, error) {
-	name, _ := values[0].(string)
-	k, _ := values[2].(int64)
-	if k < 1 || k > maxK {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: k := %d is out of range; it must be ≥ 1 and ≤ %d", recommendationsName, k, maxK)
-	}
-	memo, _ := ctx.Value(recMemoKey{}).(*recMemo)
-	if memo == nil {
-		memo = &recMemo{models: map[string]*storedRec{}}
-	}
-	memo.mu.Lock()
-	s, ok := memo.models[name]
-	memo.mu.Unlock()
-	if !ok {
-		ref, err := mlops.ParseRef(name)
-		if err != nil {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: model: %v", recommendationsName, err)
-		}
-		if s, err = loadRec(c.ctx(), c, recommendationsName, ref); err != nil {
-			return nil, err
-		}
-		if s.Columns.ItemIsText && !f.text {
-			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "%s: %s has text item ids, which an integer user_id cannot return", recommendationsName, s.ref).
-				WithHint("Pass the user id as text: recommendations('%s', CAST(user_id AS VARCHAR), k).", name)
-		}
-		memo.mu.Lock()
-		memo.models[name] = s
-		memo.mu.Unlock()
-	}
-	recs, err := s.recommend(recommendationsName, values[1], int(k), true, "error")
-	if err != nil {
-		return nil, err
-	}
-	out := make([]any, len(recs))
-	for i, r := range recs {
-		item := s.itemValue(r.Item)
-		if f.text {
-			item = s.Model.ItemIDs.At(r.Item).String()
-		}
-		out[i] = map[string]any{"item": item, "score": r.Score}
-	}
-	return out, nil
-}
-
-// Scalars names the scalar functions that take their caller first, for the planner.
-func Scalars() []string { return []string{recommendationsName} }
-
-func registerRecommendations(conn *sql.Conn, e *env) error {
-	return duckdb.RegisterScalarUDFSet(conn, recommendationsName, recommendationsUDF{e: e}, recommendationsUDF{e: e, text: true})
 }

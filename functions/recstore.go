@@ -23,6 +23,7 @@ type recArtifact struct {
 
 	popularOnce sync.Once
 	popular     []recommender.Scored // every item, most rated first
+	derived     recDerived           // EASE and evaluations, computed when first asked for
 }
 
 // recHeader is the artifact's small part, stored as JSON.

@@ -35,7 +35,7 @@ const (
 var activations = []string{"tanh", "relu", "elu", "leaky_relu", "sigmoid", "identity"}
 
 func trainRecommenderFunction() tableFunction {
-	def := recommender.DefaultConfig()
+	def, ranking := recommender.DefaultConfig(), recommender.DefaultRankingConfig()
 	return tableFunction{
 		sig: signature{
 			fn:         trainRecommenderName,
@@ -60,8 +60,13 @@ func trainRecommenderFunction() tableFunction {
 				{name: "duplicates", kind: kindText, choices: []string{"error", "avg"}, def: "error"},
 				{name: "relevant", kind: kindFloat, min: -1e9, max: 1e9, def: def.Relevant},
 				{name: "rank_users", kind: kindInt, min: 0, max: 1 << 31, def: int64(def.RankUsers)},
+				{name: "hold_out_users", kind: kindFloat, min: 0, max: 0.9, def: 0.0},
 				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+				{name: "objective", kind: kindText, choices: recommender.Objectives(), def: def.Objective},
+				{name: "dropout", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: ranking.Dropout},
+				{name: "negatives", kind: kindInt, min: 0, max: 1_000_000, def: int64(ranking.Negatives)},
+				{name: "implicit", kind: kindBool, def: false},
 			},
 		},
 		bind:   bindTrainRecommender,
@@ -84,11 +89,13 @@ type recJob struct {
 }
 
 // recColumns are the source's user, item and rating columns, and whether
-// the user and item ids are text (else integers).
+// the user and item ids are text (else integers). Implicit data has no
+// rating column: every row is an interaction, read as a rating of 1.
 type recColumns struct {
 	User       string `json:"user"`
 	Item       string `json:"item"`
 	Rating     string `json:"rating"`
+	Implicit   bool   `json:"implicit,omitempty"`
 	UserIsText bool   `json:"user_is_text"`
 	ItemIsText bool   `json:"item_is_text"`
 }
@@ -99,6 +106,19 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	cfg.Epochs, cfg.LR, cfg.Optimizer = int(a.int("epochs")), a.float("lr"), a.text("optimizer")
 	cfg.BatchSize, cfg.L2, cfg.Workers = int(a.int("batch_size")), a.float("l2"), int(a.int("workers"))
 	cfg.Seed, cfg.Relevant, cfg.RankUsers = uint64(a.int("seed")), a.float("relevant"), int(a.int("rank_users"))
+	cfg.HoldOutUsers = a.float("hold_out_users")
+	cfg.Objective, cfg.Dropout, cfg.Negatives = a.text("objective"), a.float("dropout"), int(a.int("negatives"))
+	if err := checkObjective(a); err != nil {
+		return nil, err
+	}
+	if cfg.Objective == recommender.Ranking {
+		rankingDefaults(a, &cfg)
+	} else {
+		cfg.Dropout, cfg.Negatives = 0, 0
+	}
+	if a.bool("implicit") {
+		cfg.Relevant = 1 // every interaction is relevant
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
 	}
@@ -121,7 +141,11 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	job.src = src
-	if job.cols, err = ratingColumns(src, a.text("user"), a.text("item"), a.text("rating")); err != nil {
+	rating := a.text("rating")
+	if a.bool("implicit") {
+		rating = ""
+	}
+	if job.cols, err = ratingColumns(src, a.text("user"), a.text("item"), rating); err != nil {
 		return nil, err
 	}
 	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_rmse", T: doubleType()},
@@ -131,14 +155,18 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 }
 
 // ratingColumns finds the user, item and rating columns: ids of an integer
-// or a text type, and numeric ratings.
+// or a text type, and numeric ratings; with rating empty, the data are
+// implicit and have no rating column.
 func ratingColumns(src *source, user, item, rating string) (recColumns, error) {
-	var out recColumns
+	out := recColumns{Implicit: rating == ""}
 	for _, col := range []struct {
 		arg, name string
 		dst       *string
 		isText    *bool
 	}{{"user", user, &out.User, &out.UserIsText}, {"item", item, &out.Item, &out.ItemIsText}, {"rating", rating, &out.Rating, nil}} {
+		if col.name == "" {
+			continue
+		}
 		i, err := src.column(col.arg, col.name)
 		if err != nil {
 			return out, err
@@ -184,7 +212,10 @@ func idType(isText bool) string {
 // rows are formed in Go (see recommender.Builder), numbered by id, so the
 // result does not depend on the order DuckDB returns them in.
 func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
-	u, i, r := ident(j.cols.User), ident(j.cols.Item), ident(j.cols.Rating)
+	u, i, r := ident(j.cols.User), ident(j.cols.Item), "1"
+	if !j.cols.Implicit {
+		r = ident(j.cols.Rating)
+	}
 	from := j.src.from
 	if j.minUserRatings > 1 {
 		from += fmt.Sprintf(" WHERE %s IN (SELECT %s FROM %s GROUP BY %s HAVING count(*) >= %d)", u, u, j.src.from, u, j.minUserRatings)
@@ -338,14 +369,18 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 		return nil, err
 	}
 	return tr.stream(j.c, trainRecommenderName, func(ctx context.Context, emit func(row ...any) error) (*finished, error) {
-		model, err := recommender.Train(ctx, j.cfg, train, test, func(e recommender.Epoch) error {
+		fit := train // the users held out for evaluate's protocol 'users' never train
+		if h := j.cfg.HoldOutUsers; h > 0 {
+			fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
+		}
+		model, err := recommender.Train(ctx, j.cfg, fit, test, func(e recommender.Epoch) error {
 			best, err := j.record(tr, train, test, &e)
 			if err != nil {
 				return err
 			}
-			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d train_rmse %.4f test_rmse %.4f recall_at_10 %.4f ndcg_at_10 %.4f%s",
-				trainRecommenderName, tr.ref(), e.Epoch, e.TrainRMSE, e.TestRMSE, e.RecallAt10, e.NDCGAt10, workerTimes(e.Workers)))
-			return emit(int64(e.Epoch), e.TrainRMSE, e.TestRMSE, nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
+			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d %s recall_at_10 %.4f ndcg_at_10 %.4f%s",
+				trainRecommenderName, tr.ref(), e.Epoch, j.losses(&e), e.RecallAt10, e.NDCGAt10, workerTimes(e.Workers)))
+			return emit(int64(e.Epoch), nullIfNaN(e.TrainRMSE), nullIfNaN(e.TestRMSE), nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
 				best, float64(e.Elapsed.Microseconds())/1000)
 		})
 		if err != nil {
@@ -367,17 +402,22 @@ func (j *recJob) params() any {
 	}{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String()}
 }
 
-// record commits an epoch to the registry, reports whether its test RMSE
-// is the lowest so far, and saves a checkpoint when one is due: at a new
-// lowest test RMSE (or every checkpoint_every epochs), but not after the
-// last epoch, which the final model replaces at once.
+// record commits an epoch to the registry, reports whether its test loss
+// (the test RMSE, or for the ranking objective 1 − NDCG@10) is the lowest
+// so far, and saves a checkpoint when one is due: at a new lowest test
+// loss (or every checkpoint_every epochs), but not after the last epoch,
+// which the final model replaces at once.
 func (j *recJob) record(tr *trainingRun, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
-	if math.IsNaN(e.TrainRMSE) || math.IsInf(e.TrainRMSE, 0) {
-		return false, sqlstate.New(sqlstate.DataException, "%s: training diverged: train_rmse is %v at epoch %d", trainRecommenderName, e.TrainRMSE, e.Epoch).
+	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
+	if j.cfg.Objective == recommender.Ranking {
+		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
+	}
+	if math.IsNaN(trainLoss) || math.IsInf(trainLoss, 0) {
+		return false, sqlstate.New(sqlstate.DataException, "%s: training diverged: %s is %v at epoch %d", trainRecommenderName, name, trainLoss, e.Epoch).
 			WithHint("Lower lr (it is %g).", j.cfg.LR)
 	}
 	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
-	best, err := tr.epoch(e.Epoch, e.TrainRMSE, e.TestRMSE, e.TestRMSE, float64(e.Elapsed.Microseconds())/1000, extra)
+	best, err := tr.epoch(e.Epoch, trainLoss, testLoss, testLoss, float64(e.Elapsed.Microseconds())/1000, extra)
 	if err != nil {
 		return false, err
 	}
@@ -406,7 +446,13 @@ func (j *recJob) result(ctx context.Context, model *recommender.Model, train, te
 	for i, m := range metrics {
 		stored[i] = recMetrics{Method: m.Method, RMSE: finite(m.RMSE), RecallAt10: finite(m.RecallAt10), NDCGAt10: finite(m.NDCGAt10)}
 	}
-	return &finished{artifact: data, epoch: j.cfg.Epochs, metrics: stored, testLoss: metrics[0].RMSE, report: newRecReport(train, test)}, nil
+	testLoss := metrics[0].RMSE // the model's, which Evaluate lists first
+	if j.cfg.Objective == recommender.Ranking {
+		// The model's outputs are no ratings: it has no RMSE, and its test
+		// loss, which deployment compares, is 1 − NDCG@10.
+		stored[0].RMSE, testLoss = nil, 1-metrics[0].NDCGAt10
+	}
+	return &finished{artifact: data, epoch: j.cfg.Epochs, metrics: stored, testLoss: testLoss, report: newRecReport(train, test)}, nil
 }
 
 // recReport is what the dashboard shows of a recommender version besides

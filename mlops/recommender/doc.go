@@ -25,6 +25,24 @@
 // sum of squares of all those weights, while a batch touches only its
 // items' rows (see rowPenalties).
 //
+// # The ranking objective
+//
+// With Config.Objective Ranking the network is the multinomial denoising
+// autoencoder (Mult-DAE) of Liang, Krishnan, Hoffman and Jebara ("Variational
+// Autoencoders for Collaborative Filtering", WWW 2018), in the shapes
+// above: a user's interactions, the ratings of at least Config.Relevant,
+// go in as a binary row scaled to unit length, of which training drops
+// each entry with chance Config.Dropout (scaling the rest by
+// 1/(1−Dropout)); the outputs are logits, and the loss of a batch is the
+// mean over its users of −Σ log softmax(z)_i over each one's
+// interactions i, plus the penalty. The softmax is over every item, or,
+// with Config.Negatives, a sampled one (see sampler): per batch a set of
+// negatives drawn in proportion to a power of the items' popularity,
+// with the log-Q correction, so that a batch touches the rows of its
+// users' interactions and of its negatives only. A ranking model predicts
+// no ratings: it has no RMSE, and Scores gives each item's probability.
+// See multinomial.go for where it differs from the paper.
+//
 // # Sparsity and memory
 //
 // The first and last layers are items x width tables stored by item, and
@@ -80,5 +98,10 @@
 // average over the users with a relevant item (after each epoch, over at
 // most Config.RankUsers of them, since ranking scores every item for every
 // user). Evaluate compares the model with two baselines, ItemMean and
-// Popularity.
+// Popularity. Its rows also carry Recall@20 and NDCG@100, the cut-offs
+// Liang et al. (2018) and Steck (2019) report, with the same definitions.
+// EASE, a closed-form item-item model (see FitEASE), is a third, stronger
+// baseline, and a Protocol measures every method either on the
+// per-rating split (RatingsProtocol) or on held-out users
+// (UsersProtocol, see HeldOutUsers).
 package recommender

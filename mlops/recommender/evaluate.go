@@ -9,14 +9,17 @@ import (
 	"sync"
 )
 
-// Metrics are one method's accuracy on the test ratings: the RMSE of its
-// predictions in the ratings' scale, and Recall@10 and NDCG@10 of its
-// rankings averaged over the users with a relevant test item.
+// Metrics are one method's accuracy on held-out ratings: the RMSE of its
+// predictions in the ratings' scale (NaN for a method that predicts no
+// ratings), and Recall@10, NDCG@10, Recall@20 and NDCG@100 of its
+// rankings averaged over the users with a relevant held-out item.
 type Metrics struct {
 	Method     string  `json:"method"`
 	RMSE       float64 `json:"test_rmse"`
 	RecallAt10 float64 `json:"recall_at_10"`
 	NDCGAt10   float64 `json:"ndcg_at_10"`
+	RecallAt20 float64 `json:"recall_at_20"`
+	NDCGAt100  float64 `json:"ndcg_at_100"`
 }
 
 // The baselines Evaluate measures the model against.
@@ -49,38 +52,51 @@ func Evaluate(ctx context.Context, model *Model, train, test Ratings, rankUsers 
 	if err := checkData(train, test); err != nil {
 		return nil, err
 	}
-	if err := model.fits(model.Config, train.Items); err != nil {
-		return nil, err
+	return RatingsProtocol(train, test, model.Config.Relevant, rankUsers, model.Config.Seed).Measure(ctx, model)
+}
+
+// heldOut is what a Protocol measures methods on: base, the ratings the
+// baselines learn from; input, each measured user's known ratings (the
+// model's input, left out of every ranking); scored, the held-out ratings
+// predicted and ranked; ranked, the users whose rankings are averaged.
+type heldOut struct {
+	base, input, scored Ratings
+	ranked              []int
+	relevant            float64
+}
+
+// evaluateOn measures the model, when not nil, and the baselines on h.
+func evaluateOn(ctx context.Context, model *Model, h heldOut) ([]Metrics, error) {
+	var out []Metrics
+	if model != nil {
+		own, err := evaluateModel(ctx, model, h)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, own)
 	}
-	ranked := rankedUsers(test, model.Config.Relevant, rankUsers, model.Config.Seed)
-	own, err := evaluateModel(ctx, model, train, test, ranked)
-	if err != nil {
-		return nil, err
-	}
-	return []Metrics{own, itemMean(train).metrics(train, test, ranked, model.Config.Relevant),
-		popularity(train).metrics(train, test, ranked, model.Config.Relevant)}, nil
+	return append(out, itemMean(h.base).metrics(h), popularity(h.base).metrics(h)), nil
 }
 
 // evaluateModel measures the model with a goroutine per processor, each
 // scoring a part of the users into per-user results summed in user order.
-func evaluateModel(ctx context.Context, model *Model, train, test Ratings, ranked []int) (Metrics, error) {
-	n, s := model.net(), scale{model.Min, model.Max}
-	testSSE := make([]float64, train.Users)
-	recall, ndcg := make([]float64, len(ranked)), make([]float64, len(ranked))
+func evaluateModel(ctx context.Context, model *Model, h heldOut) (Metrics, error) {
+	n, s, users := model.net(), scale{model.Min, model.Max}, h.input.Users
+	testSSE, ranks := make([]float64, users), make([]rankScore, len(h.ranked))
 	parts := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
-			ev := newEvaluator(n, train, test, s, model.Config.Relevant)
-			for u := p * train.Users / parts; u < (p+1)*train.Users/parts && ctx.Err() == nil; u++ {
-				if items, vals := test.Row(u); len(items) > 0 {
+			ev := newEvaluator(n, h.input, h.scored, s, h.relevant)
+			for u := p * users / parts; u < (p+1)*users/parts && ctx.Err() == nil; u++ {
+				if items, vals := h.scored.Row(u); len(items) > 0 {
 					a, base := ev.code(u)
 					testSSE[u] = ev.sse(items, vals, a, base)
 				}
 			}
-			for from := p * len(ranked) / parts; from < (p+1)*len(ranked)/parts && ctx.Err() == nil; from += rankChunk {
-				to := min(from+rankChunk, (p+1)*len(ranked)/parts)
-				ev.rank(ranked[from:to], recall[from:to], ndcg[from:to])
+			for from := p * len(h.ranked) / parts; from < (p+1)*len(h.ranked)/parts && ctx.Err() == nil; from += rankChunk {
+				to := min(from+rankChunk, (p+1)*len(h.ranked)/parts)
+				ev.rankAll(h.ranked[from:to], ranks[from:to])
 			}
 		})
 	}
@@ -88,8 +104,21 @@ func evaluateModel(ctx context.Context, model *Model, train, test Ratings, ranke
 	if err := ctx.Err(); err != nil {
 		return Metrics{}, err
 	}
-	return Metrics{Method: Kind, RMSE: math.Sqrt(sum(testSSE) / float64(test.Len())),
-		RecallAt10: mean(recall), NDCGAt10: mean(ndcg)}, nil
+	rmse := math.Sqrt(sum(testSSE) / float64(h.scored.Len()))
+	if model.Config.ranking() { // it predicts no ratings
+		rmse = math.NaN()
+	}
+	return Metrics{Method: Kind, RMSE: rmse}.withRanking(ranks), nil
+}
+
+// rankAll sets out[i] to user users[i]'s ranking metrics, as rank does.
+func (e *evaluator) rankAll(users []int, out []rankScore) {
+	e.eachScored(users, func(i, u int, scores []float64) {
+		seen, _ := e.train.Row(u)
+		e.top = topN(scores, seen, longest, e.top)
+		testItems, testVals := e.test.Row(u)
+		out[i], _ = userRank(e.top, testItems, testVals, e.relevant)
+	})
 }
 
 // baseline predicts a rating per item and ranks items in one order for
@@ -145,21 +174,20 @@ func ordered(key []float64) []int32 {
 	return order
 }
 
-// metrics measures the baseline as Evaluate documents.
-func (b baseline) metrics(train, test Ratings, ranked []int, relevant float64) Metrics {
+// metrics measures the baseline as Evaluate documents, on h.
+func (b baseline) metrics(h heldOut) Metrics {
 	var sse float64
-	for i, j := range test.Item {
-		d := b.predict[j] - float64(test.Value[i])
+	for i, j := range h.scored.Item {
+		d := b.predict[j] - float64(h.scored.Value[i])
 		sse += d * d
 	}
-	var recall, ndcg []float64
+	ranks := make([]rankScore, len(h.ranked))
 	var top []int32
-	for _, u := range ranked {
-		seen, _ := train.Row(u)
-		top = topUnseen(b.order, seen, top)
-		testItems, testVals := test.Row(u)
-		r, n, _ := rankMetrics(top, testItems, testVals, relevant)
-		recall, ndcg = append(recall, r), append(ndcg, n)
+	for i, u := range h.ranked {
+		seen, _ := h.input.Row(u)
+		top = topUnseen(b.order, seen, longest, top)
+		testItems, testVals := h.scored.Row(u)
+		ranks[i], _ = userRank(top, testItems, testVals, h.relevant)
 	}
-	return Metrics{Method: b.name, RMSE: math.Sqrt(sse / float64(test.Len())), RecallAt10: mean(recall), NDCGAt10: mean(ndcg)}
+	return Metrics{Method: b.name, RMSE: math.Sqrt(sse / float64(h.scored.Len()))}.withRanking(ranks)
 }

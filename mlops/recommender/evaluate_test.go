@@ -96,18 +96,21 @@ func TestBaselines(t *testing.T) {
 	// Popularity ranks items 0, 1, 2, 3 (counts 2, 2, 1, 1): user 0 gets
 	// 2, 3 and user 1 gets 1, 3, each with its relevant item first. The
 	// damped means rank 0, 3, 2, 1, so each gets its relevant item second.
-	// User 2 has no relevant test item.
+	// User 2 has no relevant test item. With four items every ranking is
+	// shorter than ten, so the longer cut-offs measure the same.
 	want := []recommender.Metrics{
 		{Method: recommender.ItemMean, RMSE: rmse(damped(2, 1), damped(4, 1), damped(4, 2), damped(4, 1), damped(9, 2)),
-			RecallAt10: 1, NDCGAt10: 1 / math.Log2(3)},
-		{Method: recommender.Popularity, RMSE: rmse(global, global, global, global, global), RecallAt10: 1, NDCGAt10: 1},
+			RecallAt10: 1, NDCGAt10: 1 / math.Log2(3), RecallAt20: 1, NDCGAt100: 1 / math.Log2(3)},
+		{Method: recommender.Popularity, RMSE: rmse(global, global, global, global, global), RecallAt10: 1, NDCGAt10: 1,
+			RecallAt20: 1, NDCGAt100: 1},
 	}
 	if got[0].Method != recommender.Kind || len(got) != 3 {
 		t.Fatalf("methods %+v", got)
 	}
 	for i, w := range want {
 		g := got[i+1]
-		if g.Method != w.Method || math.Abs(g.RMSE-w.RMSE) > 1e-6 || g.RecallAt10 != w.RecallAt10 || math.Abs(g.NDCGAt10-w.NDCGAt10) > 1e-12 {
+		if g.Method != w.Method || math.Abs(g.RMSE-w.RMSE) > 1e-6 || g.RecallAt10 != w.RecallAt10 || math.Abs(g.NDCGAt10-w.NDCGAt10) > 1e-12 ||
+			g.RecallAt20 != w.RecallAt20 || math.Abs(g.NDCGAt100-w.NDCGAt100) > 1e-12 {
 			t.Errorf("got %+v, want %+v", g, w)
 		}
 	}

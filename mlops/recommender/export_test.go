@@ -37,7 +37,7 @@ func BatchGradient(cfg Config, train Ratings, batch []int, m *Model) (loss float
 	}
 	n := run.workers[0].net
 	grad = []Floats{make(Floats, len(n.enc)), append(Floats(nil), run.workers[0].g.dense...), make(Floats, len(n.dec))}
-	loss = sum(sse) / float64(run.workers[0].ratings(batch))
+	loss = sum(sse) / float64(run.workers[0].lossCount(batch))
 	for _, l := range n.inner {
 		loss += cfg.L2 / 2 * sumSquares(n.dense[l.w:l.b])
 	}
@@ -65,7 +65,7 @@ func noRatings(r Ratings) Ratings {
 }
 
 // TopItems exposes topK.
-func TopItems(scores []float64, seen []int32) []int32 { return topK(scores, seen, nil) }
+func TopItems(scores []float64, seen []int32) []int32 { return topN(scores, seen, TopK, nil) }
 
 // RankMetrics exposes rankMetrics.
 var RankMetrics = rankMetrics
@@ -86,3 +86,21 @@ func TrainSkewed(cfg Config, train, test Ratings, pause time.Duration, report fu
 	m, err := run.run(context.Background())
 	return m, run.steppedAhead.Load(), err
 }
+
+// UserRank exposes userRank: Recall@10, NDCG@10, Recall@20 and NDCG@100.
+func UserRank(top, testItems []int32, testVals []float32, relevant float64) ([4]float64, bool) {
+	r, ok := userRank(top, testItems, testVals, relevant)
+	return [4]float64{r.recall10, r.ndcg10, r.recall20, r.ndcg100}, ok
+}
+
+// EASEWeights fits EASE's B to r with the given λ, skipping the choice of
+// λ, and returns its columns (items) and B, row-major.
+func EASEWeights(r Ratings, relevant, lambda float64) (cols []int32, b []float64) {
+	e := &EASE{Items: r.Items, relevant: relevant}
+	e.columns(r)
+	e.b = e.solve(e.gram(r), lambda, nil)
+	return e.cols, e.b
+}
+
+// FoldIn exposes foldIn.
+var FoldIn = foldIn

@@ -38,6 +38,9 @@ type Floats []float64
 func (m *Model) fits(cfg Config, items int) error {
 	act, out := m.Config.activations()
 	wantAct, wantOut := cfg.activations()
+	if m.Config.ranking() != cfg.ranking() {
+		return fmt.Errorf("the recommender model was trained for the %s objective, not %s", m.Config.objective(), cfg.objective())
+	}
 	if m.Items != items || !slices.Equal(m.Config.Hidden, cfg.Hidden) || act != wantAct || out != wantOut {
 		return fmt.Errorf("the recommender model has %d items, hidden layers %v, activations %v and %v, not %d, %v, %v and %v",
 			m.Items, m.Config.Hidden, act, out, items, cfg.Hidden, wantAct, wantOut)
@@ -51,14 +54,19 @@ func (m *Model) fits(cfg Config, items int) error {
 
 // net is the model's network over its own weights, not copied.
 func (m *Model) net() *net {
-	return newNet(m.Config, m.Items, m.Weights[0], m.Weights[1], m.Weights[2])
+	n := newNet(m.Config, m.Items, m.Weights[0], m.Weights[1], m.Weights[2])
+	n.cut = scale{m.Min, m.Max}.in(m.Config.Relevant)
+	return n
 }
 
 // Scores sets dst, one value per item, to the model's predicted rating of
 // every item by a user whose ratings are vals of items (item indices, in
-// any order, each at most once). It panics if dst does not have Items
-// values or an item is out of range. It does not change the model, so
-// concurrent calls are safe.
+// any order, each at most once); for the ranking objective, to the
+// probability the model gives each item of being the user's next
+// interaction (the softmax of the outputs over every item, the user's
+// own included). It panics if dst does not have Items values or an item
+// is out of range. It does not change the model, so concurrent calls are
+// safe.
 func (m *Model) Scores(items []int32, vals []float32, dst []float64) {
 	if len(dst) != m.Items {
 		panic(fmt.Sprintf("recommender: Scores into %d values for %d items", len(dst), m.Items))
@@ -71,7 +79,13 @@ func (m *Model) Scores(items []int32, vals []float32, dst []float64) {
 		blas64.Vector{N: h, Inc: 1, Data: a}, 0, blas64.Vector{N: m.Items, Inc: 1, Data: dst})
 	base := n.base(a)
 	for j := range dst {
-		dst[j] = s.out(n.out.Apply(dst[j] + n.dec[j*(h+1)+h] + base))
+		dst[j] += n.dec[j*(h+1)+h] + base
+		if !n.ranking {
+			dst[j] = s.out(n.out.Apply(dst[j]))
+		}
+	}
+	if n.ranking {
+		softmax(dst)
 	}
 }
 

@@ -2,8 +2,6 @@ package recommender
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -32,6 +30,9 @@ import (
 // The tables are items x width because a user's ratings touch only their
 // items' rows, forward and backward, so the cost of a user is proportional
 // to the ratings it has, not to the number of items.
+//
+// A net of the ranking objective reads its inputs as interactions (see
+// encode); its outputs are logits, and out is not applied.
 type net struct {
 	items    int
 	sizes    []int
@@ -40,6 +41,11 @@ type net struct {
 	dense    []float64
 	dec      []float64
 	inner    []layer
+	ranking  bool
+	// cut is Config.Relevant in the input scale: for the ranking objective
+	// an input at or above it is an interaction. Whoever knows the scale
+	// sets it (Model.net, the training run).
+	cut float64
 }
 
 // layer locates a hidden layer after the first in net.dense: in x out
@@ -79,56 +85,8 @@ func newNet(cfg Config, items int, enc, dense, dec []float64) *net {
 	}
 	act, out := cfg.activations()
 	inner, _ := denseLayout(cfg.Hidden)
-	return &net{items: items, sizes: cfg.Hidden, act: act, out: out, enc: enc, dense: dense, dec: dec, inner: inner}
-}
-
-// initWeights draws the weights of a new network: the encoder table, the
-// inner layer weights and the shared output weights from the Glorot
-// uniform distribution U(-a, a), a = √(6/(in+out)), as nn.NewDense does,
-// in that order. The hidden biases and the decoder table (the items'
-// offsets) start at zero, and the shared output bias where the output
-// activation gives target, the mean training target. So every item starts
-// near the mean rating rather than mid-scale, a distance the biases of a
-// user-based autoencoder, which sees each item in few batches an epoch,
-// would take much of training to travel. The same rng state gives the
-// same weights. The tables are advised to huge pages before anything
-// touches them (see training.pages).
-func initWeights(cfg Config, items int, target float64, rng *rand.Rand) (enc, dense, dec []float64) {
-	ne, nd, nc := shapes(cfg, items)
-	enc, dense, dec = make([]float64, ne), make([]float64, nd), make([]float64, nc)
-	hugePages(enc, true)
-	hugePages(dec, true)
-	glorot(rng, enc, items, cfg.Hidden[0])
-	inner, _ := denseLayout(cfg.Hidden)
-	for _, l := range inner {
-		glorot(rng, dense[l.w:l.b], l.in, l.out)
-	}
-	hL := cfg.Hidden[len(cfg.Hidden)-1]
-	glorot(rng, dense[nd-1-hL:nd-1], hL, items)
-	_, out := cfg.activations()
-	dense[nd-1] = preimage(out, target) // the shared output bias
-	return enc, dense, dec
-}
-
-// preimage returns an x at which a(x) is y, for y in [0, 1]; y is kept
-// off the asymptotes of sigmoid and tanh.
-func preimage(a nn.Activation, y float64) float64 {
-	switch a {
-	case nn.Sigmoid:
-		y = min(max(y, 1e-3), 1-1e-3)
-		return math.Log(y / (1 - y))
-	case nn.Tanh:
-		return math.Atanh(min(max(y, 0), 1-1e-3))
-	}
-	return y // the others are the identity on [0, 1]
-}
-
-// glorot fills w with U(-a, a) draws for a layer of in inputs and out outputs.
-func glorot(rng *rand.Rand, w []float64, in, out int) {
-	limit := math.Sqrt(6 / float64(in+out))
-	for i := range w {
-		w[i] = limit * (2*rng.Float64() - 1)
-	}
+	return &net{items: items, sizes: cfg.Hidden, act: act, out: out, enc: enc, dense: dense, dec: dec, inner: inner,
+		ranking: cfg.ranking()}
 }
 
 // encRow and decRow are item j's rows of the tables.
@@ -144,10 +102,13 @@ func (n *net) decRow(j int32) []float64 {
 
 // trace holds one user's pass through the network: the scaled ratings,
 // each hidden layer's pre-activation z and activation a, a gradient per
-// hidden layer, and dL/do at each rated item's output.
+// hidden layer, and dL/do at each rated item's output. For the ranking
+// objective in holds the inputs the network reads (see encode) and pos
+// the user's interactions.
 type trace struct {
-	x, dy   []float64
-	z, a, d [][]float64
+	x, dy, in []float64
+	z, a, d   [][]float64
+	pos       []int32
 }
 
 func newTrace(sizes []int) *trace {
@@ -176,10 +137,22 @@ func resized(buf []float64, n int) []float64 {
 	return buf[:n]
 }
 
-// encode runs a row (items with inputs x) through the hidden layers and
-// returns the last one's activation, which t keeps with the rest of the
-// pass. An input of zero adds nothing, so its table row is not read.
+// encode runs a row (items with inputs x, ratings in the input scale)
+// through the hidden layers and returns the last one's activation, which t
+// keeps with the rest of the pass. For the ranking objective the inputs
+// are first made interactions (see interactions). An input of zero adds
+// nothing, so its table row is not read.
 func (n *net) encode(items []int32, x []float64, t *trace) []float64 {
+	if n.ranking {
+		t.in = resized(t.in, len(x))
+		n.interactions(x, t.in)
+		x = t.in
+	}
+	return n.encodeInputs(items, x, t)
+}
+
+// encodeInputs is encode of inputs the network reads as they are.
+func (n *net) encodeInputs(items []int32, x []float64, t *trace) []float64 {
 	z := t.z[0]
 	copy(z, n.dense[:n.sizes[0]])
 	for i, j := range items {
@@ -250,11 +223,19 @@ func (n *net) learn(items []int32, vals []float32, s scale, weight float64, t *t
 // gradient rows in g even where their gradient is zero: they are the rows
 // the batch uses, which the weight penalty covers.
 func (n *net) backward(items []int32, t *trace, g *grads) {
+	clear(t.d[len(n.sizes)-1])
+	n.backwardFrom(items, t, g, 0)
+}
+
+// backwardFrom is backward where dL/da of the last hidden layer starts
+// at what t.d holds there, and other the sum of dL/do over the outputs
+// not in items: so outputs whose gradient the caller has taken care of
+// reach the hidden layers and the shared row too.
+func (n *net) backwardFrom(items []int32, t *trace, g *grads, other float64) {
 	last := len(n.sizes) - 1
 	a, da := t.a[last], t.d[last]
-	clear(da)
 	h := len(a)
-	var total float64 // Σ dL/do over the outputs, the shared row's share
+	total := other // Σ dL/do over the outputs, the shared row's share
 	for i, j := range items {
 		_, gd := g.row(j)
 		if d := t.dy[i]; d != 0 {

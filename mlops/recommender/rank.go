@@ -1,7 +1,6 @@
 package recommender
 
 import (
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -58,6 +57,18 @@ func (e *evaluator) sse(items []int32, vals []float32, a []float64, base float64
 // rated in training is scored, and the ten best are checked against the
 // user's relevant test items.
 func (e *evaluator) rank(users []int, recall, ndcg []float64) {
+	e.eachScored(users, func(i, u int, scores []float64) {
+		seen, _ := e.train.Row(u)
+		e.top = topN(scores, seen, TopK, e.top)
+		testItems, testVals := e.test.Row(u)
+		recall[i], ndcg[i], _ = rankMetrics(e.top, testItems, testVals, e.relevant)
+	})
+}
+
+// eachScored calls f with each user users[i] and every item's score for
+// the user's training ratings, valid until f returns, a chunk of users at
+// a time.
+func (e *evaluator) eachScored(users []int, f func(i, u int, scores []float64)) {
 	h, items := e.net.sizes[len(e.net.sizes)-1], e.net.items
 	for from := 0; from < len(users); from += rankChunk {
 		chunk := users[from:min(from+rankChunk, len(users))]
@@ -69,10 +80,7 @@ func (e *evaluator) rank(users []int, recall, ndcg []float64) {
 		e.scores = resized(e.scores, len(chunk)*items)
 		e.net.scoreAll(e.codes, len(chunk), e.scores)
 		for i, u := range chunk {
-			seen, _ := e.train.Row(u)
-			e.top = topK(e.scores[i*items:(i+1)*items], seen, e.top)
-			testItems, testVals := e.test.Row(u)
-			recall[from+i], ndcg[from+i], _ = rankMetrics(e.top, testItems, testVals, e.relevant)
+			f(from+i, u, e.scores[i*items:(i+1)*items])
 		}
 	}
 }
@@ -97,19 +105,19 @@ func (n *net) scoreAll(codes []float64, m int, dst []float64) {
 	}
 }
 
-// topK returns in buf the TopK items of the highest scores, best first,
+// topN returns in buf the n items of the highest scores, best first,
 // leaving out the items in seen (increasing); ties go to the lower item.
-func topK(scores []float64, seen []int32, buf []int32) []int32 {
+func topN(scores []float64, seen []int32, n int, buf []int32) []int32 {
 	top := buf[:0]
 	for j, s := range scores {
 		if len(seen) > 0 && seen[0] == int32(j) {
 			seen = seen[1:]
 			continue
 		}
-		if len(top) == TopK && !(s > scores[top[TopK-1]]) {
+		if len(top) == n && !(s > scores[top[n-1]]) {
 			continue
 		}
-		if len(top) < TopK {
+		if len(top) < n {
 			top = append(top, 0)
 		}
 		i := len(top) - 1
@@ -121,13 +129,13 @@ func topK(scores []float64, seen []int32, buf []int32) []int32 {
 	return top
 }
 
-// topUnseen returns in buf the first TopK items of order that are not in
+// topUnseen returns in buf the first n items of order that are not in
 // seen (increasing).
-func topUnseen(order, seen []int32, buf []int32) []int32 {
+func topUnseen(order, seen []int32, n int, buf []int32) []int32 {
 	top := buf[:0]
 	for _, j := range order {
 		if _, found := slices.BinarySearch(seen, j); !found {
-			if top = append(top, j); len(top) == TopK {
+			if top = append(top, j); len(top) == n {
 				break
 			}
 		}
@@ -135,31 +143,7 @@ func topUnseen(order, seen []int32, buf []int32) []int32 {
 	return top
 }
 
-// rankMetrics returns Recall@10 and NDCG@10 of a ranking for a user whose
-// test ratings are testItems (increasing) and testVals; the relevant items
-// are those rated at least relevant. Recall@10 is the relevant items in
-// the top ten over min(10, relevant items); NDCG@10 is DCG over the ideal
-// DCG, with binary gains discounted by log2(1+rank). ok is false, and the
-// metrics zero, when the user has no relevant item.
+// rankMetrics returns Recall@10 and NDCG@10 of a ranking (see atCutoff).
 func rankMetrics(top, testItems []int32, testVals []float32, relevant float64) (recall, ndcg float64, ok bool) {
-	n := 0
-	for _, v := range testVals {
-		if float64(v) >= relevant {
-			n++
-		}
-	}
-	if n == 0 {
-		return 0, 0, false
-	}
-	hits, dcg, ideal := 0, 0.0, 0.0
-	for i, j := range top {
-		if k, found := slices.BinarySearch(testItems, j); found && float64(testVals[k]) >= relevant {
-			hits++
-			dcg += 1 / math.Log2(float64(i+2))
-		}
-	}
-	for i := range min(n, TopK) {
-		ideal += 1 / math.Log2(float64(i+2))
-	}
-	return float64(hits) / float64(min(n, TopK)), dcg / ideal, true
+	return atCutoff(top, testItems, testVals, relevant, TopK)
 }

@@ -3,7 +3,6 @@ package recommender
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sort"
 	"sync/atomic"
@@ -13,12 +12,18 @@ import (
 )
 
 // Epoch reports one epoch: the RMSE, in the ratings' own scale, over the
-// training and the test ratings after it, Recall@10 and NDCG@10 (see
-// Evaluate; over at most Config.RankUsers users), and the time since
-// training started. A metric without data to measure it on is NaN.
+// training and the test ratings after it (NaN for the ranking objective,
+// whose outputs are no ratings), Recall@10 and NDCG@10 (see Evaluate;
+// over at most Config.RankUsers users), the training loss, and the time
+// since training started. A metric without data to measure it on is NaN.
 type Epoch struct {
-	Epoch                int
-	TrainRMSE, TestRMSE  float64
+	Epoch               int
+	TrainRMSE, TestRMSE float64
+	// TrainLoss is the objective's loss, without the penalty, summed over
+	// the epoch's batches as training met them and divided by the training
+	// ratings (for Rating: a mean squared error in [0, 1]) or by the users
+	// trained on (for Ranking: a negative log-likelihood per user).
+	TrainLoss            float64
 	RecallAt10, NDCGAt10 float64
 	Elapsed              time.Duration
 	// Workers is where each worker's time in the epoch went, by rank.
@@ -93,7 +98,8 @@ type training struct {
 	enc, dec    []float64 // the shared tables
 	encMV       []float32 // their Adam moments (see optimizer.update); nil for SGD
 	decMV       []float32
-	users       []int     // the users with training ratings
+	users       []int     // the users with training ratings (for Ranking, interactions)
+	sampler     *sampler  // the ranking objective's negatives; nil for Rating
 	penalty     []float64 // by item: the weight of its rows' penalty in a batch that uses them
 	ranked      []int     // the users the epoch's ranking metrics average
 	start       time.Time
@@ -105,6 +111,7 @@ type training struct {
 	trainSSE, testSSE []float64    // by user
 	recall, ndcg      []float64    // by position in ranked
 	times             []WorkerTime // by rank
+	losses            []float64    // by rank: its share of the epoch's loss
 
 	// What the workers claim as they go: the entries of their grads whose
 	// rows to step (see eachRow) and the users to evaluate; rank 0 resets
@@ -164,15 +171,16 @@ func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch
 	r.enc, r.dec = enc, dec
 	r.encMV, r.decMV = opt.moments(len(enc)), opt.moments(len(dec))
 	r.pages(true)
-	for u := range train.Users {
-		if train.Ptr[u+1] > train.Ptr[u] {
-			r.users = append(r.users, u)
-		}
+	counts := r.itemCounts()
+	var sampled []float64
+	if cfg.ranking() {
+		r.sampler = newSampler(cfg.Negatives, counts)
+		sampled = r.sampler.chance(train.Items)
 	}
-	r.penalty = rowPenalties(train, len(r.users), cfg.BatchSize, cfg.L2)
+	r.penalty = rowPenalties(counts, len(r.users), cfg.BatchSize, cfg.L2, sampled)
 	r.ranked = rankedUsers(test, cfg.Relevant, cfg.RankUsers, cfg.Seed)
 	r.trainSSE, r.testSSE = make([]float64, train.Users), make([]float64, train.Users)
-	r.times = make([]WorkerTime, cfg.Workers)
+	r.times, r.losses = make([]WorkerTime, cfg.Workers), make([]float64, cfg.Workers)
 	r.recall, r.ndcg = make([]float64, len(r.ranked)), make([]float64, len(r.ranked))
 	for rank := range cfg.Workers {
 		r.workers = append(r.workers, r.newWorker(rank, dense))
@@ -217,43 +225,6 @@ func checkData(train, test Ratings) error {
 			train.Users, train.Items, test.Users, test.Items)
 	}
 	return nil
-}
-
-// rowPenalties returns, by item, the weight of the penalty on its table
-// rows in a batch that uses them: l2/p, p the chance that a batch of size
-// of the users users includes one who rated the item. So each row's
-// expected penalty per step is l2 times its weights, as if the penalty
-// covered every row at every step, while only the rows a batch uses are
-// touched. (Weighting by l2 alone would penalise a row once per batch
-// that uses it: an item rated once, once an epoch, and a popular one every
-// step, leaving the items with the least evidence the least held back.)
-func rowPenalties(train Ratings, users, size int, l2 float64) []float64 {
-	counts := make([]int, train.Items)
-	for _, j := range train.Item {
-		counts[j]++
-	}
-	size = min(size, users)
-	out := make([]float64, train.Items)
-	for j, c := range counts {
-		switch {
-		case c == 0:
-		case users-c < size:
-			out[j] = l2 // every batch has a rater
-		default:
-			// P(no rater) = C(users−c, size) / C(users, size)
-			miss := lchoose(users-c, size) - lchoose(users, size)
-			out[j] = l2 / -math.Expm1(miss)
-		}
-	}
-	return out
-}
-
-// lchoose is log C(n, k) for 0 ≤ k ≤ n.
-func lchoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
 }
 
 // rankedUsers returns, in increasing order, the users with a test rating

@@ -3,7 +3,6 @@ package recommender
 import (
 	"cmp"
 	"context"
-	"math"
 	"slices"
 	"time"
 
@@ -22,11 +21,17 @@ type worker struct {
 	t       *trace
 	ge, gd  []float64 // a table row's gradient summed over the workers
 	ev      *evaluator
+	rk      *ranker // nil for the rating objective
 	deal    deal
-	spent   WorkerTime    // in the epoch so far
-	reduced time.Duration // in the last batch's all-reduce
-	ahead   time.Duration // stepping rows ahead in the last batch (see stepAhead)
-	steps   int64         // the batches this worker has computed its share of
+	// epoch and batch number the batch in training (epochs from 1, batches
+	// from 0): the ranking objective draws its negatives and dropout masks
+	// from them. loss sums this worker's share of the epoch's loss.
+	epoch, batch int
+	loss         float64
+	spent        WorkerTime    // in the epoch so far
+	reduced      time.Duration // in the last batch's all-reduce
+	ahead        time.Duration // stepping rows ahead in the last batch (see stepAhead)
+	steps        int64         // the batches this worker has computed its share of
 	// others marks the items the other workers' shares of the batch rated
 	// (those with others[j] == othersGen), found when stepAhead needs them.
 	others    []uint32
@@ -44,6 +49,10 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 	n := newNet(r.cfg, r.train.Items, r.enc, append([]float64(nil), dense...), r.dec)
 	w := &worker{training: r, rank: rank, net: n, opt: newOptimizer(r.cfg), g: newGrads(n), t: newTrace(r.cfg.Hidden),
 		ge: make([]float64, len(n.encRow(0))), gd: make([]float64, len(n.decRow(0)))}
+	n.cut = r.scale.in(r.cfg.Relevant)
+	if r.cfg.ranking() {
+		w.rk = newRanker()
+	}
 	w.denseMV = w.opt.moments(len(n.dense))
 	if r.cfg.Workers > 1 {
 		w.others = make([]uint32, r.train.Items)
@@ -63,7 +72,9 @@ func (w *worker) loop(ctx context.Context) error {
 			w.evaluated.reset()
 		}
 		order := shuffled(w.users, w.cfg.Seed, epoch)
+		w.epoch, w.loss = epoch, 0
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
+			w.batch = from / w.cfg.BatchSize
 			if err := w.step(ctx, order[from:min(from+w.cfg.BatchSize, len(order))]); err != nil {
 				return err
 			}
@@ -74,13 +85,14 @@ func (w *worker) loop(ctx context.Context) error {
 			return err
 		}
 		w.spent.Evaluate = time.Since(started)
-		w.times[w.rank] = w.spent
+		w.times[w.rank], w.losses[w.rank] = w.spent, w.loss
 		w.spent = WorkerTime{}
 		if err := w.coll.Barrier(ctx, w.rank); err != nil { // every worker's time is in
 			return err
 		}
 		if w.rank == 0 && w.report != nil {
 			e.Workers = append([]WorkerTime(nil), w.times...)
+			e.TrainLoss = sum(w.losses) / float64(w.lossCount(w.users))
 			e.Snapshot = func() *Model { return w.model(w.net) }
 			if err := w.report(e); err != nil {
 				return err
@@ -105,14 +117,16 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	}
 	w.opt.next()
 	t0 := time.Now()
-	if _, err := w.gradient(ctx, batch, w.stepAhead); err != nil {
+	loss, err := w.gradient(ctx, batch, w.stepAhead)
+	if err != nil {
 		return err
 	}
+	w.loss += loss
 	t1 := time.Now()
 	w.stepTables()
 	w.opt.update(w.net.dense, w.denseMV, w.g.dense)
 	t2 := time.Now()
-	err := w.coll.Barrier(ctx, w.rank)
+	err = w.coll.Barrier(ctx, w.rank)
 	w.spent.Step += t2.Sub(t1) + w.ahead
 	w.spent.Barrier += time.Since(t2)
 	w.spent.Gradient += t1.Sub(t0) - w.reduced - w.ahead
@@ -167,27 +181,38 @@ func (w *worker) markOthers() {
 			w.others[j] = w.othersGen
 		}
 	}
+	if w.rk != nil && len(w.deal.others) > 0 { // every share with a user uses the negatives
+		for _, j := range w.negatives().items {
+			w.others[j] = w.othersGen
+		}
+	}
 }
 
 // gradient computes the gradient of the batch's loss: the mean squared
-// error over the batch's ratings, in [0, 1], plus L2/2 times the sum of
-// squares of the inner layers' weights, plus, for each item the batch
-// rated, penalty[item]/2 times the sum of squares of its table rows (its
-// encoder weights and its output offsets). It leaves this worker's part of
-// the tables' gradient, without the penalty, in w.g (rowGradient completes
-// it) and the whole dense gradient in w.g.dense, and returns the squared
-// errors of its share. meanwhile, if not nil, runs between this worker's
-// share and the all-reduce.
+// error over the batch's ratings, in [0, 1] (or the ranking loss, see
+// rankShare), plus L2/2 times the sum of squares of the inner layers'
+// weights, plus, for each item whose rows the batch uses, penalty[item]/2
+// times the sum of squares of its table rows (its encoder weights and its
+// output offsets). It leaves this worker's part of the tables' gradient,
+// without the penalty, in w.g (rowGradient completes it) and the whole
+// dense gradient in w.g.dense, and returns the loss of its share,
+// unweighted (the squared errors, or the users' ranking losses).
+// meanwhile, if not nil, runs between this worker's share and the
+// all-reduce.
 func (w *worker) gradient(ctx context.Context, batch []int, meanwhile func()) (float64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	w.g.reset()
-	weight := 1 / float64(w.ratings(batch))
-	var sse float64
-	for _, u := range w.share(batch) {
-		items, vals := w.train.Row(u)
-		sse += w.net.learn(items, vals, w.scale, weight, w.t, w.g)
+	weight := 1 / float64(w.lossCount(batch))
+	var loss float64
+	if w.rk != nil {
+		loss = w.rankShare(w.share(batch), weight)
+	} else {
+		for _, u := range w.share(batch) {
+			items, vals := w.train.Row(u)
+			loss += w.net.learn(items, vals, w.scale, weight, w.t, w.g)
+		}
 	}
 	if w.shareDone != nil {
 		w.shareDone(w.rank)
@@ -201,7 +226,16 @@ func (w *worker) gradient(ctx context.Context, batch []int, meanwhile func()) (f
 	}
 	w.reduced = time.Since(reducing)
 	w.net.addPenalty(w.g.dense, w.cfg.L2)
-	return sse, nil
+	return loss, nil
+}
+
+// lossCount is what the loss of users is the mean over: their ratings for
+// the rating objective, the users themselves for the ranking one.
+func (w *worker) lossCount(users []int) int {
+	if w.rk != nil {
+		return len(users)
+	}
+	return w.ratings(users)
 }
 
 // ratings is the number of training ratings of users.
@@ -351,50 +385,3 @@ func rowOf[T float32 | float64](table []T, j int32, width int) []T {
 	}
 	return table[int(j)*width : int(j+1)*width]
 }
-
-// userClaim is the number of users a worker claims at a time to
-// evaluate: a few milliseconds of work.
-const userClaim = 64
-
-// evaluate measures the model after an epoch. The workers claim users in
-// runs of userClaim as they go and score them into the run's per-user
-// results, then rank their parts of the ranked users (each ranking is a
-// matrix product that itself runs on every processor); rank 0 sums the
-// results in user order, so the metrics do not depend on the number of
-// workers beyond the weights themselves. Only rank 0's Epoch is filled in.
-func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
-	for {
-		lo, hi := w.evaluated.claim(userClaim, w.train.Users)
-		if lo == hi {
-			break
-		}
-		for u := lo; u < hi; u++ {
-			a, base := w.ev.code(u)
-			items, vals := w.train.Row(u)
-			w.trainSSE[u] = w.ev.sse(items, vals, a, base)
-			items, vals = w.test.Row(u)
-			w.testSSE[u] = w.ev.sse(items, vals, a, base)
-		}
-	}
-	size := len(w.workers)
-	rlo, rhi := w.rank*len(w.ranked)/size, (w.rank+1)*len(w.ranked)/size
-	w.ev.rank(w.ranked[rlo:rhi], w.recall[rlo:rhi], w.ndcg[rlo:rhi])
-	if err := w.coll.Barrier(ctx, w.rank); err != nil || w.rank != 0 {
-		return Epoch{}, err
-	}
-	return Epoch{Epoch: epoch,
-		TrainRMSE: math.Sqrt(sum(w.trainSSE) / float64(w.train.Len())), TestRMSE: math.Sqrt(sum(w.testSSE) / float64(w.test.Len())),
-		RecallAt10: mean(w.recall), NDCGAt10: mean(w.ndcg), Elapsed: time.Since(w.start)}, nil
-}
-
-// sum adds xs in order.
-func sum(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s
-}
-
-// mean is the mean of xs in order, NaN for none.
-func mean(xs []float64) float64 { return sum(xs) / float64(len(xs)) }
