@@ -203,3 +203,22 @@ func serveMethodsMovieLens(t *testing.T, conn *pgx.Conn) {
 	}
 	t.Logf("similar to A New Hope: %s", scanOne[string](t, conn, "SELECT string_agg(title, ' | ' ORDER BY rank) FROM similar_items('ml', 260, items := 'movies')"))
 }
+
+// TestHoldOutUsers checks that hold_out_users keeps a share of the users
+// out of training, so that protocol := 'users' measures the model on users
+// it never saw, and that it refuses a share out of range.
+func TestHoldOutUsers(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	exec(t, conn, `CREATE TABLE hr AS SELECT u, i, CAST(1 + (u * 7 + i * 3) % 5 AS DOUBLE) AS r
+		FROM range(40) a(u), range(20) b(i) WHERE (u + i) % 3 <> 0`,
+		`SELECT count(*) FROM train_recommender('hr', model := 'ho', user := 'u', item := 'i', rating := 'r',
+		objective := 'ranking', epochs := 2, hidden := [8], hold_out_users := 0.25)`)
+	rows := evaluation(t, conn, "SELECT * FROM evaluate('ho', protocol := 'users')")
+	if m := rows["autorec"].metrics; math.IsNaN(m[1]) || math.IsNaN(m[3]) || math.IsNaN(m[4]) || !math.IsNaN(m[0]) {
+		t.Errorf("protocol := 'users' of a model trained with hold_out_users: %v, want its ranking metrics and no RMSE", m)
+	}
+	expectErrors(t, conn, []failing{
+		{"SELECT * FROM train_recommender('hr', model := 'ho2', user := 'u', item := 'i', rating := 'r', hold_out_users := 0.95)",
+			"22023", "hold_out_users := 0.95 is out of range"},
+	})
+}
