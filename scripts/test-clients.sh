@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Runs real clients against the real mallard binary, one server for all but
-# the tour:
+# the tours:
 #  - every testdata/psql/*.sql through `psql -f`, comparing the output with the
 #    .out file beside it, and examples.sql on a fresh server of its own, which
-#    must run without an error and print examples.out;
+#    must run without an error and print examples.out, and the README's
+#    walk-through on another (scripts/test-readme.py), which must print what
+#    the README shows;
 #  - the scenario programs under clients/: pgjdbc (Java), psycopg2, psycopg 3,
 #    SQLAlchemy, pandas and node-postgres, pgcli driven in a tmux terminal,
 #    and the dashboard in headless Chromium (screenshots in .ci/out). Each
 #    prints "PASS client: check" or "FAIL client: check: why" per check;
 #    every client uses its own tables.
 # Prints one line per check and ends with "clients: N passed, M failed".
-# Set UPDATE=1 to rewrite the psql .out files and examples.out (then read the
-# diff before committing), and CLIENTS="java node" to run only some of the
-# scenarios.
+# Set UPDATE=1 to rewrite the psql .out files, examples.out and the README's
+# walk-through output (then read the diff before committing), and
+# CLIENTS="java node" to run only some of the scenarios.
 # A client whose runtime is missing is skipped, except under CI=true, where it
 # fails: CI must install every client (see clients/README.md).
 set -euo pipefail
@@ -167,6 +169,14 @@ run_psql() {
     p=$((p+1)); echo "PASS psql: examples.sql"
   else
     f=$((f+1)); echo "FAIL psql: examples.sql (see above)"
+  fi
+  # It prints its own PASS or FAIL line, after a diff of README.md.
+  if [ ! -x "$python" ]; then
+    f=$((f+1)); echo "FAIL psql: README.md ($python not found; Debian: python3)"
+  elif "$python" scripts/test-readme.py --bin "$bin"; then
+    p=$((p+1))
+  else
+    f=$((f+1))
   fi
   echo "psql: $p of $((p+f)) checks passed"
   pass=$((pass+p)); fail=$((fail+f))
