@@ -71,13 +71,44 @@ func notFound(r *http.Request) (any, error) {
 var modelColumns = "name, version, kind, status, deployed, run_id, " + isoTime("created_at") + ", " + isoTime("finished_at") +
 	", test_loss, rows, entities, source, checkpoint_epoch, hyperparameters, metrics"
 
-// runColumns are a training run's columns as the API shows them.
+// runColumns are a training run's columns as the API shows them, with its
+// version's hyperparameters, which labelLosses reads and drops.
 var runColumns = "run_id, model, version, kind, status, " + isoTime("queued_at") + ", " + isoTime("started_at") + ", " +
-	isoTime("finished_at") + ", epochs, epochs_done, best_epoch, best_test_loss, error, resumed_from"
+	isoTime("finished_at") + ", epochs, epochs_done, best_epoch, best_test_loss, error, resumed_from, " +
+	"(SELECT m.hyperparameters FROM mlops.models m WHERE m.name = training_runs.model AND m.version = training_runs.version) AS hyperparameters"
+
+// lossOf names what a model's test loss measures: MSE for a GAT, RMSE
+// for a recommender, 1 − NDCG@10 for a recommender trained to rank.
+func lossOf(kind, hyperparameters any) string {
+	switch kind {
+	case "gat":
+		return "mse"
+	case "recommender":
+		var hp struct{ Objective string }
+		if raw, ok := hyperparameters.(json.RawMessage); ok && json.Unmarshal(raw, &hp) == nil && hp.Objective == "ranking" {
+			return "1 − ndcg@10"
+		}
+		return "rmse"
+	}
+	return "loss"
+}
+
+// labelLosses sets each row's "loss", the name of what its losses
+// measure, so that a table mixing kinds can label each value; a run row's
+// hyperparameters, there only for this, are dropped.
+func labelLosses(rows []row) {
+	for _, r := range rows {
+		r["loss"] = lossOf(r["kind"], r["hyperparameters"])
+		if _, isModel := r["name"]; !isModel {
+			delete(r, "hyperparameters")
+		}
+	}
+}
 
 // models lists every model version, by name and newest version first.
 func (s *Server) models(r *http.Request) (any, error) {
 	rows, err := s.query(r.Context(), "SELECT "+modelColumns+" FROM mlops.models ORDER BY name, version DESC")
+	labelLosses(rows)
 	return map[string]any{"models": orEmpty(rows)}, err
 }
 
@@ -107,12 +138,14 @@ func (s *Server) versions(r *http.Request, name string) ([]row, error) {
 	if len(rows) == 0 {
 		return nil, sqlstate.New(sqlstate.UndefinedObject, "model %q does not exist", name)
 	}
+	labelLosses(rows)
 	return rows, nil
 }
 
 // runs lists the latest training runs, newest first.
 func (s *Server) runs(r *http.Request) (any, error) {
 	rows, err := s.query(r.Context(), "SELECT "+runColumns+" FROM mlops.training_runs ORDER BY run_id DESC LIMIT 200")
+	labelLosses(rows)
 	return map[string]any{"runs": orEmpty(rows)}, err
 }
 
@@ -134,13 +167,13 @@ func (s *Server) run(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	labelLosses(runs)
 	run := runs[0]
-	loss := map[any]string{"gat": "mse", "recommender": "rmse"}[run["kind"]]
 	baselines, err := s.baselines(r, run)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"run": run, "loss": loss, "metrics": orEmpty(metrics), "baselines": baselines}, nil
+	return map[string]any{"run": run, "loss": run["loss"], "metrics": orEmpty(metrics), "baselines": baselines}, nil
 }
 
 // baselines are the losses of the methods a run's model was compared
@@ -232,11 +265,7 @@ func (s *Server) report(r *http.Request) (any, error) {
 		return nil, err
 	}
 	if len(rows) == 0 {
-		why := "it did not finish training (status " + v["status"].(string) + ")"
-		if v["status"] == "ready" {
-			why = "it was trained before Mallard kept reports; train it again to see one"
-		}
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s@%d has no report: %s", name, v["version"], why)
+		return nil, s.noReport(r, name, v)
 	}
 	out := map[string]any{}
 	if raw, ok := rows[0]["data"].(json.RawMessage); !ok || json.Unmarshal(raw, &out) != nil {
@@ -244,4 +273,23 @@ func (s *Server) report(r *http.Request) (any, error) {
 	}
 	out["name"], out["version"], out["kind"], out["metrics"] = name, v["version"], v["kind"], v["metrics"]
 	return out, nil
+}
+
+// noReport is the error for version v of model name, which has no report:
+// why, with the training run's error when the run failed.
+func (s *Server) noReport(r *http.Request, name string, v row) error {
+	why := "it did not finish training (status " + v["status"].(string) + ")"
+	switch v["status"] {
+	case "ready":
+		why = "it was trained before Mallard kept reports; train it again to see one"
+	case "failed":
+		runs, err := s.query(r.Context(), "SELECT error FROM mlops.training_runs WHERE run_id = ?", v["run_id"])
+		if err != nil {
+			return err
+		}
+		if len(runs) == 1 && runs[0]["error"] != nil {
+			why = "its training failed: " + runs[0]["error"].(string)
+		}
+	}
+	return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s@%d has no report: %s", name, v["version"], why)
 }

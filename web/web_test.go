@@ -312,6 +312,12 @@ func TestErrors(t *testing.T) {
 	if e["code"] != "55000" || !strings.Contains(e["error"].(string), "did not finish training") {
 		t.Errorf("report of a canceled version: %v", e)
 	}
+	s.exec(t, "UPDATE mlops.models SET status = 'failed' WHERE name = 'g' AND version = 2",
+		"UPDATE mlops.training_runs SET status = 'failed', error = 'loss became NaN at epoch 1' WHERE model = 'g' AND version = 2")
+	e = s.get(t, "/api/models/g/report?version=2", 409)
+	if !strings.Contains(e["error"].(string), "its training failed: loss became NaN at epoch 1") {
+		t.Errorf("report of a failed version does not say why it failed: %v", e)
+	}
 	resp, err := http.Post(s.url+"/api/models", "application/json", strings.NewReader("{}"))
 	if err != nil {
 		t.Fatal(err)
@@ -454,5 +460,38 @@ func TestDeployedOlderVersion(t *testing.T) {
 	}
 	if r := s.get(t, "/api/models/r/report", 200); r["version"] != 1.0 {
 		t.Errorf("the report opens on version %v, want the deployed 1", r["version"])
+	}
+}
+
+// TestLossNames checks that every model and run says what its losses
+// measure, so that the overview never shows MSE and RMSE unlabelled in
+// one column.
+func TestLossNames(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.trainGAT(t)
+	s.trainRecommender(t, false)
+	s.exec(t, "SELECT * FROM train_recommender('ratings', model := 'rank', epochs := 1, hidden := [8], objective := 'ranking')")
+	want := map[string]string{"g": "mse", "r": "rmse", "rank": "1 − ndcg@10"}
+	for _, m := range s.get(t, "/api/models", 200)["models"].([]any) {
+		m := m.(map[string]any)
+		if m["loss"] != want[m["name"].(string)] {
+			t.Errorf("model %v: loss %v, want %v", m["name"], m["loss"], want[m["name"].(string)])
+		}
+	}
+	runs := s.get(t, "/api/runs", 200)["runs"].([]any)
+	for _, r := range runs {
+		r := r.(map[string]any)
+		if r["loss"] != want[r["model"].(string)] || r["hyperparameters"] != nil {
+			t.Errorf("run of %v: loss %v, want %v (and no hyperparameters)", r["model"], r["loss"], want[r["model"].(string)])
+		}
+	}
+	if len(runs) != 3 {
+		t.Errorf("%d runs, want 3", len(runs))
+	}
+	if run := s.get(t, "/api/runs/3", 200); run["loss"] != "1 − ndcg@10" {
+		t.Errorf("run 3 (ranking): loss %v", run["loss"])
+	}
+	if m := s.get(t, "/api/models/r", 200)["versions"].([]any)[0].(map[string]any); m["loss"] != "rmse" {
+		t.Errorf("version of r: loss %v", m["loss"])
 	}
 }

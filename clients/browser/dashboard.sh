@@ -47,8 +47,10 @@ expect() {
 # Train a small GAT and a recommender to look at.
 if ! sql >"$work/train.log" 2>&1 <<'SQL'
 DROP TABLE IF EXISTS dash_u; DROP TABLE IF EXISTS dash_w; DROP TABLE IF EXISTS dash_uw; DROP TABLE IF EXISTS dash_ratings;
+DROP TABLE IF EXISTS dash_c; DROP TABLE IF EXISTS dash_cp; DROP TABLE IF EXISTS dash_cw;
 SELECT mlops.drop('dash_gat') FROM mlops.models WHERE name = 'dash_gat' LIMIT 1;
 SELECT mlops.drop('dash_rec') FROM mlops.models WHERE name = 'dash_rec' LIMIT 1;
+SELECT mlops.drop('dash_corr') FROM mlops.models WHERE name = 'dash_corr' LIMIT 1;
 CREATE TABLE dash_u (series VARCHAR, year INTEGER, month INTEGER, count INTEGER, rate DOUBLE);
 \copy dash_u FROM 'examples/data/unemployment-across-industries.csv' WITH (FORMAT csv, HEADER)
 CREATE TABLE dash_w AS SELECT * FROM pivot_entity_time('dash_u', entity := 'series', time := ['year', 'month'], value := 'count');
@@ -57,6 +59,17 @@ SELECT count(*) FROM train_gat('dash_uw', model := 'dash_gat', epochs := 20, opt
 CREATE TABLE dash_ratings AS SELECT u AS user_id, (u * 7 + i * 13) % 120 AS item_id, 1 + (u + i) % 5 AS rating
   FROM range(1, 201) a(u), range(15) b(i);
 SELECT count(*) FROM train_recommender('dash_ratings', model := 'dash_rec', epochs := 3, hidden := [32, 8, 32]);
+-- Four entities that all rise together: every pair correlates above 0.9.
+CREATE TABLE dash_c AS SELECT 'c' || e AS series, 2000 + t // 12 AS year, t % 12 + 1 AS month,
+  100 + t * (e + 2) + (t * (e + 1)) % 5 AS count FROM range(4) a(e), range(72) b(t);
+CREATE TABLE dash_cp AS SELECT * FROM pivot_entity_time('dash_c', entity := 'series', time := ['year', 'month'], value := 'count');
+CREATE TABLE dash_cw AS SELECT * FROM rescale('dash_cp');
+SELECT count(*) FROM train_gat('dash_cw', model := 'dash_corr', epochs := 2);
+-- Its version 2 fails, as far as the registry can tell.
+SELECT count(*) FROM train_gat('dash_cw', model := 'dash_corr', epochs := 1, deploy := 'never');
+UPDATE mlops.models SET status = 'failed' WHERE name = 'dash_corr' AND version = 2;
+UPDATE mlops.training_runs SET status = 'failed', error = 'loss became NaN (dashboard check)' WHERE model = 'dash_corr' AND version = 2;
+DELETE FROM mlops.reports WHERE name = 'dash_corr' AND version = 2;
 SQL
 then
   fail "train models" "psql failed"; cat "$work/train.log"; exit 1
@@ -69,11 +82,40 @@ expect overview "overview ready" 'data-ready="1"'
 expect overview "overview lists the GAT" 'dash_gat'
 expect overview "overview lists the recommender" 'dash_rec'
 
+expect overview "overview labels MSE losses" 'data-metric="MSE"'
+expect overview "overview labels RMSE losses" 'data-metric="RMSE"'
+# Every loss in the overview's tables says what it measures.
+if grep -o '<td class="num">[0-9][^<]*</td>' "$work/overview.html" | grep -q .; then
+  fail "overview losses labelled" "$(grep -o '<td class="num">[0-9][^<]*</td>' "$work/overview.html" | head -3 | tr '\n' ' ')"
+else
+  pass "overview losses labelled"
+fi
+
 browse run "/runs/$run"
 expect run "run page ready" 'data-ready="1"'
 expect run "loss plot" 'data-plot="loss"'
 for s in train test baseline:ols baseline:constant baseline:last_value; do
   expect run "loss plot has $s" "data-series=\"$s\""
+done
+# The loss plot is on a log scale by default when its curves span more than
+# a decade, and the toggle (?scale=) switches it.
+scale=$(psql -X -At -U mallard -d mallard -c "SELECT CASE WHEN max(greatest(train_loss, test_loss)) > 10 * min(least(train_loss, test_loss))
+  THEN 'log' ELSE 'linear' END FROM mlops.training_metrics WHERE run_id = $run AND train_loss > 0 AND test_loss > 0")
+other=$([ "$scale" = log ] && echo linear || echo log)
+expect run "loss plot is $scale by default" "data-plot=\"loss\" data-yscale=\"$scale\"" 1
+expect run "loss plot offers a log scale" 'class="log-toggle"' 1
+browse run2 "/runs/$run?scale=$other"
+expect run2 "loss plot switches to $other" "data-plot=\"loss\" data-yscale=\"$other\"" 1
+# Baseline labels beside the loss plot stay 13 px apart and above the x axis.
+for view in run run2; do
+  grep -o 'class="hline-label" x="[^"]*" y="[^"]*"' "$work/$view.html" | sed -E 's/.*y="([^"]*)"/\1/' | sort -g >"$work/label-y"
+  if [ "$(wc -l <"$work/label-y")" -lt 3 ]; then
+    fail "$view: baseline labels" "$(wc -l <"$work/label-y") labels"
+  elif awk 'NR > 1 && $1 - y < 12.9 { bad = 1 } $1 > 314.1 { bad = 1 } { y = $1 } END { exit bad }' "$work/label-y"; then
+    pass "$view: baseline labels do not overlap"
+  else
+    fail "$view: baseline labels do not overlap" "label y: $(tr '\n' ' ' <"$work/label-y")"
+  fi
 done
 
 browse gat "/models/dash_gat"
@@ -98,6 +140,40 @@ fi
 for s in truth prediction forecast; do
   expect gat "truth plot has $s" "data-series=\"$s:agriculture\""
 done
+
+expect gat "truth plot shares one scale by default" 'data-plot="truth" data-yscale="shared"' 1
+
+# heat_range VIEW: "data" when every pair of distinct entities in the
+# heatmap (its cells' data-r) correlates above 0.9, else "full".
+heat_range() {
+  grep -o 'class="cell" data-r="[^"]*"' "$work/$1.html" | sed -E 's/.*data-r="([^"]*)"/\1/' |
+    awk '{ n++; if ($1 + 0 <= 0.9) low = 1 } END { print (n && !low) ? "data" : "full" }'
+}
+expect gat "heatmap scale fits the correlations" "data-range=\"$(heat_range gat)\"" 1
+
+browse corr "/models/dash_corr"
+expect corr "correlated model page ready" 'data-ready="1"'
+expect corr "heatmap spans the data when every pair is above 0.9" 'data-range="data"' 1
+[ "$(heat_range corr)" = data ] && pass "correlated pairs are above 0.9" || fail "correlated pairs are above 0.9" "the check's data are not"
+expect corr "heatmap legend says why" 'every pair is above 0.9' 1
+
+browse failed "/models/dash_corr/2"
+expect failed "failed version page ready" 'data-ready="1"'
+expect failed "failed version says why" 'its training failed: loss became NaN (dashboard check)' 1
+
+# Scaled each to its own range, every plotted entity spans the same pixels.
+browse own "/models/dash_gat?scale=entity"
+expect own "truth plot scales each entity" 'data-plot="truth" data-yscale="entity"' 1
+expect own "own-range toggle" 'class="own-scale-toggle"' 1
+grep -o 'data-series="[a-z]*:[^"]*" d="[^"]*"' "$work/own.html" | sed -E 's/data-series="[a-z]*:([^"]*)" d="([^"]*)"/\1\t\2/' |
+  awk -F'\t' '{ n = split($2, p, /[ML]/); for (i = 2; i <= n; i++) { split(p[i], xy, " "); y = xy[2] + 0
+      if (!($1 in lo) || y < lo[$1]) lo[$1] = y; if (!($1 in hi) || y > hi[$1]) hi[$1] = y } }
+    END { for (e in lo) print e, lo[e], hi[e] }' >"$work/own-extents"
+if [ "$(wc -l <"$work/own-extents")" -ge 2 ] && [ "$(awk '{ print $(NF-1), $NF }' "$work/own-extents" | sort -u | wc -l)" -eq 1 ]; then
+  pass "each entity spans its own range"
+else
+  fail "each entity spans its own range" "entity, top, bottom: $(tr '\n' ';' <"$work/own-extents")"
+fi
 
 browse recommender "/models/dash_rec?user=3&k=10"
 expect recommender "recommender page ready" 'data-ready="1"'

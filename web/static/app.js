@@ -4,7 +4,7 @@
 (() => {
   const {
     LOSS_COLORS, BASELINE_COLORS, el, card, errorBox, fmt, fmtTime, fmtDuration, timeEl, badge, progressBar,
-    modelLink, table, ApiError, api, withQuery, lineChart,
+    modelLink, table, ApiError, api, withQuery, lineChart, spansDecade,
   } = window.Mallard.lib;
   const { gatReport, recommenderReport } = window.Mallard.reports;
 
@@ -154,7 +154,7 @@
         { label: 'Version', cell: (m) => el('a', { href: `#/models/${encodeURIComponent(m.name)}/${m.version}` }, `v${m.version}`) },
         { label: 'Status', cell: (m) => badge(m.status) },
         { label: 'Deployed', cell: (m) => (m.deployed ? el('span', { class: 'deployed' }, 'deployed') : '') },
-        { label: 'Test loss', num: true, cell: (m) => fmt(m.test_loss) },
+        { label: 'Test loss', num: true, cell: (m) => lossCell(m.test_loss, m.loss) },
         { label: 'Source', cell: (m) => m.source || '—' },
         { label: 'Created', cell: (m) => timeEl(m.created_at) },
       ];
@@ -164,7 +164,7 @@
         { label: 'Kind', cell: (r) => el('span', { class: 'kind' }, r.kind) },
         { label: 'Status', cell: (r) => badge(r.status) },
         { label: 'Progress', cell: (r) => progressBar(r.epochs_done, r.epochs, r.status) },
-        { label: 'Best test loss', num: true, cell: (r) => (r.best_test_loss == null ? '—' : [fmt(r.best_test_loss), el('span', { class: 'muted' }, ` @${r.best_epoch}`)]) },
+        { label: 'Best test loss', num: true, cell: (r) => (r.best_test_loss == null ? '—' : [lossCell(r.best_test_loss, r.loss), el('span', { class: 'muted' }, ` @${r.best_epoch}`)]) },
         { label: 'Started', cell: (r) => (r.started_at || r.status !== 'queued' ? timeEl(r.started_at) : el('span', { class: 'muted' }, 'queued')) },
         { label: 'Finished', cell: (r) => timeEl(r.finished_at) },
         { label: 'Error', cell: (r) => (r.error ? el('span', { class: 'run-error-text', title: r.error }, r.error) : '') },
@@ -179,13 +179,20 @@
     },
   };
 
+  // Returns a loss value labelled with what it measures (MSE, RMSE, 1 − NDCG@10), so that a column mixing kinds reads right.
+  function lossCell(value, loss) {
+    if (value == null) return '—';
+    const name = (loss || 'loss').toUpperCase();
+    return [fmt(value), ' ', el('span', { class: 'metric', 'data-metric': name, title: `test ${name}` }, name)];
+  }
+
   /* ---------------- run view ---------------- */
 
   const runView = {
     // Fetches one run with its epoch metrics and baselines.
     load: (route) => api(`api/runs/${encodeURIComponent(route.id)}`),
     // Renders the run header, the loss plot (and ranking plot for recommenders) and the epochs table.
-    render(root, data) {
+    render(root, data, route) {
       const r = data.run, metrics = data.metrics || [], baselines = data.baselines || [];
       const lossName = data.loss || 'loss';
       const facts = [
@@ -201,7 +208,8 @@
         el('h1', null, `Run #${r.run_id} `, el('span', { class: 'muted' }, `${r.model}@${r.version}`), ' ', badge(r.status)),
         el('dl', { class: 'facts' }, facts.map(([k, v]) => el('div', null, el('dt', null, k), el('dd', null, v)))),
         r.error ? el('div', { class: 'run-error' }, el('strong', null, 'Run failed: '), r.error) : null);
-      const parts = [head, card(`Loss (${lossName}) per epoch`, lossPlot(r, metrics, baselines, lossName))];
+      const log = useLogScale(metrics, route.query.scale);
+      const parts = [head, card(`Loss (${lossName}) per epoch`, lossPlot(r, metrics, baselines, lossName, log), scaleToggle(route, log))];
       if (r.kind === 'recommender') parts.push(card('Ranking quality per epoch', rankingPlot(r, metrics)));
       parts.push(card('Epochs', epochsTable(r, metrics)));
       const old = root.querySelector('.scroll'), top = old ? old.scrollTop : 0; // keep the epochs table's scroll
@@ -216,6 +224,23 @@
     return m ? modelLink(m[1], Number(m[2])) : el('a', { href: `#/runs/${encodeURIComponent(from)}` }, `run #${from}`);
   }
 
+  // Reports whether the loss plot uses a log scale: as the hash's ?scale= says, else when its curves span more than a decade.
+  function useLogScale(metrics, asked) {
+    if (asked === 'log' || asked === 'linear') return asked === 'log';
+    return spansDecade(metrics.flatMap((m) => [m.train_loss, m.test_loss]));
+  }
+
+  // Returns the "log scale" checkbox of the loss plot; switching it records ?scale= in the hash and redraws.
+  function scaleToggle(route, on) {
+    const change = (e) => {
+      const scale = e.target.checked ? 'log' : 'linear';
+      route.query = { ...route.query, scale };
+      history.replaceState(null, '', `${route.hash.split('?')[0]}?${new URLSearchParams(route.query)}`);
+      refresh();
+    };
+    return el('label', { class: 'toggle' }, el('input', { type: 'checkbox', class: 'log-toggle', checked: on, onchange: change }), ' log scale');
+  }
+
   // Returns the x domain for epoch plots: first recorded epoch (1 before any; later for resumed runs) to the planned or last one.
   function epochDomain(r, metrics) {
     const first = metrics.length ? metrics[0].epoch : 1, last = metrics.length ? metrics[metrics.length - 1].epoch : 1;
@@ -223,14 +248,14 @@
   }
 
   // Returns the loss plot: train/test per epoch as solid lines, baselines' test loss as labelled dashed lines.
-  function lossPlot(r, metrics, baselines, lossName) {
+  function lossPlot(r, metrics, baselines, lossName, log) {
     const series = ['train', 'test'].map((key) => ({ key, label: key, color: LOSS_COLORS[key], points: metrics.map((m) => [m.epoch, m[`${key}_loss`]]) }));
     const hlines = baselines.filter((b) => b.test_loss != null)
       .map((b, i) => ({ key: `baseline:${b.method}`, y: b.test_loss, label: b.method, color: BASELINE_COLORS[i % BASELINE_COLORS.length] }));
     const legend = [{ label: `train ${lossName}`, color: LOSS_COLORS.train }, { label: `test ${lossName}`, color: LOSS_COLORS.test }]
       .concat(hlines.map((h) => ({ label: `${h.label} (baseline, test)`, color: h.color, dash: true, thin: true })));
-    return lineChart({ plot: 'loss', title: `${lossName} per epoch`, xDomain: epochDomain(r, metrics), xLabel: 'epoch', yLabel: lossName,
-      series, hlines, legend, dots: metrics.length <= 60,
+    return lineChart({ plot: 'loss', title: `${lossName} per epoch`, xDomain: epochDomain(r, metrics), xLabel: 'epoch', yLabel: log ? `${lossName} (log scale)` : lossName,
+      yLog: log, series, hlines, legend, dots: metrics.length <= 60,
       emptyText: metrics.length ? null : r.status === 'queued' ? 'Queued — waiting to start' : 'Waiting for the first epoch…' });
   }
 
@@ -300,7 +325,7 @@
       if (rep.dataset.key === repKey) return;
       rep.dataset.key = repKey;
       if (data.notice) rep.replaceChildren(el('div', { class: 'notice' }, el('strong', null, `Version ${data.version}: `), data.notice));
-      else if (data.report.kind === 'gat') rep.replaceChildren(gatReport(data.report));
+      else if (data.report.kind === 'gat') rep.replaceChildren(gatReport(data.report, route));
       else if (data.report.kind === 'recommender') {
         const { node, pending } = recommenderReport(data.report, route);
         rep.replaceChildren(node);

@@ -140,6 +140,35 @@
     return f;
   }
 
+  // Returns a log10 scale mapping domain [d0,d1] (both > 0) to range [r0,r1], with .ticks(n): powers of ten, and
+  // 2× and 5× them when the domain spans under two decades, or round linear ticks when those are fewer than three.
+  // Values ≤ 0 map to NaN, which breaks a line.
+  function logScale(d0, d1, r0, r1) {
+    const l0 = Math.log10(d0), l1 = Math.log10(d1), k = l1 === l0 ? 0 : (r1 - r0) / (l1 - l0);
+    const f = (v) => (v > 0 ? r0 + (Math.log10(v) - l0) * k : NaN);
+    f.ticks = () => {
+      const out = [], steps = l1 - l0 < 2 ? [1, 2, 5] : [1];
+      for (let e = Math.floor(l0); e <= Math.ceil(l1); e++) {
+        for (const m of steps) { const v = Number((m * 10 ** e).toPrecision(12)); if (v >= d0 && v <= d1) out.push(v); }
+      }
+      return out.length >= 3 ? out : niceTicks(d0, d1, 5).filter((v) => v > 0);
+    };
+    return f;
+  }
+
+  // Returns [lo, hi] spanning the positive finite values with a margin of a tenth of a decade; [0.1, 1] without any.
+  function logExtent(values) {
+    const vs = values.filter((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+    if (!vs.length) return [0.1, 1];
+    return [Math.min(...vs) / 1.26, Math.max(...vs) * 1.26];
+  }
+
+  // Reports whether the positive finite values span more than a decade (max/min > 10), when a log scale reads better.
+  function spansDecade(values) {
+    const vs = values.filter((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+    return vs.length > 1 && Math.max(...vs) / Math.min(...vs) > 10;
+  }
+
   // Returns [lo, hi] spanning the finite values with 5% padding (from 0 when that is close); [0, 1] without values.
   function extent(values) {
     const vs = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
@@ -154,7 +183,7 @@
   function pathD(points, xs, ys) {
     let d = '', pen = false;
     for (const [x, y] of points) {
-      const ok = y != null && Number.isFinite(y);
+      const ok = y != null && Number.isFinite(ys(y));
       if (ok) d += `${pen ? 'L' : 'M'}${xs(x).toFixed(1)} ${ys(y).toFixed(1)}`;
       pen = ok;
     }
@@ -179,15 +208,18 @@
     return { node: g, height: items.length ? y - y0 + 18 : 0 };
   }
 
-  /* Returns a line chart <svg class="plot" data-plot=NAME>. o: {plot, title, width, height, xDomain, xLabel, yLabel,
-     xTicks: [{v,label}] | null, series: [{key, color, width, opacity, dash, points:[[x,y]]}], hlines: [{key, y, color, label}] | null,
-     vlines: [{x, label}], shade: [{from, to, label}], legend: [{label, color, dash}], dots, emptyText} */
+  /* Returns a line chart <svg class="plot" data-plot=NAME data-yscale=...>. o: {plot, title, width, height, xDomain, xLabel, yLabel,
+     yLog, yScaleName, xTicks: [{v,label}] | null, series: [{key, color, width, opacity, dash, points:[[x,y]]}],
+     hlines: [{key, y, color, label}] | null, vlines: [{x, label}], shade: [{from, to, label}], legend: [{label, color, dash}],
+     dots, emptyText}. With yLog the y axis is log10 and values ≤ 0 are left out. */
   function lineChart(o) {
     const W = o.width || 1200, H = o.height || 360, lg = legendRows(o.legend || [], W - 140, 70, 14);
-    const m = { l: 70, r: o.hlines ? 120 : 24, t: 22 + lg.height, b: 50 };
-    const [y0, y1] = extent(o.series.flatMap((s) => s.points.map((p) => p[1])).concat(nearLines(o)));
-    const c = { W, H, m, y0, y1, xs: scale(o.xDomain[0], o.xDomain[1], m.l, W - m.r), ys: scale(y0, y1, H - m.b, m.t) };
-    const root = sv('svg', { class: 'plot', 'data-plot': o.plot, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': o.title || o.plot },
+    const m = { l: 70, r: o.hlines ? hlineMargin(o.hlines) : 24, t: 22 + lg.height, b: 50 };
+    const ys0 = o.series.flatMap((s) => s.points.map((p) => p[1])).concat(nearLines(o));
+    const [y0, y1] = o.yLog ? logExtent(ys0) : extent(ys0);
+    const c = { W, H, m, y0, y1, xs: scale(o.xDomain[0], o.xDomain[1], m.l, W - m.r), ys: (o.yLog ? logScale : scale)(y0, y1, H - m.b, m.t) };
+    const root = sv('svg', { class: 'plot', 'data-plot': o.plot, 'data-yscale': o.yScaleName || (o.yLog ? 'log' : 'linear'),
+      viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': o.title || o.plot },
       sv('defs', null, sv('clipPath', { id: `clip-${o.plot}` }, sv('rect', { x: m.l, y: m.t - 2, width: W - m.l - m.r, height: H - m.t - m.b + 4 }))));
     chartFrame(root, c, o);
     chartLines(root, c, o);
@@ -195,6 +227,9 @@
     root.append(lg.node);
     return root;
   }
+
+  // Returns the right margin that fits the horizontal lines' labels, an off-scale value included (at most 240).
+  const hlineMargin = (hlines) => Math.min(240, Math.max(120, ...hlines.map((h) => textWidth(`${h.label} ↑ ${fmt(h.y, 3)}`, 11.5) + 14)));
 
   // Returns the y values of the horizontal lines to fit on the scale: all of them without data, else those near the data.
   function nearLines(o) {
@@ -237,7 +272,7 @@
   function chartLines(root, { W, H, m, xs, ys, y0, y1 }, o) {
     const lines = sv('g', { 'clip-path': `url(#clip-${o.plot})` }), labels = [];
     for (const h of o.hlines || []) {
-      if (h.y == null || !Number.isFinite(h.y)) continue;
+      if (h.y == null || !Number.isFinite(ys(h.y))) continue;
       lines.append(sv('path', { 'data-series': h.key, d: `M${m.l} ${ys(h.y).toFixed(1)}H${W - m.r}`, stroke: h.color,
         'stroke-width': 1.5, 'stroke-dasharray': '6 4', fill: 'none' }, sv('title', null, `${h.label}: ${fmt(h.y)}`)));
       const off = h.y > y1 ? '↑' : h.y < y0 ? '↓' : ''; // off the scale: labelled at the edge with its value
@@ -248,13 +283,24 @@
       if (!d) continue;
       lines.append(sv('path', { 'data-series': s.key, d, fill: 'none', stroke: s.color, 'stroke-width': s.width || 2,
         'stroke-opacity': s.opacity || null, 'stroke-dasharray': s.dash === true ? '6 4' : s.dash || null, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }));
-      if (o.dots) for (const [x, y] of s.points.filter((p) => p[1] != null)) {
+      if (o.dots) for (const [x, y] of s.points.filter((p) => p[1] != null && Number.isFinite(ys(p[1])))) {
         lines.append(sv('circle', { class: 'dot', cx: xs(x).toFixed(1), cy: ys(y).toFixed(1), r: 2.6, fill: s.color }, sv('title', null, `${s.label || s.key} @ ${x}: ${fmt(y)}`)));
       }
     }
     root.append(lines);
-    labels.sort((a, b) => a.y - b.y).forEach((l, i, arr) => { if (i && l.y - arr[i - 1].y < 13) l.y = arr[i - 1].y + 13; });
+    spreadLabels(labels, m.t, H - m.b, 13);
     for (const l of labels) root.append(sv('text', { class: 'hline-label', x: W - m.r + 6, y: l.y + 4, fill: l.color }, l.text));
+  }
+
+  // Moves labels {y} apart so that no two are closer than gap, keeping them within [top, bottom] while they fit:
+  // pushed down from the top, then back up from the bottom.
+  function spreadLabels(labels, top, bottom, gap) {
+    labels.sort((a, b) => a.y - b.y);
+    labels.forEach((l, i) => { l.y = Math.max(l.y, top, i ? labels[i - 1].y + gap : top); });
+    for (let i = labels.length - 1; i >= 0; i--) {
+      const limit = i === labels.length - 1 ? bottom : labels[i + 1].y - gap;
+      if (labels[i].y > limit) labels[i].y = limit;
+    }
   }
 
   window.Mallard = {
@@ -263,7 +309,7 @@
       el, sv, card, errorBox,
       fmt, fmtTime, fmtDuration, timeEl, badge, progressBar, modelLink, table,
       ApiError, api, withQuery,
-      textWidth, lineChart,
+      textWidth, lineChart, spansDecade,
     }),
   };
 })();

@@ -43,15 +43,16 @@
   }
 
   // Returns the whole gat report: metrics, entity filter with truth plot, heatmap and graph, and the time table.
-  function gatReport(rep) {
-    const st = selectionFor(rep);
+  function gatReport(rep, route) {
+    const st = selectionFor(rep), q = (route && route.query) || {};
+    if (q.scale === 'entity' || q.scale === 'shared') st.ownScale = q.scale === 'entity';
     const links = graphEdges(rep), layout = forceLayout(rep.entities, links);
     const truthSlot = el('div', { class: 'plot-slot' }), tableSlot = el('div', { class: 'scroll tall' }), graphSlot = el('div', { class: 'plot-slot' });
     const heat = heatmap(rep), countEl = el('span', { class: 'muted' });
     // Redraws everything that depends on the selection.
     const redraw = () => {
       const sel = rep.entities.map((e, i) => ({ name: e, i })).filter((x) => st.selected.has(x.name));
-      truthSlot.replaceChildren(truthPlot(rep, sel));
+      truthSlot.replaceChildren(truthPlot(rep, sel, st.ownScale));
       tableSlot.replaceChildren(timeTable(rep, sel));
       graphSlot.replaceChildren(graphPlot(rep, links, layout, st.selected, toggle));
       heat.querySelectorAll('text[data-entity]').forEach((t) => t.classList.toggle('sel', st.selected.has(t.dataset.entity)));
@@ -73,11 +74,26 @@
       el('div', { class: 'grid-side' },
         card('Entities' + note, filterBox, countEl, 'filter-card'),
         card(`Truth vs prediction (${units})`, [truthSlot, el('p', { class: 'hint' },
-          'Solid: training rows · dashed: test rows · lighter, thinner line: one-step-ahead prediction · after the last time: forecast.')])),
+          'Solid: training rows · dashed: test rows · lighter, thinner line: one-step-ahead prediction · after the last time: forecast.')],
+        ownScaleToggle(st, route, redraw))),
       el('div', { class: 'grid-2' },
         card('Correlation over training rows', heat),
         card('Entity graph', [graphSlot, el('p', { class: 'hint' }, graphHint(rep))])),
       card(`Values per time step (${units})`, tableSlot));
+  }
+
+  // Returns the "each entity to its own range" checkbox of the truth plot; switching it records ?scale= in the hash.
+  function ownScaleToggle(st, route, redraw) {
+    const change = (e) => {
+      st.ownScale = e.target.checked;
+      if (route && route.hash) {
+        route.query = { ...route.query, scale: st.ownScale ? 'entity' : 'shared' };
+        history.replaceState(null, '', `${route.hash.split('?')[0]}?${new URLSearchParams(route.query)}`);
+      }
+      redraw();
+    };
+    return el('label', { class: 'toggle', title: 'Map each entity from its own minimum (0) to its own maximum (1)' },
+      el('input', { type: 'checkbox', class: 'own-scale-toggle', checked: !!st.ownScale, onchange: change }), ' each entity to its own range');
   }
 
   // Returns the entity filter: a text box narrowing a checkbox list, plus "All"/"None" for the visible entries.
@@ -116,14 +132,16 @@
   }
 
   // Returns the truth-vs-prediction plot of the selected entities, with forecast after the last time.
-  function truthPlot(rep, sel) {
+  // With ownScale each entity's values are mapped from its own minimum (0) to its own maximum (1).
+  function truthPlot(rep, sel, ownScale) {
     const T = rep.times.length, fc = rep.forecast || { times: [], values: [] }, F = (fc.times || []).length;
     const labels = rep.times.concat(fc.times || []), series = [];
     for (const { name, i } of sel) {
-      const color = entityColor(i), truth = rep.truth[i] || [], pred = (rep.prediction || [])[i] || [];
+      const color = entityColor(i);
+      let truth = rep.truth[i] || [], pred = (rep.prediction || [])[i] || [], fv = (fc.values || [])[i] || [];
+      if (ownScale) [truth, pred, fv] = toOwnRange([truth, pred, fv]);
       series.push(...splitParts(`truth:${name}`, truth, rep.split, { color, width: 2.2 }));
       series.push(...splitParts(`prediction:${name}`, pred, rep.split, { color, width: 1.3, opacity: 0.5 }));
-      const fv = (fc.values || [])[i] || [];
       if (F && fv.length) {
         const lastTruth = truth[T - 1] != null ? truth[T - 1] : pred[T - 1];
         series.push({ key: `forecast:${name}`, color, width: 2.2, dash: '3 3', points: [[T - 1, lastTruth], ...pointsOf(fv, 0, F, T)] });
@@ -136,9 +154,17 @@
     const shade = [{ from: rep.split - 0.5, to: T - 0.5, label: 'test' }];
     if (F) shade.push({ from: T - 0.5, to: T - 1 + F, label: 'forecast' });
     return lineChart({ plot: 'truth', title: 'truth vs prediction', width: 940, height: 400, xDomain: [0, Math.max(1, T - 1 + F)], xTicks,
-      xLabel: 'time', yLabel: rep.units === 'original' ? 'value (original units)' : 'value (model units)', series, legend, shade,
+      xLabel: 'time', yScaleName: ownScale ? 'entity' : 'shared', series, legend, shade,
+      yLabel: ownScale ? 'value, each entity from its min (0) to its max (1)' : rep.units === 'original' ? 'value (original units)' : 'value (model units)',
       vlines: [rep.split > 0 && rep.split < T && { x: rep.split - 0.5, label: 'split' }, F && { x: T - 0.5, label: 'forecast' }].filter(Boolean),
       emptyText: sel.length ? null : 'Select entities on the left to plot them' });
+  }
+
+  // Returns the lists mapped linearly so that their finite values together span [0, 1] (a constant entity sits at 0.5).
+  function toOwnRange(lists) {
+    const vs = lists.flat().filter((v) => v != null && Number.isFinite(v));
+    const lo = Math.min(...vs), span = Math.max(...vs) - lo;
+    return lists.map((l) => l.map((v) => (v == null || !Number.isFinite(v) ? v : span > 0 ? (v - lo) / span : 0.5)));
   }
 
   // Returns the table with one row per time step (and forecast step): truth and prediction per selected entity.
@@ -160,6 +186,26 @@
     return el('table', { class: 'time-table' }, head, el('tbody', null, rows));
   }
 
+  // heatmapFloor is the correlation above which, for every pair, the heatmap's colours span the data's range: on
+  // the full −1..+1 scale such pairs are all the same dark red.
+  const heatmapFloor = 0.9;
+
+  // Returns the heatmap's colour range: {lo, hi, full} with full the −1..+1 scale, else the data's range when every
+  // pair of distinct entities correlates above heatmapFloor.
+  function heatRange(C, n) {
+    const off = [];
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) {
+      const r = (C[a] || [])[b];
+      if (a !== b && r != null && Number.isFinite(r)) off.push(r);
+    }
+    if (!off.length || Math.min(...off) <= heatmapFloor) return { lo: -1, hi: 1, full: true };
+    const lo = Math.min(...off), hi = Math.max(1, ...off);
+    return { lo, hi: hi > lo ? hi : lo + 1e-9, full: false };
+  }
+
+  // Returns the colour of r on range: diverging on the full scale, else white at range.lo to red at range.hi.
+  const heatColor = (r, range) => (range.full || r == null ? divergingColor(r) : divergingColor((r - range.lo) / (range.hi - range.lo)));
+
   // Returns the diverging colour for r: blue at -1, white at 0, red at +1; grey when missing.
   function divergingColor(r) {
     if (r == null || !Number.isFinite(r)) return '#d1d5db';
@@ -171,17 +217,19 @@
   // Returns a label cut to n characters with an ellipsis.
   const short = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
-  // Returns the correlation heatmap: one rect.cell per entity pair with a "A × B: r" title, labels and a colour key.
+  // Returns the correlation heatmap: one rect.cell per entity pair with a "A × B: r" title (and data-r off the diagonal),
+  // labels and a colour key; the svg's data-range says whether the colours span −1..+1 ("full") or the data ("data").
   function heatmap(rep) {
     const ents = rep.entities, n = ents.length, C = rep.correlation || [];
     const cs = Math.max(6, Math.min(30, Math.floor(420 / Math.max(1, n)))), fs = Math.max(6, Math.min(11, cs * 0.8));
     const lab = Math.min(150, 14 + fs * 0.58 * Math.min(22, Math.max(...ents.map((e) => e.length), 1)));
-    const W = lab + n * cs + 16, H = lab + n * cs + 56;
-    const root = sv('svg', { class: 'plot heatmap', 'data-plot': 'heatmap', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'correlation heatmap' });
+    const W = Math.max(lab + n * cs + 16, 380), H = lab + n * cs + 72;
+    const range = heatRange(C, n);
+    const root = sv('svg', { class: 'plot heatmap', 'data-plot': 'heatmap', 'data-range': range.full ? 'full' : 'data', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'correlation heatmap' });
     const cells = sv('g', { transform: `translate(${lab} ${lab})` });
     for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) {
       const r = (C[a] || [])[b], tip = `${ents[a]} × ${ents[b]}: ${r == null ? 'n/a' : r.toFixed(2)}`;
-      cells.append(sv('rect', { class: 'cell', x: b * cs, y: a * cs, width: cs, height: cs, fill: divergingColor(r), title: tip }, sv('title', null, tip)));
+      cells.append(sv('rect', { class: 'cell', 'data-r': a === b ? null : r, x: b * cs, y: a * cs, width: cs, height: cs, fill: heatColor(r, range), title: tip }, sv('title', null, tip)));
     }
     root.append(cells);
     ents.forEach((e, i) => {
@@ -189,11 +237,24 @@
       root.append(sv('text', { class: 'hm-label', 'data-entity': e, x: lab - 5, y: c + fs * 0.35, 'text-anchor': 'end', 'font-size': fs }, short(e, 22), sv('title', null, e)),
         sv('text', { class: 'hm-label', 'data-entity': e, transform: `translate(${c + fs * 0.35} ${lab - 5}) rotate(-90)`, 'font-size': fs }, short(e, 22), sv('title', null, e)));
     });
-    const ky = lab + n * cs + 20, kw = Math.min(240, n * cs), kx = lab + (n * cs - kw) / 2;
-    const grad = sv('linearGradient', { id: 'hm-grad' }, [-1, -0.5, 0, 0.5, 1].map((v) => sv('stop', { offset: `${(v + 1) * 50}%`, 'stop-color': divergingColor(v) })));
-    root.append(sv('defs', null, grad), sv('rect', { x: kx, y: ky, width: kw, height: 10, fill: 'url(#hm-grad)', stroke: '#d1d5db' }),
-      ...[-1, 0, 1].map((v) => sv('text', { class: 'key-label', x: kx + ((v + 1) / 2) * kw, y: ky + 24, 'text-anchor': 'middle' }, v === 0 ? '0' : v > 0 ? '+1' : '−1')));
+    root.append(heatKey(range, lab, n * cs, lab + n * cs + 20, W));
     return root;
+  }
+
+  // Returns the heatmap's colour key under the cells (x0, width w, at y, in a plot W wide): −1, 0, +1 on the full
+  // scale, else the data's range with a line saying why.
+  function heatKey(range, x0, w, y, W) {
+    const kw = Math.min(240, w), kx = x0 + (w - kw) / 2, stops = [0, 0.25, 0.5, 0.75, 1];
+    const at = (f) => range.lo + f * (range.hi - range.lo);
+    const grad = sv('linearGradient', { id: 'hm-grad' }, stops.map((f) => sv('stop', { offset: `${f * 100}%`, 'stop-color': heatColor(at(f), range) })));
+    const ticks = range.full ? [[0, '−1'], [0.5, '0'], [1, '+1']] : [[0, fmt(range.lo, 3)], [1, fmt(range.hi, 3)]];
+    const g = sv('g', { class: 'hm-key' }, sv('defs', null, grad), sv('rect', { x: kx, y, width: kw, height: 10, fill: 'url(#hm-grad)', stroke: '#d1d5db' }),
+      ticks.map(([f, label]) => sv('text', { class: 'key-label', x: kx + f * kw, y: y + 24, 'text-anchor': 'middle' }, label)));
+    if (!range.full) {
+      g.append(sv('text', { class: 'key-note', x: W / 2, y: y + 40, 'text-anchor': 'middle' },
+        `every pair is above ${heatmapFloor}: colours span the data's range, not −1..+1`));
+    }
+    return g;
   }
 
   // Returns a deterministic PRNG in [0,1) from an integer seed (mulberry32).
