@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // evalRow is a row of evaluate of a recommender; NULL metrics are NaN.
@@ -64,16 +63,8 @@ func evaluation(t *testing.T, conn *pgx.Conn, query string) map[string]evalRow {
 // for a known user, for a history, and item to item, and checks the bad
 // inputs of each.
 func TestRecommenderMethods(t *testing.T) {
-	ctx := context.Background()
 	var notices []string
-	cfg, _ := pgx.ParseConfig(connStringFor(startServer(t)))
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeCacheStatement, &notices)
 	exec(t, conn, smallRatings, "CREATE TABLE si AS SELECT DISTINCT itm, 'name of ' || itm AS name FROM sr",
 		"CREATE TABLE gw AS SELECT i AS t, sin(i) AS a, cos(i) AS b FROM range(40) r(i)")
 	scanOne[int](t, conn, "SELECT count(*) FROM train_gat('gw', model := 'g', time := ['t'], epochs := 1, hidden := [2])")
@@ -132,15 +123,8 @@ func TestRecommenderMethods(t *testing.T) {
 // TestEASETooManyItems: a version with more items than EASE fits is
 // evaluated without it, with a notice, and refuses method := 'ease'.
 func TestEASETooManyItems(t *testing.T) {
-	ctx := context.Background()
 	var notices []string
-	cfg, _ := pgx.ParseConfig(connStringFor(startServer(t)))
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeCacheStatement, &notices)
 	// Eight users rate all 4,500 items 5: about 4,480 items keep five
 	// relevant training ratings or more after a 10 % test split.
 	exec(t, conn, "CREATE TABLE wide AS SELECT u, i, 5.0 AS r FROM range(8) a(u), range(4500) b(i)")

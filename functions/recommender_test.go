@@ -4,7 +4,6 @@ package functions_test
 
 import (
 	"context"
-	"github.com/jackc/pgx/v5/pgconn"
 	"math"
 	"os"
 	"path/filepath"
@@ -71,14 +70,7 @@ func TestRecommenderMovieLens(t *testing.T) {
 	}
 	ctx := context.Background()
 	var notices []string
-	cfg, _ := pgx.ParseConfig(connStringFor(startServer(t)))
-	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheStatement
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeCacheStatement, &notices)
 	loadMovieLens(t, conn)
 
 	rows, err := conn.Query(ctx, "SELECT epoch, test_rmse FROM train_recommender('ratings', model := 'ml', user := 'userId', item := 'movieId', workers := 2)")

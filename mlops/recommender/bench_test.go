@@ -90,9 +90,18 @@ func BenchmarkEpoch(b *testing.B) {
 // of memory new to the process can cost the host's work too.
 func BenchmarkWorkersRatio(b *testing.B) {
 	train, test := recommender.Split(shaped(1, 16254, 62423, 2500000), 0.1, 1)
+	cfg := recommender.DefaultConfig()
+	cfg.RankUsers /= 10
+	workersRatio(b, cfg, train, test)
+}
+
+// workersRatio times the first epoch of cfg with one worker and with two,
+// in rounds alternating which goes first after an untimed epoch (see
+// BenchmarkWorkersRatio), logs where each worker's time went and reports
+// the medians of the rounds.
+func workersRatio(b *testing.B, cfg recommender.Config, train, test recommender.Ratings) {
 	epoch := func(workers int) float64 {
-		cfg := recommender.DefaultConfig()
-		cfg.Epochs, cfg.Workers, cfg.RankUsers = 1, workers, cfg.RankUsers/10
+		cfg.Epochs, cfg.Workers = 1, workers
 		debug.FreeOSMemory()
 		var e1 recommender.Epoch
 		if _, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
