@@ -345,10 +345,7 @@ func fcHorizonTable(out io.Writer, ds fcData, runs []fcRun, seeds int) error {
 func fcCoverage(f baseline.Forecaster, m series.Matrix, valStart, split int, origins []int, level float64, covered, total []float64) {
 	h := len(covered)
 	q := gat.HalfWidths(gat.Residuals(f, m, valStart, split, h), level)
-	dst := make([][]float64, h)
-	for k := range dst {
-		dst[k] = make([]float64, m.N)
-	}
+	dst := baseline.Rows(h, m.N)
 	for _, o := range origins {
 		f.Forecast(m, o, dst)
 		for k, row := range dst {

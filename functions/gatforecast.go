@@ -129,10 +129,7 @@ func (s *storedGAT) forecast(method string, steps int, level float64) ([][]float
 	if err != nil {
 		return nil, nil, err
 	}
-	preds := make([][]float64, steps)
-	for k := range preds {
-		preds[k] = make([]float64, m.N)
-	}
+	preds := baseline.Rows(steps, m.N)
 	f.Forecast(m, m.T, preds)
 	if len(val) == 0 {
 		return preds, nil, nil

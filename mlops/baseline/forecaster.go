@@ -21,6 +21,16 @@ type Forecaster interface {
 	Forecast(m series.Matrix, origin int, dst [][]float64)
 }
 
+// Rows returns h rows of n values each, zeroed: where a Forecaster
+// writes an h-step forecast of n entities.
+func Rows(h, n int) [][]float64 {
+	out := make([][]float64, h)
+	for k := range out {
+		out[k] = make([]float64, n)
+	}
+	return out
+}
+
 // Options configures FitForecaster.
 type Options struct {
 	// Window is the window of the training samples and the number of lags

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
-	"github.com/mallard/mallard/mlops/series"
 )
 
 // TestUntrainedIsItsAnchor checks epoch 0 of an anchored network: with
@@ -50,7 +49,7 @@ func TestUntrainedIsItsAnchor(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, origin := range []int{test[0], test[10], m.T} {
-				a, b := steps(m, 6), steps(m, 6)
+				a, b := baseline.Rows(6, m.N), baseline.Rows(6, m.N)
 				got.Forecast(m, origin, a)
 				want.Forecast(m, origin, b)
 				for k := range a {
@@ -63,14 +62,6 @@ func TestUntrainedIsItsAnchor(t *testing.T) {
 			}
 		})
 	}
-}
-
-func steps(m series.Matrix, h int) [][]float64 {
-	out := make([][]float64, h)
-	for k := range out {
-		out[k] = make([]float64, m.N)
-	}
-	return out
 }
 
 // TestAnchorAuto checks that "auto" anchors to the candidate with the

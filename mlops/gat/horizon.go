@@ -178,10 +178,7 @@ func horizons(f baseline.Forecaster, m series.Matrix, origins []int, h int, scal
 		n, nsc               int
 	}
 	acc := make([]sums, h)
-	dst := make([][]float64, h)
-	for k := range dst {
-		dst[k] = make([]float64, m.N)
-	}
+	dst := baseline.Rows(h, m.N)
 	for _, o := range origins {
 		f.Forecast(m, o, dst)
 		for k, row := range dst {
@@ -219,10 +216,7 @@ func horizons(f baseline.Forecaster, m series.Matrix, origins []int, h int, scal
 // reaches is empty.
 func Residuals(f baseline.Forecaster, m series.Matrix, from, end, h int) [][]float64 {
 	out := make([][]float64, h)
-	dst := make([][]float64, h)
-	for k := range dst {
-		dst[k] = make([]float64, m.N)
-	}
+	dst := baseline.Rows(h, m.N)
 	for _, o := range Origins(from, end, 1) {
 		steps := min(h, end-o)
 		f.Forecast(m, o, dst[:steps])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -112,10 +113,7 @@ func (m *Model) Forecast(x series.Matrix, steps int) ([][]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]float64, steps)
-	for k := range out {
-		out[k] = make([]float64, x.N)
-	}
+	out := baseline.Rows(steps, x.N)
 	f.Forecast(x, x.T, out)
 	return out, nil
 }

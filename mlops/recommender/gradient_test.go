@@ -80,26 +80,33 @@ func TestGradient(t *testing.T) {
 					w[k] = rng.Float64() - 0.5
 				}
 			}
-			_, grad, err := recommender.BatchGradient(cfg, train, tt.batch, m)
+			checkBatchGradient(t, cfg, train, tt.batch, m)
+		})
+	}
+}
+
+// checkBatchGradient compares BatchGradient's gradient of every weight
+// tensor of m with central finite differences of its loss.
+func checkBatchGradient(t *testing.T, cfg recommender.Config, train recommender.Ratings, batch []int, m *recommender.Model) {
+	t.Helper()
+	_, grad, err := recommender.BatchGradient(cfg, train, batch, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, w := range m.Weights {
+		loss := func(x []float64) float64 {
+			saved := append([]float64(nil), w...)
+			copy(w, x)
+			l, _, err := recommender.BatchGradient(cfg, train, batch, m)
+			copy(w, saved)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for k, w := range m.Weights {
-				loss := func(x []float64) float64 {
-					saved := append([]float64(nil), w...)
-					copy(w, x)
-					l, _, err := recommender.BatchGradient(cfg, train, tt.batch, m)
-					copy(w, saved)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return l
-				}
-				want := fd.Gradient(nil, loss, append([]float64(nil), w...), &fd.Settings{Formula: fd.Central, Step: 1e-6})
-				if e := gradRelErr(grad[k], want); e > gradTol || math.IsNaN(e) {
-					t.Errorf("weights %d: relative error %.3g\n got %.6g\nwant %.6g", k, e, grad[k], want)
-				}
-			}
-		})
+			return l
+		}
+		want := fd.Gradient(nil, loss, append([]float64(nil), w...), &fd.Settings{Formula: fd.Central, Step: 1e-6})
+		if e := gradRelErr(grad[k], want); e > gradTol || math.IsNaN(e) {
+			t.Errorf("weights %d: relative error %.3g\n got %.6g\nwant %.6g", k, e, grad[k], want)
+		}
 	}
 }

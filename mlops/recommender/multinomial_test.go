@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/diff/fd"
-
 	"github.com/mallard/mallard/mlops/recommender"
 )
 
@@ -56,26 +54,7 @@ func TestMultinomialGradient(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, train, m, _ := rankingModel(t, uint64(i), tt.hidden)
 			cfg.Negatives, cfg.Dropout, cfg.L2, cfg.Workers = tt.negatives, tt.dropout, tt.l2, tt.workers
-			_, grad, err := recommender.BatchGradient(cfg, train, tt.batch, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k, w := range m.Weights {
-				loss := func(x []float64) float64 {
-					saved := append([]float64(nil), w...)
-					copy(w, x)
-					l, _, err := recommender.BatchGradient(cfg, train, tt.batch, m)
-					copy(w, saved)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return l
-				}
-				want := fd.Gradient(nil, loss, append([]float64(nil), w...), &fd.Settings{Formula: fd.Central, Step: 1e-6})
-				if e := gradRelErr(grad[k], want); e > gradTol || math.IsNaN(e) {
-					t.Errorf("weights %d: relative error %.3g\n got %.6g\nwant %.6g", k, e, grad[k], want)
-				}
-			}
+			checkBatchGradient(t, cfg, train, tt.batch, m)
 		})
 	}
 }
