@@ -39,11 +39,11 @@ func split(t *testing.T, m series.Matrix, window int, fraction float64) (train, 
 	return train, test
 }
 
-// predict returns model's prediction of row at of m.
-func predict(model baseline.Model, m series.Matrix, at int) []float64 {
-	dst := make([]float64, m.N)
-	model.Predict(m, at, dst)
-	return dst
+// predict returns f's one-step forecast of row at of m.
+func predict(f baseline.Forecaster, m series.Matrix, at int) []float64 {
+	dst := baseline.Rows(1, m.N)
+	f.Forecast(m, at, dst)
+	return dst[0]
 }
 
 // near reports whether a and b agree within tol, element by element.
@@ -55,7 +55,7 @@ func TestConstant(t *testing.T) {
 	// 6 rows, fraction 0.5: rows 0..2 train, targets 1, 2 with window 1.
 	m := series.Matrix{T: 6, N: 2, Values: []float64{1, 10, 2, 20, 6, 60, 100, 0, 100, 0, 100, 0}}
 	train, test := split(t, m, 1, 0.5)
-	model, err := baseline.Fit(baseline.KindConstant, m, 1, train)
+	model, err := baseline.FitForecaster(baseline.KindConstant, m, train, baseline.Options{Window: 1, Season: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +63,14 @@ func TestConstant(t *testing.T) {
 		t.Errorf("Predict = %v, want training means [3 30]", got)
 	}
 	// Errors over test rows 3..5: (3-100)^2 and 30^2, three rows each.
-	if got, want := baseline.MSE(model, m, test), (97.0*97+30*30)/2; got != want {
+	if got, want := baseline.MSE(model, m, test, nil), (97.0*97+30*30)/2; got != want {
 		t.Errorf("MSE = %v, want %v", got, want)
 	}
 }
 
 func TestLastValue(t *testing.T) {
 	m := series.Matrix{T: 5, N: 2, Values: []float64{0, 0, 1, -1, 2, -2, 3, -3, 4, -4}}
-	model, err := baseline.Fit(baseline.KindLastValue, m, 1, []int{1, 2})
+	model, err := baseline.FitForecaster(baseline.KindLastValue, m, []int{1, 2}, baseline.Options{Window: 1, Season: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestLastValue(t *testing.T) {
 	if got := predict(model, m, 5); !slices.Equal(got, []float64{4, -4}) {
 		t.Errorf("Predict(5) = %v, want row 4 [4 -4]", got)
 	}
-	if got := baseline.MSE(model, m, []int{3, 4}); got != 1 {
+	if got := baseline.MSE(model, m, []int{3, 4}, nil); got != 1 {
 		t.Errorf("MSE = %v, want 1", got)
 	}
 }
@@ -98,7 +98,7 @@ func TestOLSRecoversAR2(t *testing.T) {
 	if model.Rank != 3 {
 		t.Errorf("Rank = %d, want 3", model.Rank)
 	}
-	if got := baseline.MSE(model, m, test); got > 1e-18 {
+	if got := baseline.MSE(model, m, test, nil); got > 1e-18 {
 		t.Errorf("test MSE = %v, want 0", got)
 	}
 }
@@ -198,12 +198,12 @@ func TestFitErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model, err := baseline.Fit(tt.kind, tt.m, tt.window, tt.train)
+			model, err := baseline.FitForecaster(tt.kind, tt.m, tt.train, baseline.Options{Window: tt.window, Season: 1})
 			if !errors.Is(err, tt.wantErr) {
-				t.Errorf("Fit error = %v, want %v", err, tt.wantErr)
+				t.Errorf("FitForecaster error = %v, want %v", err, tt.wantErr)
 			}
 			if model != nil {
-				t.Errorf("Fit model = %v, want nil", model)
+				t.Errorf("FitForecaster = %v, want nil", model)
 			}
 		})
 	}
@@ -212,18 +212,18 @@ func TestFitErrors(t *testing.T) {
 func TestFitNames(t *testing.T) {
 	m := ar2(20, 2)
 	for _, kind := range []baseline.Kind{baseline.KindConstant, baseline.KindLastValue, baseline.KindOLS} {
-		model, err := baseline.Fit(kind, m, 2, []int{2, 3, 4, 5})
+		model, err := baseline.FitForecaster(kind, m, []int{2, 3, 4, 5}, baseline.Options{Window: 2, Season: 1})
 		if err != nil {
-			t.Fatalf("Fit(%q): %v", kind, err)
+			t.Fatalf("FitForecaster(%q): %v", kind, err)
 		}
 		if model.Name() != string(kind) {
-			t.Errorf("Fit(%q).Name() = %q", kind, model.Name())
+			t.Errorf("FitForecaster(%q).Name() = %q", kind, model.Name())
 		}
 	}
 }
 
 func TestMSEOfNothing(t *testing.T) {
-	if got := baseline.MSE(baseline.LastValue{}, ar2(5, 2), nil); !math.IsNaN(got) {
+	if got := baseline.MSE(baseline.LastValue{}, ar2(5, 2), nil, nil); !math.IsNaN(got) {
 		t.Errorf("MSE of no samples = %v, want NaN", got)
 	}
 }

@@ -67,7 +67,7 @@ func TestETSNoiseless(t *testing.T) {
 		}
 	}
 	rows := series.Samples(series.Matrix{T: 32, N: 1, Values: make([]float64, 32)}, 1)
-	if sse := baseline.MSE(e, m, append([]int{0}, rows...)) * 64; sse > 1e-4 {
+	if sse := baseline.MSE(e, m, append([]int{0}, rows...), nil) * 64; sse > 1e-4 {
 		t.Errorf("in-sample SSE = %v, want < 1e-4", sse)
 	}
 	got := forecast(e, m, 32, 8)

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mallard/mallard/mlops/series"
 )
@@ -81,46 +82,32 @@ var (
 	ErrSeason = errors.New("baseline: season out of range")
 )
 
-// Fit returns the one-step baseline of the given kind, constant,
-// last_value or ols, fitted on the training samples train of m, each a
-// target row as returned by series.Split. FitForecaster fits every kind.
-func Fit(kind Kind, m series.Matrix, window int, train []int) (Model, error) {
-	switch kind {
-	case KindConstant:
-		c, err := FitConstant(m, window, train)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	case KindLastValue:
-		if err := checkTraining(m, window, train); err != nil {
-			return nil, err
-		}
-		return LastValue{}, nil
-	case KindOLS:
-		o, err := FitOLS(m, window, train)
-		if err != nil {
-			return nil, err
-		}
-		return o, nil
-	}
-	return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
-}
-
-// MSE returns the mean squared error of model over every entity of every
-// sample in samples, the target rows of m to predict. It returns NaN when
-// there is nothing to average.
-func MSE(model Model, m series.Matrix, samples []int) float64 {
+// MSE returns the mean squared error of f's one-step forecasts over every
+// entity of every sample in samples, the target rows of m to predict, in
+// the units invert maps each entity's values to (as they are when invert
+// is nil). A OneStepper forecasts them in one pass over the history. MSE
+// returns NaN when there is nothing to average.
+func MSE(f Forecaster, m series.Matrix, samples []int, invert func(n int, v float64) float64) float64 {
 	if len(samples) == 0 || m.N == 0 {
 		return math.NaN()
 	}
-	pred := make([]float64, m.N)
+	pred := [][]float64{make([]float64, m.N)}
+	forecast := func(t int) { f.Forecast(m, t, pred) }
+	if o, ok := f.(OneStepper); ok {
+		from := slices.Min(samples) // one pass over the history, not one per sample
+		all := make([]float64, (m.T-from)*m.N)
+		o.OneStep(m, from, all)
+		forecast = func(t int) { pred[0] = all[(t-from)*m.N : (t-from+1)*m.N] }
+	}
 	var sum float64
 	for _, t := range samples {
-		model.Predict(m, t, pred)
+		forecast(t)
 		for n, y := range m.Row(t) {
-			d := pred[n] - y
-			sum += d * d
+			q := pred[0][n]
+			if invert != nil {
+				y, q = invert(n, y), invert(n, q)
+			}
+			sum += (q - y) * (q - y)
 		}
 	}
 	return sum / float64(len(samples)*m.N)

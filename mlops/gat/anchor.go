@@ -103,7 +103,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 		if cfg.Anchor != AnchorAuto {
 			return a, nil
 		}
-		scores[kind] = oneStepMSE(f, m, val)
+		scores[kind] = baseline.MSE(f, m, val, nil)
 		if scores[kind] < bestMSE {
 			best, bestMSE = a, scores[kind]
 		}
@@ -134,11 +134,6 @@ func fitOne(cfg Config, m series.Matrix, fit []int, kind string) (*Anchor, basel
 		return nil, nil, err
 	}
 	return &Anchor{Kind: kind, Fit: data}, f, nil
-}
-
-// oneStepMSE is f's one-step MSE over the target rows.
-func oneStepMSE(f baseline.Forecaster, m series.Matrix, rows []int) float64 {
-	return mse(f, m, rows, nil)
 }
 
 // anchorRows are the anchor's one-step forecasts of rows from..m.T-1 of

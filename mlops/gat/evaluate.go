@@ -48,47 +48,22 @@ func Evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skip
 			return nil, nil, err
 		}
 		for _, f := range vfs {
-			valMSE[f.Name()] = mse(f, m, val, nil)
+			valMSE[f.Name()] = baseline.MSE(f, m, val, nil)
 		}
 	}
 	// Every method is scored on the training samples each can forecast.
 	first := max(cfg.Span(), cfg.Season, cfg.Window+1)
 	scored := slices.DeleteFunc(slices.Clone(train), func(t int) bool { return t < first })
 	for _, f := range fs {
-		r := Metrics{Method: f.Name(), TrainMSE: mse(f, m, scored, nil), TestMSE: mse(f, m, test, nil)}
+		r := Metrics{Method: f.Name(), TrainMSE: baseline.MSE(f, m, scored, nil), TestMSE: baseline.MSE(f, m, test, nil)}
 		if v, ok := valMSE[f.Name()]; ok {
 			r.ValMSE = &v
 		}
 		if invert != nil {
-			tr, te := mse(f, m, scored, invert), mse(f, m, test, invert)
+			tr, te := baseline.MSE(f, m, scored, invert), baseline.MSE(f, m, test, invert)
 			r.TrainMSEOriginal, r.TestMSEOriginal = &tr, &te
 		}
 		out = append(out, r)
 	}
 	return out, skipped, nil
-}
-
-// mse is the mean squared error of f's one-step forecasts of the samples,
-// in original units when invert is set.
-func mse(f baseline.Forecaster, m series.Matrix, samples []int, invert Invert) float64 {
-	pred := [][]float64{make([]float64, m.N)}
-	forecast := func(t int) { f.Forecast(m, t, pred) }
-	if o, ok := f.(baseline.OneStepper); ok && len(samples) > 0 {
-		from := slices.Min(samples) // one pass over the history, not one per sample
-		all := make([]float64, (m.T-from)*m.N)
-		o.OneStep(m, from, all)
-		forecast = func(t int) { pred[0] = all[(t-from)*m.N : (t-from+1)*m.N] }
-	}
-	sum := 0.0
-	for _, t := range samples {
-		forecast(t)
-		for i := range m.N {
-			y, q := m.At(t, i), pred[0][i]
-			if invert != nil {
-				y, q = invert(i, y), invert(i, q)
-			}
-			sum += (q - y) * (q - y)
-		}
-	}
-	return sum / float64(len(samples)*m.N)
 }
