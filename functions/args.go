@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -264,9 +265,20 @@ func decodeJSON(text any) (any, error) {
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
+		// JSON has no infinities or NaN; DuckDB writes a non-finite double
+		// as Infinity or NaN, which the range check then refuses by name.
+		if f := strings.TrimSpace(str); isNonFinite(f) {
+			return json.Number(f), nil
+		}
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	return v, nil
+}
+
+// isNonFinite reports whether s spells an infinity or NaN.
+func isNonFinite(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && (math.IsInf(f, 0) || math.IsNaN(f))
 }
 
 // convert turns a decoded JSON value into the Go type of kind k.

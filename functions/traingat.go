@@ -171,6 +171,10 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainGATName).
 			WithHint("Name the model to train: train_gat(source, model := 'name').")
 	}
+	if a.explicit("anchor") && cfg.Target == "level" {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor := %s applies to target := 'change'; target := 'level' has no anchor",
+			trainGATName, quote(cfg.Anchor)).WithHint("Leave anchor out, or train with target := 'change'.")
+	}
 	if err := checkModelName(trainGATName, job.name); err != nil {
 		return nil, err
 	}
