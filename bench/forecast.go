@@ -201,15 +201,6 @@ func bestBaseline(b map[string][2]float64, k int) (string, float64) {
 	return name, best
 }
 
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 func scores(runs []fcRun, test bool) []float64 {
 	out := make([]float64, len(runs))
 	for i, r := range runs {

@@ -62,7 +62,13 @@ func (m measurement) median() float64 {
 	if len(m.Runs) == 0 {
 		return 0
 	}
-	s := slices.Clone(m.Runs)
+	return median(m.Runs)
+}
+
+// median is the middle value of xs, or the mean of the middle two; xs
+// must not be empty.
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	n := len(s)
 	if n%2 == 1 {
