@@ -24,18 +24,25 @@ python=${CLIENTS_PYTHON:-/usr/bin/python3}   # Debian's python3-* client package
 jdbc_jar=${PGJDBC_JAR:-/usr/share/java/postgresql.jar}
 limit=120                            # seconds one client scenario may take
 work=$(mktemp -d)
-port=$(( 20000 + RANDOM % 20000 ))
-http_port=$(( port + 1 ))
-"$bin" serve --listen "127.0.0.1:$port" --http "127.0.0.1:$http_port" --db "$work/test.duckdb" --log-level warn >"$work/server.log" 2>&1 &
-pid=$!
-examples_port=$(( port + 2 )) examples_pid=   # run_examples' own server
+pid= examples_pid=   # the shared server and run_examples' own
 cleanup() {
-  kill "$pid" $examples_pid 2>/dev/null || true; wait "$pid" $examples_pid 2>/dev/null || true; rm -rf "$work"
+  kill $pid $examples_pid 2>/dev/null || true; wait $pid $examples_pid 2>/dev/null || true; rm -rf "$work"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do
-  if psql -h 127.0.0.1 -p "$port" -U mallard -d mallard -Atc 'select 1' >/dev/null 2>&1; then break; fi
-  sleep 0.1
+# The ports are drawn below Linux's ephemeral range (32768 up), where a
+# client connection may hold one; a server that still exits (its port
+# taken after all) is started again on others, three tries in all.
+for try in 1 2 3; do
+  port=$(( 20000 + RANDOM % 12000 ))
+  http_port=$(( port + 1 )) examples_port=$(( port + 2 ))
+  "$bin" serve --listen "127.0.0.1:$port" --http "127.0.0.1:$http_port" --db "$work/test.duckdb" --log-level warn >"$work/server.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    if psql -h 127.0.0.1 -p "$port" -U mallard -d mallard -Atc 'select 1' >/dev/null 2>&1 || ! kill -0 "$pid" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then break; fi
+  echo "mallard exited on try $try (ports $port, $http_port):"; cat "$work/server.log"; rm -f "$work"/test.duckdb*
 done
 export PGHOST=127.0.0.1 PGPORT=$port PGUSER=mallard PGDATABASE=mallard
 pass=0; fail=0; skipped=0; xfails=0; failed_clients=()
