@@ -63,6 +63,7 @@ func fcCandidates() []fcCandidate {
 		anchored("auto, no highway", gat.AnchorAuto, none, "", 0),
 		anchored("auto, highway 4", gat.AnchorAuto, four, "", 0),
 		anchored("auto, highway max(4, season)", gat.AnchorAuto, seasonal, "", 0),
+		anchored("combination, highway max(4, season)", gat.AnchorCombination, seasonal, "", 0),
 		anchored("last value, highway 4, adam 0.001", gat.AnchorLastValue, four, "adam", 0.001),
 		anchored("auto, highway 4, adam 0.001", gat.AnchorAuto, four, "adam", 0.001),
 	}

@@ -138,7 +138,7 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 			return nil, err
 		}
 		if a := model.Anchor; a != nil {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.ref(), a.Kind, anchorScores(a)))
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.ref(), a, anchorScores(a)))
 		}
 		if j.cfg.ValidationFraction > 0 {
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",

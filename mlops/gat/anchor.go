@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
@@ -28,8 +29,20 @@ const AnchorAuto = "auto"
 // AnchorLastValue anchors to the last value (and the highway).
 const AnchorLastValue = "last_value"
 
-// AnchorKinds are the anchors Config.Anchor may name besides "auto".
+// AnchorCombination anchors to the equal-weight mean of the two or three
+// candidates with the lowest validation MSE (baseline.Mean), whichever
+// pair or triple is lower on validation. "auto" weighs it beside the
+// single candidates.
+const AnchorCombination = string(baseline.KindMean)
+
+// AnchorKinds are the anchors Config.Anchor may name besides "auto": the
+// single candidates, then their combination.
 func AnchorKinds() []string {
+	return append(singleAnchors(), AnchorCombination)
+}
+
+// singleAnchors are the candidates a combination is made of.
+func singleAnchors() []string {
 	return []string{AnchorLastValue, string(baseline.KindSeasonalNaive), string(baseline.KindDrift), string(baseline.KindOLS),
 		string(baseline.KindETS), string(baseline.KindTheta)}
 }
@@ -37,11 +50,28 @@ func AnchorKinds() []string {
 // Anchor is a fitted anchor as a model stores it.
 type Anchor struct {
 	Kind string `json:"kind"`
-	// Fit is the fitted baseline, as JSON; empty for the last value.
+	// Fit is the fitted baseline, as JSON; empty for the last value and a
+	// combination.
 	Fit json.RawMessage `json:"fit,omitempty"`
+	// Members are a combination's anchors, each with its own fit: a
+	// member standing for the last value with the highway is the
+	// highway's autoregression as a fitted ar_diff.
+	Members []*Anchor `json:"members,omitempty"`
 	// Validation holds each candidate's validation MSE when the anchor
 	// was chosen automatically.
 	Validation map[string]float64 `json:"validation,omitempty"`
+}
+
+// String names the anchor, and a combination's members.
+func (a *Anchor) String() string {
+	if a.Kind != AnchorCombination {
+		return a.Kind
+	}
+	names := make([]string, len(a.Members))
+	for i, m := range a.Members {
+		names[i] = m.Kind
+	}
+	return a.Kind + " of " + strings.Join(names, ", ")
 }
 
 // forecaster decodes the fitted baseline; nil for the last value.
@@ -51,6 +81,21 @@ func (a *Anchor) forecaster() (baseline.Forecaster, error) {
 	}
 	var f baseline.Forecaster
 	switch baseline.Kind(a.Kind) {
+	case baseline.KindMean:
+		mean := &baseline.Mean{}
+		for _, member := range a.Members {
+			g, err := member.forecaster()
+			if err != nil {
+				return nil, err
+			}
+			if g == nil {
+				g = baseline.LastValue{}
+			}
+			mean.Members = append(mean.Members, g)
+		}
+		return mean, nil
+	case baseline.KindARDiff:
+		f = &baseline.ARDiff{}
 	case baseline.KindSeasonalNaive:
 		f = &baseline.SeasonalNaive{}
 	case baseline.KindDrift:
@@ -79,40 +124,90 @@ func anchorSpan(kind string, window, season int) int {
 		return window
 	case baseline.KindTheta, baseline.KindDrift:
 		return 1
+	case baseline.KindMean:
+		span := 0
+		for _, k := range singleAnchors() {
+			span = max(span, anchorSpan(k, window, season))
+		}
+		return span
 	}
 	return 0
 }
 
-// fitAnchor fits cfg's anchor on the fitting samples; "auto" fits every
-// candidate and keeps the one with the lowest one-step MSE on val.
+// fitAnchor fits cfg's anchor on the fitting samples. "auto" fits every
+// single candidate and their combinations and keeps the one with the
+// lowest one-step MSE on val; "combination" keeps the better of the
+// combinations.
 func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
-	kinds := []string{cmp.Or(cfg.Anchor, AnchorLastValue)}
-	if cfg.Anchor == AnchorAuto {
-		kinds = slices.DeleteFunc(AnchorKinds(), func(k string) bool { return k == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 })
+	kind := cmp.Or(cfg.Anchor, AnchorLastValue)
+	if kind != AnchorAuto && kind != AnchorCombination {
+		a, _, err := fitOne(cfg, m, fit, kind)
+		return a, err
 	}
-	var best *Anchor
-	bestMSE, scores := math.Inf(1), map[string]float64{}
-	for _, kind := range kinds {
+	type candidate struct {
+		anchor *Anchor
+		f      baseline.Forecaster
+		mse    float64
+	}
+	var singles []candidate
+	scores := map[string]float64{}
+	for _, kind := range singleAnchors() {
+		if kind == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 {
+			continue
+		}
 		a, f, err := fitOne(cfg, m, fit, kind)
 		if err != nil {
-			if cfg.Anchor == AnchorAuto {
-				continue // a candidate that cannot be fitted is not chosen
-			}
-			return nil, err
-		}
-		if cfg.Anchor != AnchorAuto {
-			return a, nil
+			continue // a candidate that cannot be fitted is not chosen
 		}
 		scores[kind] = baseline.MSE(f, m, val, nil)
-		if scores[kind] < bestMSE {
-			best, bestMSE = a, scores[kind]
-		}
+		singles = append(singles, candidate{a, f, scores[kind]})
 	}
-	if best == nil {
+	slices.SortStableFunc(singles, func(a, b candidate) int { return cmp.Compare(a.mse, b.mse) })
+	var combined []candidate
+	bestCombined := math.Inf(1)
+	for n := 2; n <= min(3, len(singles)); n++ {
+		mean, a := &baseline.Mean{}, &Anchor{Kind: AnchorCombination}
+		for _, c := range singles[:n] {
+			member, err := standalone(cfg, m, fit, c.anchor)
+			if err != nil {
+				return nil, err
+			}
+			mean.Members, a.Members = append(mean.Members, c.f), append(a.Members, member)
+		}
+		combined = append(combined, candidate{a, mean, baseline.MSE(mean, m, val, nil)})
+		bestCombined = min(bestCombined, combined[len(combined)-1].mse)
+	}
+	if len(combined) > 0 {
+		scores[AnchorCombination] = bestCombined
+	}
+	pool := combined
+	if kind == AnchorAuto {
+		pool = append(singles, combined...)
+	}
+	if len(pool) == 0 {
 		return nil, fmt.Errorf("gat: no anchor could be fitted")
 	}
-	best.Validation = scores
-	return best, nil
+	best := slices.MinFunc(pool, func(a, b candidate) int { return cmp.Compare(a.mse, b.mse) })
+	best.anchor.Validation = scores
+	return best.anchor, nil
+}
+
+// standalone is a as a member of a combination: the last value with a
+// highway becomes the highway's autoregression, fitted as ar_diff, since
+// a combination's network starts with its highway at zero.
+func standalone(cfg Config, m series.Matrix, fit []int, a *Anchor) (*Anchor, error) {
+	if a.Kind != AnchorLastValue || cfg.Highway == 0 {
+		return &Anchor{Kind: a.Kind, Fit: a.Fit}, nil
+	}
+	f, err := baseline.FitARDiff(m, cfg.Highway, fit)
+	if err != nil {
+		return nil, fmt.Errorf("gat: fit anchor ar_diff: %w", err)
+	}
+	data, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	return &Anchor{Kind: string(baseline.KindARDiff), Fit: data}, nil
 }
 
 // fitOne fits one anchor on the fitting samples and returns it with the

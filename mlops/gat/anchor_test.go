@@ -1,12 +1,15 @@
 package gat_test
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
 )
 
 // TestUntrainedIsItsAnchor checks epoch 0 of an anchored network: with
@@ -44,23 +47,77 @@ func TestUntrainedIsItsAnchor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := model.Forecaster()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, origin := range []int{test[0], test[10], m.T} {
-				a, b := baseline.Rows(6, m.N), baseline.Rows(6, m.N)
-				got.Forecast(m, origin, a)
-				want.Forecast(m, origin, b)
-				for k := range a {
-					for i := range a[k] {
-						if d := math.Abs(a[k][i] - b[k][i]); d > tt.tol*(1+math.Abs(b[k][i])) || math.IsNaN(d) {
-							t.Fatalf("origin %d step %d entity %d: untrained network %v, %s %v", origin, k+1, i, a[k][i], tt.name, b[k][i])
-						}
-					}
+			sameForecasts(t, model, want, m, []int{test[0], test[10], m.T}, tt.tol)
+		})
+	}
+}
+
+// sameForecasts fails unless the model forecasts what want forecasts, 6
+// steps from each origin, within tol relative.
+func sameForecasts(t *testing.T, model *gat.Model, want baseline.Forecaster, m series.Matrix, origins []int, tol float64) {
+	t.Helper()
+	got, err := model.Forecaster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, origin := range origins {
+		a, b := baseline.Rows(6, m.N), baseline.Rows(6, m.N)
+		got.Forecast(m, origin, a)
+		want.Forecast(m, origin, b)
+		for k := range a {
+			for i := range a[k] {
+				if d := math.Abs(a[k][i] - b[k][i]); d > tol*(1+math.Abs(b[k][i])) || math.IsNaN(d) {
+					t.Fatalf("origin %d step %d entity %d: untrained network %v, %s %v", origin, k+1, i, a[k][i], want.Name(), b[k][i])
 				}
 			}
-		})
+		}
+	}
+}
+
+// TestCombinationAnchor checks anchor "combination": its members are the
+// two or three single candidates with the lowest validation MSE, the
+// last value with the highway standing in as the highway's ar_diff, and
+// the untrained network forecasts their equal-weight mean, whose
+// validation MSE is the one reported.
+func TestCombinationAnchor(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Anchor, cfg.Highway, cfg.Season = gat.AnchorCombination, 12, 12
+	model, err := gat.Untrained(cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := model.Anchor
+	if a.Kind != gat.AnchorCombination || len(a.Members) < 2 || len(a.Members) > 3 {
+		t.Fatalf("anchor %v", a)
+	}
+	singles := slices.DeleteFunc(slices.Clone(gat.AnchorKinds()), func(k string) bool { return k == gat.AnchorCombination })
+	slices.SortFunc(singles, func(x, y string) int { return cmp.Compare(a.Validation[x], a.Validation[y]) })
+	fit, val, test, _ := cfg.Samples(m)
+	mean := &baseline.Mean{}
+	for i, member := range a.Members {
+		kind := member.Kind
+		var f baseline.Forecaster
+		if kind == string(baseline.KindARDiff) {
+			kind = gat.AnchorLastValue
+			f, err = baseline.FitARDiff(m, cfg.Highway, fit)
+		} else {
+			f, err = baseline.FitForecaster(baseline.Kind(kind), m, fit, baseline.Options{Window: cfg.Window, Season: 12})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind != singles[i] {
+			t.Errorf("member %d is %s, but the candidates by validation MSE are %v (%v)", i, member.Kind, singles, a.Validation)
+		}
+		mean.Members = append(mean.Members, f)
+	}
+	sameForecasts(t, model, mean, m, []int{test[0], test[10], m.T}, 1e-12)
+	if got, _ := model.MSE(m, val); math.Abs(got-a.Validation[gat.AnchorCombination]) > 1e-12 {
+		t.Errorf("untrained network's validation MSE %v, the combination's %v", got, a.Validation[gat.AnchorCombination])
+	}
+	if want := "combination of " + a.Members[0].Kind; !strings.HasPrefix(a.String(), want) {
+		t.Errorf("String() = %q, want it to start %q", a.String(), want)
 	}
 }
 
