@@ -51,9 +51,12 @@ func TestTrainGAT(t *testing.T) {
 	if err := rows.Err(); err != nil || n != 30 {
 		t.Fatalf("%d rows (%v), want 30", n, err)
 	}
-	// The season NOTICE, 30 epochs, the anchor, the kept epoch, the deployment.
+	// The season NOTICE, 30 epochs, the anchor (on these data the mean of the
+	// highway's ar_diff and theta wins on validation), the kept epoch, the
+	// deployment.
 	if len(notices) != 34 || !strings.Contains(notices[0], "season 12 detected") || !strings.Contains(notices[30], "epoch 30") ||
-		!strings.Contains(notices[31], "anchored to ") || !strings.Contains(notices[31], "the lowest validation MSE of last_value ") ||
+		!strings.Contains(notices[31], "anchored to combination of ar_diff, theta, the lowest validation MSE of last_value ") ||
+		!strings.Contains(notices[31], ", combination 0.") ||
 		!strings.Contains(notices[32], "keeps the weights of epoch") || notices[33] != "train_gat: g@1 is deployed" {
 		t.Errorf("notices %d, last %q", len(notices), notices[len(notices)-1])
 	}
