@@ -41,7 +41,7 @@ const (
 	// KindDDL is a utility statement that returns no rows and completes
 	// with Tag: CREATE, DROP, ALTER, TRUNCATE, COMMENT, ATTACH, DETACH,
 	// CHECKPOINT, VACUUM, ANALYZE, LOAD, INSTALL, EXPORT, IMPORT, USE,
-	// PREPARE, DEALLOCATE and DISCARD.
+	// PREPARE, DEALLOCATE, DISCARD, GRANT and REVOKE.
 	KindDDL
 	// KindShow is SHOW of a parameter, which the server answers itself
 	// for Postgres parameters.

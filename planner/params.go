@@ -62,6 +62,15 @@ var parameters = []Parameter{
 	{Name: "geqo", Default: "on", Description: "Enables genetic query optimization."},
 	{Name: "enable_seqscan", Default: "on", Description: "Enables the planner's use of sequential-scan plans."},
 	{Name: "max_connections", Default: "100", Fixed: true, Description: "Sets the maximum number of concurrent connections."},
+	{Name: "check_function_bodies", Default: "on", Description: "Check routine bodies during CREATE FUNCTION (Mallard has no Postgres functions)."},
+	{Name: "xmloption", Default: "content", Description: "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments."},
+	{Name: "default_tablespace", Description: "Sets the default tablespace to create tables and indexes in (Mallard has none)."},
+	{Name: "default_table_access_method", Default: "heap", Description: "Sets the default table access method for new tables (DuckDB's own storage)."},
+	{Name: "synchronize_seqscans", Default: "on", Description: "Enable synchronized sequential scans."},
+	{Name: "quote_all_identifiers", Default: "off", Description: "When generating SQL fragments, quote all identifiers."},
+	{Name: "maintenance_work_mem", Default: "64MB", Description: "Sets the maximum memory to be used for maintenance operations."},
+	{Name: "default_toast_compression", Default: "pglz", Description: "Sets the default compression method for compressible values."},
+	{Name: "transaction_timeout", Default: "0", Description: "Sets the maximum allowed duration of any transaction (PostgreSQL 17; accepted, not enforced)."},
 	{Name: "block_size", Default: "8192", Fixed: true, Description: "Shows the size of a disk block."},
 }
 

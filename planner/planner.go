@@ -40,12 +40,15 @@ type Planner struct {
 	functions map[string][]string
 	ops       map[string]bool
 	scalars   map[string]bool
+	// pgVersion is the parse tree version Deparse wants of trees the
+	// planner builds itself.
+	pgVersion int32
 }
 
 // New returns a planner that redirects catalog references to cat.
 func New(cat Catalog) *Planner {
 	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
-		functions: cat.Functions, ops: set(cat.Operations), scalars: set(cat.Scalars)}
+		functions: cat.Functions, ops: set(cat.Operations), scalars: set(cat.Scalars), pgVersion: parseTreeVersion()}
 }
 
 func set(names []string) map[string]bool {
@@ -84,6 +87,9 @@ func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
 // plan refines a lexer-classified statement with the Postgres parse tree,
 // then passes the caller to Mallard's table functions.
 func (p *Planner) plan(st *Statement, paramTypes []string) {
+	if n := dumpNotice(st.Text); n != "" {
+		st.Notices = append(st.Notices, n)
+	}
 	p.rewrite(st, paramTypes)
 	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
 		st.Text, st.Calls = rewriteCalls(st.Text, p.functions, p.ops, p.scalars)
@@ -105,6 +111,15 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 	node := tree.Stmts[0].Stmt
 	if feature := unsupported(node); feature != "" {
 		st.Unsupported = feature
+		return
+	}
+	ddl, feature := p.planDDL(node, st.Text)
+	if feature != "" {
+		st.Unsupported = feature
+		return
+	}
+	if ddl != nil && (!ddl.keep || len(ddl.notices) > 0 || len(ddl.warnings) > 0 || len(ddl.steps) > 0) {
+		p.finishDDL(st, node, ddl)
 		return
 	}
 	switch {
@@ -134,7 +149,7 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 	st.Before = r.serialColumns(node)
 	r.statement(node)
 	st.ArrayParams = r.arrayParams
-	r.changed = r.changed || unicodeEscapes(st.Text)
+	r.changed = r.changed || ddl != nil || unicodeEscapes(st.Text)
 	if !r.changed {
 		if len(r.aliases) > 0 {
 			if text, ok := spliceAliases(st.Text, r.aliases); ok {

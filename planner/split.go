@@ -44,6 +44,12 @@ type Statement struct {
 	Cursor *CursorOp
 	// Calls are the Mallard table functions the statement calls (lower case).
 	Calls []string
+	// Notices are NOTICE messages the server sends before it runs the
+	// statement, such as the warning that a dump comes from a newer pg_dump.
+	Notices []string
+	// DDL is set for a statement the server carries out in steps of its
+	// own (see DDL); Text then plays no part.
+	DDL *DDL
 	// Unsupported names a Postgres feature the statement needs that Mallard
 	// lacks; the server refuses it with 0A000.
 	Unsupported string

@@ -19,8 +19,8 @@ func unsupported(n *pg.Node) string {
 		return "triggers"
 	case *pg.Node_CreatePolicyStmt, *pg.Node_AlterPolicyStmt:
 		return "row-level security policies"
-	case *pg.Node_GrantStmt, *pg.Node_GrantRoleStmt:
-		return "GRANT and REVOKE"
+	case *pg.Node_GrantRoleStmt:
+		return "GRANT and REVOKE of roles"
 	case *pg.Node_CreateRoleStmt, *pg.Node_AlterRoleStmt, *pg.Node_DropRoleStmt:
 		return "roles"
 	case *pg.Node_ClusterStmt:

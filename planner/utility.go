@@ -12,7 +12,7 @@ func classifyUtility(w string, c *cursor) (Kind, string) {
 	case "TRUNCATE":
 		return KindDDL, "TRUNCATE TABLE"
 	case "COMMENT", "ATTACH", "DETACH", "CHECKPOINT", "VACUUM", "LOAD",
-		"INSTALL", "EXPORT", "IMPORT", "USE", "DEALLOCATE":
+		"INSTALL", "EXPORT", "IMPORT", "USE", "DEALLOCATE", "GRANT", "REVOKE":
 		return KindDDL, w
 	case "ANALYZE", "ANALYSE":
 		return KindDDL, "ANALYZE"

@@ -163,7 +163,7 @@ func (p *copyParser) writeRow() {
 			p.out.WriteByte(',')
 		}
 		if !p.isNull[i] {
-			writeQuoted(p.out, f)
+			writeQuoted(p.out, pgText(p.cols[i].Type, f))
 		}
 	}
 	p.out.WriteByte('\n')

@@ -9,6 +9,7 @@ import (
 
 // errorResponse renders err as the message Postgres sends.
 func errorResponse(err *sqlstate.Error) *pgproto3.ErrorResponse {
+	err = clientSafe(err)
 	sev := err.Severity
 	if sev == "" {
 		sev = "ERROR"

@@ -20,6 +20,9 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 	if st.Unsupported != "" {
 		return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported by Mallard", st.Unsupported)
 	}
+	for _, n := range st.Notices {
+		s.sendNotice("NOTICE", sqlstate.SuccessfulCompletion, n)
+	}
 	p := &prepared{plan: st}
 	if st.Setting != nil {
 		if p.synth = s.settingStatement(st); p.synth != nil {
@@ -47,6 +50,10 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 	}
 	if err := s.mayRun(st); err != nil {
 		return nil, err
+	}
+	if st.DDL != nil {
+		p.synth = s.ddlStatement(st)
+		return p, nil
 	}
 	switch st.Kind {
 	case planner.KindEmpty, planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:

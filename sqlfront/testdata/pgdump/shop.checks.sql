@@ -1,0 +1,7 @@
+INSERT INTO shop.customer (email) VALUES ('a@x.org')
+INSERT INTO shop.customer (id, email) VALUES (1, 'new@x.org')
+INSERT INTO shop.order_line VALUES (1, 99, 1)
+INSERT INTO shop.order_line VALUES (2, 2, 0)
+INSERT INTO shop.product (title, price) VALUES ('neg', -1)
+INSERT INTO shop.product (price) VALUES (1)
+INSERT INTO shop.orders (customer_id) VALUES (99)
