@@ -67,6 +67,7 @@ func trainRecommenderFunction() tableFunction {
 				{name: "dropout", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: ranking.Dropout},
 				{name: "negatives", kind: kindInt, min: 0, max: 1_000_000, def: int64(ranking.Negatives)},
 				{name: "implicit", kind: kindBool, def: false},
+				{name: "item_names", kind: kindText},
 			},
 		},
 		bind:   bindTrainRecommender,
@@ -98,6 +99,8 @@ type recColumns struct {
 	Implicit   bool   `json:"implicit,omitempty"`
 	UserIsText bool   `json:"user_is_text"`
 	ItemIsText bool   `json:"item_is_text"`
+	// ItemNames is where the items' names are, when item_names := says.
+	ItemNames itemNames `json:"item_names,omitzero"`
 }
 
 func bindTrainRecommender(c *call, a args) (*table, error) {
@@ -147,6 +150,11 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	}
 	if job.cols, err = ratingColumns(src, a.text("user"), a.text("item"), rating); err != nil {
 		return nil, err
+	}
+	if a.given("item_names") {
+		if job.cols.ItemNames, err = itemNamesArg(c, a.text("item_names"), job.cols); err != nil {
+			return nil, err
+		}
 	}
 	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_rmse", T: doubleType()},
 		{Name: "test_rmse", T: doubleType()}, {Name: "recall_at_10", T: doubleType()}, {Name: "ndcg_at_10", T: doubleType()},

@@ -3,8 +3,10 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -47,7 +49,9 @@ func (s *Server) recommend(r *http.Request) (any, error) {
 		q := fmt.Sprintf("SELECT rank, item, score FROM recommend(%s, user_id := %s, k := %d)", quote(ref), lit, k)
 		rows, err := s.query(r.Context(), s.cfg.Plan(q))
 		if err == nil {
-			return map[string]any{"model": ref, "user": user, "items": orEmpty(rows)}, nil
+			out := map[string]any{"model": ref, "user": user, "items": orEmpty(rows)}
+			s.nameItems(r, v, rows, out)
+			return out, nil
 		}
 		if first == nil {
 			first = err
@@ -55,6 +59,69 @@ func (s *Server) recommend(r *http.Request) (any, error) {
 	}
 	return nil, first
 }
+
+// itemNames is where a recommender version's item names are, as
+// train_recommender's item_names := recorded them in its hyperparameters.
+type itemNames struct {
+	Table  string `json:"table"`
+	Column string `json:"column"`
+	Key    string `json:"key"`
+}
+
+// nameItems sets each recommended item's "name" (null for an item the
+// table does not name) and out's "item_names" when version v was trained
+// with item_names :=. The table may have changed since: its error is
+// out's "names_error", and the items keep their ids.
+func (s *Server) nameItems(r *http.Request, v row, items []row, out map[string]any) {
+	var hp struct {
+		ItemNames itemNames `json:"item_names"`
+	}
+	raw, ok := v["hyperparameters"].(json.RawMessage)
+	if !ok || json.Unmarshal(raw, &hp) != nil || hp.ItemNames.Table == "" || len(items) == 0 {
+		return
+	}
+	n := hp.ItemNames
+	out["item_names"] = map[string]string{"table": n.Table, "column": n.Column}
+	if !tableName.MatchString(n.Table) {
+		out["names_error"] = fmt.Sprintf("the names cannot be read: %q is not a table name", n.Table)
+		return
+	}
+	var ids []string
+	typ := "BIGINT"
+	for _, it := range items {
+		switch id := it["item"].(type) {
+		case int64:
+			ids = append(ids, strconv.FormatInt(id, 10))
+		case string:
+			ids, typ = append(ids, quote(id)), "VARCHAR"
+		}
+	}
+	key := "CAST(" + ident(n.Key) + " AS " + typ + ")"
+	q := "SELECT " + key + " AS item, CAST(" + ident(n.Column) + " AS VARCHAR) AS name FROM " + n.Table +
+		" WHERE " + key + " IN (" + strings.Join(ids, ", ") + ")"
+	rows, err := s.query(r.Context(), s.cfg.Plan(q))
+	if err != nil {
+		out["names_error"] = fmt.Sprintf("the names in %s.%s cannot be read: %s", n.Table, n.Column, sqlstate.From(err).Message)
+		return
+	}
+	names := map[any]any{}
+	for _, row := range rows {
+		if _, seen := names[row["item"]]; !seen { // the first row of an item named twice
+			names[row["item"]] = row["name"]
+		}
+	}
+	for _, it := range items {
+		it["name"] = names[it["item"]]
+	}
+}
+
+// tableName matches a table's name, qualified or not, each part an
+// identifier, plain or double-quoted, as train_recommender checks
+// item_names: the dashboard reads from nothing else.
+var tableName = regexp.MustCompile(`^\s*("([^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(\s*\.\s*("([^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)){0,2}\s*$`)
+
+// ident is name as a SQL identifier.
+func ident(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
 // quote is text as a SQL string literal.
 func quote(text string) string { return "'" + strings.ReplaceAll(text, "'", "''") + "'" }

@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -282,6 +284,55 @@ func TestRecommenderReportAndRecommend(t *testing.T) {
 	}
 }
 
+// A recommender trained with item_names := shows each item's name beside
+// its id; a version whose names table has gone keeps its ids and says why.
+func TestRecommendItemNames(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.exec(t, "CREATE TABLE ratings AS SELECT u AS user_id, (u * 7 + i * 13) % 120 AS item_id, 1 + (u + i) % 5 AS rating "+
+		"FROM range(200) a(u), range(15) b(i)",
+		"CREATE TABLE items AS SELECT i AS item_id, 'Item no. ' || i AS title FROM range(120) t(i) WHERE i % 2 = 0",
+		"SELECT * FROM train_recommender('ratings', model := 'r', epochs := 1, hidden := [16, 4, 16], item_names := 'items.title')")
+	rec := s.get(t, "/api/models/r/recommend?user=3&k=20", 200)
+	if names, _ := rec["item_names"].(map[string]any); names["table"] != "main.items" || names["column"] != "title" {
+		t.Fatalf("item_names %v", rec["item_names"])
+	}
+	named := 0
+	for _, it := range rec["items"].([]any) {
+		item := it.(map[string]any)
+		id := int(item["item"].(float64))
+		want := any(nil)
+		if id%2 == 0 {
+			want, named = "Item no. "+strconv.Itoa(id), named+1
+		}
+		if name, ok := item["name"]; !ok || name != want {
+			t.Errorf("item %d: name %v, want %v", id, item["name"], want)
+		}
+	}
+	if named == 0 {
+		t.Errorf("no recommended item has a name: %v", rec["items"])
+	}
+	s.exec(t, "DROP TABLE items")
+	rec = s.get(t, "/api/models/r/recommend?user=3&k=5", 200)
+	if msg, _ := rec["names_error"].(string); len(rec["items"].([]any)) != 5 || !strings.Contains(msg, "main.items.title") || !strings.Contains(msg, "does not exist") {
+		t.Errorf("recommend after the names table is dropped: %v", rec)
+	}
+	// The dashboard reads names from a table's name and nothing else, even
+	// when the registry says otherwise.
+	s.exec(t, "UPDATE mlops.models SET hyperparameters = replace(CAST(hyperparameters AS VARCHAR), '\"main.items\"', '\"(SELECT 1)\"') WHERE name = 'r'")
+	rec = s.get(t, "/api/models/r/recommend?user=3&k=5", 200)
+	if msg, _ := rec["names_error"].(string); !strings.Contains(msg, `"(SELECT 1)" is not a table name`) {
+		t.Errorf("recommend with a names table that is a query: %v", rec)
+	}
+	s.exec(t, "SELECT * FROM train_recommender('ratings', model := 'plain', epochs := 1, hidden := [16, 4, 16])")
+	rec = s.get(t, "/api/models/plain/recommend?user=3&k=5", 200)
+	if _, ok := rec["item_names"]; ok {
+		t.Errorf("a recommender trained without item_names has names: %v", rec)
+	}
+	if _, ok := rec["items"].([]any)[0].(map[string]any)["name"]; ok {
+		t.Errorf("a recommender trained without item_names has names: %v", rec)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	s := newStack(t, web.Config{})
 	s.trainGAT(t)
@@ -334,7 +385,8 @@ var external = regexp.MustCompile(`(?i)(src|href|action)\s*=\s*["']?(https?:)?//
 func TestPageAndAssets(t *testing.T) {
 	s := newStack(t, web.Config{})
 	for path, want := range map[string]string{"/": "static/app.js", "/static/app.js": "EventSource", "/static/style.css": "{",
-		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports"} {
+		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports",
+		"/static/vendor/uplot/uPlot.iife.min.js": "var uPlot=", "/static/vendor/uplot/uPlot.min.css": ".uplot"} {
 		resp, err := http.Get(s.url + path)
 		if err != nil {
 			t.Fatal(err)
@@ -350,13 +402,49 @@ func TestPageAndAssets(t *testing.T) {
 		if path == "/" {
 			// The scripts share window.Mallard: each must load after those it uses.
 			at := -1
-			for _, script := range []string{`src="static/lib.js" defer`, `src="static/reports.js" defer`, `src="static/app.js" defer`} {
+			for _, script := range []string{`src="static/vendor/uplot/uPlot.iife.min.js" defer`, `src="static/lib.js" defer`,
+				`src="static/reports.js" defer`, `src="static/app.js" defer`} {
 				next := strings.Index(string(body), script)
 				if next <= at {
-					t.Errorf("GET /: %s missing or out of order (want lib.js, reports.js, app.js)", script)
+					t.Errorf("GET /: %s missing or out of order (want uPlot, lib.js, reports.js, app.js)", script)
 				}
 				at = next
 			}
+		}
+	}
+}
+
+// The chart library in static/vendor is the version package-lock.json
+// pins, with its licence.
+func TestVendoredChartLibrary(t *testing.T) {
+	var lock struct {
+		Packages map[string]struct {
+			Version string `json:"version"`
+			License string `json:"license"`
+		} `json:"packages"`
+	}
+	data, err := os.ReadFile("package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &lock); err != nil {
+		t.Fatal(err)
+	}
+	pinned := lock.Packages["node_modules/uplot"]
+	if pinned.Version == "" {
+		t.Fatalf("package-lock.json pins no uplot: %s", data)
+	}
+	for file, want := range map[string]string{
+		"static/vendor/uplot/VERSION":           pinned.Version + "\n",
+		"static/vendor/uplot/uPlot.iife.min.js": "/*! https://github.com/leeoniya/uPlot (v" + pinned.Version + ") */",
+		"static/vendor/uplot/LICENSE":           "The " + pinned.License + " License",
+	} {
+		got, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(got), want) {
+			t.Errorf("%s starts %.60q, want %q (run npm ci && npm run vendor in web/)", file, got, want)
 		}
 	}
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The dashboard in a real browser: trains a GAT and a recommender through
 # psql, loads their pages in headless Chromium, and checks that the plots
-# hold the series they should. Saves a screenshot of each page to
-# $SCREENSHOTS (default .ci/out), the CI artifact.
+# hold the series they should, drawn by the chart library where they
+# should be, and that recommended items show their names. Saves a
+# screenshot of each page to $SCREENSHOTS (default .ci/out), the CI artifact.
 # Needs PGHOST/PGPORT (the server) and DASHBOARD (its dashboard's URL).
 # Prints "PASS dashboard: check" or "FAIL dashboard: check: why" per check.
 set -uo pipefail
@@ -46,7 +47,7 @@ expect() {
 
 # Train a small GAT and a recommender to look at.
 if ! sql >"$work/train.log" 2>&1 <<'SQL'
-DROP TABLE IF EXISTS dash_u; DROP TABLE IF EXISTS dash_w; DROP TABLE IF EXISTS dash_uw; DROP TABLE IF EXISTS dash_ratings;
+DROP TABLE IF EXISTS dash_u; DROP TABLE IF EXISTS dash_w; DROP TABLE IF EXISTS dash_uw; DROP TABLE IF EXISTS dash_ratings; DROP TABLE IF EXISTS dash_items;
 DROP TABLE IF EXISTS dash_c; DROP TABLE IF EXISTS dash_cp; DROP TABLE IF EXISTS dash_cw;
 SELECT mlops.drop('dash_gat') FROM mlops.models WHERE name = 'dash_gat' LIMIT 1;
 SELECT mlops.drop('dash_rec') FROM mlops.models WHERE name = 'dash_rec' LIMIT 1;
@@ -58,13 +59,19 @@ CREATE TABLE dash_uw AS SELECT * FROM rescale('dash_w', save_as := 'dash_scaler'
 SELECT count(*) FROM train_gat('dash_uw', model := 'dash_gat', epochs := 20, optimizer := 'adam', lr := 0.01, scaler := 'dash_scaler');
 CREATE TABLE dash_ratings AS SELECT u AS user_id, (u * 7 + i * 13) % 120 AS item_id, 1 + (u + i) % 5 AS rating
   FROM range(1, 201) a(u), range(15) b(i);
-SELECT count(*) FROM train_recommender('dash_ratings', model := 'dash_rec', epochs := 3, hidden := [32, 8, 32]);
+-- Items 0..119 have names, but for item 7.
+CREATE TABLE dash_items AS SELECT i AS item_id, 'Item no. ' || i AS name FROM range(120) t(i) WHERE i <> 7;
+SELECT count(*) FROM train_recommender('dash_ratings', model := 'dash_rec', epochs := 3, hidden := [32, 8, 32],
+  item_names := 'dash_items.name');
 -- Four entities that all rise together: every pair correlates above 0.9.
 CREATE TABLE dash_c AS SELECT 'c' || e AS series, 2000 + t // 12 AS year, t % 12 + 1 AS month,
   100 + t * (e + 2) + (t * (e + 1)) % 5 AS count FROM range(4) a(e), range(72) b(t);
 CREATE TABLE dash_cp AS SELECT * FROM pivot_entity_time('dash_c', entity := 'series', time := ['year', 'month'], value := 'count');
 CREATE TABLE dash_cw AS SELECT * FROM rescale('dash_cp');
 SELECT count(*) FROM train_gat('dash_cw', model := 'dash_corr', epochs := 2);
+-- Its first epoch's train loss is 100 times what it was: its loss curve spans more than a decade.
+UPDATE mlops.training_metrics SET train_loss = train_loss * 100 WHERE epoch = 1
+  AND run_id = (SELECT run_id FROM mlops.training_runs WHERE model = 'dash_corr' AND version = 1);
 -- Its version 2 fails, as far as the registry can tell.
 SELECT count(*) FROM train_gat('dash_cw', model := 'dash_corr', epochs := 1, deploy := 'never');
 UPDATE mlops.models SET status = 'failed' WHERE name = 'dash_corr' AND version = 2;
@@ -106,18 +113,75 @@ expect run "loss plot is $scale by default" "data-plot=\"loss\" data-yscale=\"$s
 expect run "loss plot offers a log scale" 'class="log-toggle"' 1
 browse run2 "/runs/$run?scale=$other"
 expect run2 "loss plot switches to $other" "data-plot=\"loss\" data-yscale=\"$other\"" 1
-# Baseline labels beside the loss plot stay 13 px apart and above the x axis.
+# The curves are drawn by the chart library (uPlot) on a canvas: its root
+# and canvas are in the plot, and it has drawn (the plot counts its draws).
 for view in run run2; do
-  grep -o 'class="hline-label" x="[^"]*" y="[^"]*"' "$work/$view.html" | sed -E 's/.*y="([^"]*)"/\1/' | sort -g >"$work/label-y"
-  if [ "$(wc -l <"$work/label-y")" -lt 3 ]; then
-    fail "$view: baseline labels" "$(wc -l <"$work/label-y") labels"
-  elif awk 'NR > 1 && $1 - y < 12.9 { bad = 1 } $1 > 314.1 { bad = 1 } { y = $1 } END { exit bad }' "$work/label-y"; then
+  expect $view "$view: loss plot drawn by uPlot" 'data-plot="loss" data-yscale="[a-z]*" role="figure" aria-label="[^"]*" data-drawn="[1-9][0-9]*"><div class="uplot' 1
+done
+expect run "loss plot has a canvas" '<canvas'
+# And the canvas holds the curves: the screenshot has the train curve's
+# colour along a line, not only in the legend's marker (about 100 pixels).
+train_pixels=$(python3 - "$shots/dashboard-run.png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+pos, idat, width, height, channels = 8, b'', 0, 0, 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        width, height, depth, colour = struct.unpack('>IIBB', body[:10])
+        channels = {2: 3, 6: 4}[colour]
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+raw, stride, prev, count = zlib.decompress(idat), width * channels, bytearray(width * channels), 0
+for y in range(height):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - channels] if i >= channels else 0
+        b, c = prev[i], prev[i - channels] if i >= channels else 0
+        p = a + b - c
+        pred = [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c][f]
+        line[i] = (line[i] + pred) & 255
+    count += sum(1 for x in range(0, stride, channels) if abs(line[x] - 0x25) + abs(line[x + 1] - 0x63) + abs(line[x + 2] - 0xeb) < 20)
+    prev = line
+print(count)
+PY
+)
+if [ "${train_pixels:-0}" -gt 600 ]; then
+  pass "loss plot's canvas shows the train curve"
+else
+  fail "loss plot's canvas shows the train curve" "${train_pixels:-no} pixels of its colour in dashboard-run.png"
+fi
+# Baseline labels beside the loss plot stay 13 px apart and within the
+# plotting area (data-y from its top, data-height its height).
+for view in run run2; do
+  grep -o 'class="hline-label" data-y="[^"]*"' "$work/$view.html" | sed -E 's/.*data-y="([^"]*)"/\1/' | sort -g >"$work/label-y"
+  height=$(grep -o 'class="hline-labels" data-height="[^"]*"' "$work/$view.html" | head -1 | sed -E 's/.*data-height="([^"]*)"/\1/')
+  if [ "$(wc -l <"$work/label-y")" -lt 3 ] || [ -z "$height" ]; then
+    fail "$view: baseline labels" "$(wc -l <"$work/label-y") labels, plot height '$height'"
+  elif awk -v h="$height" 'NR > 1 && $1 - y < 12.9 { bad = 1 } $1 < 0 || $1 > h + 0.1 { bad = 1 } { y = $1 } END { exit bad }' "$work/label-y"; then
     pass "$view: baseline labels do not overlap"
   else
-    fail "$view: baseline labels do not overlap" "label y: $(tr '\n' ' ' <"$work/label-y")"
+    fail "$view: baseline labels do not overlap" "label y: $(tr '\n' ' ' <"$work/label-y") in $height px"
   fi
 done
-
+# A loss curve that spans more than a decade is drawn on a log scale by default.
+corr_run=$(psql -X -At -U mallard -d mallard -c "SELECT run_id FROM mlops.training_runs WHERE model = 'dash_corr' AND version = 1")
+browse decade "/runs/$corr_run"
+expect decade "loss plot spanning a decade is log by default" 'data-plot="loss" data-yscale="log"' 1
+expect decade "its toggle says so" 'class="log-toggle" checked=""' 1
+# On a log scale, every series lies within the plotting area: a value the
+# scale cannot place would be drawn off it.
+logview=$([ "$scale" = log ] && echo run || echo run2)
+height=$(grep -o 'class="hline-labels" data-height="[^"]*"' "$work/$logview.html" | head -1 | sed -E 's/.*data-height="([^"]*)"/\1/')
+grep -o 'data-series="t[a-z]*" data-top="[^"]*" data-bottom="[^"]*"' "$work/$logview.html" |
+  sed -E 's/.*data-top="([^"]*)" data-bottom="([^"]*)"/\1 \2/' >"$work/log-extents"
+if [ "$(wc -l <"$work/log-extents")" -eq 2 ] && awk -v h="$height" '$1 < 0 || $2 > h + 0.1 || $1 >= $2 { bad = 1 } END { exit bad }' "$work/log-extents"; then
+  pass "log scale places train and test within the plot"
+else
+  fail "log scale places train and test within the plot" "top, bottom: $(tr '\n' ';' <"$work/log-extents") in '$height' px"
+fi
 browse gat "/models/dash_gat"
 expect gat "GAT page ready" 'data-ready="1"'
 expect gat "heatmap has 14 x 14 cells" 'class="cell"' 196
@@ -165,9 +229,10 @@ expect failed "failed version says why" 'its training failed: loss became NaN (d
 browse own "/models/dash_gat?scale=entity"
 expect own "truth plot scales each entity" 'data-plot="truth" data-yscale="entity"' 1
 expect own "own-range toggle" 'class="own-scale-toggle"' 1
-grep -o 'data-series="[a-z]*:[^"]*" d="[^"]*"' "$work/own.html" | sed -E 's/data-series="[a-z]*:([^"]*)" d="([^"]*)"/\1\t\2/' |
-  awk -F'\t' '{ n = split($2, p, /[ML]/); for (i = 2; i <= n; i++) { split(p[i], xy, " "); y = xy[2] + 0
-      if (!($1 in lo) || y < lo[$1]) lo[$1] = y; if (!($1 in hi) || y > hi[$1]) hi[$1] = y } }
+# Each li of the plot's series list says where the library drew it.
+grep -o 'data-series="[a-z]*:[^"]*" data-top="[^"]*" data-bottom="[^"]*"' "$work/own.html" |
+  sed -E 's/data-series="[a-z]*:([^"]*)" data-top="([^"]*)" data-bottom="([^"]*)"/\1 \2 \3/' |
+  awk '{ if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if (!($1 in hi) || $3 > hi[$1]) hi[$1] = $3 }
     END { for (e in lo) print e, lo[e], hi[e] }' >"$work/own-extents"
 if [ "$(wc -l <"$work/own-extents")" -ge 2 ] && [ "$(awk '{ print $(NF-1), $NF }' "$work/own-extents" | sort -u | wc -l)" -eq 1 ]; then
   pass "each entity spans its own range"
@@ -175,9 +240,26 @@ else
   fail "each entity spans its own range" "entity, top, bottom: $(tr '\n' ';' <"$work/own-extents")"
 fi
 
+rec_run=$(psql -X -At -U mallard -d mallard -c "SELECT run_id FROM mlops.training_runs WHERE model = 'dash_rec' ORDER BY run_id DESC LIMIT 1")
+browse recrun "/runs/$rec_run"
+expect recrun "recommender run page ready" 'data-ready="1"'
+expect recrun "ranking plot drawn by uPlot" 'data-plot="ranking" data-yscale="linear" role="figure" aria-label="[^"]*" data-drawn="[1-9][0-9]*"><div class="uplot' 1
+for s in recall_at_10 ndcg_at_10; do
+  expect recrun "ranking plot has $s" "data-series=\"$s\" data-top=\"[0-9.]*\" data-bottom=\"[0-9.]*\""
+done
+
 browse recommender "/models/dash_rec?user=3&k=10"
 expect recommender "recommender page ready" 'data-ready="1"'
 expect recommender "top 10 for user 3" 'class="rec"' 10
+# The items trained with item_names := show their names beside their ids.
+grep -o '<tr class="rec"><td class="num">[0-9]*</td><td>[0-9]*</td><td>[^/]*</span>' "$work/recommender.html" |
+  sed -E 's/.*<td>([0-9]*)<\/td><td><span class="([a-z-]*)">([^<]*)<\/span>/\1\t\2\t\3/' >"$work/names"
+if [ "$(wc -l <"$work/names")" -eq 10 ] && awk -F'\t' '!($2 == "item-name" && $3 == "Item no. " $1 || $1 == 7 && $3 == "—") { bad = 1 } END { exit bad }' "$work/names"; then
+  pass "recommended items show their names"
+else
+  fail "recommended items show their names" "item, class, name: $(tr '\n\t' '; ' <"$work/names")"
+fi
+expect recommender "names column headed by its column" '<th>name</th>' 1
 
 for png in "$shots"/dashboard-{overview,run,gat,recommender}.png; do
   if [ "$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt 20000 ]; then

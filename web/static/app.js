@@ -249,13 +249,11 @@
 
   // Returns the loss plot: train/test per epoch as solid lines, baselines' test loss as labelled dashed lines.
   function lossPlot(r, metrics, baselines, lossName, log) {
-    const series = ['train', 'test'].map((key) => ({ key, label: key, color: LOSS_COLORS[key], points: metrics.map((m) => [m.epoch, m[`${key}_loss`]]) }));
-    const hlines = baselines.filter((b) => b.test_loss != null)
-      .map((b, i) => ({ key: `baseline:${b.method}`, y: b.test_loss, label: b.method, color: BASELINE_COLORS[i % BASELINE_COLORS.length] }));
-    const legend = [{ label: `train ${lossName}`, color: LOSS_COLORS.train }, { label: `test ${lossName}`, color: LOSS_COLORS.test }]
-      .concat(hlines.map((h) => ({ label: `${h.label} (baseline, test)`, color: h.color, dash: true, thin: true })));
+    const series = ['train', 'test'].map((key) => ({ key, label: `${key} ${lossName}`, color: LOSS_COLORS[key], points: metrics.map((m) => [m.epoch, m[`${key}_loss`]]) }));
+    const hlines = baselines.filter((b) => b.test_loss != null).map((b, i) => ({ key: `baseline:${b.method}`, y: b.test_loss, label: b.method,
+      legend: `${b.method} (baseline, test)`, color: BASELINE_COLORS[i % BASELINE_COLORS.length] }));
     return lineChart({ plot: 'loss', title: `${lossName} per epoch`, xDomain: epochDomain(r, metrics), xLabel: 'epoch', yLabel: log ? `${lossName} (log scale)` : lossName,
-      yLog: log, series, hlines, legend, dots: metrics.length <= 60,
+      yLog: log, series, hlines, dots: metrics.length <= 60,
       emptyText: metrics.length ? null : r.status === 'queued' ? 'Queued — waiting to start' : 'Waiting for the first epoch…' });
   }
 
@@ -266,8 +264,7 @@
       points: metrics.filter((m) => m.extra && m.extra[key] != null).map((m) => [m.epoch, m.extra[key]]) }));
     const any = series.some((s) => s.points.length);
     return lineChart({ plot: 'ranking', title: 'ranking metrics per epoch', xDomain: epochDomain(r, metrics), xLabel: 'epoch',
-      yLabel: 'score@10', series, hlines: [], legend: keys.map(([, label, color]) => ({ label, color })), dots: metrics.length <= 60,
-      emptyText: any ? null : 'No ranking metrics recorded yet' });
+      yLabel: 'score@10', series, dots: metrics.length <= 60, emptyText: any ? null : 'No ranking metrics recorded yet' });
   }
 
   // Returns the per-epoch table (extra keys as extra columns), best epoch highlighted, newest epoch last.

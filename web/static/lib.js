@@ -1,6 +1,7 @@
 'use strict';
-// Mallard dashboard library: constants, DOM helpers, formatting, the API helpers, scales and charts.
-// Publishes window.Mallard.lib, the dashboard's only global; reports.js and app.js take what they use from it.
+// Mallard dashboard library: constants, DOM helpers, formatting, the API helpers and line charts (drawn by uPlot,
+// static/vendor/uplot, loaded before this file). Publishes window.Mallard.lib, the dashboard's only global besides
+// uPlot; reports.js and app.js take what they use from it.
 (() => {
   const SVG_NS = 'http://www.w3.org/2000/svg';
   const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2',
@@ -120,58 +121,42 @@
     return q ? `${path}?${q}` : path;
   }
 
-  /* ---------------- scales and charts ---------------- */
+  /* ---------------- line charts ---------------- */
 
-  // Returns round tick values (about n of them) covering [lo, hi].
-  function niceTicks(lo, hi, n = 6) {
-    const span = hi - lo;
-    if (!(span > 0)) return [lo];
-    const raw = span / n, mag = 10 ** Math.floor(Math.log10(raw)), f = raw / mag;
-    const step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-    const out = [];
-    for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
-    return out;
+  // The line charts are drawn by uPlot (static/vendor/uplot, loaded before this file): its scales, ticks, axes, log
+  // scale, legend and cursor. Mallard adds the baselines' labels beside the plot, spread so that none overlaps
+  // another; shaded regions and marked times; and, for screen readers, a list of the series that says where each
+  // one was drawn (li[data-series] with data-top and data-bottom, in CSS pixels from the top of the plotting area).
+
+  const charts = new Set(); // {node, u, observer, attached}: the charts made, until they have left the page
+
+  // Destroys the charts that were on the page and no longer are (a view redraws by replacing its nodes), which
+  // frees what uPlot holds: its listeners on the window, its canvas.
+  function sweepCharts() {
+    for (const c of charts) {
+      if (c.attached && !c.node.isConnected) { c.observer.disconnect(); c.u.destroy(); charts.delete(c); }
+    }
   }
 
-  // Returns a linear scale mapping domain [d0,d1] to range [r0,r1], with .ticks(n).
-  function scale(d0, d1, r0, r1) {
-    const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0), f = (v) => r0 + (v - d0) * k;
-    f.ticks = (n) => niceTicks(d0, d1, n);
-    return f;
-  }
-
-  // Returns a log10 scale mapping domain [d0,d1] (both > 0) to range [r0,r1], with .ticks(n): powers of ten, and
-  // 2× and 5× them when the domain spans under two decades, or round linear ticks when those are fewer than three.
-  // Values ≤ 0 map to NaN, which breaks a line.
-  function logScale(d0, d1, r0, r1) {
-    const l0 = Math.log10(d0), l1 = Math.log10(d1), k = l1 === l0 ? 0 : (r1 - r0) / (l1 - l0);
-    const f = (v) => (v > 0 ? r0 + (Math.log10(v) - l0) * k : NaN);
-    f.ticks = () => {
-      const out = [], steps = l1 - l0 < 2 ? [1, 2, 5] : [1];
-      for (let e = Math.floor(l0); e <= Math.ceil(l1); e++) {
-        for (const m of steps) { const v = Number((m * 10 ** e).toPrecision(12)); if (v >= d0 && v <= d1) out.push(v); }
-      }
-      return out.length >= 3 ? out : niceTicks(d0, d1, 5).filter((v) => v > 0);
-    };
-    return f;
-  }
+  // Returns the finite numbers among values.
+  const finite = (values) => values.filter((v) => typeof v === 'number' && Number.isFinite(v));
 
   // Returns [lo, hi] spanning the positive finite values with a margin of a tenth of a decade; [0.1, 1] without any.
   function logExtent(values) {
-    const vs = values.filter((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+    const vs = finite(values).filter((v) => v > 0);
     if (!vs.length) return [0.1, 1];
     return [Math.min(...vs) / 1.26, Math.max(...vs) * 1.26];
   }
 
   // Reports whether the positive finite values span more than a decade (max/min > 10), when a log scale reads better.
   function spansDecade(values) {
-    const vs = values.filter((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+    const vs = finite(values).filter((v) => v > 0);
     return vs.length > 1 && Math.max(...vs) / Math.min(...vs) > 10;
   }
 
   // Returns [lo, hi] spanning the finite values with 5% padding (from 0 when that is close); [0, 1] without values.
   function extent(values) {
-    const vs = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
+    const vs = finite(values);
     if (!vs.length) return [0, 1];
     const lo = Math.min(...vs), hi = Math.max(...vs);
     if (lo === hi) { const d = Math.abs(lo) * 0.1 || 1; return [lo - d, hi + d]; }
@@ -179,117 +164,186 @@
     return [lo >= 0 && lo - pad < 0 ? 0 : lo - pad, hi + pad];
   }
 
-  // Returns an SVG path d for [x,y] points, null y values breaking the line; '' when there is nothing to draw.
-  function pathD(points, xs, ys) {
-    let d = '', pen = false;
-    for (const [x, y] of points) {
-      const ok = y != null && Number.isFinite(ys(y));
-      if (ok) d += `${pen ? 'L' : 'M'}${xs(x).toFixed(1)} ${ys(y).toFixed(1)}`;
-      pen = ok;
+  // Returns round tick values (about n of them) covering [lo, hi].
+  function niceTicks(lo, hi, n) {
+    const span = hi - lo;
+    if (!(span > 0)) return [lo];
+    const raw = span / n, mag = 10 ** Math.floor(Math.log10(raw)), f = raw / mag;
+    const step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag, out = [];
+    for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+    return out;
+  }
+
+  // Returns the ticks of a log scale over [lo, hi]: powers of ten, with 2×, 3× and 5× them over two decades or less
+  // (2× and 5× over four or less); round linear ticks when those are fewer than three, as on a range within a decade.
+  function logTicks(lo, hi) {
+    const e0 = Math.floor(Math.log10(lo)), e1 = Math.ceil(Math.log10(hi)), out = [];
+    const steps = e1 - e0 <= 2 ? [1, 2, 3, 5] : e1 - e0 <= 4 ? [1, 2, 5] : [1];
+    for (let e = e0; e <= e1; e++) {
+      for (const m of steps) { const v = Number((m * 10 ** e).toPrecision(12)); if (v >= lo && v <= hi) out.push(v); }
     }
-    return d;
+    return out.length >= 3 ? out : niceTicks(lo, hi, 5).filter((v) => v > 0);
   }
 
   // Returns the approximate rendered width of a label at the given font size.
   const textWidth = (s, size = 12) => String(s).length * size * 0.55;
 
-  // Returns a legend <g> laid out in rows that fit width, plus its height.
-  function legendRows(items, width, x0, y0) {
-    const g = sv('g', { class: 'legend' });
-    let x = x0, y = y0;
-    for (const it of items) {
-      const w = 30 + textWidth(it.label) + 18;
-      if (x + w > x0 + width && x > x0) { x = x0; y += 18; }
-      g.append(sv('line', { x1: x, x2: x + 20, y1: y, y2: y, stroke: it.color, 'stroke-width': it.thin ? 1.5 : 2.5,
-        'stroke-dasharray': it.dash ? '5 4' : null, 'stroke-opacity': it.opacity || null }),
-      sv('text', { x: x + 25, y: y + 4 }, it.label));
-      x += w;
-    }
-    return { node: g, height: items.length ? y - y0 + 18 : 0 };
-  }
-
-  /* Returns a line chart <svg class="plot" data-plot=NAME data-yscale=...>. o: {plot, title, width, height, xDomain, xLabel, yLabel,
-     yLog, yScaleName, xTicks: [{v,label}] | null, series: [{key, color, width, opacity, dash, points:[[x,y]]}],
-     hlines: [{key, y, color, label}] | null, vlines: [{x, label}], shade: [{from, to, label}], legend: [{label, color, dash}],
-     dots, emptyText}. With yLog the y axis is log10 and values ≤ 0 are left out. */
-  function lineChart(o) {
-    const W = o.width || 1200, H = o.height || 360, lg = legendRows(o.legend || [], W - 140, 70, 14);
-    const m = { l: 70, r: o.hlines ? hlineMargin(o.hlines) : 24, t: 22 + lg.height, b: 50 };
-    const ys0 = o.series.flatMap((s) => s.points.map((p) => p[1])).concat(nearLines(o));
-    const [y0, y1] = o.yLog ? logExtent(ys0) : extent(ys0);
-    const c = { W, H, m, y0, y1, xs: scale(o.xDomain[0], o.xDomain[1], m.l, W - m.r), ys: (o.yLog ? logScale : scale)(y0, y1, H - m.b, m.t) };
-    const root = sv('svg', { class: 'plot', 'data-plot': o.plot, 'data-yscale': o.yScaleName || (o.yLog ? 'log' : 'linear'),
-      viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': o.title || o.plot },
-      sv('defs', null, sv('clipPath', { id: `clip-${o.plot}` }, sv('rect', { x: m.l, y: m.t - 2, width: W - m.l - m.r, height: H - m.t - m.b + 4 }))));
-    chartFrame(root, c, o);
-    chartLines(root, c, o);
-    if (o.emptyText) root.append(sv('text', { class: 'empty-plot', x: (m.l + W - m.r) / 2, y: (m.t + H - m.b) / 2, 'text-anchor': 'middle' }, o.emptyText));
-    root.append(lg.node);
-    return root;
-  }
-
-  // Returns the right margin that fits the horizontal lines' labels, an off-scale value included (at most 240).
-  const hlineMargin = (hlines) => Math.min(240, Math.max(120, ...hlines.map((h) => textWidth(`${h.label} ↑ ${fmt(h.y, 3)}`, 11.5) + 14)));
-
   // Returns the y values of the horizontal lines to fit on the scale: all of them without data, else those near the data.
-  function nearLines(o) {
-    const ys = o.series.flatMap((s) => s.points.map((p) => p[1])).filter((v) => v != null && Number.isFinite(v));
-    const hs = (o.hlines || []).map((h) => h.y).filter((v) => v != null && Number.isFinite(v));
+  function nearLines(ys, hlines) {
+    const hs = finite(hlines.map((h) => h.y));
     if (!ys.length) return hs;
     const lo = Math.min(...ys), hi = Math.max(...ys), span = hi - lo || Math.abs(hi) * 0.1 || 1;
     return hs.filter((y) => y >= lo - 2 * span && y <= hi + 2 * span);
   }
 
-  // Draws a chart's shaded regions, grid, ticks, axis labels and vertical markers into root.
-  function chartFrame(root, { W, H, m, xs, ys }, o) {
-    for (const s of o.shade || []) {
-      const xa = xs(s.from), xb = xs(s.to);
-      root.append(sv('rect', { class: `shade ${s.label}`, x: xa, y: m.t, width: Math.max(0, xb - xa), height: H - m.t - m.b }));
-      if (xb - xa > textWidth(s.label, 11) + 8) root.append(sv('text', { class: 'shade-label', x: (xa + xb) / 2, y: m.t + 14, 'text-anchor': 'middle' }, s.label));
-    }
-    const grid = sv('g', { class: 'grid' }), axes = sv('g', { class: 'axis' });
-    for (const v of ys.ticks(6).filter((t) => ys(t) >= m.t - 0.5 && ys(t) <= H - m.b + 0.5)) {
-      grid.append(sv('line', { x1: m.l, x2: W - m.r, y1: ys(v), y2: ys(v) }));
-      axes.append(sv('text', { x: m.l - 8, y: ys(v) + 4, 'text-anchor': 'end' }, fmt(v, 3)));
-    }
-    const xt = o.xTicks || niceTicks(o.xDomain[0], o.xDomain[1], 8).filter(Number.isInteger).map((v) => ({ v, label: String(v) }));
-    for (const t of xt) {
-      grid.append(sv('line', { x1: xs(t.v), x2: xs(t.v), y1: m.t, y2: H - m.b }));
-      axes.append(sv('text', { x: xs(t.v), y: H - m.b + 18, 'text-anchor': 'middle' }, t.label));
-    }
-    axes.append(sv('line', { class: 'frame', x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b }),
-      sv('line', { class: 'frame', x1: m.l, x2: m.l, y1: m.t, y2: H - m.b }),
-      sv('text', { class: 'axis-label', x: (m.l + W - m.r) / 2, y: H - 8, 'text-anchor': 'middle' }, o.xLabel),
-      sv('text', { class: 'axis-label', transform: `translate(16 ${(m.t + H - m.b) / 2}) rotate(-90)`, 'text-anchor': 'middle' }, o.yLabel));
-    root.append(grid, axes);
-    for (const v of o.vlines || []) {
-      root.append(sv('line', { class: 'vline', x1: xs(v.x), x2: xs(v.x), y1: m.t, y2: H - m.b }),
-        sv('text', { class: 'vline-label', x: xs(v.x) + 4, y: H - m.b - 6 }, v.label));
-    }
+  // Returns uPlot's data: the x values of every point (the x domain's ends among them), then each series' y values
+  // aligned with them, null where it has none and, on a log scale, where y ≤ 0 (a log scale cannot place them).
+  function alignSeries(series, xDomain, log) {
+    const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p[0])).concat(xDomain))].sort((a, b) => a - b);
+    const at = new Map(xs.map((x, i) => [x, i]));
+    return [xs, ...series.map((s) => {
+      const ys = new Array(xs.length).fill(null);
+      for (const [x, y] of s.points) if (typeof y === 'number' && Number.isFinite(y) && (!log || y > 0)) ys[at.get(x)] = y;
+      return ys;
+    })];
   }
 
-  // Draws the series paths (non-empty d only), optional dots, and the labelled dashed horizontal lines into root.
-  function chartLines(root, { W, H, m, xs, ys, y0, y1 }, o) {
-    const lines = sv('g', { 'clip-path': `url(#clip-${o.plot})` }), labels = [];
-    for (const h of o.hlines || []) {
-      if (h.y == null || !Number.isFinite(ys(h.y))) continue;
-      lines.append(sv('path', { 'data-series': h.key, d: `M${m.l} ${ys(h.y).toFixed(1)}H${W - m.r}`, stroke: h.color,
-        'stroke-width': 1.5, 'stroke-dasharray': '6 4', fill: 'none' }, sv('title', null, `${h.label}: ${fmt(h.y)}`)));
-      const off = h.y > y1 ? '↑' : h.y < y0 ? '↓' : ''; // off the scale: labelled at the edge with its value
-      labels.push({ y: off === '↑' ? m.t : off ? H - m.b : ys(h.y), text: off ? `${h.label} ${off} ${fmt(h.y, 3)}` : h.label, color: h.color });
+  // Returns a #rrggbb colour at opacity as rgba(); other colours, or no opacity, as they are.
+  function withOpacity(color, opacity) {
+    if (opacity == null || !/^#[0-9a-f]{6}$/i.test(color)) return color;
+    const n = parseInt(color.slice(1), 16);
+    return `rgba(${n >> 16},${(n >> 8) & 255},${n & 255},${opacity})`;
+  }
+
+  // Returns a series' dash as uPlot takes it: true is 6 on 4 off, a string "a b" is [a, b].
+  const dashOf = (dash) => (dash === true ? [6, 4] : typeof dash === 'string' ? dash.split(/\s+/).map(Number) : dash || undefined);
+
+  // Whole steps for axes whose values are epochs or time indexes.
+  const WHOLE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
+
+  const AXIS_FONT = '12px system-ui, sans-serif', LABEL_FONT = '600 12px system-ui, sans-serif';
+
+  /* Returns a line chart drawn by uPlot, in <div class="plot chart" data-plot=NAME data-yscale=...>. o: {plot, title,
+     width, height, xDomain, xLabel, yLabel, yLog, yScaleName, xTick(v) -> label, series: [{key, label, color, width,
+     opacity, dash, points: [[x, y]]}], hlines: [{key, y, color, label, legend}], vlines: [{x, label}],
+     shade: [{from, to, label}], key: [{label, color}] (a legend of its own instead of uPlot's), dots, emptyText}.
+     The horizontal lines are dashed series across the chart, labelled at its right edge; those far from the data
+     are left off the scale and labelled at its edge with an arrow and their value. With yLog the y axis is log10. */
+  function lineChart(o) {
+    sweepCharts();
+    const log = !!o.yLog, H = o.height || 360;
+    const ys = finite(o.series.flatMap((s) => s.points.map((p) => p[1]))).filter((v) => !log || v > 0);
+    const hlines = (o.hlines || []).filter((h) => finite([h.y]).length && (!log || h.y > 0));
+    const [y0, y1] = (log ? logExtent : extent)(ys.concat(nearLines(ys, hlines)));
+    const lines = o.series.concat(hlines.map((h) => ({ key: h.key, label: h.legend || h.label, color: h.color, width: 1.5,
+      dash: true, across: true, points: [[o.xDomain[0], h.y], [o.xDomain[1], h.y]] })));
+    const right = hlines.length ? Math.min(240, Math.max(110, ...hlines.map((h) => textWidth(`${h.label} ↑ ${fmt(h.y, 3)}`, 11.5) + 14))) : 16;
+    const node = el('div', { class: 'plot chart', 'data-plot': o.plot, 'data-yscale': o.yScaleName || (log ? 'log' : 'linear'),
+      role: 'figure', 'aria-label': o.title || o.plot });
+    const list = el('ul', { class: 'sr-only plot-series' }, lines.map((s) => el('li', { 'data-series': s.key }, s.label || s.key)));
+    const labels = el('div', { class: 'hline-labels' });
+    const opts = {
+      width: o.width || 1200, height: H, padding: [14, right, 0, 0],
+      cursor: { drag: { x: false, y: false } },
+      legend: { show: !o.key },
+      scales: { x: { time: false, range: () => o.xDomain }, y: log ? { distr: 3, log: 10, range: () => [y0, y1] } : { range: () => [y0, y1] } },
+      axes: [
+        { label: o.xLabel, font: AXIS_FONT, labelFont: LABEL_FONT, stroke: '#4b5563', incrs: WHOLE_STEPS, grid: { stroke: '#eef0f3' },
+          space: o.xTick ? Math.max(50, ...o.series.flatMap((s) => s.points.map((p) => textWidth(o.xTick(p[0]) || '') + 16))) : 50,
+          values: (u, splits) => splits.map((v) => (o.xTick ? o.xTick(v) : String(v))) },
+        { label: o.yLabel, font: AXIS_FONT, labelFont: LABEL_FONT, stroke: '#4b5563', size: 64, grid: { stroke: '#eef0f3' },
+          ...(log ? { splits: () => logTicks(y0, y1), filter: (u, splits) => splits } : {}),
+          values: (u, splits) => splits.map((v) => (v == null ? null : fmt(v, 3))) },
+      ],
+      series: [{ label: o.xLabel }, ...lines.map((s) => ({ label: s.label || s.key, stroke: withOpacity(s.color, s.opacity), width: s.width || 2,
+        dash: dashOf(s.dash), spanGaps: !!s.across, points: { show: !!o.dots && !s.across, size: 5 } }))],
+      hooks: { drawClear: [(u) => drawShade(u, o.shade || [])], draw: [(u) => afterDraw(u, o, hlines, { y0, y1, node, list, labels })] },
+    };
+    const u = new uPlot(opts, alignSeries(lines, o.xDomain, log), node);
+    node.dataset.yscale = o.yScaleName || (u.scales.y.distr === 3 ? 'log' : 'linear');
+    u.root.querySelector('.u-wrap').append(labels);
+    if (o.emptyText) u.over.append(el('div', { class: 'empty-plot' }, o.emptyText));
+    node.append(list);
+    if (o.key) node.prepend(chartKey(o.key));
+    const c = { node, u, attached: false };
+    c.observer = new ResizeObserver(() => {
+      c.attached = true;
+      const w = Math.floor(node.clientWidth);
+      if (w > 0 && w !== u.width) u.setSize({ width: w, height: H });
+    });
+    c.observer.observe(node);
+    charts.add(c);
+    return node;
+  }
+
+  // Returns a row of coloured swatches and labels, the legend of a chart with too many series for uPlot's.
+  const chartKey = (items) => el('div', { class: 'chart-key' },
+    items.map((it) => el('span', { class: 'key-item' }, el('span', { class: 'swatch', style: `background:${it.color}` }), it.label)));
+
+  // Returns the plotting area of u in CSS pixels.
+  function plotBox(u) {
+    const r = uPlot.pxRatio, b = u.bbox;
+    return { left: b.left / r, top: b.top / r, width: b.width / r, height: b.height / r };
+  }
+
+  // Shades the regions [from, to] of the x axis, under the grid and the series.
+  function drawShade(u, shade) {
+    const { ctx, bbox } = u;
+    ctx.save();
+    for (const s of shade) {
+      const a = Math.max(bbox.left, u.valToPos(s.from, 'x', true)), b = Math.min(bbox.left + bbox.width, u.valToPos(s.to, 'x', true));
+      ctx.fillStyle = s.label === 'forecast' ? '#f5f3ff' : '#f3f4f6';
+      if (b > a) ctx.fillRect(a, bbox.top, b - a, bbox.height);
     }
-    for (const s of o.series) {
-      const d = pathD(s.points, xs, ys);
-      if (!d) continue;
-      lines.append(sv('path', { 'data-series': s.key, d, fill: 'none', stroke: s.color, 'stroke-width': s.width || 2,
-        'stroke-opacity': s.opacity || null, 'stroke-dasharray': s.dash === true ? '6 4' : s.dash || null, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }));
-      if (o.dots) for (const [x, y] of s.points.filter((p) => p[1] != null && Number.isFinite(ys(p[1])))) {
-        lines.append(sv('circle', { class: 'dot', cx: xs(x).toFixed(1), cy: ys(y).toFixed(1), r: 2.6, fill: s.color }, sv('title', null, `${s.label || s.key} @ ${x}: ${fmt(y)}`)));
-      }
+    ctx.restore();
+  }
+
+  // Draws what goes over the series (marked times, shade labels), places the baselines' labels and updates the
+  // list of series with where each was drawn.
+  function afterDraw(u, o, hlines, { y0, y1, node, list, labels }) {
+    const { ctx, bbox } = u, r = uPlot.pxRatio;
+    ctx.save();
+    ctx.font = `${11 * r}px system-ui, sans-serif`;
+    for (const s of o.shade || []) {
+      const a = u.valToPos(s.from, 'x', true), b = u.valToPos(s.to, 'x', true);
+      ctx.fillStyle = '#9ca3af';
+      ctx.textAlign = 'center';
+      if (b - a > (textWidth(s.label, 11) + 8) * r) ctx.fillText(s.label.toUpperCase(), (a + b) / 2, bbox.top + 14 * r);
     }
-    root.append(lines);
-    spreadLabels(labels, m.t, H - m.b, 13);
-    for (const l of labels) root.append(sv('text', { class: 'hline-label', x: W - m.r + 6, y: l.y + 4, fill: l.color }, l.text));
+    for (const v of o.vlines || []) {
+      const x = Math.round(u.valToPos(v.x, 'x', true));
+      ctx.strokeStyle = '#374151';
+      ctx.lineWidth = 1.2 * r;
+      ctx.setLineDash([2 * r, 3 * r]);
+      ctx.beginPath(); ctx.moveTo(x, bbox.top); ctx.lineTo(x, bbox.top + bbox.height); ctx.stroke();
+      ctx.fillStyle = '#374151';
+      ctx.textAlign = 'left';
+      ctx.fillText(v.label, x + 4 * r, bbox.top + bbox.height - 6 * r);
+    }
+    ctx.restore();
+    const box = plotBox(u);
+    placeLabels(u, hlines, y0, y1, box, labels);
+    u.data.slice(1).forEach((ys, i) => {
+      const vs = finite(ys), li = list.children[i];
+      if (!vs.length || !li) return;
+      li.dataset.top = u.valToPos(Math.max(...vs), 'y').toFixed(1);
+      li.dataset.bottom = u.valToPos(Math.min(...vs), 'y').toFixed(1);
+    });
+    node.dataset.drawn = String(Number(node.dataset.drawn || 0) + 1);
+  }
+
+  // Places the baselines' labels at the right edge of the plotting area, each at its line's height, spread 13 px
+  // apart within the area; a line off the scale is labelled at the edge it lies beyond, with an arrow and its value.
+  // Each label's data-y is its centre in CSS pixels from the top of the area, whose height the container's data-height says.
+  function placeLabels(u, hlines, y0, y1, box, labels) {
+    const ls = hlines.map((h) => {
+      const off = h.y > y1 ? '↑' : h.y < y0 ? '↓' : '';
+      return { y: off === '↑' ? 0 : off ? box.height : u.valToPos(h.y, 'y'), text: off ? `${h.label} ${off} ${fmt(h.y, 3)}` : h.label, color: h.color };
+    });
+    spreadLabels(ls, 0, box.height, 13);
+    labels.dataset.height = box.height.toFixed(1);
+    labels.replaceChildren(...ls.map((l) => el('div', { class: 'hline-label', 'data-y': l.y.toFixed(1),
+      style: `left:${(box.left + box.width + 6).toFixed(1)}px;top:${(box.top + l.y).toFixed(1)}px;color:${l.color}` }, l.text)));
   }
 
   // Moves labels {y} apart so that no two are closer than gap, keeping them within [top, bottom] while they fit:

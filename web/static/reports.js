@@ -147,14 +147,13 @@
         series.push({ key: `forecast:${name}`, color, width: 2.2, dash: '3 3', points: [[T - 1, lastTruth], ...pointsOf(fv, 0, F, T)] });
       }
     }
-    const step = Math.max(1, Math.ceil(labels.length / 10));
-    const xTicks = labels.map((label, v) => ({ v, label })).filter((t) => t.v % step === 0);
-    const legend = sel.slice(0, 16).map(({ name, i }) => ({ label: name.length > 24 ? name.slice(0, 23) + '…' : name, color: entityColor(i) }));
-    if (sel.length > 16) legend.push({ label: `+${sel.length - 16} more`, color: '#9ca3af' });
+    const key = sel.slice(0, 16).map(({ name, i }) => ({ label: name.length > 24 ? name.slice(0, 23) + '…' : name, color: entityColor(i) }));
+    if (sel.length > 16) key.push({ label: `+${sel.length - 16} more`, color: '#9ca3af' });
     const shade = [{ from: rep.split - 0.5, to: T - 0.5, label: 'test' }];
     if (F) shade.push({ from: T - 0.5, to: T - 1 + F, label: 'forecast' });
-    return lineChart({ plot: 'truth', title: 'truth vs prediction', width: 940, height: 400, xDomain: [0, Math.max(1, T - 1 + F)], xTicks,
-      xLabel: 'time', yScaleName: ownScale ? 'entity' : 'shared', series, legend, shade,
+    return lineChart({ plot: 'truth', title: 'truth vs prediction', width: 940, height: 400, xDomain: [0, Math.max(1, T - 1 + F)],
+      xTick: (v) => (Number.isInteger(v) && labels[v] != null ? String(labels[v]) : ''),
+      xLabel: 'time', yScaleName: ownScale ? 'entity' : 'shared', series, key, shade,
       yLabel: ownScale ? 'value, each entity from its min (0) to its max (1)' : rep.units === 'original' ? 'value (original units)' : 'value (model units)',
       vlines: [rep.split > 0 && rep.split < T && { x: rep.split - 0.5, label: 'split' }, F && { x: T - 0.5, label: 'forecast' }].filter(Boolean),
       emptyText: sel.length ? null : 'Select entities on the left to plot them' });
@@ -413,10 +412,12 @@
       try {
         const res = await api(withQuery(`api/models/${encodeURIComponent(rep.name)}/recommend`, { user: id, k: k.value || 10, version: rep.version }));
         if (mine !== seq) return;
-        const cols = [{ label: 'Rank', num: true, cell: (r) => r.rank }, { label: 'Item', cell: (r) => String(r.item) },
-          { label: 'Score', num: true, cell: (r) => fmt(r.score) }];
+        const names = res.item_names, cols = [{ label: 'Rank', num: true, cell: (r) => r.rank }, { label: 'Item', cell: (r) => String(r.item) }];
+        if (names) cols.push({ label: names.column, cell: (r) => (r.name == null ? el('span', { class: 'muted' }, '—') : el('span', { class: 'item-name' }, r.name)) });
+        cols.push({ label: 'Score', num: true, cell: (r) => fmt(r.score) });
         const t = table(cols, res.items || [], () => ({ class: 'rec' }), 'No items to recommend.');
-        out.replaceChildren(el('p', { class: 'muted' }, `Top ${(res.items || []).length} for user ${res.user} from ${res.model}`), t);
+        out.replaceChildren(el('p', { class: 'muted' }, `Top ${(res.items || []).length} for user ${res.user} from ${res.model}`
+          + (names ? ` · names from ${names.table}.${names.column}` : '')), t, res.names_error ? el('div', { class: 'notice' }, res.names_error) : null);
       } catch (e) {
         if (mine === seq) out.replaceChildren(errorBox(e.message));
       }
