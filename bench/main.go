@@ -66,8 +66,9 @@ type options struct {
 	// RecDB is the database file the ratings are generated into and kept
 	// in (by default one per shape in the temp directory); RecRuns the
 	// rounds of its two training runs; RecCurve prints the resident-set
-	// curve of every training run.
+	// curve of every training run; RecObjective is the objective trained.
 	RecScale                       float64
+	RecObjective                   string
 	RecUsers, RecItems, RecRatings int64
 	RecDB                          string
 	RecRuns                        int
@@ -103,6 +104,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Int64Var(&o.RecRatings, "rec-ratings", 0, "recommender: ratings, if positive (else 25000095 x -rec-scale)")
 	fs.StringVar(&o.RecDB, "rec-db", "", "recommender: database file of the generated ratings, kept between runs (default: one per shape in the temp directory)")
 	fs.IntVar(&o.RecRuns, "rec-runs", 1, "recommender: rounds of the two training runs; medians are reported")
+	fs.StringVar(&o.RecObjective, "rec-objective", "rating", "recommender: the objective trained, rating or ranking")
 	fs.BoolVar(&o.RecCurve, "rec-curve", false, "recommender: print every training run's resident set over time (always printed when a run fails or passes 2 GB)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err

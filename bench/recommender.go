@@ -62,12 +62,15 @@ func runRecommender(ctx context.Context, o options) error {
 	if o.RecRuns < 1 {
 		return errors.New("-rec-runs must be positive")
 	}
+	if o.RecObjective != "rating" && o.RecObjective != "ranking" {
+		return fmt.Errorf("-rec-objective %q is not rating or ranking", o.RecObjective)
+	}
 	path := o.RecDB
 	if path == "" {
 		path = filepath.Join(os.TempDir(), fmt.Sprintf("mallard-rec-u%d-i%d-r%d-g%d.duckdb", shape.Users, shape.Items, shape.Ratings, recGenVersion))
 	}
-	fmt.Fprintf(o.Out, "== recommender: synthetic ratings shaped like MovieLens-25M, scale %g: %d users, %d items, %d ratings asked for\n",
-		o.RecScale, shape.Users, shape.Items, shape.Ratings)
+	fmt.Fprintf(o.Out, "== recommender, objective %s: synthetic ratings shaped like MovieLens-25M, scale %g: %d users, %d items, %d ratings asked for\n",
+		o.RecObjective, o.RecScale, shape.Users, shape.Items, shape.Ratings)
 	stats, err := ensureRatings(ctx, o, shape, path)
 	if err != nil {
 		return err
@@ -84,7 +87,8 @@ type recTrained struct {
 	workers             int
 	epochMS, wallSecs   float64
 	rowSecs             float64 // when the client received the epoch's row, into the statement
-	trainRMSE, testRMSE float64
+	objective           string
+	trainRMSE, testRMSE *float64 // NULL for the ranking objective
 	recall, ndcg        *float64
 	startKB, peakKB     int64
 	afterRecommendKB    int64
@@ -148,7 +152,7 @@ func recRounds(ctx context.Context, o options, path string, users int64) ([]recT
 // resident set, and reads its peak just before stopping the server. With
 // two workers it then measures recommend on the model.
 func trainFresh(ctx context.Context, o options, path, work string, workers int, users int64) (r recTrained) {
-	r.workers = workers
+	r.workers, r.objective = workers, o.RecObjective
 	defer os.Remove(work)
 	if r.err = copyFile(path, work); r.err != nil {
 		return r
@@ -211,12 +215,13 @@ func startRecServer(ctx context.Context, o options, db string, notices *[]recNot
 	return srv, conn, nil
 }
 
-// train runs one epoch of train_recommender in the simple protocol, so
-// the statement is bound once, and reads the epoch's streamed row.
+// train runs one epoch of train_recommender with r's objective in the
+// simple protocol, so the statement is bound once, and reads the epoch's
+// streamed row.
 func (r *recTrained) train(ctx context.Context, conn *pgx.Conn, model string) error {
 	start := time.Now()
 	stmt := fmt.Sprintf(`SELECT * FROM train_recommender('ratings', model := '%s', user := 'user_id', item := 'item_id', rating := 'rating',
-		epochs := 1, workers := %d, seed := 0)`, model, r.workers)
+		objective := '%s', epochs := 1, workers := %d, seed := 0)`, model, r.objective, r.workers)
 	rows, err := conn.Query(ctx, stmt, pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		return fmt.Errorf("train_recommender: %w", err)
@@ -464,8 +469,8 @@ func printRecTrained(o options, r recTrained) {
 	if r.err != nil {
 		fmt.Fprintf(out, "FAILED after %.1fs: %v\n", r.wallSecs, r.err)
 	} else {
-		fmt.Fprintf(out, "epoch elapsed_ms %.0f, statement %.1fs (its row reached the client at %.1fs); train_rmse %.4f test_rmse %.4f recall@10 %s ndcg@10 %s\n",
-			r.epochMS, r.wallSecs, r.rowSecs, r.trainRMSE, r.testRMSE, optFloat(r.recall), optFloat(r.ndcg))
+		fmt.Fprintf(out, "epoch elapsed_ms %.0f, statement %.1fs (its row reached the client at %.1fs); train_rmse %s test_rmse %s recall@10 %s ndcg@10 %s\n",
+			r.epochMS, r.wallSecs, r.rowSecs, optFloat(r.trainRMSE), optFloat(r.testRMSE), optFloat(r.recall), optFloat(r.ndcg))
 		fmt.Fprintf(out, "    the host stole %.1f%% of this machine's CPU time during the statement\n", 100*r.stolen)
 		for _, n := range r.notices {
 			if _, times, ok := strings.Cut(n.msg, "; workers' "); ok {

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"context"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,6 +34,19 @@ func TestRecShapeOf(t *testing.T) {
 				t.Fatalf("Validate() = %v, want error %v", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestRecObjective checks that an unknown objective is refused before any
+// ratings are generated.
+func TestRecObjective(t *testing.T) {
+	o := options{RecScale: 1, RecRuns: 1, RecObjective: "rmse", RecDB: filepath.Join(t.TempDir(), "never.duckdb"), Out: io.Discard}
+	err := runRecommender(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), `-rec-objective "rmse" is not rating or ranking`) {
+		t.Fatalf("runRecommender with -rec-objective rmse: %v", err)
+	}
+	if _, err := os.Stat(o.RecDB); !os.IsNotExist(err) {
+		t.Errorf("the ratings database exists (%v); nothing should have been generated", err)
 	}
 }
 

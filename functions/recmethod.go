@@ -84,7 +84,7 @@ func (s *storedRec) rankBy(ctx context.Context, fn, method string, items []int32
 	return s.Model.Recommend(items, vals, k, excludeSeen), nil
 }
 
-// popular returns the k most rated items (see popularItems), leaving out
+// popular returns the k most popular items (see popularItems), leaving out
 // seen (increasing) with excludeSeen.
 func (s *storedRec) popular(seen []int32, k int, excludeSeen bool) []recommender.Scored {
 	var out []recommender.Scored

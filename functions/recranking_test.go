@@ -70,6 +70,17 @@ func TestRecommenderRanking(t *testing.T) {
 		t.Errorf("the scores of every item sum to %v, want 1", sum)
 	}
 
+	// A user the model does not know gets the items most often rated at
+	// least relevant (3 here), scored by their share of those ratings, as
+	// the model's scores are probabilities too.
+	got := scanOne[string](t, conn, "SELECT string_agg(item || ' ' || round(score, 9), ',' ORDER BY score DESC, item) "+
+		"FROM recommend('rk', user_id := 'nobody', k := 5, fallback := 'popular')")
+	want := scanOne[string](t, conn, "SELECT string_agg(itm || ' ' || round(share, 9), ',' ORDER BY share DESC, itm) "+
+		"FROM (SELECT itm, CAST(count(*) AS DOUBLE) / sum(count(*)) OVER () AS share FROM sr WHERE stars >= 3 GROUP BY itm)")
+	if got != want {
+		t.Errorf("the fallback for a user the model does not know: %q, want popularity %q", got, want)
+	}
+
 	// Implicit data: interactions without ratings.
 	if n := scanOne[int](t, conn, `SELECT count(*) FROM train_recommender('imp', model := 'imp', user := 'usr', item := 'itm',
 		implicit := true, objective := 'ranking', epochs := 2, hidden := [4], test_fraction := 0.3)`); n != 2 {

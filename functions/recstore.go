@@ -22,7 +22,7 @@ type recArtifact struct {
 	Epoch       int
 
 	popularOnce sync.Once
-	popular     []recommender.Scored // every item, most rated first
+	popular     []recommender.Scored // every item, most popular first
 	derived     recDerived           // EASE and evaluations, computed when first asked for
 }
 
@@ -98,9 +98,9 @@ func decodeRecArtifact(data []byte) (*recArtifact, error) {
 	return a, nil
 }
 
-// popularItems are every item, most rated first, scored by their damped
-// mean rating: the fallback for users the model does not know.
+// popularItems are every item, most popular first, as the model's Popular
+// ranks and scores them: the fallback for users the model does not know.
 func (a *recArtifact) popularItems() []recommender.Scored {
-	a.popularOnce.Do(func() { a.popular = recommender.Popular(a.Train, a.Test) })
+	a.popularOnce.Do(func() { a.popular = a.Model.Popular(a.Train, a.Test) })
 	return a.popular
 }

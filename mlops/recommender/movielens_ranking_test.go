@@ -11,11 +11,12 @@ import (
 	"github.com/mallard/mallard/mlops/recommender"
 )
 
-// studyRun trains cfg on train and returns the model's and popularity's
+// studyRun trains cfg on train, reporting its epochs to report when not
+// nil, and returns the model's and popularity's
 // Recall@10 and NDCG@10 on test.
-func studyRun(t *testing.T, cfg recommender.Config, train, test recommender.Ratings) (model, pop recommender.Metrics) {
+func studyRun(t *testing.T, cfg recommender.Config, train, test recommender.Ratings, report func(recommender.Epoch) error) (model, pop recommender.Metrics) {
 	t.Helper()
-	m, err := recommender.Train(context.Background(), cfg, train, test, nil)
+	m, err := recommender.Train(context.Background(), cfg, train, test, report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +35,12 @@ func studyRun(t *testing.T, cfg recommender.Config, train, test recommender.Rati
 // TestRankingStudy trains the configurations REC_STUDY lists, separated
 // by semicolons (fields objective, epochs, lr, dropout, hidden, negatives,
 // l2, batch size and optionally seed, separated by spaces, hidden widths
-// by x) on the validation split, a further 1/9 of the
+// by x, and optionally activation) on the validation split, a further 1/9 of the
 // training ratings (seed 2), or with REC_STUDY_TEST=1 on the test split;
 // the test split is that of seed REC_STUDY_SPLIT (1 by default, as in the
 // accuracy tests; train_recommender splits with its seed, 0 by default).
+// REC_STUDY_EASE=1 measures EASE on the same split first;
+// REC_STUDY_CURVE=n logs every user's Recall@10 and NDCG@10 every n epochs.
 func TestRankingStudy(t *testing.T) {
 	spec := os.Getenv("REC_STUDY")
 	if spec == "" {
@@ -50,6 +53,17 @@ func TestRankingStudy(t *testing.T) {
 	train, test := recommender.Split(movielens(t), 0.1, seed)
 	if os.Getenv("REC_STUDY_TEST") != "1" {
 		train, test = recommender.Split(train, 1.0/9, 2)
+	}
+	if os.Getenv("REC_STUDY_EASE") == "1" {
+		e, err := recommender.FitEASE(context.Background(), train, 4, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := recommender.RatingsProtocol(train, test, 4, 0, 0).MeasureEASE(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("ease (λ %v) recall %.4f ndcg %.4f recall_at_20 %.4f ndcg_at_100 %.4f", e.Lambda, m.RecallAt10, m.NDCGAt10, m.RecallAt20, m.NDCGAt100)
 	}
 	for _, line := range strings.Split(spec, ";") {
 		f := strings.Fields(line)
@@ -72,10 +86,25 @@ func TestRankingStudy(t *testing.T) {
 		if len(f) > 8 {
 			cfg.Seed, _ = strconv.ParseUint(f[8], 10, 64)
 		}
+		if len(f) > 9 {
+			cfg.Activation = f[9]
+		}
+
 		cfg.Workers, cfg.RankUsers = 1, 1
+		var report func(recommender.Epoch) error
+		if every, _ := strconv.Atoi(os.Getenv("REC_STUDY_CURVE")); every > 0 {
+			cfg.RankUsers = 0
+			report = func(e recommender.Epoch) error {
+				if e.Epoch%every == 0 {
+					t.Logf("  epoch %d: recall %.4f ndcg %.4f", e.Epoch, e.RecallAt10, e.NDCGAt10)
+				}
+				return nil
+			}
+		}
 		start := time.Now()
-		m, p := studyRun(t, cfg, train, test)
-		t.Logf("%-50s recall %.4f ndcg %.4f (popularity %.4f %.4f) %.0fs", line, m.RecallAt10, m.NDCGAt10, p.RecallAt10, p.NDCGAt10, time.Since(start).Seconds())
+		m, p := studyRun(t, cfg, train, test, report)
+		t.Logf("%-50s recall %.4f ndcg %.4f recall_at_20 %.4f ndcg_at_100 %.4f (popularity %.4f %.4f) %.0fs", line, m.RecallAt10, m.NDCGAt10,
+			m.RecallAt20, m.NDCGAt100, p.RecallAt10, p.NDCGAt10, time.Since(start).Seconds())
 	}
 }
 
@@ -89,7 +118,7 @@ func TestMovieLensSmallRanking(t *testing.T) {
 	train, test := recommender.Split(movielens(t), 0.1, 1)
 	cfg := recommender.DefaultRankingConfig()
 	cfg.Workers, cfg.RankUsers = 2, 50 // the epochs' ranking metrics are not checked; Evaluate ranks every user
-	model, pop := studyRun(t, cfg, train, test)
+	model, pop := studyRun(t, cfg, train, test, nil)
 	t.Logf("ranking    recall_at_10 %.4f ndcg_at_10 %.4f", model.RecallAt10, model.NDCGAt10)
 	t.Logf("popularity recall_at_10 %.4f ndcg_at_10 %.4f", pop.RecallAt10, pop.NDCGAt10)
 	if !(model.RecallAt10 >= 1.5*pop.RecallAt10) || !(model.NDCGAt10 >= 1.5*pop.NDCGAt10) {

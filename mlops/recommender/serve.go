@@ -19,9 +19,47 @@ func Known(a, b Ratings, u int) ([]int32, []float32) {
 	return items, vals
 }
 
+// Popular is what to offer a user the model knows nothing about: for the
+// ranking objective, PopularInteractions at Config.Relevant, each item
+// scored as the model scores, by a probability; for the rating
+// objective, Popular of rs, each scored by a predicted rating.
+func (m *Model) Popular(rs ...Ratings) []Scored {
+	if m.Config.ranking() {
+		return PopularInteractions(m.Config.Relevant, rs...)
+	}
+	return Popular(rs...)
+}
+
+// PopularInteractions ranks every item by its number of interactions in
+// rs, ratings of at least relevant (ties to the lower index), each scored
+// by its share of all of them: the popularity that a ranking model's
+// softmax would learn from users it knows nothing about. The ratings must
+// share their items.
+func PopularInteractions(relevant float64, rs ...Ratings) []Scored {
+	if len(rs) == 0 {
+		return nil
+	}
+	counts := make([]float64, rs[0].Items)
+	var n float64
+	for _, r := range rs {
+		for i, j := range r.Item {
+			if float64(r.Value[i]) >= relevant {
+				counts[j]++
+				n++
+			}
+		}
+	}
+	out := best(counts, len(counts))
+	for i := range out {
+		out[i].Score /= math.Max(n, 1)
+	}
+	return out
+}
+
 // Popular ranks every item by its number of ratings in rs (ties to the
 // lower index), each scored by the ItemMean prediction: what to offer a
-// user the model knows nothing about. The ratings must share their items.
+// user the rating model knows nothing about. The ratings must share their
+// items.
 func Popular(rs ...Ratings) []Scored {
 	if len(rs) == 0 {
 		return nil
