@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
 
@@ -80,6 +81,8 @@ type Options struct {
 	MaxTrainings int
 	// Version is Mallard's, recorded with every model.
 	Version string
+	// Log records each training run's queueing, start and end; nil records nothing.
+	Log *slog.Logger
 }
 
 // Register installs Mallard's functions in db, and the mlops schema where
@@ -94,7 +97,7 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 	if opts.MaxTrainings <= 0 {
 		opts.MaxTrainings = runtime.NumCPU()
 	}
-	e.reg = &registry{db: db, runs: mlops.NewRuns(opts.MaxTrainings), version: opts.Version}
+	e.reg = &registry{db: db, runs: mlops.NewRuns(opts.MaxTrainings, opts.Log), version: opts.Version}
 	conn, err := db.SQL().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("register functions: %w", err)

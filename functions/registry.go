@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"sync"
@@ -259,6 +260,9 @@ func (r *registry) begin(ctx context.Context, spec runSpec) (*trainingRun, error
 		}
 		return err
 	})
+	if err == nil {
+		r.runs.Log().Info("training run queued", "run_id", run.id, "model", spec.name, "kind", spec.kind, "session", spec.session)
+	}
 	if err != nil {
 		if run.untrack != nil {
 			run.untrack()
@@ -287,6 +291,7 @@ func (r *registry) begin(ctx context.Context, spec runSpec) (*trainingRun, error
 		run.end(err, nil)
 		return nil, fmt.Errorf("record model version: %w", err)
 	}
+	r.runs.Log().Info("training run started", "run_id", run.id, "model", spec.name, "version", run.version)
 	return run, nil
 }
 
@@ -453,6 +458,7 @@ func (t *trainingRun) end(cause error, res *finished) string {
 			status, errorText(cause), t.id)
 		return err
 	})
+	t.logEnd(cause, werr)
 	if werr != nil {
 		return "recording the end of training run failed: " + werr.Error()
 	}
@@ -500,4 +506,23 @@ func nullIfEmpty(s string) any {
 // queryer is what runs a query returning one row.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// logEnd records how the run ended, as end recorded it in the database.
+func (t *trainingRun) logEnd(cause, recordErr error) {
+	status, level := "succeeded", slog.LevelInfo
+	switch {
+	case cause != nil && canceled(t.ctx, cause):
+		status = statusCanceled
+	case cause != nil:
+		status, level = statusFailed, slog.LevelWarn
+	}
+	attrs := []any{"run_id", t.id, "model", t.spec.name, "version", t.version, "status", status}
+	if cause != nil {
+		attrs = append(attrs, "error", errorText(cause))
+	}
+	if recordErr != nil {
+		attrs, level = append(attrs, "record_error", recordErr.Error()), slog.LevelError
+	}
+	t.reg.runs.Log().Log(context.Background(), level, "training run ended", attrs...)
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,15 +20,23 @@ import (
 // they are canceled.
 type Runs struct {
 	slots chan struct{}
+	log   *slog.Logger
 
 	mu     sync.Mutex
 	active map[int64]context.CancelCauseFunc
 }
 
-// NewRuns allows n runs to train at once (at least 1).
-func NewRuns(n int) *Runs {
-	return &Runs{slots: make(chan struct{}, max(n, 1)), active: map[int64]context.CancelCauseFunc{}}
+// NewRuns allows n runs to train at once (at least 1). log records each
+// run's queueing, start and end; nil records nothing.
+func NewRuns(n int, log *slog.Logger) *Runs {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runs{slots: make(chan struct{}, max(n, 1)), log: log, active: map[int64]context.CancelCauseFunc{}}
 }
+
+// Log is where the runs' lifecycle is recorded.
+func (r *Runs) Log() *slog.Logger { return r.log }
 
 // Max is how many runs may train at once.
 func (r *Runs) Max() int { return cap(r.slots) }

@@ -109,6 +109,7 @@ func (s *session) receiveCopyData(p *copyParser) error {
 
 func (s *session) loadSpool(c *planner.Copy, path string, rows int64) error {
 	if rows == 0 {
+		s.completed("COPY", 0)
 		s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag("COPY", 0, true)})
 		return nil
 	}
@@ -128,6 +129,7 @@ func (s *session) loadSpool(c *planner.Copy, path string, rows int64) error {
 	if err := r.Close(); err != nil {
 		return spoolError(err, path)
 	}
+	s.completed("COPY", r.RowsAffected())
 	s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag("COPY", r.RowsAffected(), true)})
 	return nil
 }
@@ -192,6 +194,7 @@ func (s *session) copyOut(c *planner.Copy) error {
 		return err
 	}
 	s.w.send(&pgproto3.CopyDone{})
+	s.completed("COPY", n)
 	s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag("COPY", n, true)})
 	return nil
 }

@@ -193,6 +193,7 @@ func (s *session) complete(p *portal, sent int64) error {
 		count = sent
 	}
 	tag := p.prep.plan.Tag
+	s.completed(tag, count)
 	s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag(tag, count, tagHasCount(tag))})
 	return nil
 }
@@ -240,6 +241,7 @@ func (s *session) transaction(plan planner.Statement) error {
 		tag = "ROLLBACK"
 		defer s.endParams(false)
 	}
+	s.completed(tag, 0)
 	s.w.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
 }

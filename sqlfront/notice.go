@@ -15,7 +15,7 @@ import (
 // statement (see await), before the next rows and before the statement's end.
 type notices struct {
 	mu      sync.Mutex
-	pending []string
+	pending []queuedNotice
 	// queued holds a token once a notice is queued, until the session takes
 	// it; await wakes on it.
 	queued chan struct{}
@@ -23,9 +23,17 @@ type notices struct {
 
 func newNotices() *notices { return &notices{queued: make(chan struct{}, 1)} }
 
-func (n *notices) add(message string) {
+// queuedNotice is a queued message and its severity, NOTICE or WARNING.
+type queuedNotice struct{ severity, message string }
+
+func (n *notices) add(message string) { n.queue(queuedNotice{"NOTICE", message}) }
+
+// warn queues a WARNING, as pg_cancel_backend sends for an unknown pid.
+func (n *notices) warn(message string) { n.queue(queuedNotice{"WARNING", message}) }
+
+func (n *notices) queue(q queuedNotice) {
 	n.mu.Lock()
-	n.pending = append(n.pending, message)
+	n.pending = append(n.pending, q)
 	n.mu.Unlock()
 	select {
 	case n.queued <- struct{}{}:
@@ -33,7 +41,7 @@ func (n *notices) add(message string) {
 	}
 }
 
-func (n *notices) take() []string {
+func (n *notices) take() []queuedNotice {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	out := n.pending
@@ -41,17 +49,21 @@ func (n *notices) take() []string {
 	return out
 }
 
-// sendNotices sends the queued notices, or drops them where
-// client_min_messages is above NOTICE; it reports whether it sent any.
+// sendNotices sends the queued notices, or drops those whose severity
+// client_min_messages is above; it reports whether it sent any.
 func (s *session) sendNotices() bool {
-	msgs := s.notices.take()
-	if len(msgs) == 0 || !s.wantsMessage("NOTICE") {
-		return false
+	sent := false
+	for _, m := range s.notices.take() {
+		if s.wantsMessage(m.severity) {
+			code := sqlstate.SuccessfulCompletion
+			if m.severity == "WARNING" {
+				code = sqlstate.Warning
+			}
+			s.w.send(noticeResponse(m.severity, code, m.message))
+			sent = true
+		}
 	}
-	for _, m := range msgs {
-		s.w.send(noticeResponse("NOTICE", sqlstate.SuccessfulCompletion, m))
-	}
-	return true
+	return sent
 }
 
 // sendNotice sends a NoticeResponse of severity (NOTICE or WARNING) unless

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/planner/catalog"
+	"github.com/mallard/mallard/sqlfront/statements"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -50,6 +51,16 @@ type Config struct {
 	// A client past it is refused with 53300, as Postgres refuses one past
 	// max_connections.
 	MaxConnections int
+	// SlowStatement, when positive, logs every statement that takes at
+	// least this long, with its text (Postgres' log_min_duration_statement;
+	// Postgres' 0, log every statement, is any tiny duration here).
+	SlowStatement time.Duration
+	// StatementStats, when positive, keeps statistics of at most this many
+	// groups of statements for pg_stat_statements (Postgres'
+	// pg_stat_statements.max); 0 keeps none.
+	StatementStats int
+	// Observer, when set, is told of sessions and statements, for metrics.
+	Observer Observer
 	// ServerVersion is reported as server_version.
 	ServerVersion string
 	// Catalog names the objects that stand in for Postgres' system
@@ -72,6 +83,7 @@ type Server struct {
 	db      *storage.DB
 	log     *slog.Logger
 	planner *planner.Planner
+	stats   *statements.Table // nil when Config.StatementStats is 0
 
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
@@ -101,8 +113,12 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 			return nil, fmt.Errorf("prepare database for Postgres clients: %w", err)
 		}
 	}
+	var stats *statements.Table
+	if cfg.StatementStats > 0 {
+		stats = statements.New(cfg.StatementStats)
+	}
 	return &Server{
-		cfg: cfg, db: db, log: log, planner: planner.New(cfg.Catalog),
+		cfg: cfg, db: db, log: log, planner: planner.New(cfg.Catalog), stats: stats,
 		listeners: map[net.Listener]struct{}{},
 		sessions:  map[cancelKey]*session{},
 		starting:  map[net.Conn]struct{}{},
@@ -161,6 +177,14 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 }
 
+// Accepting reports whether the server accepts clients: it serves a
+// listener and is not shutting down.
+func (s *Server) Accepting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.shutdown && len(s.listeners) > 0
+}
+
 func (s *Server) closing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -211,12 +235,23 @@ func (s *Server) register(sess *session) {
 	defer s.mu.Unlock()
 	for {
 		k := cancelKey{pid: rand.Uint32()>>1 + 1, secret: rand.Uint32()}
-		if _, taken := s.sessions[k]; !taken {
+		if !s.pidTaken(k.pid) {
 			sess.key = k
 			s.sessions[k] = sess
 			return
 		}
 	}
+}
+
+// pidTaken reports whether a session has process id pid, which must name
+// one session for pg_cancel_backend. s.mu is held.
+func (s *Server) pidTaken(pid uint32) bool {
+	for k := range s.sessions {
+		if k.pid == pid {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) unregister(sess *session) {

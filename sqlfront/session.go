@@ -43,6 +43,11 @@ type session struct {
 	key         cancelKey
 	startup     map[string]string // the StartupMessage's parameters
 	readOnly    bool              // the session's role may only read (Config.Reader)
+	tls         bool              // the client negotiated TLS
+	started     time.Time         // backend_start
+	counted     *countingConn     // the bytes the connection carried
+	requests    int               // statements run, counted at ReadyForQuery
+	act         activity          // what pg_stat_activity shows
 
 	// ctx ends when the client goes away or the server shuts down; every
 	// statement's context derives from it.
@@ -72,17 +77,18 @@ func (s *Server) serveConn(c net.Conn) {
 	if !s.addStarting(c) {
 		return
 	}
+	started := time.Now()
+	counted := &countingConn{Conn: c}
 	st := &startup{srv: s}
-	st.reset(c)
+	st.reset(counted)
 	err := st.run()
 	s.removeStarting(c)
 	if err != nil {
-		if !errors.Is(err, errCanceled) {
-			s.log.Debug("startup failed", "remote", c.RemoteAddr(), "err", err)
-		}
+		s.logStartupFailure(c, st.params["user"], err)
 		return
 	}
 	if !s.admit() {
+		s.log.Warn("connection refused: too many clients", "client", c.RemoteAddr().String(), "user", st.params["user"], "max_connections", s.cfg.MaxConnections)
 		st.fatal(sqlstate.New(sqlstate.TooManyConnections, "sorry, too many clients already").
 			WithDetail("The server takes %d sessions at once (--max-connections).", s.cfg.MaxConnections))
 		return
@@ -98,9 +104,10 @@ func (s *Server) serveConn(c net.Conn) {
 	}
 	sess := &session{
 		srv: s, notices: newNotices(), conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
-		readOnly: st.readOnly,
-		log:      s.log.With("user", st.params["user"], "remote", c.RemoteAddr()),
-		tx:       txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
+		readOnly: st.readOnly, started: started, log: s.log, counted: counted, tls: st.encrypted(),
+		tx: txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
+		act: activity{state: stateIdle, stateChange: time.Now(), appName: st.params["application_name"],
+			statements: map[string]string{}, portals: map[string]string{}},
 	}
 	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
 	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)
@@ -111,6 +118,14 @@ func (s *Server) serveConn(c net.Conn) {
 	}
 	s.register(sess)
 	defer s.unregister(sess)
+	if err := db.Exec(sess.ctx, fmt.Sprintf("SET VARIABLE mallard_backend_pid = %d", sess.key.pid)); err != nil {
+		db.Close()
+		st.fatal(sqlstate.From(err))
+		return
+	}
+	sess.log = s.log.With("pid", sess.key.pid, "user", st.params["user"], "client", c.RemoteAddr().String())
+	sess.sessionStarted()
+	defer sess.sessionEnded()
 	if s.closing() {
 		sess.terminate(&sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",
 			Message: "terminating connection due to administrator command"})
@@ -150,6 +165,7 @@ func (s *session) run() {
 		if s.skipUntilSync && !isSync(msg) {
 			continue
 		}
+		s.busy(msg)
 		if err := s.handleMessage(msg); err != nil {
 			s.sendFatal(sqlstate.From(err))
 			return
@@ -252,9 +268,8 @@ func (s *session) fatalError(err error) error {
 func (s *session) fail(err error) {
 	s.sendNotices()
 	e := sqlstate.From(err)
-	if e.Code == sqlstate.InternalError {
-		s.log.Warn("internal error", "err", err)
-	}
+	s.act.failed = true
+	s.logFailure(e)
 	s.w.send(errorResponse(e))
 	if s.tx == txActive {
 		s.tx = txFailed
@@ -262,6 +277,7 @@ func (s *session) fail(err error) {
 }
 
 func (s *session) readyForQuery() {
+	s.idle()
 	s.w.send(&pgproto3.ReadyForQuery{TxStatus: s.tx})
 }
 

@@ -288,6 +288,7 @@ func (s *session) runSynthetic(sy *synthetic, args []any, simple bool) error {
 			s.w.send(&pgproto3.DataRow{Values: values})
 		}
 	}
+	s.completed(sy.tag, int64(len(rows)))
 	s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag(sy.tag, int64(len(rows)), sy.tag == "SELECT")})
 	return nil
 }

@@ -34,6 +34,12 @@ type startup struct {
 	readOnly bool
 }
 
+// encrypted reports whether the client negotiated TLS.
+func (c *startup) encrypted() bool {
+	_, ok := c.conn.(*tls.Conn)
+	return ok
+}
+
 func (c *startup) send(m pgproto3.BackendMessage) { c.w.send(m) }
 func (c *startup) flush() error                   { return c.w.flush() }
 

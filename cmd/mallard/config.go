@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -19,9 +20,14 @@ import (
 
 // Config is everything mallard serve can be told. Defaults are in newFlags.
 type Config struct {
-	Listen           string
-	DB               string
-	LogLevel         string
+	Listen    string
+	DB        string
+	LogLevel  string
+	LogFormat string
+	// LogMinDuration is Postgres' log_min_duration_statement: statements
+	// that take at least this long are logged; 0 logs every one, and a
+	// negative value none.
+	LogMinDuration   time.Duration
 	User             string
 	Password         string
 	ReaderUser       string
@@ -37,6 +43,7 @@ type Config struct {
 	DataDirs         []string
 	RequireTLS       bool
 	MaxConnections   int
+	StatementStats   int
 	StatementTimeout time.Duration
 }
 
@@ -63,6 +70,19 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	str(&cfg.Listen, "listen", "127.0.0.1:5433", "address to accept Postgres clients on")
 	str(&cfg.DB, "db", "mallard.duckdb", "database file, created if missing, or :memory:")
 	str(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
+	str(&cfg.LogFormat, "log-format", "text", "log format: text (key=value lines) or json (one object a line)")
+	minDuration, err := parseMinDuration(env("log-min-duration-statement", "-1"))
+	if err != nil {
+		minDuration = invalidDuration // Validate reports it
+	}
+	cfg.LogMinDuration = minDuration
+	fs.Func("log-min-duration-statement", "log each statement that takes at least this long, with its duration: milliseconds "+
+		"as in Postgres, or a duration such as 250ms or 2s; 0 logs every statement, -1 none (default -1) ["+envName("log-min-duration-statement")+"]",
+		func(v string) error {
+			d, err := parseMinDuration(v)
+			cfg.LogMinDuration = d
+			return err
+		})
 	str(&cfg.User, "user", "mallard", "the user name clients log in as when a password is set")
 	str(&cfg.Password, "password", "", "require SCRAM-SHA-256 authentication with this password (default: trust, loopback only)")
 	str(&cfg.ReaderUser, "reader-user", "reader", "the user name of the read-only role")
@@ -79,6 +99,7 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	}
 	boolean(&cfg.RequireTLS, "require-tls", "refuse sessions that do not use TLS (needs -tls or -tls-cert)")
 	integer(&cfg.MaxConnections, "max-connections", 100, "client sessions at once; one more is refused with 53300")
+	integer(&cfg.StatementStats, "stat-statements-max", 5000, "groups of statements pg_stat_statements keeps statistics of (the least called go first); 0 keeps none")
 	timeout, err := time.ParseDuration(env("statement-timeout", "0s"))
 	if err != nil {
 		timeout = -1 // Validate reports it
@@ -152,6 +173,12 @@ func (c Config) Validate() error {
 			return fmt.Errorf("-reader-user %q: want a name other than -user %q", c.ReaderUser, c.User)
 		}
 	}
+	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" { // "" is text
+		return fmt.Errorf("-log-format %q: want text or json", c.LogFormat)
+	}
+	if c.LogMinDuration == invalidDuration {
+		return fmt.Errorf("-log-min-duration-statement (%s): want milliseconds, a duration such as 250ms, 0 or -1", envName("log-min-duration-statement"))
+	}
 	if _, ok := logLevels[c.LogLevel]; !ok {
 		return fmt.Errorf("-log-level %q: want debug, info, warn or error", c.LogLevel)
 	}
@@ -166,6 +193,9 @@ func (c Config) Validate() error {
 	}
 	if c.StatementTimeout < 0 {
 		return errors.New("-statement-timeout: want a duration such as 30s, or 0")
+	}
+	if c.StatementStats < 0 {
+		return fmt.Errorf("-stat-statements-max %d: want 0 (off) or more", c.StatementStats)
 	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
@@ -204,10 +234,70 @@ var logLevels = map[string]slog.Level{
 
 func (c Config) logLevel() slog.Level { return logLevels[c.LogLevel] }
 
+// logger writes the server's log to out in the configured format and level.
+func (c Config) logger(out io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.logLevel()}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(out, opts))
+	}
+	return slog.New(slog.NewTextHandler(out, opts))
+}
+
+// invalidDuration marks a -log-min-duration-statement that did not parse.
+const invalidDuration = time.Duration(math.MinInt64)
+
+// parseMinDuration reads -log-min-duration-statement: whole milliseconds
+// as Postgres takes them (-1 for off), or a Go duration such as 250ms.
+func parseMinDuration(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if ms < -1 || ms > math.MaxInt64/int64(time.Millisecond) {
+			return invalidDuration, fmt.Errorf("%d: want -1 (off), 0 (every statement) or a positive number of milliseconds", ms)
+		}
+		if ms == -1 {
+			return -1, nil
+		}
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return invalidDuration, fmt.Errorf("%q: want milliseconds such as 250, a duration such as 250ms or 2s, 0 (every statement) or -1 (off)", v)
+	}
+	return d, nil
+}
+
+// slowStatement is sqlfront's Config.SlowStatement for LogMinDuration.
+func (c Config) slowStatement() time.Duration {
+	switch {
+	case c.LogMinDuration < 0:
+		return 0
+	case c.LogMinDuration == 0:
+		return time.Nanosecond
+	}
+	return c.LogMinDuration
+}
+
+// minDurationText is LogMinDuration as the start-up line shows it.
+func minDurationText(d time.Duration) string {
+	if d < 0 {
+		return "off"
+	}
+	return d.String()
+}
+
+// logSettings are the settings the start-up log line records; never a password.
+func (c Config) logSettings() []any {
+	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "statement_timeout", c.StatementTimeout.String(),
+		"log_level", c.LogLevel, "log_min_duration_statement", minDurationText(c.LogMinDuration), "threads", c.Threads,
+		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs,
+		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS}
+}
+
 // frontend builds the wire server's configuration.
 func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
-		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout}
+		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout,
+		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats}
 	var err error
 	switch {
 	case c.TLSCert != "":

@@ -40,10 +40,10 @@ func listenDashboard(cfg Config, log *slog.Logger) (net.Listener, error) {
 	return ln, nil
 }
 
-// startDashboard serves the dashboard on ln (from listenDashboard; nil for
-// none): over TLS when the wire side has it, with its password when it has
-// one.
-func startDashboard(ln net.Listener, fc sqlfront.Config, db *storage.DB, plan func(string) string, log *slog.Logger) *dashboard {
+// startDashboard serves the dashboard and mon on ln (from listenDashboard;
+// nil for none): over TLS when the wire side has it, with its password
+// when it has one.
+func startDashboard(ln net.Listener, fc sqlfront.Config, db *storage.DB, plan func(string) string, mon monitor, log *slog.Logger) *dashboard {
 	if ln == nil {
 		return nil
 	}
@@ -58,7 +58,8 @@ func startDashboard(ln net.Listener, fc sqlfront.Config, db *storage.DB, plan fu
 		}
 	}
 	handler := web.New(db, wcfg, log)
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+	mon.authenticate = wcfg.Authenticate
+	srv := &http.Server{Handler: mon.routes(handler), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	srv.RegisterOnShutdown(handler.Close)
 	scheme := "http"

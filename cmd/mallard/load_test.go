@@ -39,7 +39,10 @@ func TestLoad(t *testing.T) {
 	duration := loadDuration(t)
 	ctx, cancel := context.WithTimeout(context.Background(), duration+3*time.Minute)
 	defer cancel()
-	server := startMallard(t, filepath.Join(t.TempDir(), "load.duckdb"))
+	// Everything an operator turns on: the log at info, statement
+	// statistics (on by default) and metrics on the dashboard's port.
+	httpAddr := freePort(t)
+	server := startMallard(t, filepath.Join(t.TempDir(), "load.duckdb"), "--log-level", "info", "--http", httpAddr)
 	admin := server.connect(t)
 	setupLoad(t, admin)
 
@@ -67,6 +70,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	reportLoad(t, clients, elapsed)
+	reportLoadMetrics(t, httpAddr)
 	for _, c := range clients {
 		for _, e := range c.errs {
 			t.Errorf("unexpected error: %s", e)
@@ -596,6 +600,35 @@ func reportLoad(t *testing.T, clients []*loadClient, elapsed time.Duration) {
 		statements, float64(statements)/elapsed.Seconds(), strings.Join(mix, ", "))
 	t.Logf("rows committed %d (%d by autocommit COPY), rolled back %d; %.0f committed rows/s",
 		rows, copied, rolledBack, float64(rows)/elapsed.Seconds())
+}
+
+// reportLoadMetrics logs what the server's /metrics said after the load.
+func reportLoadMetrics(t *testing.T, httpAddr string) {
+	m := scrape(t, httpAddr, "", "")
+	var parts []string
+	for _, c := range []struct{ name, label, value string }{
+		{"mallard_sessions_total", "", ""}, {"mallard_statements_total", "command", "SELECT"},
+		{"mallard_statements_total", "command", "INSERT"}, {"mallard_statements_total", "command", "COPY"},
+		{"mallard_copy_rows_total", "", ""}, {"mallard_statement_duration_seconds", "", ""},
+		{"mallard_training_runs", "status", "succeeded"}, {"mallard_training_epochs", "", ""},
+		{"mallard_sent_bytes_total", "", ""}, {"mallard_duckdb_memory_bytes", "tag", "BASE_TABLE"},
+	} {
+		var labels []string
+		if c.label != "" {
+			labels = []string{c.label, c.value}
+		}
+		v, _ := value(m, c.name, labels...)
+		parts = append(parts, fmt.Sprintf("%s%v %.0f", c.name, labels, v))
+	}
+	if f := m["mallard_statement_errors_total"]; f != nil {
+		for _, e := range f.GetMetric() {
+			parts = append(parts, fmt.Sprintf("errors{class=%s} %.0f", e.GetLabel()[0].GetValue(), e.GetCounter().GetValue()))
+		}
+	}
+	t.Logf("scraped /metrics: %s", strings.Join(parts, ", "))
+	if v, ok := value(m, "mallard_statements_total", "command", "SELECT"); !ok || v == 0 {
+		t.Errorf("/metrics counted no SELECT after the load")
+	}
 }
 
 // rssSample is the server's memory at one moment of the load.

@@ -76,7 +76,7 @@ type mallardProcess struct {
 
 // startMallard starts the built server on dbPath with the dashboard off and
 // waits until it answers a query: a restart after a crash needs no manual step.
-func startMallard(t *testing.T, dbPath string) *mallardProcess {
+func startMallard(t *testing.T, dbPath string, flags ...string) *mallardProcess {
 	t.Helper()
 	p := &mallardProcess{
 		addr:   freePort(t),
@@ -92,8 +92,9 @@ func startMallard(t *testing.T, dbPath string) *mallardProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.cmd = exec.Command(mallardBinary(t), "serve", "--listen", p.addr, "--db", dbPath, "--log-level", "warn", "--http", "",
-		"--data-dir", filepath.Dir(unemploymentCSV(t)))
+	args := append([]string{"serve", "--listen", p.addr, "--db", dbPath, "--log-level", "warn", "--http", "",
+		"--data-dir", filepath.Dir(unemploymentCSV(t))}, flags...) // a flag given again in flags wins
+	p.cmd = exec.Command(mallardBinary(t), args...)
 	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
 	p.cmd.Env = append(os.Environ(), "TMPDIR="+p.tmp)
 	killWithParent(p.cmd)

@@ -6,11 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"time"
 
 	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/ops"
+	"github.com/mallard/mallard/ops/metrics"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
@@ -60,7 +61,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
-	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: cfg.logLevel()}))
+	log := cfg.logger(logOut)
 	frontCfg, err := cfg.frontend("Mallard " + Version + ", DuckDB " + storage.Version())
 	if err != nil {
 		return err
@@ -89,13 +90,19 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	frontCfg.Catalog, frontCfg.CatalogSQL = sqlfront.DefaultCatalog()
+	mets := metrics.New(db)
+	if dashLn != nil { // metrics are served on the dashboard's port, and kept only if they are
+		frontCfg.Observer = mets
+	}
+	frontCfg.Catalog.Views = append(frontCfg.Catalog.Views, ops.Views()...)
 	frontCfg.Functions = functions.TableFunctions()
 	frontCfg.Progressive = functions.Progressive()
 	frontCfg.Catalog.Functions = frontCfg.Functions
 	frontCfg.Catalog.Operations = functions.Operations()
-	frontCfg.Catalog.Scalars = functions.Scalars()
+	frontCfg.Catalog.Scalars = append(functions.Scalars(), ops.Scalars()...)
 	plan := planner.New(frontCfg.Catalog)
-	opts := functions.Options{Plan: func(q string) string { return plan.PlanOne(q).Text }, MaxTrainings: cfg.MaxTrainings, Version: Version}
+	opts := functions.Options{Plan: func(q string) string { return plan.PlanOne(q).Text }, MaxTrainings: cfg.MaxTrainings, Version: Version,
+		Log: log.With("component", "training")}
 	if err := functions.Register(ctx, db, opts); err != nil {
 		closeListeners()
 		db.Close(context.Background())
@@ -107,9 +114,20 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		db.Close(context.Background())
 		return err
 	}
-	dash := startDashboard(dashLn, frontCfg, db, opts.Plan, log)
-	log.Info("mallard listening", "addr", ln.Addr().String(), "db", cfg.DB, "tls", frontCfg.TLS != nil,
-		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil])
+	if err := ops.Register(ctx, db, srv); err != nil {
+		closeListeners()
+		db.Close(context.Background())
+		return err
+	}
+	mon := monitor{metrics: mets.Handler(), ready: func(ctx context.Context) error {
+		if !srv.Accepting() {
+			return errNotAccepting
+		}
+		return db.SQL().PingContext(ctx)
+	}}
+	dash := startDashboard(dashLn, frontCfg, db, opts.Plan, mon, log)
+	log.Info("mallard listening", append([]any{"addr", ln.Addr().String(), "tls", frontCfg.TLS != nil,
+		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil]}, cfg.logSettings()...)...)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -123,5 +141,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if errors.Is(err, sqlfront.ErrServerClosed) {
 		err = nil
 	}
-	return errors.Join(err, serr, db.Close(sctx))
+	err = errors.Join(err, serr, db.Close(sctx))
+	log.Info("mallard stopped", "err", err)
+	return err
 }

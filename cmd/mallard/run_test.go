@@ -35,6 +35,10 @@ func TestConfigValidate(t *testing.T) {
 		{"ipv6 loopback", func(c *Config) { c.Listen = "[::1]:5433" }, ""},
 		{"bad listen", func(c *Config) { c.Listen = "nope" }, "-listen"},
 		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "-log-level"},
+		{"bad log format", func(c *Config) { c.LogFormat = "xml" }, "-log-format"},
+		{"json log", func(c *Config) { c.LogFormat = "json" }, ""},
+		{"unparsable log-min-duration-statement", func(c *Config) { c.LogMinDuration = invalidDuration }, "-log-min-duration-statement"},
+		{"negative stat-statements-max", func(c *Config) { c.StatementStats = -1 }, "-stat-statements-max"},
 		{"bad tls", func(c *Config) { c.TLS = "yes" }, "-tls"},
 		{"cert without key", func(c *Config) { c.TLSCert = "c.pem" }, "go together"},
 		{"tiny messages", func(c *Config) { c.MaxMessageSize = 10 }, "-max-message-size"},
@@ -93,7 +97,7 @@ func TestHelpNamesEveryFlag(t *testing.T) {
 	}
 }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

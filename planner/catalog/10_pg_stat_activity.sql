@@ -1,8 +1,10 @@
--- pg_stat_activity shows the calling session only: DuckDB cannot see the
--- server's other sessions. The server may describe the session through
--- session variables: mallard_application_name, mallard_client_addr,
--- mallard_client_port and mallard_backend_start (see also mallard_user and
--- pg_backend_pid).
+-- pg_stat_activity as the catalog alone can give it: the calling session
+-- only, which DuckDB describes through session variables
+-- (mallard_application_name, mallard_client_addr, mallard_client_port,
+-- mallard_backend_start; see also mallard_user and pg_backend_pid). A
+-- running server replaces this view with ops/10_pg_stat_activity.sql,
+-- which lists every session: the function that view reads exists only once
+-- the server does, after the catalog is installed.
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_stat_activity AS
 SELECT
     mallard_catalog.pg.mallard_database_oid() AS datid,
