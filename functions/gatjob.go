@@ -11,6 +11,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/baseline"
@@ -42,6 +44,35 @@ type gatJob struct {
 	from            *gatArtifact
 	fromRef         mlops.Ref
 	fromFingerprint string
+
+	// phases is where the statement's time outside the epochs went, for
+	// its closing NOTICE.
+	phases gatPhases
+}
+
+// gatPhases times the parts of a train_gat statement outside its epochs.
+// Each is written by the goroutine that runs it before the phases are
+// read, after those goroutines are waited for.
+type gatPhases struct {
+	read, prepare, setup, checkpoints  time.Duration
+	evaluate, report, artifact, finish time.Duration
+}
+
+// String lists the phases for the closing NOTICE; evaluate, report and
+// artifact run at the same time, so finish, their wall time, is what they
+// add to the statement.
+func (p *gatPhases) String() string {
+	s := func(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+	return fmt.Sprintf("read %s, prepare %s, setup %s, checkpoints %s, evaluate+report+artifact %s (together; alone %s, %s, %s)",
+		s(p.read), s(p.prepare), s(p.setup), s(p.checkpoints), s(p.finish), s(p.evaluate), s(p.report), s(p.artifact))
+}
+
+// timed runs do and adds its duration to d.
+func timed(d *time.Duration, do func() error) error {
+	start := time.Now()
+	err := do()
+	*d += time.Since(start)
+	return err
 }
 
 // scaleLink maps a model's entities to the columns of the scaler that
@@ -86,22 +117,28 @@ func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 }
 
 func (j *gatJob) start(ctx context.Context) (*run, error) {
+	began := time.Now()
 	m, err := j.w.matrix(ctx, j.c, trainGATName)
 	if err != nil {
-		return nil, err
-	}
-	if m.T < minRows(j.cfg.Span()) {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
-			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
-	}
-	if err := j.resolveSeason(m); err != nil {
 		return nil, err
 	}
 	if j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c); err != nil {
 		return nil, err
 	}
+	j.phases.read = time.Since(began)
+	began = time.Now()
+	if m.T < minRows(j.cfg.Span()) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
+			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
+	}
+	fpDone := make(chan string, 1)
+	go func() { fpDone <- dataFingerprint(j.w.entityNames(), m) }() // beside the season's detection
+	err = j.resolveSeason(m)
+	fp := <-fpDone
+	if err != nil {
+		return nil, err
+	}
 	j.lastTimes = lastTwo(j.timeRows)
-	fp := dataFingerprint(j.w.entityNames(), m)
 	var from gat.Start
 	if j.from != nil {
 		if err := j.checkResume(fp); err != nil {
@@ -118,10 +155,11 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
+	j.phases.prepare = time.Since(began)
 	return tr.stream(j.c, trainGATName, func(ctx context.Context, emit func(row ...any) error) (*finished, error) {
 		last := from.Epoch
 		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
-			last = e.Epoch
+			last, j.phases.setup = e.Epoch, e.Setup
 			if err := j.record(tr, m, &e); err != nil {
 				return err
 			}
@@ -144,7 +182,11 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
 				tr.ref(), model.Kept, from.Epoch))
 		}
-		return j.result(m, model, last)
+		res, err := j.result(m, model, last)
+		if err == nil {
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: outside the epochs: %v; storing follows", tr.ref(), &j.phases))
+		}
+		return res, err
 	}), nil
 }
 
@@ -185,31 +227,52 @@ func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
 	}
 	e.Best = best
 	if j.checkpointEvery == 0 && best || j.checkpointEvery > 0 && e.Epoch%j.checkpointEvery == 0 {
-		data, err := j.artifact(m, e.Snapshot(), e.Epoch, false)
-		if err != nil {
-			return err
-		}
-		return tr.checkpoint(e.Epoch, data)
+		return timed(&j.phases.checkpoints, func() error {
+			data, err := j.artifact(m, e.Snapshot(), e.Epoch, false)
+			if err != nil {
+				return err
+			}
+			return tr.checkpoint(e.Epoch, data)
+		})
 	}
 	return nil
 }
 
-// result scores the trained model against the baselines and stores it.
+// result scores the trained model against the baselines, computes its
+// report and encodes it, the three at the same time: each reads the model
+// and m and writes only its own result.
 func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished, error) {
-	metrics, skipped, err := gat.Evaluate(model, m, j.link.invert())
-	if err != nil {
-		return nil, err
+	var (
+		metrics []gat.Metrics
+		skipped []error
+		data    []byte
+		report  *gatReport
+		wg      sync.WaitGroup
+		errs    [3]error
+		ph      = &j.phases
+	)
+	began := time.Now()
+	wg.Go(func() {
+		errs[0] = timed(&ph.evaluate, func() (err error) {
+			metrics, skipped, err = gat.Evaluate(model, m, j.link.invert())
+			return err
+		})
+	})
+	wg.Go(func() {
+		errs[1] = timed(&ph.report, func() (err error) { report, err = j.report(m, model); return err })
+	})
+	wg.Go(func() {
+		errs[2] = timed(&ph.artifact, func() (err error) { data, err = j.artifact(m, model, epoch, true); return err })
+	})
+	wg.Wait()
+	ph.finish = time.Since(began)
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	for _, s := range skipped {
 		j.c.caller.Notice(fmt.Sprintf("train_gat: baseline left out: %v", s))
-	}
-	data, err := j.artifact(m, model, epoch, true)
-	if err != nil {
-		return nil, err
-	}
-	report, err := j.report(m, model)
-	if err != nil {
-		return nil, err
 	}
 	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE, valLoss: metrics[0].ValMSE,
 		report: report}, nil

@@ -66,6 +66,15 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The attention of the test samples is computed beside the predictions.
+	var attention []reportEdge
+	var attErr error
+	attDone := make(chan struct{})
+	go func() {
+		defer close(attDone)
+		attention, attErr = reportAttention(model, m, test)
+	}()
+	defer func() { <-attDone }()
 	samples := series.Samples(m, cfg.Span())
 	preds, err := model.PredictRows(m, samples)
 	if err != nil {
@@ -100,9 +109,11 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 		r.Forecast.Times = append(r.Forecast.Times, j.futureLabel(k+1))
 	}
 	r.Correlation, r.Edges = entityGraph(m, n, test[0])
-	if r.Attention, err = reportAttention(model, m, test); err != nil {
-		return nil, err
+	<-attDone
+	if attErr != nil {
+		return nil, attErr
 	}
+	r.Attention = attention
 	return r, nil
 }
 

@@ -15,7 +15,8 @@ temporary directory. Each command's output is compared with the README's:
   - a line that is only "..." stands for any lines, none included;
   - everything else, NOTICE, ERROR, DETAIL, HINT and LINE lines included, must
     be equal. Training is seeded, so its NOTICEs are reproducible; only the
-    per-worker seconds a multi-worker epoch NOTICE ends with are masked (as
+    per-worker seconds a multi-worker epoch NOTICE ends with, and the phase
+    times of train_gat's "outside the epochs" NOTICE, are masked (as
     "<seconds>") in both the README and the output.
 
 Prints "PASS psql: README.md" or, with a diff of README.md against what it
@@ -47,6 +48,9 @@ ELISION = "..."
 # "workers' gradient+reduce+step+barrier+evaluate: 0.2+0.0+0.5+0.0+1.1s, ...":
 # time, never repeatable.
 SECONDS = re.compile(r"\d+\.\d+(\+\d+\.\d+){4}")
+# The phases of train_gat's NOTICE "outside the epochs: read 0.03s, ...":
+# time too.
+PHASES = re.compile(r"\d+\.\d+s\b")
 
 
 class Command:
@@ -191,7 +195,10 @@ def split(text, n):
 
 
 def mask(line):
-    return SECONDS.sub("<seconds>", line.rstrip())
+    line = SECONDS.sub("<seconds>", line.rstrip())
+    if "outside the epochs:" in line:
+        line = PHASES.sub("<seconds>", line)
+    return line
 
 
 def significant(lines):

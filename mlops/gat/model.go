@@ -20,6 +20,10 @@ type Model struct {
 	// Anchor is what the network's output is added to, fitted; nil for a
 	// network that is not anchored or is anchored to the last value.
 	Anchor *Anchor `json:"anchor,omitempty"`
+
+	// predicted, if not nil, holds the model's predictions of the samples
+	// of the matrix it was trained on, kept by training (not stored).
+	predicted *predictions
 }
 
 func newModel(cfg Config, m series.Matrix, net *Net, anchor *Anchor, epoch int) *Model {
@@ -63,6 +67,10 @@ func (m *Model) prepared(x series.Matrix) (*Net, *sampler, error) {
 		return nil, nil, err
 	}
 	s, err := m.newSampler(x)
+	if p := m.predicted; p != nil && len(x.Values) > 0 && &x.Values[0] == p.data && x.T == p.from+len(p.values)/max(p.n, 1) &&
+		m.Config.Neighbors == p.cfg.Neighbors && m.Config.Window == p.cfg.Window {
+		s.graphs = p.graphs // the graphs of the matrix the model was trained on
+	}
 	return net, &s, err
 }
 
@@ -81,25 +89,18 @@ func (m *Model) Predict(x series.Matrix, t int, dst []float64) error {
 }
 
 // PredictRows returns the model's prediction of each row t in rows of x,
-// every entity, from the rows before t; it builds the network once, so it
-// is the way to predict many rows.
+// every entity, from the rows before t. It builds the network once per
+// worker, splits the rows over Config.Workers goroutines and computes the
+// anchor's forecasts in one pass, so it is the way to predict many rows;
+// the predictions do not depend on the number of workers.
 func (m *Model) PredictRows(x series.Matrix, rows []int) ([][]float64, error) {
 	if err := series.CheckSamples(x, m.Config.Span(), rows); err != nil {
 		return nil, err
 	}
-	net, s, err := m.prepared(x)
-	if err != nil {
-		return nil, err
+	if x.N != m.Entities {
+		return nil, fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
 	}
-	out := make([][]float64, len(rows))
-	for k, t := range rows {
-		pred, _ := s.predict(net, t)
-		out[k] = make([]float64, x.N)
-		for i := range x.N {
-			out[k][i] = pred.At(i, 0)
-		}
-	}
-	return out, nil
+	return m.oneStep(x, rows, m.Config.Workers)
 }
 
 // Forecast rolls the model forward steps rows past the end of x, feeding
@@ -127,7 +128,7 @@ func (m *Model) MSE(x series.Matrix, samples []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return s.sse(net, samples) / float64(len(samples)*x.N), nil
+	return s.sse(net, samples, nil) / float64(len(samples)*x.N), nil
 }
 
 // Marshal encodes the model for storage; Unmarshal decodes it.

@@ -22,7 +22,14 @@ type sampler struct {
 	corr      []float64
 	target    []float64
 	complete  *nn.Graph // the graph of the last sample when neighbors <= 0
-	last      *nn.Graph // the graph of the last predict, valid until the next
+	// graphs, if not nil, keeps the sources of neighbour-limited graphs
+	// across samplers and epochs; win, sources and edges are sparse's
+	// buffers.
+	graphs  *graphCache
+	win     series.Windows
+	sources []int32
+	edges   *nn.Graph
+	last    *nn.Graph // the graph of the last predict, valid until the next
 	// anchor, if not nil, is the baseline an anchored network's output is
 	// added to (nil: the last value); pre holds its forecasts of rows
 	// preFrom.. of m, where they were computed ahead.
@@ -37,8 +44,11 @@ type sampler struct {
 // per sample).
 func newSampler(m series.Matrix, cfg Config, anchor baseline.Forecaster, pre []float64, from int) sampler {
 	s := sampler{m: m, window: cfg.Window, neighbors: cfg.Neighbors, anchored: cfg.anchored(), highway: cfg.Highway,
-		x: mat.NewDense(m.N, cfg.Window, nil), corr: make([]float64, m.N*m.N), target: make([]float64, m.N),
+		x: mat.NewDense(m.N, cfg.Window, nil), target: make([]float64, m.N),
 		anchor: anchor, pre: pre, preFrom: from, base: make([]float64, m.N)}
+	if cfg.Neighbors <= 0 || cfg.Neighbors >= m.N-1 {
+		s.corr = make([]float64, m.N*m.N)
+	}
 	if cfg.Highway > 0 {
 		s.lags = mat.NewDense(m.N, cfg.Highway, nil)
 	}
@@ -48,8 +58,12 @@ func newSampler(m series.Matrix, cfg Config, anchor baseline.Forecaster, pre []f
 // graph is the correlation graph of the windows before row t, valid until
 // the next call. Without a neighbour limit series.Edges keeps every ordered
 // pair whatever the correlations, so the sampler lists the edges once and
-// afterwards only sets their attributes, as Edges does, in place.
+// afterwards only sets their attributes, as Edges does, in place. With a
+// limit below N-1 it is sparse's graph, which costs O(N neighbors) memory.
 func (s *sampler) graph(t int) *nn.Graph {
+	if s.neighbors > 0 && s.neighbors < s.m.N-1 {
+		return s.sparse(t)
+	}
 	series.Correlation(s.m, t, s.window, s.corr)
 	if g := s.complete; g != nil {
 		for e, i := range g.Src {
@@ -125,11 +139,15 @@ func (s *sampler) anchorAt(t int) []float64 {
 	return s.base
 }
 
-// sse is the summed squared error of net over samples.
-func (s *sampler) sse(net *Net, samples []int) float64 {
+// sse is the summed squared error of net over samples. If keep is not
+// nil it also keeps the predictions there (see predictions.row).
+func (s *sampler) sse(net *Net, samples []int, keep *predictions) float64 {
 	sum := 0.0
 	for _, t := range samples {
 		pred, target := s.predict(net, t)
+		if keep != nil {
+			copy(keep.row(t), pred.RawMatrix().Data)
+		}
 		for i, y := range target {
 			d := pred.At(i, 0) - y
 			sum += d * d

@@ -129,6 +129,10 @@ type Epoch struct {
 	TrainMSE, ValMSE, TestMSE float64
 	Best                      bool
 	Elapsed                   time.Duration
+	// Setup is the part of Elapsed spent before the first epoch: fitting
+	// the anchor and the highway, and scoring the network training starts
+	// from.
+	Setup time.Duration
 	// Snapshot copies the model as it is after this epoch; it may be
 	// called only while the report of the epoch runs.
 	Snapshot func() *Model
@@ -161,7 +165,7 @@ func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, re
 		return nil, err
 	}
 	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: parallel.NewLocal(cfg.Workers),
-		start: time.Now(), report: report, first: start.Epoch + 1}
+		start: time.Now(), report: report, first: start.Epoch + 1, graphs: newGraphCache(m, cfg.Neighbors)}
 	anchor, err := startAnchor(cfg, m, fit, val, start)
 	if err != nil {
 		return nil, err
@@ -176,6 +180,12 @@ func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, re
 	init, err := initialNet(cfg, m, fit, anchor, start)
 	if err != nil {
 		return nil, err
+	}
+	run.preds = [2]*predictions{newPredictions(cfg, m), newPredictions(cfg, m)}
+	for _, p := range run.preds {
+		if p != nil {
+			p.graphs = run.graphs
+		}
 	}
 	workers := make([]*worker, cfg.Workers)
 	for rank := range workers {
@@ -273,11 +283,14 @@ type training struct {
 	coll             parallel.Collective
 	start            time.Time
 	report           func(Epoch) error
-	first            int    // the number of the first epoch to run
+	first            int // the number of the first epoch to run
+	setup            time.Duration
 	final            *Model // rank 0's result when training ends
 	anchor           *Anchor
 	anchorFit        baseline.Forecaster // nil: the last value
 	pre              []float64           // anchorFit's forecasts of rows Span().. of m
+	graphs           *graphCache         // the samples' graphs, shared by the workers
+	preds            [2]*predictions     // the workers' cur and kept; nil past the bound
 }
 
 // worker is one data-parallel worker with its own replica and optimiser.
@@ -288,6 +301,11 @@ type worker struct {
 	opt  nn.Optimizer
 	buf  []float64
 	s    sampler
+	// cur holds the predictions of the last evaluation, kept those of the
+	// kept epoch's; nil when the run keeps none. Every worker swaps them
+	// at the same epochs, so all hold the same two buffers, each worker
+	// writing the rows of its share.
+	cur, kept *predictions
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
@@ -297,7 +315,10 @@ func (r *training) newWorker(rank int, init *Net) *worker {
 	if r.cfg.Optimizer == "adam" {
 		opt = nn.NewAdam(r.cfg.LR)
 	}
-	return &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg, r.anchorFit, r.pre, r.cfg.Span())}
+	w := &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg, r.anchorFit, r.pre, r.cfg.Span())}
+	w.s.graphs = r.graphs
+	w.cur, w.kept = r.preds[0], r.preds[1]
+	return w
 }
 
 // loop runs every epoch on this worker. The network before the first
@@ -309,6 +330,11 @@ func (w *worker) loop(ctx context.Context) error {
 	}
 	best, since := w.score(e), 0
 	kept := w.keep(nil, e.Epoch)
+	last := w.cur // the predictions of the last evaluation
+	w.cur, w.kept = w.kept, w.cur
+	if w.rank == 0 {
+		w.setup = time.Since(w.start)
+	}
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
 		order := shuffled(w.train, w.cfg.Seed, epoch)
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
@@ -319,12 +345,15 @@ func (w *worker) loop(ctx context.Context) error {
 		if e, err = w.evaluate(ctx, epoch); err != nil {
 			return err
 		}
+		last = w.cur
 		if e.Best = w.score(e) < best; e.Best {
 			best, since, kept = w.score(e), 0, w.keep(kept, epoch)
+			w.cur, w.kept = w.kept, w.cur
 		} else {
 			since++
 		}
 		if w.rank == 0 && w.report != nil {
+			e.Setup = w.setup
 			e.Snapshot = func() *Model { return newModel(w.cfg, w.m, w.net, w.anchor, epoch) }
 			if err := w.report(e); err != nil {
 				return err
@@ -336,8 +365,10 @@ func (w *worker) loop(ctx context.Context) error {
 	}
 	if w.rank == 0 {
 		w.final = newModel(w.cfg, w.m, w.net, w.anchor, e.Epoch)
+		w.final.predicted = last
 		if len(w.val) > 0 {
 			w.final = kept
+			w.final.predicted = w.kept
 		}
 	}
 	return nil
@@ -400,7 +431,7 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 // evaluate computes the epoch's fitting, validation and test MSE across
 // the workers.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
-	sums := []float64{w.s.sse(w.net, w.share(w.train)), w.s.sse(w.net, w.share(w.val)), w.s.sse(w.net, w.share(w.test))}
+	sums := []float64{w.s.sse(w.net, w.share(w.train), w.cur), w.s.sse(w.net, w.share(w.val), w.cur), w.s.sse(w.net, w.share(w.test), w.cur)}
 	if err := w.coll.AllReduceSum(ctx, w.rank, sums); err != nil {
 		return Epoch{}, err
 	}

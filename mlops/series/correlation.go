@@ -30,7 +30,8 @@ func Correlation(m Matrix, t, window int, dst []float64) {
 	if n == 0 {
 		return
 	}
-	z := standardized(m, t, window)
+	z := mat.NewDense(n, window, nil)
+	standardize(m, t, window, z.RawMatrix().Data)
 	mat.NewDense(n, n, dst).Mul(z, z.T())
 	for i := range n {
 		for j := range n {
@@ -40,15 +41,15 @@ func Correlation(m Matrix, t, window int, dst []float64) {
 	}
 }
 
-// standardized returns the m.N x window matrix whose row n is entity n's
-// window centred on its mean and scaled to unit Euclidean norm, so the dot
-// product of two rows is their Pearson correlation. A constant window gives
-// a zero row. Values are first taken relative to the window's first value,
-// which makes a constant window exactly zero rather than rounding noise.
-func standardized(m Matrix, t, window int) *mat.Dense {
-	z := mat.NewDense(m.N, window, nil)
+// standardize writes into z, an m.N x window row-major matrix, every
+// entity's window centred on its mean and scaled to unit Euclidean norm,
+// so that the dot product of two rows is their Pearson correlation. A
+// constant window gives a zero row. Values are first taken relative to the
+// window's first value, which makes a constant window exactly zero rather
+// than rounding noise.
+func standardize(m Matrix, t, window int, z []float64) {
 	for n := range m.N {
-		row := z.RawRowView(n)
+		row := z[n*window : (n+1)*window]
 		first := m.At(t-window, n)
 		for k := range row {
 			row[k] = m.At(t-window+k, n) - first
@@ -58,5 +59,4 @@ func standardized(m Matrix, t, window int) *mat.Dense {
 			floats.Scale(1/math.Sqrt(ss), row)
 		}
 	}
-	return z
 }

@@ -1,11 +1,6 @@
 package series
 
-import (
-	"cmp"
-	"fmt"
-	"math"
-	"slices"
-)
+import "fmt"
 
 // Edges returns the directed graph between n entities whose n x n row-major
 // correlation matrix is corr, as parallel lists: edge e runs from entity
@@ -31,8 +26,10 @@ func Edges(corr []float64, n int, neighbors int) (src, dst []int, attr []float64
 	dst = make([]int, 0, n*keep)
 	attr = make([]float64, 0, n*keep)
 	sources := make([]int, 0, max(n-1, 0))
+	var strength []float64
+	var idx []int32
 	for j := range n {
-		sources = strongest(sources[:0], corr, n, j, keep)
+		sources = strongest(sources[:0], corr, n, j, keep, &strength, &idx)
 		for _, i := range sources {
 			src = append(src, i)
 			dst = append(dst, j)
@@ -44,21 +41,15 @@ func Edges(corr []float64, n int, neighbors int) (src, dst []int, attr []float64
 
 // strongest appends to buf, in increasing order, the keep sources i != j
 // with the largest |corr[i*n+j]|, ties going to the lower index.
-func strongest(buf []int, corr []float64, n, j, keep int) []int {
+func strongest(buf []int, corr []float64, n, j, keep int, scratch *[]float64, idx *[]int32) []int {
+	s := resizedFloats(*scratch, n)
 	for i := range n {
-		if i != j {
-			buf = append(buf, i)
-		}
+		s[i] = rank(corr[i*n+j])
 	}
-	if keep >= len(buf) {
-		return buf
+	*scratch = s
+	*idx = strongestOf((*idx)[:0], s, j, keep)
+	for _, i := range *idx {
+		buf = append(buf, int(i))
 	}
-	// The stable sort keeps equal strengths in index order; cmp.Compare
-	// orders NaN below every number.
-	slices.SortStableFunc(buf, func(a, b int) int {
-		return cmp.Compare(math.Abs(corr[b*n+j]), math.Abs(corr[a*n+j]))
-	})
-	buf = buf[:keep]
-	slices.Sort(buf)
 	return buf
 }

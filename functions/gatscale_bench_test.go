@@ -1,0 +1,139 @@
+//go:build duckdb_arrow
+
+package functions_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// wideSQL creates table name of entities columns e0.. over steps rows
+// ordered by column t: each entity mixes a daily, a weekly and a slow
+// cycle with phases and loadings of its own and a hashed noise, so the
+// correlations of its 4-step windows change from sample to sample. The
+// same name, entities and steps give the same table.
+func wideSQL(name string, entities, steps int) string {
+	cols := make([]string, entities)
+	for i := range cols {
+		a, b, c := 1+float64(i%7)/7, float64(i%5)/5, float64(i%11)/11
+		cols[i] = fmt.Sprintf("%.3f*sin(t*0.2618+%d)+%.3f*sin(t*0.0374+%d)+%.3f*cos(t*0.0061+%d)+(hash(t*%d+%d)%%1000)/2000.0 AS e%d",
+			a, i%13, b, i%17, c, i%19, entities, i, i)
+	}
+	return fmt.Sprintf("CREATE TABLE %s AS SELECT t, %s FROM range(%d) r(t)", name, strings.Join(cols, ", "), steps)
+}
+
+// gatScaleRun is one measured train_gat statement.
+type gatScaleRun struct {
+	statement time.Duration   // the client's wall time of the statement
+	elapsed   []time.Duration // each epoch's elapsed_ms: since training started
+	phases    string          // the closing NOTICE's times outside the epochs
+	cpuUser   time.Duration   // this process's CPU time during the statement
+	cpuSys    time.Duration
+}
+
+// epoch is the time of epoch k (from 1): the difference of its elapsed
+// time and the one before. The first epoch's includes the setup before it.
+func (r gatScaleRun) epoch(k int) time.Duration {
+	if k == 1 {
+		return r.elapsed[0]
+	}
+	return r.elapsed[k-1] - r.elapsed[k-2]
+}
+
+// later is the mean time of the epochs after the first, which builds the
+// neighbour-limited graphs the later ones reuse.
+func (r gatScaleRun) later() time.Duration {
+	var sum time.Duration
+	for k := 2; k <= len(r.elapsed); k++ {
+		sum += r.epoch(k)
+	}
+	return sum / time.Duration(len(r.elapsed)-1)
+}
+
+var phasesNotice = regexp.MustCompile(`outside the epochs: (.*); storing follows`)
+
+func trainScale(b *testing.B, conn *pgx.Conn, notices *[]string, source, model string, epochs, workers, neighbors int) gatScaleRun {
+	b.Helper()
+	*notices = (*notices)[:0]
+	q := fmt.Sprintf("SELECT elapsed_ms FROM train_gat('SELECT * FROM %s', model := '%s', time := ['t'], epochs := %d, workers := %d, neighbors := %d, patience := 0)",
+		source, model, epochs, workers, neighbors)
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	start := time.Now()
+	rows, err := conn.Query(context.Background(), q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var r gatScaleRun
+	for rows.Next() {
+		var ms float64
+		if err := rows.Scan(&ms); err != nil {
+			b.Fatal(err)
+		}
+		r.elapsed = append(r.elapsed, time.Duration(ms*float64(time.Millisecond)))
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatalf("%s: %v", q, err)
+	}
+	r.statement = time.Since(start)
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	r.cpuUser = time.Duration(after.Utime.Nano() - before.Utime.Nano())
+	r.cpuSys = time.Duration(after.Stime.Nano() - before.Stime.Nano())
+	for _, n := range *notices {
+		if m := phasesNotice.FindStringSubmatch(n); m != nil {
+			r.phases = m[1]
+		}
+	}
+	if len(r.elapsed) != epochs || r.phases == "" {
+		b.Fatalf("%s: %d epochs and phases %q", q, len(r.elapsed), r.phases)
+	}
+	b.Logf("%-32s statement %6.1fs, epochs %v, cpu user %.1fs sys %.1fs; %s", model, r.statement.Seconds(),
+		r.elapsed, r.cpuUser.Seconds(), r.cpuSys.Seconds(), r.phases)
+	return r
+}
+
+// BenchmarkGATScale measures the goals of sparse attention and of the
+// statement's serial tail in one run, through the server: an epoch at
+// 1,000 entities x 3,000 steps with neighbors := 10 against one at 200 x
+// 1,000 with the full graph (about as many edge computations), the
+// statement time of 3 epochs at 200 x 1,000 with 2 workers against the
+// sum of its epochs, and 2 workers' epoch against 1 worker's. Run it with
+//
+//	go test -tags duckdb_arrow -run '^$' -bench GATScale -benchtime 1x -timeout 60m ./functions/
+//
+// With -short it leaves out the 1,000 x 3,000 run. On a shared host the
+// ratios are only as steady as the host; each run's CPU time is logged
+// beside its wall time.
+func BenchmarkGATScale(b *testing.B) {
+	var notices []string
+	conn := connectWithNotices(b, startServer(b), pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(b, conn, wideSQL("w200", 200, 1000))
+	if !testing.Short() {
+		exec(b, conn, wideSQL("w1000", 1000, 3000))
+	}
+	for range b.N {
+		full2 := trainScale(b, conn, &notices, "w200", "full_w2", 3, 2, 0)
+		full1 := trainScale(b, conn, &notices, "w200", "full_w1", 3, 1, 0)
+		tail := full2.statement.Seconds() / full2.elapsed[2].Seconds()
+		workers := full2.later().Seconds() / full1.later().Seconds()
+		b.ReportMetric(tail, "statement/epochs")
+		b.ReportMetric(workers, "2w/1w-epoch")
+		if !testing.Short() {
+			knn := trainScale(b, conn, &notices, "w1000", "knn_w2", 3, 2, 10)
+			sparse := knn.later().Seconds() / full2.later().Seconds()
+			b.ReportMetric(sparse, "knn/full-epoch")
+			b.Logf("epoch 1000x3000 k=10 %.2fs (first %.2fs) / 200x1000 full %.2fs = %.2f (goal <= 1.5)",
+				knn.later().Seconds(), knn.epoch(1).Seconds(), full2.later().Seconds(), sparse)
+		}
+		b.Logf("statement 200x1000 3 epochs 2 workers %.2fs / its epochs %.2fs = %.2f (goal <= 1.1)",
+			full2.statement.Seconds(), full2.elapsed[2].Seconds(), tail)
+		b.Logf("epoch 2 workers %.2fs / 1 worker %.2fs = %.2f (goal <= 0.6)", full2.later().Seconds(), full1.later().Seconds(), workers)
+	}
+}
