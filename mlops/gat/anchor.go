@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
@@ -149,18 +150,29 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 		f      baseline.Forecaster
 		mse    float64
 	}
+	kinds := slices.DeleteFunc(singleAnchors(), func(k string) bool { return k == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 })
+	// The candidates are fitted and scored at once, up to the run's
+	// workers; a candidate that cannot be fitted is not chosen.
+	fitted := make([]*candidate, len(kinds))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(1, cfg.Workers))
+	for i, kind := range kinds {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			if a, f, err := fitOne(cfg, m, fit, kind); err == nil {
+				fitted[i] = &candidate{a, f, baseline.MSE(f, m, val, nil)}
+			}
+		})
+	}
+	wg.Wait()
 	var singles []candidate
 	scores := map[string]float64{}
-	for _, kind := range singleAnchors() {
-		if kind == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 {
-			continue
+	for i, c := range fitted {
+		if c != nil {
+			scores[kinds[i]] = c.mse
+			singles = append(singles, *c)
 		}
-		a, f, err := fitOne(cfg, m, fit, kind)
-		if err != nil {
-			continue // a candidate that cannot be fitted is not chosen
-		}
-		scores[kind] = baseline.MSE(f, m, val, nil)
-		singles = append(singles, candidate{a, f, scores[kind]})
 	}
 	slices.SortStableFunc(singles, func(a, b candidate) int { return cmp.Compare(a.mse, b.mse) })
 	var combined []candidate
