@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
@@ -86,32 +87,44 @@ func (h *withHistory) Forecast(m series.Matrix, origin int, dst [][]float64) {
 }
 
 // Methods are the model and the baselines it is compared with, each
-// fitted on the samples train of m (the model was trained before).
-// Baselines that cannot be fitted, such as ets with fewer than two
-// seasons, are left out and reported in skipped, in baseline.Kinds order.
+// fitted on the samples train of m (the model was trained before), up to
+// the model's workers at once. Baselines that cannot be fitted, such as
+// ets with fewer than two seasons, are left out and reported in skipped,
+// in baseline.Kinds order.
 func Methods(model *Model, m series.Matrix, train []int, season int) (fs []baseline.Forecaster, skipped []error, err error) {
 	f, err := model.Forecaster()
 	if err != nil {
 		return nil, nil, err
 	}
-	fs = append(fs, f)
-	for _, kind := range baseline.Kinds() {
-		// ols and ar_diff take the model's window of lags, fitted on the
-		// samples that have it.
-		window := model.Config.Window
-		samples := train
-		if kind == baseline.KindARDiff {
-			samples = slices.DeleteFunc(slices.Clone(train), func(t int) bool { return t < window+1 })
-		}
-		b, err := baseline.FitForecaster(kind, m, samples, baseline.Options{Window: window, Season: season})
-		if err != nil {
-			if errors.Is(err, baseline.ErrTooShort) || errors.Is(err, baseline.ErrNoTraining) {
-				skipped = append(skipped, fmt.Errorf("%s: %w", kind, err))
-				continue
+	kinds := baseline.Kinds()
+	fitted, errs := make([]baseline.Forecaster, len(kinds)), make([]error, len(kinds))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(1, model.Config.Workers))
+	for i, kind := range kinds {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			// ols and ar_diff take the model's window of lags, fitted on
+			// the samples that have it.
+			window := model.Config.Window
+			samples := train
+			if kind == baseline.KindARDiff {
+				samples = slices.DeleteFunc(slices.Clone(train), func(t int) bool { return t < window+1 })
 			}
+			fitted[i], errs[i] = baseline.FitForecaster(kind, m, samples, baseline.Options{Window: window, Season: season})
+		})
+	}
+	wg.Wait()
+	fs = append(fs, f)
+	for i, kind := range kinds {
+		switch err := errs[i]; {
+		case err == nil:
+			fs = append(fs, fitted[i])
+		case errors.Is(err, baseline.ErrTooShort) || errors.Is(err, baseline.ErrNoTraining):
+			skipped = append(skipped, fmt.Errorf("%s: %w", kind, err))
+		default:
 			return nil, nil, fmt.Errorf("fit baseline %s: %w", kind, err)
 		}
-		fs = append(fs, b)
 	}
 	return fs, skipped, nil
 }
