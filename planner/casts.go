@@ -68,14 +68,13 @@ func (r *rewriter) typeName(t *pg.TypeName) {
 // typeCast turns x::regclass (and the other reg* types) into a lookup: a
 // name (a string or a parameter) becomes an oid; any other value keeps its
 // oid, as a BIGINT, unless it is cast on to text, which shows the name.
-// It also reads Postgres' hex bytea literals, which DuckDB reads as
-// escapes, and its array and boolean literals (see constants.go).
+// It also reads Postgres' array and boolean literals (see constants.go);
+// a bytea literal needs nothing, as storage casts text to a BLOB as
+// Postgres does.
 func (r *rewriter) typeCast(n *pg.Node) {
 	tc := n.GetTypeCast()
 	target := lastName(tc.TypeName.Names)
 	switch {
-	case target == "bytea" && r.byteaLiteral(n, tc):
-		return
 	case target == "regtype" && len(tc.TypeName.ArrayBounds) > 0 && !isNameArg(tc.Arg):
 		r.regTypeArray(tc)
 		return
@@ -180,18 +179,6 @@ func isNameArg(n *pg.Node) bool {
 		}
 	}
 	return false
-}
-
-// byteaLiteral rewrites '\x0102'::bytea to from_hex('0102').
-func (r *rewriter) byteaLiteral(n *pg.Node, tc *pg.TypeCast) bool {
-	c := tc.Arg.GetAConst()
-	if c == nil || c.GetSval() == nil || !strings.HasPrefix(c.GetSval().Sval, `\x`) {
-		return false
-	}
-	hex := strings.TrimPrefix(c.GetSval().Sval, `\x`)
-	n.Node = call([]string{"from_hex"}, pg.MakeAConstStrNode(hex, -1)).Node
-	r.changed = true
-	return true
 }
 
 // resTarget shows a reg* cast of a column in a select list as the name it

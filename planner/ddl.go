@@ -93,6 +93,8 @@ func (p *Planner) planDDL(node *pg.Node, text string) (*ddlPlan, string) {
 		return noop("owners are not kept: Mallard has no roles, every user sees every object"), ""
 	case node.GetGrantStmt() != nil:
 		return noop("privileges are not kept: Mallard has no roles, GRANT and REVOKE change nothing"), ""
+	case node.GetLockStmt() != nil:
+		return noop("LOCK TABLE takes no lock: a transaction reads the tables as they were when it began, and a write that conflicts with another transaction's fails"), ""
 	case node.GetCommentStmt() != nil:
 		return commentDDL(node.GetCommentStmt()), ""
 	case node.GetCreateSeqStmt() != nil:
@@ -117,6 +119,10 @@ func (p *Planner) planDDL(node *pg.Node, text string) (*ddlPlan, string) {
 	case node.GetSelectStmt() != nil:
 		if sv := setvalCall(node.GetSelectStmt()); sv != nil {
 			return &ddlPlan{steps: []DDLStep{{Setval: sv}}}, ""
+		}
+		if sequenceRead(node.GetSelectStmt()) ||
+			containsFold(text, "pg_partition_ancestors") && partitionAncestorsInSelect(node) {
+			return &ddlPlan{keep: true}, ""
 		}
 	}
 	return nil, ""

@@ -89,3 +89,29 @@ func TestDumpSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionAncestorsInSelect checks the rewrite of the set-returning
+// call psql's \d sends into the FROM clause DuckDB needs.
+func TestPartitionAncestorsInSelect(t *testing.T) {
+	p := testPlanner()
+	st := p.PlanOne(`SELECT conname FROM pg_catalog.pg_constraint c WHERE confrelid IN (SELECT pg_catalog.pg_partition_ancestors('16384') UNION ALL VALUES ('16384'::pg_catalog.regclass))`)
+	if !strings.Contains(st.Text, "(SELECT relid FROM ") || !strings.Contains(st.Text, "pg_partition_ancestors('16384') UNION ALL") {
+		t.Errorf("rewritten to %s", st.Text)
+	}
+}
+
+// TestSequenceRead checks the rewrite of pg_dump's read of a sequence's
+// state into a lookup of duckdb_sequences().
+func TestSequenceRead(t *testing.T) {
+	p := testPlanner()
+	st := p.PlanOne(`SELECT last_value, is_called FROM public.s1`)
+	for _, want := range []string{"COALESCE(last_value, start_value) AS last_value", "last_value IS NOT NULL AS is_called",
+		"duckdb_sequences()", "schema_name = 'public'", "sequence_name = 's1'"} {
+		if !strings.Contains(st.Text, want) {
+			t.Errorf("rewritten to %s; lacks %q", st.Text, want)
+		}
+	}
+	if st := p.PlanOne(`SELECT last_value FROM t WHERE id = 1`); strings.Contains(st.Text, "duckdb_sequences") {
+		t.Errorf("a filtered read was taken for a sequence: %s", st.Text)
+	}
+}

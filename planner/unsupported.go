@@ -13,8 +13,6 @@ func unsupported(n *pg.Node) string {
 		return "UNLISTEN"
 	case *pg.Node_NotifyStmt:
 		return "NOTIFY"
-	case *pg.Node_LockStmt:
-		return "LOCK"
 	case *pg.Node_CreateTrigStmt:
 		return "triggers"
 	case *pg.Node_CreatePolicyStmt, *pg.Node_AlterPolicyStmt:

@@ -34,27 +34,9 @@ func listText(t storage.Type, f []byte) []byte {
 	return out
 }
 
-// pgBlobText turns a bytea in Postgres' hex text form (\xdeadbeef), as COPY
-// and pg_dump write it, into DuckDB's escaped form (\xDE\xAD\xBE\xEF),
-// which DuckDB's BLOB cast reads; DuckDB would read the hex form as one
-// escaped byte followed by literal characters.
-func pgBlobText(t storage.Type, f []byte) []byte {
-	if t.ID != storage.TypeBlob || len(f) < 2 || f[0] != '\\' || f[1] != 'x' || len(f)%2 != 0 {
-		return f
-	}
-	hex := f[2:]
-	out := make([]byte, 0, len(hex)*2)
-	for i := 0; i+1 < len(hex); i += 2 {
-		if digitValue(hex[i]) < 0 || digitValue(hex[i]) > 15 || digitValue(hex[i+1]) < 0 || digitValue(hex[i+1]) > 15 {
-			return f
-		}
-		out = append(out, '\\', 'x', hex[i], hex[i+1])
-	}
-	return out
-}
-
-// pgText turns a COPY text value of a Postgres array or bytea into the
-// text DuckDB reads as the column's type (see listText and pgBlobText).
+// pgText turns a COPY text value of a Postgres array into the text DuckDB
+// reads as the column's type (see listText). A bytea's text, hex or escape
+// form, needs nothing: storage reads a string as a BLOB as Postgres does.
 func pgText(t storage.Type, f []byte) []byte {
-	return pgBlobText(t, listText(t, f))
+	return listText(t, f)
 }

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"strconv"
@@ -193,17 +194,10 @@ func floatText(f float64, bits int) []byte {
 	return strconv.AppendFloat(nil, f, 'g', -1, bits)
 }
 
-// blobText renders bytes in DuckDB's BLOB text form: printable ASCII but
-// the backslash as itself, every other byte as \xHH.
+// blobText renders bytes in Postgres' bytea hex form, \x and two digits a
+// byte, which storage's cast to BLOB reads as Postgres does.
 func blobText(b []byte) []byte {
-	const hex = "0123456789ABCDEF"
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		if c >= 0x20 && c < 0x7f && c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		out = append(out, '\\', 'x', hex[c>>4], hex[c&15])
-	}
-	return out
+	out := make([]byte, 2, 2+2*len(b))
+	out[0], out[1] = '\\', 'x'
+	return hex.AppendEncode(out, b)
 }

@@ -35,6 +35,9 @@ func TestPgDumpRestore(t *testing.T) {
 		{"types_copy", "types.sql", nil},
 		{"types_inserts", "types.sql", []string{"--column-inserts"}},
 		{"copyonly_copy", "copyonly.sql", nil},
+		{"bytea_copy", "bytea.sql", nil},
+		{"bytea_inserts", "bytea.sql", []string{"--inserts"}},
+		{"bytea_column_inserts", "bytea.sql", []string{"--column-inserts"}},
 		{"pgbench_copy", "", nil},
 		{"pgbench_inserts", "", []string{"--inserts", "--rows-per-insert=1000"}},
 	}

@@ -106,11 +106,15 @@ var refinements = []refinement{
 	{mapping.ErrorTypeConstraint, "CHECK constraint", sqlstate.CheckViolation},
 	{mapping.ErrorTypeConstraint, "foreign key", sqlstate.ForeignKeyViolation},
 	{mapping.ErrorTypeConstraint, "Duplicate key", sqlstate.UniqueViolation},
+	// Two rows of one INSERT with the same key.
+	{mapping.ErrorTypeConstraint, "PRIMARY KEY or UNIQUE constraint violation", sqlstate.UniqueViolation},
 	// Dates and times: a field out of range ("2024-13-45") or text that is
 	// no date at all, before the numeric "out of range" below.
 	{mapping.ErrorTypeConversion, " field value out of range", sqlstate.DatetimeFieldOverflow},
 	{mapping.ErrorTypeConversion, " field format", sqlstate.InvalidDatetimeFormat},
 	{mapping.ErrorTypeConversion, "out of range", sqlstate.NumericValueOutOfRange},
+	// bytea's hex form (see registerByteaIn), 22023 as in Postgres.
+	{mapping.ErrorTypeConversion, "invalid hexadecimal ", sqlstate.InvalidParameterValue},
 	{mapping.ErrorTypeInvalidInput, "More than one row returned by a subquery", sqlstate.CardinalityViolation},
 	{mapping.ErrorTypeTransaction, "aborted", sqlstate.InFailedSQLTransaction},
 	// Write-write conflicts of concurrent transactions: Postgres' 40001 is what clients retry on.

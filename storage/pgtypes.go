@@ -597,7 +597,10 @@ func (d *DB) registerPGTypes(ctx context.Context) error {
 			return fmt.Errorf("register Postgres type %s: %w", a.alias, err)
 		}
 	}
-	if !registered[AliasMoney] {
+	if !registered[AliasMoney] { // a cast has no name to look up: it comes with money
+		if err := registerByteaCasts(conn, varchar); err != nil {
+			return err
+		}
 		if err := registerMoney(conn, varchar); err != nil {
 			return fmt.Errorf("register Postgres type %s: %w", AliasMoney, err)
 		}

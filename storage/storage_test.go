@@ -90,6 +90,7 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 		{"bad cast", "SELECT 'a'::INTEGER", sqlstate.InvalidTextRepresentation, 0},
 		{"out of range", "SELECT 99999999999::INTEGER", sqlstate.NumericValueOutOfRange, 0},
 		{"duplicate key", "INSERT INTO t VALUES (1, 'b')", sqlstate.UniqueViolation, 0},
+		{"duplicate keys in one insert", "INSERT INTO t VALUES (5, 'b'), (5, 'c')", sqlstate.UniqueViolation, 0},
 		{"not null", "INSERT INTO t VALUES (2, NULL)", sqlstate.NotNullViolation, 0},
 		{"exists", "CREATE TABLE t (x INT)", sqlstate.DuplicateTable, 0},
 		{"not grouped", "SELECT id, count(*) FROM t", sqlstate.GroupingError, 0},

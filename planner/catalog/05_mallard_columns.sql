@@ -45,7 +45,7 @@ SELECT
     CASE WHEN NOT s.is_array AND s.data_type LIKE '%]' THEN -1
         ELSE mallard_catalog.pg.mallard_scalar_typmod(s.scalar) END AS atttypmod,
     NOT s.is_nullable AS attnotnull,
-    mallard_catalog.pg.mallard_default_expr(s.column_default, atttypid) AS column_default,
+    mallard_catalog.pg.mallard_default_expr(s.column_default, atttypid, s.nspname) AS column_default,
     s.comment
 FROM scalars AS s
 LEFT JOIN mallard_catalog.pg.mallard_type_map AS m ON m.type_key = mallard_catalog.pg.mallard_type_key(s.scalar);

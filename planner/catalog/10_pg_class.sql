@@ -3,7 +3,9 @@
 -- attached databases excluded) and Mallard's own pg_catalog and
 -- information_schema relations under PostgreSQL's OIDs. Everything is owned
 -- by role 10, stored permanently in the default tablespace, has no ACL,
--- options, rules, triggers, row security or partitions. reltuples is DuckDB's
+-- options, rules, triggers, row security or partitions; relhastriggers is
+-- true for a table with a FOREIGN KEY, as Postgres enforces one by triggers
+-- (pg_dump dumps the foreign keys of such tables only). reltuples is DuckDB's
 -- row count estimate for tables and their indexes; relpages is 0.
 -- relhasindex is DuckDB's: true also for a table whose only index is the
 -- one DuckDB keeps behind a FOREIGN KEY.
@@ -60,7 +62,10 @@ SELECT
     CAST(relnatts AS SMALLINT) AS relnatts,
     CAST(relchecks AS SMALLINT) AS relchecks,
     false AS relhasrules,
-    false AS relhastriggers,
+    relkind = 'r' AND oid IN (
+        SELECT table_oid FROM duckdb_constraints()
+        WHERE database_name = current_database() AND constraint_type = 'FOREIGN KEY'
+    ) AS relhastriggers,
     false AS relhassubclass,
     false AS relrowsecurity,
     false AS relforcerowsecurity,

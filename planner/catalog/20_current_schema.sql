@@ -1,4 +1,6 @@
 -- current_schema() is the schema unqualified names are created in: public,
--- which the server selects for every session. It is a name, as in PostgreSQL.
+-- which the server selects for every session. It is a name, as in PostgreSQL,
+-- and NULL when no schema of the search path exists (DuckDB's hidden main
+-- schema is left).
 CREATE OR REPLACE MACRO mallard_catalog.pg.current_schema() AS
-    CAST(system.main.current_schema() AS pg_name);
+    CAST(NULLIF(system.main.current_schema(), 'main') AS pg_name);

@@ -40,8 +40,8 @@ var clientQueries = []struct {
 	FROM mallard_catalog.pg.pg_class c
 	LEFT JOIN mallard_catalog.pg.pg_class tc ON (c.reltoastrelid = tc.oid)
 	LEFT JOIN mallard_catalog.pg.pg_am am ON (c.relam = am.oid)
-	WHERE c.oid = '{child}'`,
-		[][]string{{"1", "r", "t", "f", "f", "f", "f", "f", "f", "", "0", "", "p", "d", "heap"}}},
+	WHERE c.oid = '{child}'`, // relhastriggers: the child has a foreign key, which Postgres enforces by triggers
+		[][]string{{"1", "r", "t", "f", "t", "f", "f", "f", "f", "", "0", "", "p", "d", "heap"}}},
 	{"psql \\d indexes", `SELECT c2.relname, i.indisprimary, i.indisunique, i.indisclustered, i.indisvalid,
 		mallard_catalog.pg.pg_get_indexdef(i.indexrelid, 0, true),
 		mallard_catalog.pg.pg_get_constraintdef(con.oid, true), contype, condeferrable, condeferred,

@@ -175,15 +175,12 @@ func quoteListElem(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendDuckBlob appends b as DuckDB's blob text: printable ASCII other
-// than backslash as itself, every other byte as \xHH.
+// appendDuckBlob appends b in Postgres' bytea hex form, \x and two digits
+// a byte, which storage's cast to BLOB reads as Postgres does.
 func appendDuckBlob(dst []byte, b []byte) []byte {
+	dst = append(dst, '\\', 'x')
 	for _, c := range b {
-		if c >= 0x20 && c < 0x7f && c != '\\' {
-			dst = append(dst, c)
-			continue
-		}
-		dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
+		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
 	}
 	return dst
 }

@@ -109,7 +109,7 @@ func binaryArrayParams() []paramCase {
 		{`"char"[]`, pgtype.QCharArrayOID, pgBinary(pgtype.QCharArrayOID, []byte{'r', 'v'}), `["r", "v"]`, "VARCHAR[]", ""},
 		{"name[]", pgtype.NameArrayOID, pgBinary(pgtype.NameArrayOID, []string{"pg_catalog", "my schema"}), `["pg_catalog", "my schema"]`, "VARCHAR[]", ""},
 		{"varchar[]", pgtype.VarcharArrayOID, pgBinary(pgtype.VarcharArrayOID, []string{"[x]", "{y}"}), `["[x]", "{y}"]`, "VARCHAR[]", ""},
-		{"bytea[]", pgtype.ByteaArrayOID, pgBinary(pgtype.ByteaArrayOID, [][]byte{{0, 'a', '\\', '"'}}), `["\\x00a\\x5c\""]`, "BLOB[]", ""},
+		{"bytea[]", pgtype.ByteaArrayOID, pgBinary(pgtype.ByteaArrayOID, [][]byte{{0, 'a', '\\', '"'}}), `["\\x00615c22"]`, "BLOB[]", ""},
 		{"date[]", pgtype.DateArrayOID, pgBinary(pgtype.DateArrayOID, []time.Time{utc(2020, 1, 1, 0, 0, 0, 0), utc(-9, 1, 1, 0, 0, 0, 0)}), `["2020-01-01", "0010-01-01 (BC)"]`, "DATE[]", ""},
 		{"time[]", pgtype.TimeArrayOID, pgBinary(pgtype.TimeArrayOID, []pgtype.Time{{Microseconds: 1, Valid: true}}), `["00:00:00.000001"]`, "TIME[]", ""},
 		{"timestamp[]", pgtype.TimestampArrayOID, pgBinary(pgtype.TimestampArrayOID, []time.Time{utc(2020, 1, 1, 0, 0, 0, 0)}), `["2020-01-01 00:00:00"]`, "TIMESTAMP[]", ""},

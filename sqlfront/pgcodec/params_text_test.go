@@ -42,7 +42,7 @@ func textParams() []paramCase {
 		{"bool[]", pgtype.BoolArrayOID, []byte("{t,f,NULL}"), `["true", "false", NULL]`, "BOOLEAN[]", ""},
 		{`"char"[]`, pgtype.QCharArrayOID, []byte(`{r,p,""}`), `["r", "p", ""]`, "VARCHAR[]", ""},
 		{"name[]", pgtype.NameArrayOID, []byte(`{public,"my schema"}`), `["public", "my schema"]`, "VARCHAR[]", ""},
-		{"bytea[]", pgtype.ByteaArrayOID, []byte(`{"\\x01ff","\\x"}`), `["\\x01\\xff", ""]`, "BLOB[]", ""},
+		{"bytea[]", pgtype.ByteaArrayOID, []byte(`{"\\x01ff","\\x"}`), `["\\x01ff", "\\x"]`, "BLOB[]", ""},
 		{"date[]", pgtype.DateArrayOID, []byte(`{2020-01-01,"0044-03-15 BC"}`), `["2020-01-01", "0044-03-15 (BC)"]`, "DATE[]", ""},
 		{"timestamptz[]", pgtype.TimestamptzArrayOID, []byte(`{"2020-01-01 00:00:00+00"}`), `["2020-01-01 00:00:00+00"]`, "TIMESTAMPTZ[]", ""},
 		{"interval[]", pgtype.IntervalArrayOID, []byte(`{"1 day 02:00:00","-1 days +02:00:00"}`), `["1 day 02:00:00", "-1 days 02:00:00"]`, "INTERVAL[]", ""},

@@ -1,5 +1,5 @@
--- Arrays and bytea, restored from the COPY form only: in an --inserts dump
--- they are string constants that DuckDB reads differently (see README).
+-- Arrays (and bytea), restored from the COPY form only: in an --inserts dump
+-- an array is a string constant that DuckDB does not read as a list (see README).
 -- The gin index cannot be built on a list: it is not created, with a NOTICE.
 CREATE TABLE public.tagged (id bigserial PRIMARY KEY, ia integer[], ta text[], fa float8[], bin bytea);
 CREATE INDEX tagged_ta ON public.tagged USING gin (ta);

@@ -1,0 +1,12 @@
+-- pg_ts_parser is empty: there is no text search.
+CREATE OR REPLACE VIEW mallard_catalog.pg.pg_ts_parser AS
+SELECT
+    CAST(NULL AS BIGINT) AS oid,
+    CAST(NULL AS pg_name) AS prsname,
+    CAST(NULL AS BIGINT) AS prsnamespace,
+    CAST(NULL AS pg_regproc) AS prsstart,
+    CAST(NULL AS pg_regproc) AS prstoken,
+    CAST(NULL AS pg_regproc) AS prsend,
+    CAST(NULL AS pg_regproc) AS prsheadline,
+    CAST(NULL AS pg_regproc) AS prslextype
+WHERE false;

@@ -1,0 +1,5 @@
+INSERT INTO shop.orders (customer_id, qty) VALUES (99, 1)
+INSERT INTO shop.orders (customer_id, qty) VALUES (1, 0)
+INSERT INTO shop.customer (email) VALUES ('a@x.org')
+INSERT INTO shop.customer (email) VALUES (NULL)
+INSERT INTO public.note VALUES (1, 'again', 0, NULL)
