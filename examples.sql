@@ -161,12 +161,12 @@ CREATE TABLE ratings (userId INTEGER, movieId INTEGER, rating DOUBLE, timestamp 
 \copy ratings FROM 'examples/data/movielens-small/ratings.csv' WITH (FORMAT csv, HEADER)
 CREATE TABLE movies (movieId INTEGER, title VARCHAR, year INTEGER, genres VARCHAR);
 \copy movies FROM 'examples/data/movielens-small/movies.csv' WITH (FORMAT csv, HEADER, NULL 'NA')
--- One row per epoch as it ends: RMSE on the 90 % it trains on and on the
--- 10 % held out, and how well it ranks the held-out favourites.
+-- One row per epoch: RMSE on the 90 % it trains on and the 10 % held out,
+-- and how well it ranks held-out favourites; the dashboard shows titles.
 SELECT epoch, round(train_rmse, 2) AS train_rmse, round(test_rmse, 2) AS test_rmse,
        round(recall_at_10, 3) AS recall_at_10, round(ndcg_at_10, 3) AS ndcg_at_10
 FROM train_recommender('ratings', model := 'movies', user := 'userId', item := 'movieId',
-                       epochs := 10, workers := 2)
+                       epochs := 10, workers := 2, item_names := 'movies.title')
 WHERE epoch % 3 = 1;
 -- Against two baselines: each movie's mean rating, and the most rated movies.
 SELECT method, round(test_rmse, 2) AS test_rmse, round(recall_at_10, 3) AS recall_at_10,
@@ -207,3 +207,9 @@ SELECT name, version, json_extract(data, '$.total_entities') AS entities,
        json_array_length(json_extract(data, '$.times')) AS time_steps,
        json_extract(data, '$.split') AS first_test_row, json_extract_string(data, '$.units') AS units
 FROM mlops.reports WHERE name = 'unemployment_gat' ORDER BY version;
+
+-- 11. Operating Mallard. Every session is listed in pg_stat_activity, as in
+--     Postgres, and pg_cancel_backend / pg_terminate_backend signal one by
+--     its pid (the one a client gets at connection; pg_backend_pid()).
+SELECT usename, application_name, state, backend_type FROM pg_stat_activity WHERE pid = pg_backend_pid();
+SELECT pg_cancel_backend(2147483647) AS cancelled;
