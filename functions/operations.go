@@ -7,6 +7,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -32,6 +33,8 @@ func operations() map[string]operation {
 			{name: "version", kind: kindInt, min: 1, max: 1 << 31}}}, result: varcharType(), run: deployVersion},
 		"mlops.rollback": {sig: signature{fn: "mlops.rollback", positional: []param{{name: "model", kind: kindText, required: true}}},
 			result: varcharType(), run: rollbackModel},
+		"mallard.backup": {sig: signature{fn: "mallard.backup", positional: []param{{name: "file", kind: kindText, required: true}}},
+			result: varcharType(), run: backupDatabase},
 		"mlops.drop": {sig: signature{fn: "mlops.drop", positional: []param{{name: "model", kind: kindText, required: true},
 			{name: "version", kind: kindInt, min: 1, max: 1 << 31}}}, result: bigintType(), run: dropModel},
 	}
@@ -150,4 +153,19 @@ func dropModel(c *call, a args) (any, error) {
 		return nil, err
 	}
 	return c.reg.drop(c.ctx(), ref)
+}
+
+// backupDatabase writes a consistent copy of the database, models
+// included, into a new file while clients go on writing (see
+// storage.DB.Backup); a server started on the file serves the copy.
+func backupDatabase(c *call, a args) (any, error) {
+	file := a.text("file")
+	if !filepath.IsAbs(file) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "mallard.backup: file %s must be an absolute path", quote(file)).
+			WithHint("Name a new file under a directory the server was given with --data-dir, such as '/data/backup.duckdb'.")
+	}
+	if err := c.db.Backup(c.ctx(), file); err != nil {
+		return nil, err
+	}
+	return file, nil
 }
