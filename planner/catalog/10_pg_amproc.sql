@@ -6,5 +6,5 @@ SELECT
     CAST(NULL AS BIGINT) AS amproclefttype,
     CAST(NULL AS BIGINT) AS amprocrighttype,
     CAST(NULL AS SMALLINT) AS amprocnum,
-    CAST(NULL AS pg_regproc) AS amproc
+    CAST(NULL AS VARCHAR) AS amproc
 WHERE false;

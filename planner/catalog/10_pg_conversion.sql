@@ -7,6 +7,6 @@ SELECT
     CAST(NULL AS BIGINT) AS conowner,
     CAST(NULL AS INTEGER) AS conforencoding,
     CAST(NULL AS INTEGER) AS contoencoding,
-    CAST(NULL AS pg_regproc) AS conproc,
+    CAST(NULL AS VARCHAR) AS conproc,
     CAST(NULL AS BOOLEAN) AS condefault
 WHERE false;

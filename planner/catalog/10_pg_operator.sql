@@ -13,7 +13,7 @@ SELECT
     CAST(NULL AS BIGINT) AS oprresult,
     CAST(NULL AS BIGINT) AS oprcom,
     CAST(NULL AS BIGINT) AS oprnegate,
-    CAST(NULL AS pg_regproc) AS oprcode,
-    CAST(NULL AS pg_regproc) AS oprrest,
-    CAST(NULL AS pg_regproc) AS oprjoin
+    CAST(NULL AS VARCHAR) AS oprcode,
+    CAST(NULL AS VARCHAR) AS oprrest,
+    CAST(NULL AS VARCHAR) AS oprjoin
 WHERE false;

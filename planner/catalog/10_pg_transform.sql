@@ -4,6 +4,6 @@ SELECT
     CAST(NULL AS BIGINT) AS oid,
     CAST(NULL AS BIGINT) AS trftype,
     CAST(NULL AS BIGINT) AS trflang,
-    CAST(NULL AS pg_regproc) AS trffromsql,
-    CAST(NULL AS pg_regproc) AS trftosql
+    CAST(NULL AS VARCHAR) AS trffromsql,
+    CAST(NULL AS VARCHAR) AS trftosql
 WHERE false;

@@ -4,9 +4,9 @@ SELECT
     CAST(NULL AS BIGINT) AS oid,
     CAST(NULL AS pg_name) AS prsname,
     CAST(NULL AS BIGINT) AS prsnamespace,
-    CAST(NULL AS pg_regproc) AS prsstart,
-    CAST(NULL AS pg_regproc) AS prstoken,
-    CAST(NULL AS pg_regproc) AS prsend,
-    CAST(NULL AS pg_regproc) AS prsheadline,
-    CAST(NULL AS pg_regproc) AS prslextype
+    CAST(NULL AS VARCHAR) AS prsstart,
+    CAST(NULL AS VARCHAR) AS prstoken,
+    CAST(NULL AS VARCHAR) AS prsend,
+    CAST(NULL AS VARCHAR) AS prsheadline,
+    CAST(NULL AS VARCHAR) AS prslextype
 WHERE false;

@@ -4,6 +4,6 @@ SELECT
     CAST(NULL AS BIGINT) AS oid,
     CAST(NULL AS pg_name) AS tmplname,
     CAST(NULL AS BIGINT) AS tmplnamespace,
-    CAST(NULL AS pg_regproc) AS tmplinit,
-    CAST(NULL AS pg_regproc) AS tmpllexize
+    CAST(NULL AS VARCHAR) AS tmplinit,
+    CAST(NULL AS VARCHAR) AS tmpllexize
 WHERE false;
