@@ -39,7 +39,7 @@ type trainRun struct {
 // after, and prints the ratio against the goal and each epoch against its
 // arithmetic floor.
 func runTrain(ctx context.Context, o options) error {
-	m := syntheticSeries(trainEntities, trainSteps, trainSeed)
+	m := series.Synthetic(trainEntities, trainSteps, trainSeed, 24, 168)
 	// The published network: the epoch's cost is the network's, which
 	// anchoring does not change, without the anchor's fitting before it.
 	cfg := gat.PublishedConfig()
@@ -91,41 +91,6 @@ func trainRounds(ctx context.Context, o options, cfg gat.Config, m series.Matrix
 		}
 	}
 	return runs, nil
-}
-
-// syntheticSeries is an n-entity, t-step matrix, the same for the same
-// seed: each entity mixes three AR(1) factors and two seasonal ones with
-// loadings of its own, plus an AR(1) noise of its own, so the windows'
-// correlations vary from sample to sample but carry structure.
-func syntheticSeries(n, t int, seed uint64) series.Matrix {
-	rng := rand.New(rand.NewPCG(seed, 0))
-	phi := []float64{0.95, 0.8, 0.5}
-	period := []float64{24, 168}
-	k := len(phi) + len(period)
-	load := make([]float64, n*k)
-	for i := range load {
-		load[i] = rng.NormFloat64()
-	}
-	factors, noise := make([]float64, k), make([]float64, n)
-	m := series.Matrix{T: t, N: n, Values: make([]float64, t*n)}
-	for step := range t {
-		for f, p := range phi {
-			factors[f] = p*factors[f] + rng.NormFloat64()
-		}
-		for f, p := range period {
-			factors[len(phi)+f] = math.Sin(2 * math.Pi * (float64(step)/p + float64(f)/7))
-		}
-		row := m.Row(step)
-		for i := range n {
-			noise[i] = 0.7*noise[i] + 0.5*rng.NormFloat64()
-			v := noise[i]
-			for f, x := range factors {
-				v += load[i*k+f] * x
-			}
-			row[i] = v / 3
-		}
-	}
-	return m
 }
 
 // timeTraining trains cfg with the given workers on m and times it.

@@ -16,7 +16,7 @@ import (
 // epoch's) and without (the last epoch's), with two workers, and with a
 // neighbour limit.
 func TestKeptPredictions(t *testing.T) {
-	m := factorSeries(30, 120, 2)
+	m := series.Synthetic(30, 120, 2, 24)
 	for _, tt := range []struct {
 		name       string
 		validation float64

@@ -2,8 +2,6 @@ package gat_test
 
 import (
 	"context"
-	"math"
-	"math/rand/v2"
 	"syscall"
 	"testing"
 	"time"
@@ -11,38 +9,6 @@ import (
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 )
-
-// factorSeries is an n-entity, t-step matrix, the same for the same seed:
-// each entity loads on three AR(1) factors and a seasonal one and adds an
-// AR(1) noise of its own, so its windows' correlations vary but carry
-// structure.
-func factorSeries(n, t int, seed uint64) series.Matrix {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	phi := []float64{0.95, 0.8, 0.5}
-	k := len(phi) + 1
-	load := make([]float64, n*k)
-	for i := range load {
-		load[i] = rng.NormFloat64()
-	}
-	factors, noise := make([]float64, k), make([]float64, n)
-	m := series.Matrix{T: t, N: n, Values: make([]float64, t*n)}
-	for step := range t {
-		for f, p := range phi {
-			factors[f] = p*factors[f] + rng.NormFloat64()
-		}
-		factors[len(phi)] = math.Sin(2 * math.Pi * float64(step) / 24)
-		row := m.Row(step)
-		for i := range n {
-			noise[i] = 0.7*noise[i] + 0.5*rng.NormFloat64()
-			v := noise[i]
-			for f, x := range factors {
-				v += load[i*k+f] * x
-			}
-			row[i] = v / 3
-		}
-	}
-	return m
-}
 
 // BenchmarkEpochScale times, for profiling without the server, the
 // second epoch of training with 2 workers (the first builds the
@@ -57,7 +23,7 @@ func BenchmarkEpochScale(b *testing.B) {
 		entities, steps, knn int
 	}{{"1000x3000_k10", 1000, 3000, 10}, {"200x1000_full", 200, 1000, 0}} {
 		b.Run(tt.name, func(b *testing.B) {
-			m := factorSeries(tt.entities, tt.steps, 1)
+			m := series.Synthetic(tt.entities, tt.steps, 1, 24)
 			cfg := gat.DefaultConfig()
 			cfg.Epochs, cfg.Neighbors, cfg.Workers, cfg.Patience = 2, tt.knn, 2, 0
 			for range b.N {
