@@ -15,7 +15,7 @@ import (
 	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
-	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -97,7 +97,7 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 	if opts.MaxTrainings <= 0 {
 		opts.MaxTrainings = runtime.NumCPU()
 	}
-	e.reg = &registry{db: db, runs: mlops.NewRuns(opts.MaxTrainings, opts.Log), version: opts.Version}
+	e.reg = registry.New(db, registry.Options{MaxTrainings: opts.MaxTrainings, Version: opts.Version, Log: opts.Log})
 	conn, err := db.SQL().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("register functions: %w", err)
@@ -106,8 +106,8 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 	if err := createStore(ctx, conn); err != nil {
 		return err
 	}
-	if err := e.reg.recover(ctx); err != nil {
-		return fmt.Errorf("recover training runs: %w", err)
+	if err := e.reg.Setup(ctx); err != nil {
+		return err
 	}
 	for name, f := range tableFunctions() {
 		if err := duckdb.RegisterTableUDF(conn, name, f.udf(e)); err != nil {
@@ -129,7 +129,7 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 type env struct {
 	db   *storage.DB
 	plan Planner
-	reg  *registry
+	reg  *registry.Registry
 }
 
 // call is one invocation of a table function.

@@ -5,7 +5,6 @@ package functions
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -37,7 +37,7 @@ func bindAttention(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	edges, err := storedAttention(c.ctx(), c.db.SQL(), s.ref)
+	edges, err := storedAttention(c.ctx(), c.reg, s.ref)
 	if err != nil {
 		return nil, err
 	}
@@ -58,18 +58,14 @@ func bindAttention(c *call, a args) (*table, error) {
 // storedAttention reads the attention kept in ref's report. A version
 // without it, because training did not finish or the version predates
 // attention, is an ObjectNotInPrerequisiteState error with a hint.
-func storedAttention(ctx context.Context, db *sql.DB, ref mlops.Ref) ([]reportEdge, error) {
-	var data string
-	err := db.QueryRowContext(ctx, "SELECT data FROM mlops.reports WHERE name = ? AND version = ?", ref.Name, ref.Version).Scan(&data)
-	if errors.Is(err, sql.ErrNoRows) {
-		var status string
-		if err := db.QueryRowContext(ctx, "SELECT status FROM mlops.models WHERE name = ? AND version = ?", ref.Name, ref.Version).Scan(&status); err != nil {
-			return nil, fmt.Errorf("attention of %s: %w", ref, err)
-		}
-		if status == statusReady {
+func storedAttention(ctx context.Context, reg *registry.Registry, ref mlops.Ref) ([]reportEdge, error) {
+	data, err := reg.Report(ctx, ref)
+	var e *registry.Error
+	if errors.As(err, &e) && errors.Is(err, registry.ErrNoReport) {
+		if e.Status == registry.StatusReady {
 			return nil, noAttention(ref, "was trained before Mallard kept reports")
 		}
-		return nil, noAttention(ref, "did not finish training (status "+status+")")
+		return nil, noAttention(ref, "did not finish training (status "+e.Status+")")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("attention of %s: %w", ref, err)
@@ -77,7 +73,7 @@ func storedAttention(ctx context.Context, db *sql.DB, ref mlops.Ref) ([]reportEd
 	var report struct {
 		Attention []reportEdge `json:"attention"`
 	}
-	if err := json.Unmarshal([]byte(data), &report); err != nil {
+	if err := json.Unmarshal(data, &report); err != nil {
 		return nil, fmt.Errorf("decode report of %s: %w", ref, err)
 	}
 	if report.Attention == nil {

@@ -41,9 +41,7 @@ func bindEvaluate(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	var kind string
-	_ = c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? LIMIT 1", ref.Name).Scan(&kind)
-	if kind == recommenderKind {
+	if kinds, _ := c.reg.Kinds(c.ctx(), ref.Name); len(kinds) > 0 && kinds[0] == recommenderKind {
 		return bindEvaluateRecommender(c, ref, a)
 	}
 	s, err := loadGAT(c, "evaluate", a)

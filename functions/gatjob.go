@@ -17,6 +17,7 @@ import (
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
@@ -146,17 +147,17 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		}
 		from = gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
 	}
-	spec := runSpec{kind: "gat", name: j.name, params: j.cfg, source: j.w.src.text, fingerprint: fp, rows: int64(m.T),
-		entities: int64(m.N), scaler: j.scaler, epochs: j.cfg.Epochs, deploy: j.deploy, session: j.c.caller.ID()}
+	spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: fp, Rows: int64(m.T),
+		Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, Deploy: j.deploy, Session: j.c.caller.ID()}
 	if j.from != nil {
-		spec.resumedFrom = j.fromRef.String()
+		spec.ResumedFrom = j.fromRef.String()
 	}
-	tr, err := j.c.reg.begin(ctx, spec)
+	tr, err := j.c.reg.Begin(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	j.phases.prepare = time.Since(began)
-	return tr.stream(j.c, trainGATName, func(ctx context.Context, emit func(row ...any) error) (*finished, error) {
+	return stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
 		last := from.Epoch
 		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
 			last, j.phases.setup = e.Epoch, e.Setup
@@ -164,7 +165,7 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 				return err
 			}
 			var val any
-			note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.ref(), e.Epoch, e.TrainMSE, e.TestMSE)
+			note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.Ref(), e.Epoch, e.TrainMSE, e.TestMSE)
 			if !math.IsNaN(e.ValMSE) {
 				val = e.ValMSE
 				note += fmt.Sprintf(" val_mse %.6g", e.ValMSE)
@@ -176,15 +177,15 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 			return nil, err
 		}
 		if a := model.Anchor; a != nil {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.ref(), a, anchorScores(a)))
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.Ref(), a, anchorScores(a)))
 		}
 		if j.cfg.ValidationFraction > 0 {
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
-				tr.ref(), model.Kept, from.Epoch))
+				tr.Ref(), model.Kept, from.Epoch))
 		}
 		res, err := j.result(m, model, last)
 		if err == nil {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: outside the epochs: %v; storing follows", tr.ref(), &j.phases))
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: outside the epochs: %v; storing follows", tr.Ref(), &j.phases))
 		}
 		return res, err
 	}), nil
@@ -208,7 +209,7 @@ func (j *gatJob) checkResume(fp string) error {
 
 // record commits an epoch to the registry, marks it best when its test
 // MSE is the lowest so far, and saves a checkpoint when one is due.
-func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
+func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) error {
 	if math.IsNaN(e.TrainMSE) || math.IsInf(e.TrainMSE, 0) {
 		err := sqlstate.New(sqlstate.DataException, "%s: training diverged: train_mse is %v at epoch %d", trainGATName, e.TrainMSE, e.Epoch)
 		if big := largest(m); big > unscaledAbove {
@@ -221,7 +222,7 @@ func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
 	if !math.IsNaN(e.ValMSE) {
 		selection, extra = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}
 	}
-	best, err := tr.epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(e.Elapsed.Microseconds())/1000, extra)
+	best, err := tr.Epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(e.Elapsed.Microseconds())/1000, extra)
 	if err != nil {
 		return err
 	}
@@ -232,7 +233,7 @@ func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
 			if err != nil {
 				return err
 			}
-			return tr.checkpoint(e.Epoch, data)
+			return tr.Checkpoint(e.Epoch, data)
 		})
 	}
 	return nil
@@ -241,7 +242,7 @@ func (j *gatJob) record(tr *trainingRun, m series.Matrix, e *gat.Epoch) error {
 // result scores the trained model against the baselines, computes its
 // report and encodes it, the three at the same time: each reads the model
 // and m and writes only its own result.
-func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished, error) {
+func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry.Result, error) {
 	var (
 		metrics []gat.Metrics
 		skipped []error
@@ -274,8 +275,8 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*finished
 	for _, s := range skipped {
 		j.c.caller.Notice(fmt.Sprintf("train_gat: baseline left out: %v", s))
 	}
-	return &finished{artifact: data, epoch: epoch, metrics: metrics, testLoss: metrics[0].TestMSE, valLoss: metrics[0].ValMSE,
-		report: report}, nil
+	return &registry.Result{Artifact: data, Epoch: epoch, Metrics: metrics, TestLoss: metrics[0].TestMSE, ValLoss: metrics[0].ValMSE,
+		Report: report}, nil
 }
 
 // anchorScores lists the validation MSE of each candidate anchor, when the

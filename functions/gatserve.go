@@ -26,14 +26,14 @@ func loadGAT(c *call, fn string, a args) (*storedGAT, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, art, err := c.reg.decoded(c.ctx(), fn, "gat", ref, func(data []byte) (any, error) { return decodeGATArtifact(data) })
+	m, art, err := c.reg.Decoded(c.ctx(), "gat", ref, func(data []byte) (any, error) { return decodeGATArtifact(data) })
 	if err != nil {
-		return nil, err
+		return nil, registryError(fn, err)
 	}
-	s := &storedGAT{gatArtifact: art.(*gatArtifact), ref: m.ref, scaler: m.scaler}
-	if m.metrics != "" {
-		if err := json.Unmarshal([]byte(m.metrics), &s.metrics); err != nil {
-			return nil, fmt.Errorf("decode metrics of %s: %w", m.ref, err)
+	s := &storedGAT{gatArtifact: art.(*gatArtifact), ref: m.Ref, scaler: m.Scaler}
+	if m.Metrics != "" {
+		if err := json.Unmarshal([]byte(m.Metrics), &s.metrics); err != nil {
+			return nil, fmt.Errorf("decode metrics of %s: %w", m.Ref, err)
 		}
 	}
 	return s, nil

@@ -3,9 +3,7 @@
 package functions
 
 import (
-	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -108,19 +106,14 @@ func modelRef(fn string, a args) (mlops.Ref, error) {
 func cancelRun(c *call, a args) (any, error) {
 	id := a.int("run_id")
 	cause := sqlstate.New(sqlstate.QueryCanceled, "training run %d canceled by mlops.cancel in session %d", id, c.caller.ID())
-	if c.reg.runs.Cancel(id, cause) {
+	if c.reg.Cancel(id, cause) {
 		return true, nil
 	}
-	var status string
-	err := c.db.SQL().QueryRowContext(c.ctx(), "SELECT status FROM mlops.training_runs WHERE run_id = ?", id).Scan(&status)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, sqlstate.New(sqlstate.UndefinedObject, "mlops.cancel: training run %d does not exist", id).
-			WithHint("SELECT run_id, model, status FROM mlops.training_runs lists the runs.")
-	}
+	run, err := c.reg.Run(c.ctx(), id)
 	if err != nil {
-		return nil, err
+		return nil, registryError("mlops.cancel", err)
 	}
-	c.caller.Notice(fmt.Sprintf("training run %d is %s, not queued or training: nothing to cancel", id, status))
+	c.caller.Notice(fmt.Sprintf("training run %d is %s, not queued or training: nothing to cancel", id, run.Status))
 	return false, nil
 }
 
@@ -133,16 +126,16 @@ func deployVersion(c *call, a args) (any, error) {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "mlops.deploy: argument version is required").
 			WithHint("Call it as mlops.deploy('%s', version) or mlops.deploy('%s@version').", ref.Name, ref.Name)
 	}
-	if err := c.reg.deploy(c.ctx(), ref); err != nil {
-		return nil, err
+	if err := c.reg.Deploy(c.ctx(), ref); err != nil {
+		return nil, registryError("mlops.deploy", err)
 	}
 	return ref.String(), nil
 }
 
 func rollbackModel(c *call, a args) (any, error) {
-	ref, err := c.reg.rollback(c.ctx(), a.text("model"))
+	ref, err := c.reg.Rollback(c.ctx(), a.text("model"))
 	if err != nil {
-		return nil, err
+		return nil, registryError("mlops.rollback", err)
 	}
 	return ref.String(), nil
 }
@@ -152,7 +145,11 @@ func dropModel(c *call, a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.reg.drop(c.ctx(), ref)
+	n, err := c.reg.Drop(c.ctx(), ref)
+	if err != nil {
+		return nil, registryError("mlops.drop", err)
+	}
+	return n, nil
 }
 
 // backupDatabase writes a consistent copy of the database, models

@@ -44,13 +44,13 @@ type storedRec struct {
 }
 
 // loadRec reads the recommender version ref names, decoded once and then
-// kept while it is unchanged (see registry.decoded).
+// kept while it is unchanged (see registry.Registry.Decoded).
 func loadRec(ctx context.Context, c *call, fn string, ref mlops.Ref) (*storedRec, error) {
-	m, v, err := c.reg.decoded(ctx, fn, recommenderKind, ref, func(data []byte) (any, error) { return decodeRecArtifact(data) })
+	m, v, err := c.reg.Decoded(ctx, recommenderKind, ref, func(data []byte) (any, error) { return decodeRecArtifact(data) })
 	if err != nil {
-		return nil, err
+		return nil, registryError(fn, err)
 	}
-	return &storedRec{recArtifact: v.(*recArtifact), ref: m.ref, metrics: m.metrics}, nil
+	return &storedRec{recArtifact: v.(*recArtifact), ref: m.Ref, metrics: m.Metrics}, nil
 }
 
 // user returns the index of the user id v (an int64 or a string) names,

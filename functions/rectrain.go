@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -369,14 +370,14 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 			trainRecommenderName, j.testFraction, train.Len()+test.Len(), train.Len(), test.Len()).
 			WithHint("Training needs at least one rating on each side.")
 	}
-	spec := runSpec{kind: recommenderKind, name: j.name, params: j.params(), source: j.src.text,
-		fingerprint: ratingsFingerprint(train, test), rows: int64(train.Len() + test.Len()), entities: int64(train.Users),
-		epochs: j.cfg.Epochs, deploy: j.deploy, session: j.c.caller.ID()}
-	tr, err := j.c.reg.begin(ctx, spec)
+	spec := registry.Spec{Kind: recommenderKind, Name: j.name, Params: j.params(), Source: j.src.text,
+		Fingerprint: ratingsFingerprint(train, test), Rows: int64(train.Len() + test.Len()), Entities: int64(train.Users),
+		Epochs: j.cfg.Epochs, Deploy: j.deploy, Session: j.c.caller.ID()}
+	tr, err := j.c.reg.Begin(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	return tr.stream(j.c, trainRecommenderName, func(ctx context.Context, emit func(row ...any) error) (*finished, error) {
+	return stream(j.c, trainRecommenderName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
 		fit := train // the users held out for evaluate's protocol 'users' never train
 		if h := j.cfg.HoldOutUsers; h > 0 {
 			fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
@@ -387,7 +388,7 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 				return err
 			}
 			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d %s recall_at_10 %.4f ndcg_at_10 %.4f%s",
-				trainRecommenderName, tr.ref(), e.Epoch, j.losses(&e), e.RecallAt10, e.NDCGAt10, workerTimes(e.Workers)))
+				trainRecommenderName, tr.Ref(), e.Epoch, j.losses(&e), e.RecallAt10, e.NDCGAt10, workerTimes(e.Workers)))
 			return emit(int64(e.Epoch), nullIfNaN(e.TrainRMSE), nullIfNaN(e.TestRMSE), nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
 				best, float64(e.Elapsed.Microseconds())/1000)
 		})
@@ -415,7 +416,7 @@ func (j *recJob) params() any {
 // so far, and saves a checkpoint when one is due: at a new lowest test
 // loss (or every checkpoint_every epochs), but not after the last epoch,
 // which the final model replaces at once.
-func (j *recJob) record(tr *trainingRun, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
+func (j *recJob) record(tr *registry.Training, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
 	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
 	if j.cfg.Objective == recommender.Ranking {
 		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
@@ -425,7 +426,7 @@ func (j *recJob) record(tr *trainingRun, train, test recommender.Ratings, e *rec
 			WithHint("Lower lr (it is %g).", j.cfg.LR)
 	}
 	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
-	best, err := tr.epoch(e.Epoch, trainLoss, testLoss, testLoss, float64(e.Elapsed.Microseconds())/1000, extra)
+	best, err := tr.Epoch(e.Epoch, trainLoss, testLoss, testLoss, float64(e.Elapsed.Microseconds())/1000, extra)
 	if err != nil {
 		return false, err
 	}
@@ -437,11 +438,11 @@ func (j *recJob) record(tr *trainingRun, train, test recommender.Ratings, e *rec
 	if err != nil {
 		return false, err
 	}
-	return best, tr.checkpoint(e.Epoch, data)
+	return best, tr.Checkpoint(e.Epoch, data)
 }
 
 // result measures the trained model against the baselines and stores it.
-func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*finished, error) {
+func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*registry.Result, error) {
 	metrics, err := recommender.Evaluate(ctx, model, train, test, evaluateUsers)
 	if err != nil {
 		return nil, err
@@ -460,7 +461,7 @@ func (j *recJob) result(ctx context.Context, model *recommender.Model, train, te
 		// loss, which deployment compares, is 1 − NDCG@10.
 		stored[0].RMSE, testLoss = nil, 1-metrics[0].NDCGAt10
 	}
-	return &finished{artifact: data, epoch: j.cfg.Epochs, metrics: stored, testLoss: testLoss, report: newRecReport(train, test)}, nil
+	return &registry.Result{Artifact: data, Epoch: j.cfg.Epochs, Metrics: stored, TestLoss: testLoss, Report: newRecReport(train, test)}, nil
 }
 
 // recReport is what the dashboard shows of a recommender version besides

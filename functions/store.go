@@ -16,9 +16,9 @@ import (
 	"github.com/mallard/mallard/storage"
 )
 
-// storeSchema creates what Mallard's functions keep between calls. Saved
-// scalers live in mlops.scalers: one row per name; saving a name again
-// replaces it.
+// storeSchema creates what Mallard's functions keep between calls besides
+// the registry (see registry.Registry.Setup). Saved scalers live in
+// mlops.scalers: one row per name; saving a name again replaces it.
 var storeSchema = []string{
 	"CREATE SCHEMA IF NOT EXISTS mlops",
 	`CREATE TABLE IF NOT EXISTS mlops.scalers (
@@ -38,23 +38,11 @@ var storeSchema = []string{
 }
 
 func createStore(ctx context.Context, conn *sql.Conn) error {
-	if _, err := conn.ExecContext(ctx, storeSchema[0]); err != nil {
-		return fmt.Errorf("create mlops schema: %w", err)
-	}
-	if err := migrate(ctx, conn); err != nil {
-		return fmt.Errorf("migrate mlops schema: %w", err)
-	}
-	for _, q := range append(storeSchema[1:], registrySchema...) {
+	for _, q := range storeSchema {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("create mlops schema: %w", err)
 		}
 	}
-	// DuckDB 1.5.5 cannot replay an ALTER TABLE of the mlops schema from
-	// the WAL ("GetDefaultDatabase with no default database set"), so a
-	// server killed before its next checkpoint could not open the file
-	// again. Checkpointing here keeps the migrations out of the WAL; if it
-	// fails (another process's transaction), the server still runs.
-	_, _ = conn.ExecContext(ctx, "CHECKPOINT")
 	return nil
 }
 

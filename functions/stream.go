@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -21,11 +22,11 @@ type streamed struct {
 // client while training goes on: each once the next is emitted or train
 // returns, as DuckDB asks for a table function's next chunk before it
 // hands over the last (the NOTICEs train sends are not held back). When train
-// returns, the run ends as its result says (see trainingRun.end); when the
-// statement ends first, train's context is canceled and the run ends
-// canceled.
-func (t *trainingRun) stream(c *call, fn string, train func(ctx context.Context, emit func(row ...any) error) (*finished, error)) *run {
-	ctx, cancel := context.WithCancelCause(t.ctx)
+// returns, the run finishes with its result or fails with its error (see
+// registry.Training); when the statement ends first, train's context is
+// canceled and the run ends canceled.
+func stream(c *call, fn string, t *registry.Training, train func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error)) *run {
+	ctx, cancel := context.WithCancelCause(t.Context())
 	out := make(chan streamed)
 	// stop closes when the statement ends: after it nobody reads out.
 	stop, done := make(chan struct{}), make(chan struct{})
@@ -39,7 +40,13 @@ func (t *trainingRun) stream(c *call, fn string, train func(ctx context.Context,
 				return context.Cause(ctx)
 			}
 		})
-		if note := t.end(err, res); note != "" {
+		var note string
+		if err == nil {
+			note = t.Finish(res)
+		} else {
+			note = t.Fail(err)
+		}
+		if note != "" {
 			c.caller.Notice(fn + ": " + note)
 		}
 		// The stored artifact and the training state are garbage now: at

@@ -4,8 +4,6 @@ package functions
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -204,27 +202,25 @@ func (j *gatJob) resumeFrom(a args) error {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", trainGATName, err)
 	}
 	if ref.Version == 0 {
-		err := j.c.db.SQL().QueryRowContext(j.c.ctx(), `SELECT coalesce(max(version), 0) FROM mlops.models
-			WHERE name = ? AND artifact_checksum IS NOT NULL`, ref.Name).Scan(&ref.Version)
-		if err != nil {
+		if ref.Version, err = j.c.reg.LatestWithWeights(j.c.ctx(), ref.Name); err != nil {
 			return err
 		}
 		if ref.Version == 0 {
 			return sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", trainGATName, quote(ref.Name))
 		}
 	}
-	m, err := j.c.reg.load(j.c.ctx(), trainGATName, "gat", ref)
+	m, err := j.c.reg.Load(j.c.ctx(), "gat", ref)
 	if err != nil {
+		return registryError(trainGATName, err)
+	}
+	if j.from, err = decodeGATArtifact(m.Artifact); err != nil {
 		return err
 	}
-	if j.from, err = decodeGATArtifact(m.artifact); err != nil {
-		return err
+	v, err := j.c.reg.Version(j.c.ctx(), m.Ref)
+	if err != nil {
+		return registryError(trainGATName, err)
 	}
-	if err := j.c.db.SQL().QueryRowContext(j.c.ctx(), "SELECT fingerprint FROM mlops.models WHERE name = ? AND version = ?",
-		ref.Name, ref.Version).Scan(&j.fromFingerprint); err != nil {
-		return err
-	}
-	j.fromRef = m.ref
+	j.fromRef, j.fromFingerprint = m.Ref, v.Fingerprint
 	prev := j.from.Model.Config
 	// The architecture is the checkpoint's; the call may repeat it, not change it.
 	for _, arch := range []struct {
@@ -242,7 +238,7 @@ func (j *gatJob) resumeFrom(a args) error {
 	} {
 		if a.explicit(arch.name) && !arch.same {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %v differs from %v of %s, which resume continues",
-				trainGATName, arch.name, arch.want, arch.had, m.ref).WithHint("Leave %s out to keep the checkpoint's.", arch.name)
+				trainGATName, arch.name, arch.want, arch.had, m.Ref).WithHint("Leave %s out to keep the checkpoint's.", arch.name)
 		}
 	}
 	cfg := prev
@@ -261,31 +257,31 @@ func (j *gatJob) resumeFrom(a args) error {
 	}
 	if j.from.Epoch >= cfg.Epochs {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
-			trainGATName, m.ref, j.from.Epoch, cfg.Epochs)
+			trainGATName, m.Ref, j.from.Epoch, cfg.Epochs)
 	}
 	j.cfg = cfg
 	if j.name == "" {
 		j.name = ref.Name
 	}
 	if j.scaler == "" {
-		j.scaler = m.scaler
+		j.scaler = m.Scaler
 	}
 	return nil
 }
 
 // checkModelKind fails if name is taken by a model of another kind.
 func checkModelKind(c *call, fn, name, kind string) error {
-	var other string
-	err := c.db.SQL().QueryRowContext(c.ctx(), "SELECT kind FROM mlops.models WHERE name = ? AND kind <> ? LIMIT 1", name, kind).Scan(&other)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil
-	case err != nil:
+	kinds, err := c.reg.Kinds(c.ctx(), name)
+	if err != nil {
 		return err
-	default:
-		return sqlstate.New(sqlstate.DuplicateObject, "%s: model %s is of kind %s, not %s", fn, quote(name), other, kind).
-			WithHint("Choose another name, or drop it with mlops.drop.")
 	}
+	for _, other := range kinds {
+		if other != kind {
+			return sqlstate.New(sqlstate.DuplicateObject, "%s: model %s is of kind %s, not %s", fn, quote(name), other, kind).
+				WithHint("Choose another name, or drop it with mlops.drop.")
+		}
+	}
+	return nil
 }
 
 // minRows is the fewest time rows training needs: a window, and a training

@@ -5,10 +5,14 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -67,15 +71,71 @@ func notFound(r *http.Request) (any, error) {
 	return nil, sqlstate.New(sqlstate.UndefinedObject, "no dashboard API at %s", r.URL.Path)
 }
 
-// modelColumns are a model version's columns as the API shows them.
-var modelColumns = "name, version, kind, status, deployed, run_id, " + isoTime("created_at") + ", " + isoTime("finished_at") +
-	", test_loss, rows, entities, source, checkpoint_epoch, hyperparameters, metrics"
+// versionRow is a model version as the API shows it.
+func versionRow(v registry.Version) row {
+	return row{"name": v.Ref.Name, "version": int32(v.Ref.Version), "kind": v.Kind, "status": v.Status, "deployed": v.Deployed,
+		"run_id": v.RunID, "created_at": isoTime(&v.CreatedAt), "finished_at": isoTime(v.FinishedAt), "test_loss": number(v.TestLoss),
+		"rows": v.Rows, "entities": v.Entities, "source": v.Source, "checkpoint_epoch": integer(v.CheckpointEpoch),
+		"hyperparameters": jsonText(&v.Hyperparameters), "metrics": jsonText(v.Metrics)}
+}
 
-// runColumns are a training run's columns as the API shows them, with its
-// version's hyperparameters, which labelLosses reads and drops.
-var runColumns = "run_id, model, version, kind, status, " + isoTime("queued_at") + ", " + isoTime("started_at") + ", " +
-	isoTime("finished_at") + ", epochs, epochs_done, best_epoch, best_test_loss, error, resumed_from, " +
-	"(SELECT m.hyperparameters FROM mlops.models m WHERE m.name = training_runs.model AND m.version = training_runs.version) AS hyperparameters"
+// runRow is a training run as the API shows it, with its version's
+// hyperparameters, which labelLosses reads and drops.
+func runRow(u registry.Run) row {
+	return row{"run_id": u.ID, "model": u.Model, "version": integer(u.Version), "kind": u.Kind, "status": u.Status,
+		"queued_at": isoTime(&u.QueuedAt), "started_at": isoTime(u.StartedAt), "finished_at": isoTime(u.FinishedAt),
+		"epochs": int32(u.Epochs), "epochs_done": int32(u.EpochsDone), "best_epoch": integer(u.BestEpoch),
+		"best_test_loss": number(u.BestTestLoss), "error": text(u.Error), "resumed_from": text(u.ResumedFrom),
+		"hyperparameters": jsonText(u.Hyperparameters)}
+}
+
+// metricRow is an epoch of a training run as the API shows it.
+func metricRow(m registry.Metric) row {
+	return row{"epoch": int32(m.Epoch), "train_loss": number(&m.TrainLoss), "test_loss": number(&m.TestLoss),
+		"elapsed_ms": number(&m.ElapsedMS), "extra": jsonText(m.Extra)}
+}
+
+// isoTime is t as an ISO 8601 UTC time, which browsers parse; nil for none.
+func isoTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// number is *f, or nil for none, NaN and infinities, which JSON lacks.
+func number(f *float64) any {
+	if f == nil || math.IsNaN(*f) || math.IsInf(*f, 0) {
+		return nil
+	}
+	return *f
+}
+
+func integer(n *int) any {
+	if n == nil {
+		return nil
+	}
+	return int32(*n)
+}
+
+func text(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
+}
+
+// jsonText is JSON text embedded as JSON rather than as a string; text
+// that is not JSON stays a string.
+func jsonText(s *string) any {
+	if s == nil {
+		return nil
+	}
+	if json.Valid([]byte(*s)) {
+		return json.RawMessage(*s)
+	}
+	return *s
+}
 
 // lossOf names what a model's test loss measures: MSE for a GAT, RMSE
 // for a recommender, 1 − NDCG@10 for a recommender trained to rank.
@@ -107,7 +167,11 @@ func labelLosses(rows []row) {
 
 // models lists every model version, by name and newest version first.
 func (s *Server) models(r *http.Request) (any, error) {
-	rows, err := s.query(r.Context(), "SELECT "+modelColumns+" FROM mlops.models ORDER BY name, version DESC")
+	versions, err := s.reg.Versions(r.Context(), "")
+	var rows []row
+	for _, v := range versions {
+		rows = append(rows, versionRow(v))
+	}
 	labelLosses(rows)
 	return map[string]any{"models": orEmpty(rows)}, err
 }
@@ -131,9 +195,13 @@ func (s *Server) model(r *http.Request) (any, error) {
 // versions are the versions of the model name, newest first; an unknown
 // model is an error.
 func (s *Server) versions(r *http.Request, name string) ([]row, error) {
-	rows, err := s.query(r.Context(), "SELECT "+modelColumns+" FROM mlops.models WHERE name = ? ORDER BY version DESC", name)
+	versions, err := s.reg.Versions(r.Context(), name)
 	if err != nil {
 		return nil, err
+	}
+	var rows []row
+	for _, v := range versions {
+		rows = append(rows, versionRow(v))
 	}
 	if len(rows) == 0 {
 		return nil, sqlstate.New(sqlstate.UndefinedObject, "model %q does not exist", name)
@@ -144,7 +212,11 @@ func (s *Server) versions(r *http.Request, name string) ([]row, error) {
 
 // runs lists the latest training runs, newest first.
 func (s *Server) runs(r *http.Request) (any, error) {
-	rows, err := s.query(r.Context(), "SELECT "+runColumns+" FROM mlops.training_runs ORDER BY run_id DESC LIMIT 200")
+	runs, err := s.reg.Runs(r.Context(), 200)
+	var rows []row
+	for _, u := range runs {
+		rows = append(rows, runRow(u))
+	}
 	labelLosses(rows)
 	return map[string]any{"runs": orEmpty(rows)}, err
 }
@@ -156,20 +228,25 @@ func (s *Server) run(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "run id %q is not an integer", r.PathValue("id"))
 	}
-	runs, err := s.query(r.Context(), "SELECT "+runColumns+" FROM mlops.training_runs WHERE run_id = ?", id)
-	if err != nil {
-		return nil, err
-	}
-	if len(runs) == 0 {
+	u, err := s.reg.Run(r.Context(), id)
+	if errors.Is(err, registry.ErrNoRun) {
 		return nil, sqlstate.New(sqlstate.UndefinedObject, "training run %d does not exist", id)
 	}
-	metrics, err := s.query(r.Context(), "SELECT epoch, train_loss, test_loss, elapsed_ms, extra FROM mlops.training_metrics WHERE run_id = ? ORDER BY epoch", id)
 	if err != nil {
 		return nil, err
 	}
+	epochs, err := s.reg.Metrics(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	var metrics []row
+	for _, m := range epochs {
+		metrics = append(metrics, metricRow(m))
+	}
+	runs := []row{runRow(u)}
 	labelLosses(runs)
 	run := runs[0]
-	baselines, err := s.baselines(r, run)
+	baselines, err := s.baselines(r, u)
 	if err != nil {
 		return nil, err
 	}
@@ -178,16 +255,19 @@ func (s *Server) run(r *http.Request) (any, error) {
 
 // baselines are the losses of the methods a run's model was compared
 // with, read from its version's metrics; none before it is scored.
-func (s *Server) baselines(r *http.Request, run row) ([]map[string]any, error) {
+func (s *Server) baselines(r *http.Request, run registry.Run) ([]map[string]any, error) {
 	out := []map[string]any{}
-	if run["version"] == nil {
+	if run.Version == nil {
 		return out, nil
 	}
-	rows, err := s.query(r.Context(), "SELECT metrics FROM mlops.models WHERE name = ? AND version = ?", run["model"], run["version"])
-	if err != nil || len(rows) == 0 {
+	v, err := s.reg.Version(r.Context(), mlops.Ref{Name: run.Model, Version: *run.Version})
+	if errors.Is(err, registry.ErrNoModel) || errors.Is(err, registry.ErrNoVersion) {
+		return out, nil
+	}
+	if err != nil {
 		return out, err
 	}
-	raw, ok := rows[0]["metrics"].(json.RawMessage)
+	raw, ok := jsonText(v.Metrics).(json.RawMessage)
 	if !ok {
 		return out, nil
 	}
@@ -260,15 +340,15 @@ func (s *Server) report(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.query(r.Context(), "SELECT data FROM mlops.reports WHERE name = ? AND version = ?", name, v["version"])
+	data, err := s.reg.Report(r.Context(), mlops.Ref{Name: name, Version: int(v["version"].(int32))})
+	if errors.Is(err, registry.ErrNoReport) {
+		return nil, s.noReport(r, name, v)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, s.noReport(r, name, v)
-	}
 	out := map[string]any{}
-	if raw, ok := rows[0]["data"].(json.RawMessage); !ok || json.Unmarshal(raw, &out) != nil {
+	if json.Unmarshal(data, &out) != nil {
 		return nil, errors.New("report of " + name + " is not a JSON object")
 	}
 	out["name"], out["version"], out["kind"], out["metrics"] = name, v["version"], v["kind"], v["metrics"]
@@ -283,12 +363,12 @@ func (s *Server) noReport(r *http.Request, name string, v row) error {
 	case "ready":
 		why = "it was trained before Mallard kept reports; train it again to see one"
 	case "failed":
-		runs, err := s.query(r.Context(), "SELECT error FROM mlops.training_runs WHERE run_id = ?", v["run_id"])
-		if err != nil {
+		run, err := s.reg.Run(r.Context(), v["run_id"].(int64))
+		if err != nil && !errors.Is(err, registry.ErrNoRun) {
 			return err
 		}
-		if len(runs) == 1 && runs[0]["error"] != nil {
-			why = "its training failed: " + runs[0]["error"].(string)
+		if err == nil && run.Error != nil {
+			why = "its training failed: " + *run.Error
 		}
 	}
 	return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s@%d has no report: %s", name, v["version"], why)

@@ -8,13 +8,6 @@ import (
 	"time"
 )
 
-// registryState is a fingerprint of what the dashboard shows: it changes
-// when a run starts, records an epoch or changes status, and when a
-// model version changes status or deployment.
-const registryState = `SELECT CAST((SELECT count(*) FROM mlops.training_metrics) AS VARCHAR) || '/' ||
-	CAST((SELECT coalesce(sum(hash(run_id, status, epochs_done, version)), 0) FROM mlops.training_runs) AS VARCHAR) || '/' ||
-	CAST((SELECT coalesce(sum(hash(name, version, status, deployed, checkpoint_epoch)), 0) FROM mlops.models) AS VARCHAR) AS state`
-
 // keepAlive is how often an idle event stream sends a comment, so that
 // proxies and browsers keep it open.
 const keepAlive = 15 * time.Second
@@ -36,14 +29,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer poll.Stop()
 	seq, last := 0, ""
 	for {
-		rows, err := s.query(r.Context(), registryState)
+		state, err := s.reg.State(r.Context())
 		switch {
 		case err != nil:
 			if r.Context().Err() == nil {
 				s.log.Warn("dashboard event stream", "err", err)
 			}
-		case rows[0]["state"] != last:
-			last, _ = rows[0]["state"].(string)
+		case state != last:
+			last = state
 			seq++
 			if _, err := fmt.Fprintf(w, "event: change\ndata: {\"seq\":%d}\n\n", seq); err != nil {
 				return

@@ -30,7 +30,7 @@ func (s *Server) query(ctx context.Context, query string, args ...any) ([]row, e
 	return out, r.Close()
 }
 
-// jsonColumns are the registry's columns of JSON text.
+// jsonColumns are the columns of JSON text the dashboard's queries may return.
 var jsonColumns = map[string]bool{"hyperparameters": true, "metrics": true, "extra": true, "data": true}
 
 func appendRows(out []row, b arrow.RecordBatch) []row {
@@ -101,10 +101,4 @@ func jsonValue(name string, col arrow.Array, i int) any {
 		return v
 	}
 	return col.GetOneForMarshal(i)
-}
-
-// isoTime is the SQL that renders a TIMESTAMPTZ column as an ISO 8601 UTC
-// time, which browsers parse.
-func isoTime(column string) string {
-	return "strftime(timezone('UTC', " + column + "), '%Y-%m-%dT%H:%M:%SZ') AS " + column
 }

@@ -2,8 +2,8 @@
 
 // Package web serves Mallard's dashboard: a page that shows the models
 // and training runs of the registry, live, and the JSON API it reads. The
-// HTTP side only reads: it runs SELECTs on the registry and Mallard's
-// read-only functions (recommend), never a write.
+// HTTP side only reads: it reads the registry through mlops/registry and
+// runs Mallard's read-only functions (recommend), never a write.
 package web
 
 import (
@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/storage"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	// Poll is how often an event stream looks for changes in the registry;
 	// zero means DefaultPoll.
 	Poll time.Duration
+	// Registry is the registry the dashboard shows; nil reads db's through
+	// a registry of its own.
+	Registry *registry.Registry
 }
 
 // DefaultPoll is how often event streams look for registry changes by default.
@@ -40,6 +44,7 @@ const DefaultPoll = 500 * time.Millisecond
 // which would otherwise hold an http.Server's Shutdown until its deadline.
 type Server struct {
 	db      *storage.DB
+	reg     *registry.Registry
 	cfg     Config
 	log     *slog.Logger
 	handler http.Handler
@@ -56,7 +61,10 @@ func New(db *storage.DB, cfg Config, log *slog.Logger) *Server {
 	if cfg.Plan == nil {
 		cfg.Plan = func(q string) string { return q }
 	}
-	s := &Server{db: db, cfg: cfg, log: log, done: make(chan struct{})}
+	if cfg.Registry == nil {
+		cfg.Registry = registry.New(db, registry.Options{})
+	}
+	s := &Server{db: db, reg: cfg.Registry, cfg: cfg, log: log, done: make(chan struct{})}
 	assets, err := fs.Sub(static, "static")
 	if err != nil {
 		panic(err) // the embedded directory is part of the binary

@@ -1,0 +1,142 @@
+//go:build duckdb_arrow
+
+package registry
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/mallard/mallard/mlops"
+)
+
+// Model is a model version as the registry keeps it, with its artifact
+// when it was loaded.
+type Model struct {
+	Ref      mlops.Ref // the version, never 0
+	Kind     string
+	Status   string
+	Scaler   string
+	Metrics  string // JSON
+	Epoch    int    // of the artifact
+	Checksum string // of the artifact
+	Artifact []byte
+}
+
+// Load reads a model version of kind and its artifact, verified against
+// its checksum. Version 0 is the deployed one. A version that is training
+// or failed has no usable artifact; a canceled or interrupted one may have
+// its last checkpoint.
+func (r *Registry) Load(ctx context.Context, kind string, ref mlops.Ref) (*Model, error) {
+	m, err := r.Describe(ctx, kind, ref)
+	if err != nil {
+		return nil, err
+	}
+	return m, r.readArtifact(ctx, m)
+}
+
+// Describe reads what the registry records of a model version of kind,
+// checking that it has an artifact, but not the artifact. Version 0 is
+// the deployed one (ErrNotDeployed if there is none). It fails with
+// ErrNoModel, ErrNoVersion, ErrWrongKind, ErrNoWeights or ErrTraining.
+func (r *Registry) Describe(ctx context.Context, kind string, ref mlops.Ref) (*Model, error) {
+	db := r.db.SQL()
+	if ref.Version == 0 {
+		v, _, err := deployed(ctx, db, ref.Name)
+		if err != nil {
+			return nil, err
+		}
+		if v == 0 {
+			if !hasModel(ctx, db, ref.Name) {
+				return nil, noModel(ctx, db, ref)
+			}
+			return nil, &Error{Err: ErrNotDeployed, Ref: ref}
+		}
+		ref.Version = v
+	}
+	m := &Model{Ref: ref}
+	var scaler, metrics, checksum sql.NullString
+	var epoch sql.NullInt64
+	err := db.QueryRowContext(ctx, `SELECT kind, status, scaler, metrics, artifact_checksum, checkpoint_epoch FROM mlops.models
+		WHERE name = ? AND version = ?`, ref.Name, ref.Version).Scan(&m.Kind, &m.Status, &scaler, &metrics, &checksum, &epoch)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, noModel(ctx, db, ref)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", ref, err)
+	}
+	m.Scaler, m.Metrics, m.Epoch, m.Checksum = scaler.String, metrics.String, int(epoch.Int64), checksum.String
+	if m.Kind != kind {
+		return nil, &Error{Err: ErrWrongKind, Ref: ref, Kind: m.Kind, Want: kind}
+	}
+	if !checksum.Valid {
+		return nil, &Error{Err: ErrNoWeights, Ref: ref, Status: m.Status}
+	}
+	if m.Status == StatusTraining {
+		return nil, &Error{Err: ErrTraining, Ref: ref}
+	}
+	return m, nil
+}
+
+// readArtifact reads m's artifact, joining its parts, and verifies it
+// against its checksum: ErrMissing if it has no part, ErrCorrupted if
+// they do not match.
+func (r *Registry) readArtifact(ctx context.Context, m *Model) error {
+	rows, err := r.db.SQL().QueryContext(ctx, `SELECT checksum, size, data FROM mlops.artifacts
+		WHERE name = ? AND version = ? AND checksum = ? ORDER BY part`, m.Ref.Name, m.Ref.Version, m.Checksum)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", m.Ref, err)
+	}
+	defer rows.Close()
+	var sum string
+	var size int64
+	var part []byte
+	parts := 0
+	for rows.Next() {
+		if err := rows.Scan(&sum, &size, &part); err != nil {
+			return fmt.Errorf("load %s: %w", m.Ref, err)
+		}
+		if m.Artifact == nil && size >= 0 && size < 1<<40 {
+			m.Artifact = make([]byte, 0, size)
+		}
+		m.Artifact = append(m.Artifact, part...)
+		parts++
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load %s: %w", m.Ref, err)
+	}
+	if parts == 0 {
+		return &Error{Err: ErrMissing, Ref: m.Ref}
+	}
+	if got := mlops.Checksum(m.Artifact); sum != m.Checksum || got != sum || int64(len(m.Artifact)) != size {
+		return &Error{Err: ErrCorrupted, Ref: m.Ref, Checksum: m.Checksum, Got: got}
+	}
+	return nil
+}
+
+// Decoded returns a model version of kind, as Load does, and its artifact
+// as decode makes it: from the registry's cache while the version's
+// checksum is the one it was decoded from, so that serving a model does
+// not read and decode its weights on every call. The decoded value is
+// shared and must not be changed; the Model has no Artifact.
+func (r *Registry) Decoded(ctx context.Context, kind string, ref mlops.Ref, decode func([]byte) (any, error)) (*Model, any, error) {
+	m, err := r.Describe(ctx, kind, ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := m.Ref.String() + "#" + m.Checksum
+	if v, ok := r.cache.get(key); ok {
+		return m, v, nil
+	}
+	if err := r.readArtifact(ctx, m); err != nil {
+		return nil, nil, err
+	}
+	v, err := decode(m.Artifact)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Artifact = nil
+	r.cache.put(key, v)
+	return m, v, nil
+}
