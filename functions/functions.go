@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"runtime"
 	"sync"
 
@@ -54,59 +53,61 @@ func tableFunctions() map[string]tableFunction {
 	}
 }
 
-// TableFunctions maps Mallard's table functions to their named arguments:
-// what the planner needs to rewrite calls of them (see planner.Catalog).
-func TableFunctions() map[string][]string {
-	out := map[string][]string{}
+// Names are the names of Mallard's SQL functions, as the planner and the
+// wire side need them (see planner.Catalog and sqlfront.Config).
+type Names struct {
+	// Table maps the table functions to their named arguments.
+	Table map[string][]string
+	// Operations are the registry's operations, mlops.<name>.
+	Operations []string
+	// Scalars are the scalar functions that take the calling session.
+	Scalars []string
+	// Progressive are the table functions whose rows report progress, one
+	// per training epoch, and should reach the client as they are produced.
+	Progressive []string
+}
+
+// Surface is Mallard's SQL surface: the names of the functions Register
+// installs.
+func Surface() Names {
+	table := map[string][]string{}
 	for name, f := range tableFunctions() {
-		out[name] = f.sig.namedArguments()
+		table[name] = f.sig.namedArguments()
 	}
-	return out
+	return Names{Table: table, Operations: operationNames(), Scalars: []string{recommendationsName},
+		Progressive: []string{trainGATName, trainRecommenderName}}
 }
 
 // Planner turns client SQL into SQL DuckDB runs: the functions plan a
 // query given as their source as the server plans the client's statements.
 type Planner func(query string) string
 
-// Progressive names the table functions whose rows report progress, one
-// per training epoch, and should reach the client as they are produced.
-func Progressive() []string { return []string{trainGATName, trainRecommenderName} }
-
 // Options configure Register.
 type Options struct {
 	// Plan plans the queries given as sources; nil runs them as given.
 	Plan Planner
-	// MaxTrainings is how many training runs may run at once; the others
-	// wait in a queue. 0 means the number of CPUs.
-	MaxTrainings int
-	// Version is Mallard's, recorded with every model.
-	Version string
-	// Log records each training run's queueing, start and end; nil records nothing.
-	Log *slog.Logger
+	// Registry is where the functions keep models and training runs; its
+	// tables must exist (see registry.Registry.Setup).
+	Registry *registry.Registry
 }
 
-// Register installs Mallard's functions in db, and the mlops schema where
-// they keep what they save. It marks the training runs a stopped server
-// left unfinished as interrupted. It is safe to call on a database that
-// already has them from an earlier run.
+// Register installs Mallard's functions in db, and the mlops.scalers
+// table where they keep saved scalers. It is safe to call on a database
+// that already has them from an earlier run.
 func Register(ctx context.Context, db *storage.DB, opts Options) error {
-	e := &env{db: db, plan: opts.Plan}
+	if opts.Registry == nil {
+		return fmt.Errorf("register functions: no registry")
+	}
+	e := &env{db: db, plan: opts.Plan, reg: opts.Registry}
 	if e.plan == nil {
 		e.plan = func(q string) string { return q }
 	}
-	if opts.MaxTrainings <= 0 {
-		opts.MaxTrainings = runtime.NumCPU()
-	}
-	e.reg = registry.New(db, registry.Options{MaxTrainings: opts.MaxTrainings, Version: opts.Version, Log: opts.Log})
 	conn, err := db.SQL().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("register functions: %w", err)
 	}
 	defer conn.Close()
 	if err := createStore(ctx, conn); err != nil {
-		return err
-	}
-	if err := e.reg.Setup(ctx); err != nil {
 		return err
 	}
 	for name, f := range tableFunctions() {

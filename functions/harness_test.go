@@ -14,47 +14,24 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mallard/mallard/functions"
-	"github.com/mallard/mallard/planner"
-	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/storage"
 )
 
-// startServer runs a Mallard server with its functions on a fresh
-// in-memory database, wired as cmd/mallard wires it, and returns its address.
+// startServer runs a Mallard server on a fresh in-memory database and
+// returns its address.
 func startServer(t testing.TB) string {
 	t.Helper()
-	return startServerWith(t, functions.Options{})
+	return startServerWith(t, server.Config{})
 }
 
-// startServerWith is startServer with opts for the functions (Plan is set here).
-func startServerWith(t testing.TB, opts functions.Options) string {
-	t.Helper()
-	return startServerConfig(t, opts, sqlfront.Config{})
-}
-
-// startServerConfig is startServerWith with cfg for the front end (the
-// catalog and functions are set here).
-func startServerConfig(t testing.TB, opts functions.Options, cfg sqlfront.Config) string {
+// startServerWith is startServer with cfg (the database, version and log
+// are set here).
+func startServerWith(t testing.TB, cfg server.Config) string {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Catalog, cfg.CatalogSQL = sqlfront.DefaultCatalog()
-	cfg.Functions = functions.TableFunctions()
-	cfg.Progressive = functions.Progressive()
-	cfg.Catalog.Functions = cfg.Functions
-	cfg.Catalog.Operations = functions.Operations()
-	cfg.Catalog.Scalars = functions.Scalars()
-	plan := planner.New(cfg.Catalog)
-	opts.Plan = func(q string) string { return plan.PlanOne(q).Text }
-	opts.Version = "test"
-	if err := functions.Register(ctx, db, opts); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := sqlfront.New(ctx, cfg, db, slog.New(slog.DiscardHandler))
+	cfg.DB, cfg.Version, cfg.Log = storage.Config{Path: storage.MemoryPath}, "test", slog.New(slog.DiscardHandler)
+	srv, err := server.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +44,8 @@ func startServerConfig(t testing.TB, opts functions.Options, cfg sqlfront.Config
 	t.Cleanup(func() {
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		_ = srv.Shutdown(sctx)
+		_ = srv.Close(sctx)
 		<-done
-		_ = db.Close(sctx)
 	})
 	return ln.Addr().String()
 }

@@ -38,8 +38,8 @@ func operations() map[string]operation {
 	}
 }
 
-// Operations names the registry's operations, for the planner.
-func Operations() []string {
+// operationNames names the registry's operations, for the planner.
+func operationNames() []string {
 	var names []string
 	for name := range operations() {
 		names = append(names, name)

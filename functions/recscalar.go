@@ -104,9 +104,6 @@ func (f recommendationsUDF) row(ctx context.Context, c *call, values []driver.Va
 	return out, nil
 }
 
-// Scalars names the scalar functions that take their caller first, for the planner.
-func Scalars() []string { return []string{recommendationsName} }
-
 func registerRecommendations(conn *sql.Conn, e *env) error {
 	return duckdb.RegisterScalarUDFSet(conn, recommendationsName, recommendationsUDF{e: e}, recommendationsUDF{e: e, text: true})
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/server"
 )
 
 // longTraining is a train_gat call that runs until it is canceled.
@@ -214,7 +214,7 @@ func TestCancelRequest(t *testing.T) {
 // TestTrainingQueue runs one training at a time: a second waits as queued
 // and can be canceled there, leaving no model version.
 func TestTrainingQueue(t *testing.T) {
-	addr := startServerWith(t, functions.Options{MaxTrainings: 1})
+	addr := startServerWith(t, server.Config{MaxTrainings: 1})
 	ctx := context.Background()
 	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	second := connect(t, addr, pgx.QueryExecModeSimpleProtocol)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 )
 
@@ -26,7 +26,7 @@ func startRolesServer(t *testing.T) (owner, reader *pgx.Conn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := startServerConfig(t, functions.Options{}, sqlfront.Config{Credentials: ownerCreds, Reader: readerCreds})
+	addr := startServerWith(t, server.Config{Front: sqlfront.Config{Credentials: ownerCreds, Reader: readerCreds}})
 	login := func(user, password string) *pgx.Conn {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -164,8 +164,7 @@ func TestReadOnlyRole(t *testing.T) {
 // already has a caller alone.
 func forgedCall(t *testing.T, query, caller string) string {
 	t.Helper()
-	cat, _ := sqlfront.DefaultCatalog()
-	cat.Functions, cat.Operations, cat.Scalars = functions.TableFunctions(), functions.Operations(), functions.Scalars()
+	cat, _ := server.Catalog()
 	text := planner.New(cat).PlanOne(query).Text
 	i := strings.LastIndex(text, planner.CallerArgument+" := ")
 	if i < 0 || !strings.HasSuffix(text, ")") {

@@ -1,7 +1,7 @@
 // Package mlops is what Mallard's models share: the training runs of one
 // server process (how many may train at once, the queue, cancellation),
 // model references ('name' or 'name@3') and artifact checksums. It knows
-// nothing of SQL; functions keeps the registry's tables.
+// nothing of SQL; mlops/registry keeps the registry's tables.
 package mlops
 
 import (

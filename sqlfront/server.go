@@ -64,13 +64,12 @@ type Config struct {
 	// ServerVersion is reported as server_version.
 	ServerVersion string
 	// Catalog names the objects that stand in for Postgres' system
-	// catalog, and CatalogSQL installs them; both come from planner/catalog.
+	// catalog, and Mallard's functions registered in the database;
+	// CatalogSQL installs the system catalog (see server.Catalog). Without
+	// CatalogSQL, New uses DefaultCatalog.
 	Catalog    planner.Catalog
 	CatalogSQL []string
-	// Functions maps the Mallard table functions registered in the
-	// database to their named arguments (see planner.Catalog).
-	Functions map[string][]string
-	// Progressive are the functions among them whose rows report progress
+	// Progressive are the Mallard table functions whose rows report progress
 	// (one per training epoch): statements calling them have DuckDB hand
 	// over each chunk as soon as it can (see chunkByChunk), send each row
 	// at once, and send each notice as soon as the function queues it.
@@ -106,7 +105,6 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 	if cfg.CatalogSQL == nil {
 		cfg.Catalog, cfg.CatalogSQL = DefaultCatalog()
 	}
-	cfg.Catalog.Functions = cfg.Functions
 	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
 	for _, q := range setup {
 		if _, err := db.SQL().ExecContext(ctx, q); err != nil {

@@ -19,8 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mallard/mallard/functions"
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/storage"
 	"github.com/mallard/mallard/web"
 )
@@ -36,25 +35,20 @@ type stack struct {
 func newStack(t *testing.T, cfg web.Config) *stack {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.DiscardHandler))
+	srv, err := server.Open(ctx, server.Config{DB: storage.Config{Path: storage.MemoryPath}, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := planner.New(planner.Catalog{Functions: functions.TableFunctions(), Operations: functions.Operations(), Scalars: functions.Scalars()})
-	plan := func(q string) string { return p.PlanOne(q).Text }
-	if err := functions.Register(ctx, db, functions.Options{Plan: plan, Version: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	cfg.Plan = plan
+	cfg.Plan, cfg.Registry = srv.Plan, srv.Registry
 	cfg.Poll = 20 * time.Millisecond
-	dash := web.New(db, cfg, slog.New(slog.DiscardHandler))
-	srv := httptest.NewServer(dash)
+	dash := web.New(srv.DB, cfg, slog.New(slog.DiscardHandler))
+	hs := httptest.NewServer(dash)
 	t.Cleanup(func() {
 		dash.Close()
-		srv.Close()
-		_ = db.Close(context.Background())
+		hs.Close()
+		_ = srv.Close(context.Background())
 	})
-	return &stack{db: db, plan: plan, url: srv.URL}
+	return &stack{db: srv.DB, plan: srv.Plan, url: hs.URL}
 }
 
 // exec runs statements to their end, failing the test on error.

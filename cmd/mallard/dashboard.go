@@ -10,8 +10,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
-	"github.com/mallard/mallard/storage"
 	"github.com/mallard/mallard/web"
 )
 
@@ -40,14 +40,14 @@ func listenDashboard(cfg Config, log *slog.Logger) (net.Listener, error) {
 	return ln, nil
 }
 
-// startDashboard serves the dashboard and mon on ln (from listenDashboard;
-// nil for none): over TLS when the wire side has it, with its password
-// when it has one.
-func startDashboard(ln net.Listener, fc sqlfront.Config, db *storage.DB, plan func(string) string, mon monitor, log *slog.Logger) *dashboard {
+// startDashboard serves the dashboard of mallard, and mon, on ln (from
+// listenDashboard; nil for none): over TLS when the wire side has it,
+// with its password when it has one.
+func startDashboard(ln net.Listener, fc sqlfront.Config, mallard *server.Server, mon monitor, log *slog.Logger) *dashboard {
 	if ln == nil {
 		return nil
 	}
-	wcfg := web.Config{Plan: plan}
+	wcfg := web.Config{Plan: mallard.Plan, Registry: mallard.Registry}
 	if owner, reader := fc.Credentials, fc.Reader; owner != nil {
 		// The dashboard only reads: the read-only role may see it too.
 		wcfg.Authenticate = func(user, password string) bool {
@@ -57,7 +57,7 @@ func startDashboard(ln net.Listener, fc sqlfront.Config, db *storage.DB, plan fu
 			return owner.Verify(user, password)
 		}
 	}
-	handler := web.New(db, wcfg, log)
+	handler := web.New(mallard.DB, wcfg, log)
 	mon.authenticate = wcfg.Authenticate
 	srv := &http.Server{Handler: mon.routes(handler), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}

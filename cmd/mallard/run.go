@@ -9,10 +9,7 @@ import (
 	"net"
 	"time"
 
-	"github.com/mallard/mallard/functions"
-	"github.com/mallard/mallard/ops"
-	"github.com/mallard/mallard/ops/metrics"
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -83,49 +80,24 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			dashLn.Close()
 		}
 	}
-	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
-		Sandbox: true, DataDirs: cfg.DataDirs, SandboxHint: cfg.sandboxHint()}, log)
+	// Metrics are served on the dashboard's port, and kept only if they are.
+	srv, err := server.Open(ctx, server.Config{DB: storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
+		Sandbox: true, DataDirs: cfg.DataDirs, SandboxHint: cfg.sandboxHint()}, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
+		Version: Version, Metrics: dashLn != nil, Log: log})
 	if err != nil {
 		closeListeners()
 		return err
 	}
-	frontCfg.Catalog, frontCfg.CatalogSQL = sqlfront.DefaultCatalog()
-	mets := metrics.New(db)
-	if dashLn != nil { // metrics are served on the dashboard's port, and kept only if they are
-		frontCfg.Observer = mets
-	}
-	frontCfg.Catalog.Views = append(frontCfg.Catalog.Views, ops.Views()...)
-	frontCfg.Functions = functions.TableFunctions()
-	frontCfg.Progressive = functions.Progressive()
-	frontCfg.Catalog.Functions = frontCfg.Functions
-	frontCfg.Catalog.Operations = functions.Operations()
-	frontCfg.Catalog.Scalars = append(functions.Scalars(), ops.Scalars()...)
-	plan := planner.New(frontCfg.Catalog)
-	opts := functions.Options{Plan: func(q string) string { return plan.PlanOne(q).Text }, MaxTrainings: cfg.MaxTrainings, Version: Version,
-		Log: log.With("component", "training")}
-	if err := functions.Register(ctx, db, opts); err != nil {
-		closeListeners()
-		db.Close(context.Background())
-		return err
-	}
-	srv, err := sqlfront.New(ctx, frontCfg, db, log)
-	if err != nil {
-		closeListeners()
-		db.Close(context.Background())
-		return err
-	}
-	if err := ops.Register(ctx, db, srv); err != nil {
-		closeListeners()
-		db.Close(context.Background())
-		return err
-	}
-	mon := monitor{metrics: mets.Handler(), ready: func(ctx context.Context) error {
-		if !srv.Accepting() {
+	mon := monitor{ready: func(ctx context.Context) error {
+		if !srv.Front.Accepting() {
 			return errNotAccepting
 		}
-		return db.SQL().PingContext(ctx)
+		return srv.DB.SQL().PingContext(ctx)
 	}}
-	dash := startDashboard(dashLn, frontCfg, db, opts.Plan, mon, log)
+	if srv.Metrics != nil {
+		mon.metrics = srv.Metrics.Handler()
+	}
+	dash := startDashboard(dashLn, frontCfg, srv, mon, log)
 	log.Info("mallard listening", append([]any{"addr", ln.Addr().String(), "tls", frontCfg.TLS != nil,
 		"auth", map[bool]string{true: "scram-sha-256", false: "trust"}[frontCfg.Credentials != nil]}, cfg.logSettings()...)...)
 	errc := make(chan error, 1)
@@ -137,11 +109,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	serr := errors.Join(dash.shutdown(sctx), srv.Shutdown(sctx))
+	serr := errors.Join(dash.shutdown(sctx), srv.Close(sctx))
 	if errors.Is(err, sqlfront.ErrServerClosed) {
 		err = nil
 	}
-	err = errors.Join(err, serr, db.Close(sctx))
+	err = errors.Join(err, serr)
 	log.Info("mallard stopped", "err", err)
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -130,7 +131,7 @@ type Registry struct {
 // Options configure New.
 type Options struct {
 	// MaxTrainings is how many training runs may run at once; the others
-	// wait in a queue. Below 1 means 1.
+	// wait in a queue. 0 means the number of CPUs.
 	MaxTrainings int
 	// Version is Mallard's, recorded with every model.
 	Version string
@@ -140,6 +141,9 @@ type Options struct {
 
 // New returns the registry of db. Setup creates its tables.
 func New(db *storage.DB, opts Options) *Registry {
+	if opts.MaxTrainings <= 0 {
+		opts.MaxTrainings = runtime.NumCPU()
+	}
 	return &Registry{db: db, runs: mlops.NewRuns(opts.MaxTrainings, opts.Log), version: opts.Version}
 }
 

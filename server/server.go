@@ -1,0 +1,127 @@
+//go:build duckdb_arrow
+
+// Package server assembles Mallard: the database, the model registry,
+// Mallard's SQL functions, the Postgres wire side and the operator's
+// functions (ops), in the order they need each other. It is the one place
+// that knows the catalog they share; cmd/mallard and the test harnesses
+// open a Server rather than wiring the parts themselves.
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+
+	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/ops"
+	"github.com/mallard/mallard/ops/metrics"
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/storage"
+)
+
+// Config configures Open.
+type Config struct {
+	// DB is the database to open.
+	DB storage.Config
+	// Front configures the wire side; Open sets its catalog and its
+	// progressive functions.
+	Front sqlfront.Config
+	// MaxTrainings is how many training runs may run at once; the others
+	// wait in a queue. 0 means the number of CPUs.
+	MaxTrainings int
+	// Version is Mallard's, recorded with every model.
+	Version string
+	// Metrics, when set, collects the server's metrics (Server.Metrics)
+	// and has the wire side report its sessions and statements to them.
+	Metrics bool
+	// Log records the server's events; nil records nothing.
+	Log *slog.Logger
+}
+
+// Server is a Mallard server: its parts, opened and wired. Serve serves
+// clients; Close stops it and closes the database.
+type Server struct {
+	DB       *storage.DB
+	Registry *registry.Registry
+	Front    *sqlfront.Server
+	Metrics  *metrics.Metrics // nil unless Config.Metrics
+
+	planner *planner.Planner
+}
+
+// Catalog is the catalog the wire side serves and its planner plans with:
+// Postgres' system catalog, Mallard's functions and the operator's, and
+// the statements that install the system catalog.
+func Catalog() (planner.Catalog, []string) {
+	cat, install := sqlfront.DefaultCatalog()
+	names := functions.Surface()
+	cat.Functions, cat.Operations = names.Table, names.Operations
+	cat.Scalars = append(names.Scalars, ops.Scalars()...)
+	cat.Views = append(cat.Views, ops.Views()...)
+	return cat, install
+}
+
+// Open opens the database cfg.DB names and prepares it to serve: the
+// registry's tables (marking runs a stopped server left unfinished as
+// interrupted), Mallard's functions, the catalog and the operator's
+// functions. It serves no one until Serve.
+func Open(ctx context.Context, cfg Config) (*Server, error) {
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db, err := storage.Open(ctx, cfg.DB, log)
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(ctx, db, cfg, log)
+	if err != nil {
+		return nil, errors.Join(err, db.Close(context.Background()))
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*Server, error) {
+	s := &Server{DB: db}
+	front := cfg.Front
+	front.Catalog, front.CatalogSQL = Catalog()
+	front.Progressive = functions.Surface().Progressive
+	if cfg.Metrics {
+		s.Metrics = metrics.New(db)
+		front.Observer = s.Metrics
+	}
+	s.planner = planner.New(front.Catalog)
+	s.Registry = registry.New(db, registry.Options{MaxTrainings: cfg.MaxTrainings, Version: cfg.Version,
+		Log: log.With("component", "training")})
+	if err := s.Registry.Setup(ctx); err != nil {
+		return nil, err
+	}
+	if err := functions.Register(ctx, db, functions.Options{Plan: s.Plan, Registry: s.Registry}); err != nil {
+		return nil, err
+	}
+	var err error
+	if s.Front, err = sqlfront.New(ctx, front, db, log); err != nil {
+		return nil, err
+	}
+	if err := ops.Register(ctx, db, s.Front); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Plan plans query as the wire side plans a client's statement: what
+// Mallard's functions run as their source and the dashboard runs.
+func (s *Server) Plan(query string) string { return s.planner.PlanOne(query).Text }
+
+// Serve serves Postgres clients on ln until Close; then it returns
+// sqlfront.ErrServerClosed.
+func (s *Server) Serve(ln net.Listener) error { return s.Front.Serve(ln) }
+
+// Close stops accepting clients, waits until ctx ends for the sessions to
+// end (then ends them), and closes the database.
+func (s *Server) Close(ctx context.Context) error {
+	return errors.Join(s.Front.Shutdown(ctx), s.DB.Close(ctx))
+}
