@@ -115,6 +115,8 @@ func TestTrainGATErrors(t *testing.T) {
 		{"bad hidden", "'uw', model := 'e', hidden := [16, 0]", "22023", "hidden := [16, 0]: element 2 is 0"},
 		{"unknown scaler", "'uw', model := 'e', scaler := 'nope'", "42704", "scaler 'nope' does not exist"},
 		{"workers zero", "'uw', model := 'e', workers := 0", "22023", "workers := 0 is out of range"},
+		{"auto anchor without validation", "'uw', model := 'e', validation_fraction := 0", "22023",
+			"anchor 'auto' is chosen on validation: validation_fraction must be above 0"},
 		{"other kind", "'uw', model := 'rec'", "42710", "model 'rec' is of kind autoencoder, not gat"},
 	}
 	for _, tt := range tests {

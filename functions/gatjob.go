@@ -148,7 +148,8 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		from = gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
 	}
 	spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: fp, Rows: int64(m.T),
-		Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, Deploy: j.deploy, Session: j.c.caller.ID()}
+		Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy,
+		Session: j.c.caller.ID()}
 	if j.from != nil {
 		spec.ResumedFrom = j.fromRef.String()
 	}
@@ -207,11 +208,11 @@ func (j *gatJob) checkResume(fp string) error {
 	return nil
 }
 
-// record commits an epoch to the registry, marks it best when its test
-// MSE is the lowest so far, and saves a checkpoint when one is due.
+// record commits an epoch to the registry, marks it best when its
+// selection MSE (validation, else test) is the lowest so far, and saves a
+// checkpoint when one is due (see registry.Training.Record).
 func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) error {
-	if math.IsNaN(e.TrainMSE) || math.IsInf(e.TrainMSE, 0) {
-		err := sqlstate.New(sqlstate.DataException, "%s: training diverged: train_mse is %v at epoch %d", trainGATName, e.TrainMSE, e.Epoch)
+	if err := diverged(trainGATName, "train_mse", e.TrainMSE, e.Epoch); err != nil {
 		if big := largest(m); big > unscaledAbove {
 			return err.WithDetail("The input looks unscaled: its values reach %.6g in magnitude.", big).
 				WithHint("Rescale it first, SELECT * FROM rescale(source, save_as := 'name'), and train on that with scaler := 'name'; or lower lr (it is %g).", j.cfg.LR)
@@ -222,21 +223,17 @@ func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) er
 	if !math.IsNaN(e.ValMSE) {
 		selection, extra = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}
 	}
-	best, err := tr.Epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(e.Elapsed.Microseconds())/1000, extra)
-	if err != nil {
-		return err
+	var checkpoint time.Time // when the checkpoint, if one is due, began
+	best, err := tr.Record(registry.Losses{Epoch: e.Epoch, Train: e.TrainMSE, Test: e.TestMSE, Selection: selection,
+		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000, Extra: extra}, func() ([]byte, error) {
+		checkpoint = time.Now()
+		return j.artifact(m, e.Snapshot(), e.Epoch, false)
+	})
+	if !checkpoint.IsZero() {
+		j.phases.checkpoints += time.Since(checkpoint)
 	}
 	e.Best = best
-	if j.checkpointEvery == 0 && best || j.checkpointEvery > 0 && e.Epoch%j.checkpointEvery == 0 {
-		return timed(&j.phases.checkpoints, func() error {
-			data, err := j.artifact(m, e.Snapshot(), e.Epoch, false)
-			if err != nil {
-				return err
-			}
-			return tr.Checkpoint(e.Epoch, data)
-		})
-	}
-	return nil
+	return err
 }
 
 // result scores the trained model against the baselines, computes its

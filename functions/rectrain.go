@@ -372,7 +372,7 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 	}
 	spec := registry.Spec{Kind: recommenderKind, Name: j.name, Params: j.params(), Source: j.src.text,
 		Fingerprint: ratingsFingerprint(train, test), Rows: int64(train.Len() + test.Len()), Entities: int64(train.Users),
-		Epochs: j.cfg.Epochs, Deploy: j.deploy, Session: j.c.caller.ID()}
+		Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy, Session: j.c.caller.ID()}
 	tr, err := j.c.reg.Begin(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -413,32 +413,21 @@ func (j *recJob) params() any {
 
 // record commits an epoch to the registry, reports whether its test loss
 // (the test RMSE, or for the ranking objective 1 − NDCG@10) is the lowest
-// so far, and saves a checkpoint when one is due: at a new lowest test
-// loss (or every checkpoint_every epochs), but not after the last epoch,
-// which the final model replaces at once.
+// so far, and saves a checkpoint when one is due (see
+// registry.Training.Record).
 func (j *recJob) record(tr *registry.Training, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
 	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
 	if j.cfg.Objective == recommender.Ranking {
 		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
 	}
-	if math.IsNaN(trainLoss) || math.IsInf(trainLoss, 0) {
-		return false, sqlstate.New(sqlstate.DataException, "%s: training diverged: %s is %v at epoch %d", trainRecommenderName, name, trainLoss, e.Epoch).
-			WithHint("Lower lr (it is %g).", j.cfg.LR)
+	if err := diverged(trainRecommenderName, name, trainLoss, e.Epoch); err != nil {
+		return false, err.WithHint("Lower lr (it is %g).", j.cfg.LR)
 	}
 	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
-	best, err := tr.Epoch(e.Epoch, trainLoss, testLoss, testLoss, float64(e.Elapsed.Microseconds())/1000, extra)
-	if err != nil {
-		return false, err
-	}
-	due := j.checkpointEvery == 0 && best || j.checkpointEvery > 0 && e.Epoch%j.checkpointEvery == 0
-	if !due || e.Epoch == j.cfg.Epochs {
-		return best, nil
-	}
-	data, err := j.artifact(e.Snapshot(), train, test, e.Epoch)
-	if err != nil {
-		return false, err
-	}
-	return best, tr.Checkpoint(e.Epoch, data)
+	return tr.Record(registry.Losses{Epoch: e.Epoch, Train: trainLoss, Test: testLoss, Selection: testLoss,
+		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000, Extra: extra}, func() ([]byte, error) {
+		return j.artifact(e.Snapshot(), train, test, e.Epoch)
+	})
 }
 
 // result measures the trained model against the baselines and stores it.

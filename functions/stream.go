@@ -4,6 +4,7 @@ package functions
 
 import (
 	"context"
+	"math"
 	"runtime/debug"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -77,4 +78,14 @@ func stream(c *call, fn string, t *registry.Training, train func(ctx context.Con
 			<-done
 		},
 	}
+}
+
+// diverged is the error of training function fn whose training loss
+// measure is v at epoch, not finite; nil while it is. The training
+// functions check it before they record an epoch, and add their hint.
+func diverged(fn, measure string, v float64, epoch int) *sqlstate.Error {
+	if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return nil
+	}
+	return sqlstate.New(sqlstate.DataException, "%s: training diverged: %s is %v at epoch %d", fn, measure, v, epoch)
 }

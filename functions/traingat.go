@@ -173,6 +173,9 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor := %s applies to target := 'change'; target := 'level' has no anchor",
 			trainGATName, quote(cfg.Anchor)).WithHint("Leave anchor out, or train with target := 'change'.")
 	}
+	if err := job.cfg.Validate(); err != nil {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainGATName, err)
+	}
 	if err := checkModelName(trainGATName, job.name); err != nil {
 		return nil, err
 	}

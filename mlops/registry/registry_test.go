@@ -317,3 +317,50 @@ func TestSetupRecovers(t *testing.T) {
 		t.Fatalf("Run(99): %v", err)
 	}
 }
+
+// TestRecordCheckpoints: Record stores a checkpoint at each new lowest
+// selection loss, or every CheckpointEvery epochs, and never at the last
+// epoch, whose model Finish stores.
+func TestRecordCheckpoints(t *testing.T) {
+	ctx := context.Background()
+	reg, _ := open(t, registry.Options{})
+	for _, tc := range []struct {
+		name   string
+		every  int
+		losses []float64 // selection losses of epochs 1, 2, ...
+		want   []int     // the epochs checkpointed
+	}{
+		{"at new bests", 0, []float64{3, 1, 2, 0.5}, []int{1, 2}},
+		{"every 2", 2, []float64{1, 2, 3, 4, 5}, []int{2, 4}},
+		{"every 2, last even", 2, []float64{1, 2, 3, 4}, []int{2}},
+		{"every 1", 1, []float64{2, 1}, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := spec(tc.name)
+			s.Epochs, s.CheckpointEvery = len(tc.losses), tc.every
+			tr, err := reg.Begin(ctx, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Fail(errors.New("test over"))
+			var got []int
+			for i, l := range tc.losses {
+				epoch := i + 1
+				if _, err := tr.Record(registry.Losses{Epoch: epoch, Train: l, Test: l, Selection: l}, func() ([]byte, error) {
+					got = append(got, epoch)
+					return []byte{byte(epoch)}, nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if n := len(got); n > 0 {
+					if v, err := reg.Version(ctx, tr.Ref()); err != nil || v.CheckpointEpoch == nil || *v.CheckpointEpoch != got[n-1] {
+						t.Fatalf("after epoch %d: checkpoint epoch %v (%v), want %d", epoch, v.CheckpointEpoch, err, got[n-1])
+					}
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("checkpointed epochs %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

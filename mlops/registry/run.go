@@ -25,9 +25,12 @@ type Spec struct {
 	Entities    int64
 	Scaler      string
 	Epochs      int
-	ResumedFrom string // the version the run continues, if any
-	Deploy      string // auto, always or never
-	Session     uint64
+	// CheckpointEvery, when above 0, has Record store a checkpoint every
+	// so many epochs; at 0 it stores one at every new lowest loss.
+	CheckpointEvery int
+	ResumedFrom     string // the version the run continues, if any
+	Deploy          string // auto, always or never
+	Session         uint64
 }
 
 // Training is one training run, from queued to finished: Begin starts
@@ -151,6 +154,40 @@ func (t *Training) Checkpoint(epoch int, data []byte) error {
 		return err
 	}
 	return t.reg.tx(ctx, func(tx *sql.Tx) error { return t.reg.pointTo(ctx, tx, t.Ref(), epoch, len(data), sum) })
+}
+
+// Losses are an epoch's measures as Record records them.
+type Losses struct {
+	Epoch       int
+	Train, Test float64
+	// Selection picks the best epoch: the validation loss where the model
+	// has one, else the test loss.
+	Selection float64
+	ElapsedMS float64
+	// Extra are the epoch's other measures, as JSON; nil for none.
+	Extra any
+}
+
+// Record records an epoch as Epoch does and stores a checkpoint, as
+// Checkpoint does, when one is due: at every new lowest selection loss,
+// or every Spec.CheckpointEvery epochs when that is above 0; never at
+// epoch Spec.Epochs, the last, whose model Finish stores at once.
+// snapshot encodes the model after the epoch; Record calls it only when
+// a checkpoint is due. It reports whether the epoch is the best so far.
+func (t *Training) Record(l Losses, snapshot func() ([]byte, error)) (best bool, err error) {
+	if best, err = t.Epoch(l.Epoch, l.Train, l.Test, l.Selection, l.ElapsedMS, l.Extra); err != nil {
+		return false, err
+	}
+	every := t.spec.CheckpointEvery
+	due := every == 0 && best || every > 0 && l.Epoch%every == 0
+	if !due || l.Epoch == t.spec.Epochs {
+		return best, nil
+	}
+	data, err := snapshot()
+	if err != nil {
+		return false, err
+	}
+	return best, t.Checkpoint(l.Epoch, data)
 }
 
 // artifactPart is the most bytes of an artifact one row of
