@@ -22,8 +22,8 @@ import (
 // cannot answer yet, 400 for a bad argument, 500 for Mallard's own.
 
 type errorBody struct {
-	Error string `json:"error"`
-	Code  string `json:"code"`
+	Error string        `json:"error"`
+	Code  sqlstate.Code `json:"code"`
 }
 
 // handler answers a request with a value to encode as JSON, or an error.
@@ -38,7 +38,7 @@ func (s *Server) api(h handler) http.HandlerFunc {
 			if status == http.StatusInternalServerError {
 				s.log.Error("dashboard request failed", "path", r.URL.Path, "err", err)
 			}
-			writeJSON(w, status, errorBody{Error: e.Message, Code: string(e.Code)})
+			writeJSON(w, status, errorBody{Error: e.Message, Code: e.Code})
 			return
 		}
 		writeJSON(w, http.StatusOK, v)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/mallard/mallard/sqlstate"
 )
 
 // keepAlive is how often an idle event stream sends a comment, so that
@@ -18,7 +20,7 @@ const keepAlive = 15 * time.Second
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
-		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "streaming is not supported", Code: "0A000"})
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "streaming is not supported", Code: sqlstate.FeatureNotSupported})
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")

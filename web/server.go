@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
 
@@ -110,7 +111,7 @@ func readOnly(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "the dashboard is read-only: " + r.Method + " is not allowed", Code: "25006"})
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "the dashboard is read-only: " + r.Method + " is not allowed", Code: sqlstate.ReadOnlySQLTransaction})
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -127,7 +128,7 @@ func (s *Server) authenticate(h http.Handler) http.Handler {
 		user, password, ok := r.BasicAuth()
 		if !ok || !s.cfg.Authenticate(user, password) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="Mallard", charset="UTF-8"`)
-			writeJSON(w, http.StatusUnauthorized, errorBody{Error: "password authentication failed", Code: "28P01"})
+			writeJSON(w, http.StatusUnauthorized, errorBody{Error: "password authentication failed", Code: sqlstate.InvalidPassword})
 			return
 		}
 		h.ServeHTTP(w, r)
