@@ -5,17 +5,14 @@ package functions_test
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/server"
-	"github.com/mallard/mallard/storage"
 )
 
 // startServer runs a Mallard server on a fresh in-memory database and
@@ -25,34 +22,11 @@ func startServer(t testing.TB) string {
 	return startServerWith(t, server.Config{})
 }
 
-// startServerWith is startServer with cfg (the database, version and log
-// are set here).
+// startServerWith is startServer with cfg.
 func startServerWith(t testing.TB, cfg server.Config) string {
 	t.Helper()
-	ctx := context.Background()
-	cfg.DB, cfg.Version, cfg.Log = storage.Config{Path: storage.MemoryPath}, "test", slog.New(slog.DiscardHandler)
-	srv, err := server.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		_ = srv.Close(sctx)
-		<-done
-	})
-	return ln.Addr().String()
-}
-
-func connStringFor(addr string) string {
-	host, port, _ := net.SplitHostPort(addr)
-	return "host=" + host + " port=" + port + " user=mallard dbname=mallard sslmode=disable"
+	_, addr := testserver.Start(t, cfg)
+	return addr
 }
 
 // connect opens a pgx connection in the given exec mode.
@@ -65,22 +39,14 @@ func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
 // NOTICE messages are appended to *notices, if notices is not nil.
 func connectWithNotices(t testing.TB, addr string, mode pgx.QueryExecMode, notices *[]string) *pgx.Conn {
 	t.Helper()
-	cfg, err := pgx.ParseConfig(connStringFor(addr))
+	cfg, err := pgx.ParseConfig(testserver.ConnString(addr))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.DefaultQueryExecMode = mode
 	if notices != nil {
 		cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { *notices = append(*notices, n.Message) }
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return testserver.Connect(t, cfg, mode)
 }
 
 // exec runs statements, failing the test on error.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // TestTrainingNoticesFollowClientMinMessages checks that SET
@@ -22,7 +23,7 @@ func TestTrainingNoticesFollowClientMinMessages(t *testing.T) {
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
 		t.Run(mode.String(), func(t *testing.T) {
 			var notices []string
-			cfg, err := pgx.ParseConfig(connStringFor(addr))
+			cfg, err := pgx.ParseConfig(testserver.ConnString(addr))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // slowEpochs is a train_gat call whose epochs take a few hundred
@@ -34,7 +35,7 @@ func TestProgressNoticesLive(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			other := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 			recorded := map[int]int64{} // epoch of a NOTICE -> epochs recorded when the client read it
-			cfg, err := pgx.ParseConfig(connStringFor(addr))
+			cfg, err := pgx.ParseConfig(testserver.ConnString(addr))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/server"
 )
 
@@ -164,7 +165,7 @@ func TestCancelByFunction(t *testing.T) {
 	wantCode(t, errorCode(t, other, "SELECT * FROM evaluate('g@1')"), "55000")
 	wantCode(t, errorCode(t, other, "SELECT * FROM forecast('g')"), "55000") // nothing deployed
 	var notice string
-	cfg, _ := pgx.ParseConfig(connStringFor(addr))
+	cfg, _ := pgx.ParseConfig(testserver.ConnString(addr))
 	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notice = n.Message }
 	third, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {

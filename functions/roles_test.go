@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
@@ -30,7 +31,7 @@ func startRolesServer(t *testing.T) (owner, reader *pgx.Conn) {
 	login := func(user, password string) *pgx.Conn {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		conn, err := pgx.Connect(ctx, strings.Replace(connStringFor(addr), "user=mallard", "user="+user, 1)+" password="+password)
+		conn, err := pgx.Connect(ctx, strings.Replace(testserver.ConnString(addr), "user=mallard", "user="+user, 1)+" password="+password)
 		if err != nil {
 			t.Fatalf("login as %s: %v", user, err)
 		}

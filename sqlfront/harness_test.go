@@ -1,12 +1,10 @@
 package sqlfront_test
 
 import (
-	"context"
-	"net"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/sqlfront"
 )
 
@@ -18,10 +16,7 @@ func startServer(t testing.TB, cfg sqlfront.Config) string {
 	return addr
 }
 
-func connString(addr string) string {
-	host, port, _ := net.SplitHostPort(addr)
-	return "host=" + host + " port=" + port + " user=mallard dbname=mallard sslmode=disable"
-}
+func connString(addr string) string { return testserver.ConnString(addr) }
 
 // connect opens a pgx connection in the given exec mode.
 func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
@@ -36,16 +31,7 @@ func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
 // connectMode opens a connection to cfg in exec mode mode that ends with t.
 func connectMode(t testing.TB, cfg *pgx.ConnConfig, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
-	cfg = cfg.Copy()
-	cfg.DefaultQueryExecMode = mode
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return testserver.Connect(t, cfg, mode)
 }
 
 var execModes = []struct {

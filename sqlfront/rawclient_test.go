@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -31,10 +32,6 @@ func startServerHandle(t testing.TB, cfg sqlfront.Config) (*sqlfront.Server, str
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if cfg.ServerVersion == "" {
 		cfg.ServerVersion = "15.0 (Mallard test)"
 	}
@@ -42,21 +39,13 @@ func startServerHandle(t testing.TB, cfg sqlfront.Config) (*sqlfront.Server, str
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(sctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-			return // the database is still in use; closing it could block
+	addr := testserver.Serve(t, srv.Serve, func(ctx context.Context) error {
+		if err := srv.Shutdown(ctx); err != nil {
+			return fmt.Errorf("shutdown: %w", err) // the database is still in use; closing it could block
 		}
-		<-done
-		if err := db.Close(sctx); err != nil {
-			t.Errorf("close db: %v", err)
-		}
+		return db.Close(ctx)
 	})
-	return srv, ln.Addr().String()
+	return srv, addr
 }
 
 // rawClient drives one connection by hand, message by message or byte by byte.
