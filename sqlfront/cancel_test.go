@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/sqlfront"
 )
 
@@ -115,14 +116,11 @@ func TestCancelRequest(t *testing.T) {
 
 func connectString(t *testing.T, connStr string) *pgx.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, connStr)
+	cfg, err := pgx.ParseConfig(connStr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return conn
+	return testserver.Connect(t, cfg, cfg.DefaultQueryExecMode)
 }
 
 // TestCancelRequestWrongKey: CancelRequests whose process ID or secret do
