@@ -279,7 +279,9 @@ func TestDeployRollbackDrop(t *testing.T) {
 		step("SELECT mlops.rollback('g')", "g@3", 3)
 	}
 	step("SELECT mlops.rollback('g')", "g@1", 1)
-	wantCode(t, errorCode(t, conn, "SELECT mlops.rollback('g')"), "55000")
+	if e := errorCode(t, conn, "SELECT mlops.rollback('g')"); e.Code != "55000" || e.Hint != "g@1 is deployed; mlops.deploy('g', version) deploys another." {
+		t.Errorf("rollback past the first: %s %q, hint %q", e.Code, e.Message, e.Hint)
+	}
 	step("SELECT mlops.deploy('g@3')", "g@3", 3)
 	step("SELECT mlops.drop('g', 3)", 1, 1) // dropping the deployed version falls back to the one before
 	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.artifacts WHERE name = 'g' AND version = 3"); n != 0 {
@@ -298,6 +300,15 @@ func TestDeployRollbackDrop(t *testing.T) {
 		{"SELECT mlops.drop('g', 1, 2)", "42883", "at most 2 arguments"},
 		{"SELECT * FROM forecast('g@3')", "42704", "has no version 3"},
 	})
+	for query, hint := range map[string]string{ // the registry's errors, worded for the function
+		"SELECT mlops.deploy('g', 9)":   "Its versions are 1, 2, 4.",
+		"SELECT mlops.drop('nope')":     "SELECT DISTINCT name FROM mlops.models lists the models.",
+		"SELECT * FROM forecast('g@3')": "Its versions are 1, 2, 4.",
+	} {
+		if e := errorCode(t, conn, query); e.Hint != hint {
+			t.Errorf("%s: hint %q, want %q", query, e.Hint, hint)
+		}
+	}
 	step("SELECT mlops.drop('g')", 3, 0)
 	if n := scanOne[int64](t, conn, "SELECT (SELECT count(*) FROM mlops.models) + (SELECT count(*) FROM mlops.artifacts)"); n != 0 {
 		t.Errorf("%d rows left after dropping every version", n)
