@@ -4,7 +4,7 @@ TAGS    := duckdb_arrow
 GOFLAGS := -tags=$(TAGS)
 BIN     := bin/mallard
 
-.PHONY: all build run test test-go test-clients deps bench fuzz vet clean
+.PHONY: all build run test test-go test-nocgo test-clients deps bench fuzz vet clean
 
 all: build
 
@@ -17,12 +17,21 @@ run: build
 vet:
 	$(GO) vet $(GOFLAGS) ./...
 
-# test runs the Go tests, every fuzz target for FUZZTIME (scripts/fuzz.sh), and then
-# the real-client tests against the real binary.
-test: deps vet test-go fuzz test-clients
+# test runs the Go tests, the cgo-free packages' tests without cgo, every fuzz
+# target for FUZZTIME (scripts/fuzz.sh), and then the real-client tests against
+# the real binary.
+test: deps vet test-go test-nocgo fuzz test-clients
 
 test-go:
 	./scripts/with-postgres.sh $(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
+
+# test-nocgo keeps the wire's decoders (value codecs, startup packets and
+# SCRAM, COPY data) and the types they read free of DuckDB and the SQL
+# parser: they, their tests and their fuzzers' seed corpora build and pass
+# without cgo.
+NOCGO := ./sqltype/... ./sqlfront/pgcodec/... ./sqlfront/wire/... ./sqlfront/copyin/...
+test-nocgo:
+	CGO_ENABLED=0 $(GO) test -count=1 $(NOCGO)
 
 test-clients: build
 	./scripts/test-clients.sh
