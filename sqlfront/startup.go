@@ -17,6 +17,12 @@ import (
 // startupTimeout bounds how long a client may take to start up and authenticate.
 const startupTimeout = time.Minute
 
+// maxAuthMessage caps a message before the client has logged in, as
+// Postgres caps an authentication token (PG_MAX_AUTH_TOKEN_LENGTH): a
+// client that has not authenticated cannot make the server allocate
+// MaxMessageSize for a message it declares but never sends.
+const maxAuthMessage = 65535
+
 // errCanceled ends a connection that only carried a CancelRequest.
 var errCanceled = errors.New("cancel request handled")
 
@@ -48,7 +54,7 @@ func (c *startup) reset(conn net.Conn) {
 	c.br = bufio.NewReader(conn)
 	c.src = &swapReader{r: c.br}
 	c.be = pgproto3.NewBackend(c.src, conn)
-	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
+	c.be.SetMaxBodyLen(min(maxAuthMessage, c.srv.cfg.MaxMessageSize))
 	c.w = newWriter(conn)
 }
 
@@ -129,6 +135,7 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 				"password authentication failed for user %q", c.params["user"]))
 		}
 	}
+	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	c.send(&pgproto3.AuthenticationOk{})
 	return nil
 }
