@@ -1,5 +1,5 @@
 // The C half of the Postgres types storage registers with DuckDB (see
-// pgtypes.go): casts written against DuckDB's C API, which duckdb-go does
+// pgtypes.go and pgbytea.go): casts written against DuckDB's C API, which duckdb-go does
 // not wrap. Each function returns 0 on success and 1 if DuckDB refused a
 // registration.
 #ifndef MALLARD_PGTYPES_H
@@ -27,5 +27,10 @@ int mallard_register_money_casts(duckdb_connection con, duckdb_logical_type mone
 // from VARCHAR; 1 on failure.
 int mallard_register_vector_casts(duckdb_connection con, duckdb_logical_type elem, duckdb_logical_type base,
 		duckdb_logical_type list, duckdb_logical_type varchar, int64_t cost, bool wide);
+
+// mallard_register_bytea_casts registers the casts between VARCHAR and
+// BLOB that read and print bytea as PostgreSQL does (see pgbytea.go); 1 on
+// failure.
+int mallard_register_bytea_casts(duckdb_connection con, duckdb_logical_type varchar, duckdb_logical_type blob);
 
 #endif
