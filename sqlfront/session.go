@@ -162,6 +162,12 @@ func (s *session) run() {
 		if _, ok := msg.(*pgproto3.Terminate); ok {
 			return
 		}
+		if cause := context.Cause(s.ctx); sqlstate.CodeOf(cause) == sqlstate.AdminShutdown {
+			// pg_terminate_backend or a shutdown ended the session while
+			// this message sat in the read-ahead: it must not run.
+			s.sendFatal(sqlstate.From(cause))
+			return
+		}
 		if s.skipUntilSync && !isSync(msg) {
 			continue
 		}
