@@ -108,11 +108,10 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 	}
 	cfg.Catalog.Functions = cfg.Functions
 	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
-	for _, q := range setup {
-		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("prepare database for Postgres clients: %w", err)
-		}
+	if err := installCatalog(ctx, db, setup); err != nil {
+		return nil, err
 	}
+	db.OnReopen(func(ctx context.Context) error { return installCatalog(ctx, db, setup) })
 	var stats *statements.Table
 	if cfg.StatementStats > 0 {
 		stats = statements.New(cfg.StatementStats)

@@ -115,6 +115,10 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		db.Close(context.Background())
 		return err
 	}
+	// A database DuckDB invalidates is reopened (storage.DB.Reopen); what
+	// lives in its memory rather than its file is installed again in the
+	// order of this start-up: functions, the catalog (sqlfront.New), ops.
+	db.OnReopen(func(ctx context.Context) error { return functions.Register(ctx, db, opts) })
 	srv, err := sqlfront.New(ctx, frontCfg, db, log)
 	if err != nil {
 		closeListeners()
@@ -126,6 +130,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		db.Close(context.Background())
 		return err
 	}
+	db.OnReopen(func(ctx context.Context) error { return ops.Register(ctx, db, srv) })
 	mon := monitor{metrics: mets.Handler(), ready: func(ctx context.Context) error {
 		if !srv.Accepting() {
 			return errNotAccepting
