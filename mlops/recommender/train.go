@@ -22,7 +22,8 @@ type Epoch struct {
 	// TrainLoss is the objective's loss, without the penalty, summed over
 	// the epoch's batches as training met them and divided by the training
 	// ratings (for Rating: a mean squared error in [0, 1]) or by the users
-	// trained on (for Ranking: a negative log-likelihood per user).
+	// trained on (for Ranking: a negative log-likelihood per user; for
+	// RankingVAE, plus β times the KL term, as training weighted it).
 	TrainLoss            float64
 	RecallAt10, NDCGAt10 float64
 	Elapsed              time.Duration
