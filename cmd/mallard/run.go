@@ -23,6 +23,7 @@ const usage = `Mallard: SQL analytics and machine learning on DuckDB, spoken ove
 
 Usage:
   mallard serve [flags]   start the server
+  mallard train-worker --job DIR   run a training job as one MPI rank
   mallard backup --db FILE --to PATH
                           copy a database no server has open into the new
                           file PATH (for a served one: SELECT mallard.backup(...))
@@ -54,6 +55,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, stderr)
+	case "train-worker":
+		return trainWorker(ctx, args[1:], stdout, stderr)
 	case "backup":
 		return backup(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version", "-v":
