@@ -4,12 +4,16 @@ TAGS    := duckdb_arrow
 GOFLAGS := -tags=$(TAGS)
 BIN     := bin/mallard
 
-.PHONY: all build run test test-go test-clients deps bench fuzz vet clean
+.PHONY: all build build-mpi run test test-go test-nocgo test-mpi bench-mpi test-clients deps bench fuzz vet clean
 
 all: build
 
 build:
 	$(GO) build $(GOFLAGS) -o $(BIN) ./cmd/mallard
+
+# build-mpi builds mallard with train-worker over MPI (needs libopenmpi-dev).
+build-mpi:
+	$(GO) build -tags=$(TAGS),mpi -o $(BIN)-mpi ./cmd/mallard
 
 run: build
 	./$(BIN) serve
@@ -17,12 +21,27 @@ run: build
 vet:
 	$(GO) vet $(GOFLAGS) ./...
 
-# test runs the Go tests, every fuzz target for FUZZTIME (scripts/fuzz.sh), and then
-# the real-client tests against the real binary.
-test: deps vet test-go fuzz test-clients
+# test runs the Go tests, the cgo-free packages' tests without cgo, every fuzz
+# target for FUZZTIME (scripts/fuzz.sh), and then the real-client tests against
+# the real binary.
+test: deps vet test-go test-nocgo test-mpi fuzz test-clients
 
 test-go:
 	./scripts/with-postgres.sh $(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
+
+# test-nocgo keeps the wire's decoders (value codecs, startup packets and
+# SCRAM, COPY data) and the types they read free of DuckDB and the SQL
+# parser: they, their tests and their fuzzers' seed corpora build and pass
+# without cgo.
+NOCGO := ./sqltype/... ./sqlfront/pgcodec/... ./sqlfront/wire/... ./sqlfront/copyin/...
+test-nocgo:
+	CGO_ENABLED=0 $(GO) test -count=1 $(NOCGO)
+
+# test-mpi runs the packages that use MPI with it: ranks under mpirun
+# (needs libopenmpi-dev and openmpi-bin).
+test-mpi:
+	$(GO) vet -tags=$(TAGS),mpi ./mlops/parallel/ ./mlops/job/ ./cmd/mallard/
+	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m ./mlops/parallel/ ./mlops/job/
 
 test-clients: build
 	./scripts/test-clients.sh
@@ -32,6 +51,9 @@ deps:
 
 bench: build
 	./scripts/bench.sh
+
+bench-mpi: build-mpi
+	./scripts/mpi-bench.sh
 
 fuzz:
 	GO=$(GO) ./scripts/fuzz.sh

@@ -198,6 +198,13 @@ SELECT rank, title FROM recommend_for('movies_rank', history := [260, 1196, 1210
 -- People who liked The Empire Strikes Back also liked (cosine of the
 -- decoder's item embeddings):
 SELECT rank, title, round(score, 3) AS cosine FROM similar_items('movies_rank', 1196, k := 5, items := 'movies');
+-- The variational variant (Mult-VAE) ranks a little better, for about 2.5
+-- times the training time.
+SELECT count(*) AS epochs
+FROM train_recommender('ratings', model := 'movies_vae', user := 'userId', item := 'movieId',
+                       objective := 'ranking_vae', epochs := 20, workers := 2);
+SELECT method, round(recall_at_10, 3) AS recall_at_10, round(ndcg_at_10, 3) AS ndcg_at_10
+FROM evaluate('movies_vae') WHERE method = 'autorec';
 
 -- 10. The dashboard. `make run` also serves http://127.0.0.1:8080/: every
 --     model and run, live loss plots, the GAT's truth against prediction,

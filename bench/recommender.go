@@ -62,8 +62,8 @@ func runRecommender(ctx context.Context, o options) error {
 	if o.RecRuns < 1 {
 		return errors.New("-rec-runs must be positive")
 	}
-	if o.RecObjective != "rating" && o.RecObjective != "ranking" {
-		return fmt.Errorf("-rec-objective %q is not rating or ranking", o.RecObjective)
+	if o.RecObjective != "rating" && o.RecObjective != "ranking" && o.RecObjective != "ranking_vae" {
+		return fmt.Errorf("-rec-objective %q is not rating, ranking or ranking_vae", o.RecObjective)
 	}
 	path := o.RecDB
 	if path == "" {

@@ -42,7 +42,7 @@ func TestRecShapeOf(t *testing.T) {
 func TestRecObjective(t *testing.T) {
 	o := options{RecScale: 1, RecRuns: 1, RecObjective: "rmse", RecDB: filepath.Join(t.TempDir(), "never.duckdb"), Out: io.Discard}
 	err := runRecommender(context.Background(), o)
-	if err == nil || !strings.Contains(err.Error(), `-rec-objective "rmse" is not rating or ranking`) {
+	if err == nil || !strings.Contains(err.Error(), `-rec-objective "rmse" is not rating, ranking or ranking_vae`) {
 		t.Fatalf("runRecommender with -rec-objective rmse: %v", err)
 	}
 	if _, err := os.Stat(o.RecDB); !os.IsNotExist(err) {

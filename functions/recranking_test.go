@@ -91,6 +91,29 @@ func TestRecommenderRanking(t *testing.T) {
 	}
 }
 
+// TestRecommenderRankingVAE trains objective := 'ranking_vae' through SQL
+// and checks that the run records its objective and anneal cap, reports a
+// training loss and ranking metrics but no RMSE, and recommends.
+func TestRecommenderRankingVAE(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	exec(t, conn, smallRatings)
+	if n := scanOne[int](t, conn, `SELECT count(*) FROM train_recommender('sr', model := 'vae', user := 'usr', item := 'itm',
+		rating := 'stars', objective := 'ranking_vae', anneal_cap := 0.5, relevant := 3, epochs := 3, hidden := [4], test_fraction := 0.3)
+		WHERE train_rmse IS NULL AND recall_at_10 BETWEEN 0 AND 1`); n != 3 {
+		t.Errorf("%d epochs with no RMSE and a Recall@10, want 3", n)
+	}
+	if got := scanOne[string](t, conn, "SELECT json_extract_string(hyperparameters, '$.objective') || ' ' || json_extract_string(hyperparameters, '$.anneal_cap') || ' ' || "+
+		"json_extract_string(hyperparameters, '$.negatives') FROM mlops.models WHERE name = 'vae'"); got != "ranking_vae 0.5 3000" {
+		t.Errorf("recorded objective, anneal_cap and negatives %q, want \"ranking_vae 0.5 3000\" (3,000 negatives: the objective's default)", got)
+	}
+	if loss := scanOne[float64](t, conn, "SELECT train_loss FROM mlops.training_metrics WHERE epoch = 3"); !(loss > 0) {
+		t.Errorf("train_loss of epoch 3 is %v, want positive", loss)
+	}
+	if sum := scanOne[float64](t, conn, "SELECT sum(score) FROM recommend('vae', user_id := 'u3', k := 5, exclude_seen := false)"); math.Abs(sum-1) > 1e-9 {
+		t.Errorf("the scores of every item sum to %v, want 1", sum)
+	}
+}
+
 // TestRecommenderRankingErrors checks the ranking options' bad inputs fail
 // with 22023 before any training run is recorded.
 func TestRecommenderRankingErrors(t *testing.T) {
@@ -99,17 +122,20 @@ func TestRecommenderRankingErrors(t *testing.T) {
 	cols := "model := 'm', user := 'usr', item := 'itm', epochs := 1, hidden := [4]"
 	expectErrors(t, conn, []failing{
 		{"SELECT * FROM train_recommender('sr', " + cols + ", objective := 'rmse')", "22023",
-			"objective := 'rmse' is not accepted; use one of 'rating', 'ranking'"},
+			"objective := 'rmse' is not accepted; use one of 'rating', 'ranking', 'ranking_vae'"},
 		{"SELECT * FROM train_recommender('sr', " + cols + ", objective := 'ranking', dropout := 1)", "22023", "dropout := 1 is out of range"},
 		{"SELECT * FROM train_recommender('sr', " + cols + ", objective := 'ranking', dropout := -0.1)", "22023", "dropout := -0.1 is out of range"},
-		{"SELECT * FROM train_recommender('sr', " + cols + ", dropout := 0.2)", "22023", "dropout applies to objective := 'ranking' only"},
-		{"SELECT * FROM train_recommender('sr', " + cols + ", negatives := 10)", "22023", "negatives applies to objective := 'ranking' only"},
+		{"SELECT * FROM train_recommender('sr', " + cols + ", dropout := 0.2)", "22023", "dropout applies to objective := 'ranking' or 'ranking_vae' only"},
+		{"SELECT * FROM train_recommender('sr', " + cols + ", negatives := 10)", "22023", "negatives applies to objective := 'ranking' or 'ranking_vae' only"},
 		{"SELECT * FROM train_recommender('imp', " + cols + ", implicit := true)", "22023", "implicit := true needs objective := 'ranking'"},
 		{"SELECT * FROM train_recommender('sr', " + cols + ", objective := 'ranking', implicit := true, rating := 'stars')", "22023",
 			"implicit := true reads no rating column, but rating := 'stars' names one"},
 		{"SELECT * FROM train_recommender('imp', " + cols + ", objective := 'ranking', implicit := true, relevant := 4)", "22023",
 			"implicit := true makes every interaction relevant"},
 		{"SELECT * FROM train_recommender('imp', " + cols + ", objective := 'ranking')", "42703", "rating := 'rating' names no column"},
+		{"SELECT * FROM train_recommender('sr', " + cols + ", objective := 'ranking', anneal_cap := 0.5)", "22023",
+			"anneal_cap applies to objective := 'ranking_vae' only, and the objective is 'ranking'"},
+		{"SELECT * FROM train_recommender('sr', " + cols + ", objective := 'ranking_vae', anneal_cap := -1)", "22023", "anneal_cap := -1 is out of range"},
 	})
 	if n := scanOne[int](t, conn, "SELECT count(*) FROM mlops.training_runs WHERE kind = 'recommender'"); n != 0 {
 		t.Errorf("%d recommender training runs recorded by failing calls, want 0", n)

@@ -67,6 +67,7 @@ func trainRecommenderFunction() tableFunction {
 				{name: "objective", kind: kindText, choices: recommender.Objectives(), def: def.Objective},
 				{name: "dropout", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: ranking.Dropout},
 				{name: "negatives", kind: kindInt, min: 0, max: 1_000_000, def: int64(ranking.Negatives)},
+				{name: "anneal_cap", kind: kindFloat, min: 0, max: 100, def: recommender.DefaultAnnealCap},
 				{name: "implicit", kind: kindBool, def: false},
 				{name: "item_names", kind: kindText},
 			},
@@ -112,13 +113,17 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	cfg.Seed, cfg.Relevant, cfg.RankUsers = uint64(a.int("seed")), a.float("relevant"), int(a.int("rank_users"))
 	cfg.HoldOutUsers = a.float("hold_out_users")
 	cfg.Objective, cfg.Dropout, cfg.Negatives = a.text("objective"), a.float("dropout"), int(a.int("negatives"))
+	cfg.AnnealCap = a.float("anneal_cap")
 	if err := checkObjective(a); err != nil {
 		return nil, err
 	}
-	if cfg.Objective == recommender.Ranking {
+	if recommender.IsRanking(cfg.Objective) {
 		rankingDefaults(a, &cfg)
 	} else {
 		cfg.Dropout, cfg.Negatives = 0, 0
+	}
+	if cfg.Objective != recommender.RankingVAE {
+		cfg.AnnealCap = 0
 	}
 	if a.bool("implicit") {
 		cfg.Relevant = 1 // every interaction is relevant
@@ -417,7 +422,7 @@ func (j *recJob) params() any {
 // registry.Training.Record).
 func (j *recJob) record(tr *registry.Training, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
 	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
-	if j.cfg.Objective == recommender.Ranking {
+	if recommender.IsRanking(j.cfg.Objective) {
 		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
 	}
 	if err := diverged(trainRecommenderName, name, trainLoss, e.Epoch); err != nil {
@@ -445,7 +450,7 @@ func (j *recJob) result(ctx context.Context, model *recommender.Model, train, te
 		stored[i] = recMetrics{Method: m.Method, RMSE: finite(m.RMSE), RecallAt10: finite(m.RecallAt10), NDCGAt10: finite(m.NDCGAt10)}
 	}
 	testLoss := metrics[0].RMSE // the model's, which Evaluate lists first
-	if j.cfg.Objective == recommender.Ranking {
+	if recommender.IsRanking(j.cfg.Objective) {
 		// The model's outputs are no ratings: it has no RMSE, and its test
 		// loss, which deployment compares, is 1 − NDCG@10.
 		stored[0].RMSE, testLoss = nil, 1-metrics[0].NDCGAt10

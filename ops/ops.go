@@ -13,6 +13,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlfront"
@@ -27,6 +28,9 @@ type Sessions interface {
 	// Signal cancels the statement of, or ends, the session with process
 	// id pid on behalf of the session whose storage connection is by.
 	Signal(by uint64, pid int64, terminate bool) (bool, error)
+	// AwaitEnd waits up to timeout for the session with process id pid
+	// to end: false, with a WARNING to the session by, if it has not.
+	AwaitEnd(by uint64, pid int64, timeout time.Duration) bool
 	// Statements are the statement statistics, and ResetStatements
 	// forgets them.
 	Statements() []statements.Stat
@@ -56,7 +60,7 @@ func Register(ctx context.Context, db *storage.DB, sessions Sessions) error {
 	}
 	for _, terminate := range []bool{false, true} {
 		name := signalName(terminate)
-		if err := duckdb.RegisterScalarUDF(conn, name, signalFunction{db: db, sessions: sessions, terminate: terminate}); err != nil {
+		if err := duckdb.RegisterScalarUDFSet(conn, name, signalFunctions(db, sessions, terminate)...); err != nil {
 			return fmt.Errorf("register %s: %w", name, err)
 		}
 	}

@@ -4,19 +4,25 @@ package ops
 
 import (
 	"database/sql/driver"
+	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
 
-// signalFunction is pg_cancel_backend(pid) or pg_terminate_backend(pid):
-// true if the session was signaled, false with a WARNING if pid names no
-// session, NULL for a NULL pid; 42501 for a session the caller may not
-// signal (see sqlfront.Server.Signal).
+// signalFunction is pg_cancel_backend(pid), pg_terminate_backend(pid) or
+// pg_terminate_backend(pid, timeout): true if the session was signaled,
+// false with a WARNING if pid names no session, NULL for a NULL argument;
+// 42501 for a session the caller may not signal (see
+// sqlfront.Server.Signal). With a timeout above 0 (milliseconds), as in
+// Postgres 14 and later, it then waits for the session to end: false with
+// a WARNING if it has not ended in time.
 type signalFunction struct {
 	db        *storage.DB
 	sessions  Sessions
 	terminate bool
+	timeout   bool // takes the timeout argument
 }
 
 func signalName(terminate bool) string {
@@ -27,20 +33,42 @@ func signalName(terminate bool) string {
 }
 
 func (f signalFunction) Config() duckdb.ScalarFuncConfig {
-	return duckdb.ScalarFuncConfig{
-		InputTypeInfos: []duckdb.TypeInfo{typeInfo(duckdb.TYPE_VARCHAR), typeInfo(duckdb.TYPE_INTEGER)},
-		ResultTypeInfo: typeInfo(duckdb.TYPE_BOOLEAN), Volatile: true,
+	in := []duckdb.TypeInfo{typeInfo(duckdb.TYPE_VARCHAR), typeInfo(duckdb.TYPE_INTEGER)}
+	if f.timeout {
+		in = append(in, typeInfo(duckdb.TYPE_BIGINT))
 	}
+	return duckdb.ScalarFuncConfig{InputTypeInfos: in, ResultTypeInfo: typeInfo(duckdb.TYPE_BOOLEAN), Volatile: true}
 }
 
 func (f signalFunction) Executor() duckdb.ScalarFuncExecutor {
 	return duckdb.ScalarFuncExecutor{RowExecutor: func(values []driver.Value) (any, error) {
 		caller := callerOf(f.db, values[0])
 		pid, _ := values[1].(int32)
+		var timeout int64
+		if f.timeout {
+			timeout, _ = values[2].(int64)
+			if timeout < 0 {
+				return nil, caller.Fail(sqlstate.New(sqlstate.InvalidParameterValue, `"timeout" must not be negative`).
+					WithDetail("pg_terminate_backend(%d, %d): timeout is %d.", pid, timeout, timeout).
+					WithHint("Give the milliseconds to wait for the session to end, or 0 not to wait."))
+			}
+		}
 		ok, err := f.sessions.Signal(caller.ID(), int64(pid), f.terminate)
 		if err != nil {
 			return nil, caller.Fail(err)
 		}
+		if ok && timeout > 0 {
+			ok = f.sessions.AwaitEnd(caller.ID(), int64(pid), time.Duration(timeout)*time.Millisecond)
+		}
 		return ok, nil
 	}}
+}
+
+// signalFunctions are the overloads of the function signalName(terminate).
+func signalFunctions(db *storage.DB, sessions Sessions, terminate bool) []duckdb.ScalarFunc {
+	fs := []duckdb.ScalarFunc{signalFunction{db: db, sessions: sessions, terminate: terminate}}
+	if terminate {
+		fs = append(fs, signalFunction{db: db, sessions: sessions, terminate: true, timeout: true})
+	}
+	return fs
 }

@@ -37,6 +37,10 @@ type DDLStep struct {
 	Index *IndexStep
 	// Constraint adds a constraint that DuckDB's ALTER TABLE cannot add.
 	Constraint *ConstraintStep
+	// Insert is an INSERT whose array constants depend on its columns' types.
+	Insert *InsertStep
+	// View is a CREATE VIEW whose relation names the server qualifies.
+	View *ViewStep
 }
 
 // Setval is setval(Sequence, Value, IsCalled): after it, nextval returns
@@ -64,6 +68,11 @@ type ConstraintStep struct {
 	// Column is the column of a NOT NULL constraint (Kind "NOT NULL",
 	// Clause ""), which the server adds to the column's definition.
 	Column string
+	// SelfClause, set for a foreign key that names its own table without a
+	// schema, renders Clause with the table's schema, which the server
+	// finds: DuckDB takes an unqualified name in the key of a CREATE TABLE
+	// for another table.
+	SelfClause func(schema string) string
 }
 
 // ddlPlan collects what planDDL decided for one statement.
@@ -111,10 +120,23 @@ func (p *Planner) planDDL(node *pg.Node, text string) (*ddlPlan, string) {
 		return p.createTable(node.GetCreateStmt())
 	case node.GetAlterTableStmt() != nil:
 		return p.alterTable(node.GetAlterTableStmt())
+	case node.GetViewStmt() != nil:
+		if step := p.createView(node); step != nil {
+			return &ddlPlan{steps: []DDLStep{{View: step}}}, ""
+		}
 	case node.GetInsertStmt() != nil:
+		var plan *ddlPlan
 		if ins := node.GetInsertStmt(); ins.Override == pg.OverridingKind_OVERRIDING_SYSTEM_VALUE || ins.Override == pg.OverridingKind_OVERRIDING_USER_VALUE {
 			ins.Override = pg.OverridingKind_OVERRIDING_NOT_SET
-			return &ddlPlan{keep: true}, ""
+			plan = &ddlPlan{keep: true}
+		}
+		if strings.Contains(text, "'{") || strings.Contains(text, "' {") {
+			if step := p.arrayInsert(node); step != nil {
+				return &ddlPlan{steps: []DDLStep{{Insert: step}}}, ""
+			}
+		}
+		if plan != nil {
+			return plan, ""
 		}
 	case node.GetSelectStmt() != nil:
 		if sv := setvalCall(node.GetSelectStmt()); sv != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 )
 
 // notKept names the ALTER TABLE subcommands that only tune Postgres'
@@ -120,18 +121,25 @@ func (p *Planner) addConstraint(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd, d 
 	return p.alterStep(at, cmd), ""
 }
 
-// constraintStep is the step that adds con, of kind, to at's table.
+// constraintStep is the step that adds con, of kind, to at's table. A
+// foreign key that references its own table is added too: the server
+// copies the rows back a level of the hierarchy at a time (see
+// sqlfront's copyBack).
 func (p *Planner) constraintStep(at *pg.AlterTableStmt, con *pg.Constraint, kind string, d *ddlPlan) ([]DDLStep, string) {
-	if pk := con.Pktable; pk != nil && pk.Relname == at.Relation.Relname && (pk.Schemaname == "" || at.Relation.Schemaname == "" || pk.Schemaname == at.Relation.Schemaname) {
-		d.warn("foreign key " + quoteIdent(con.Conname) + " is not enforced: it references its own table, and DuckDB cannot check such a key")
-		return nil, ""
-	}
 	clause, ok := p.constraintClause(con)
 	if !ok {
 		return nil, "this form of ADD " + kind
 	}
-	return []DDLStep{{Constraint: &ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname,
-		Name: con.Conname, Clause: clause, Kind: kind}}}, ""
+	step := &ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname, Name: con.Conname, Clause: clause, Kind: kind}
+	if pk := con.Pktable; pk != nil && pk.Schemaname == "" && pk.Relname == at.Relation.Relname {
+		step.SelfClause = func(schema string) string {
+			self := proto.Clone(con).(*pg.Constraint)
+			self.Pktable.Schemaname = schema
+			clause, _ := p.constraintClause(self)
+			return clause
+		}
+	}
+	return []DDLStep{{Constraint: step}}, ""
 }
 
 // notNullStep is the step that makes column of at's table NOT NULL, which

@@ -115,3 +115,58 @@ func TestSequenceRead(t *testing.T) {
 		t.Errorf("a filtered read was taken for a sequence: %s", st.Text)
 	}
 }
+
+// TestArrayInsert: an INSERT with array constants becomes a step whose
+// rendering turns them into lists only for the list columns it is told
+// of; the same text in a text column stays a string.
+func TestArrayInsert(t *testing.T) {
+	p := planner.New(planner.Catalog{})
+	tests := []struct {
+		name, input string
+		columns     []string
+		lists       map[string]bool
+		want        string
+	}{
+		{"table order", `INSERT INTO public.t VALUES (1, '{1,2,3}', '{"a b",c}', '{x}')`, []string{"id", "ia", "ta", "note"},
+			map[string]bool{"ia": true, "ta": true}, `INSERT INTO public.t VALUES (1, ARRAY['1', '2', '3'], ARRAY['a b', 'c'], '{x}')`},
+		{"column list", `INSERT INTO t (note, ia) VALUES ('{}', '{NULL,4}')`, []string{"ia", "note"},
+			map[string]bool{"ia": true}, `INSERT INTO t (note, ia) VALUES ('{}', ARRAY[NULL, '4'])`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := p.PlanOne(tc.input)
+			if st.DDL == nil || len(st.DDL.Steps) != 1 || st.DDL.Steps[0].Insert == nil {
+				t.Fatalf("%s: planned as %s", tc.input, describeDDL(st))
+			}
+			if got := st.DDL.Steps[0].Insert.SQL(tc.columns, tc.lists); got != tc.want {
+				t.Errorf("%s\n got %s\nwant %s", tc.input, got, tc.want)
+			}
+		})
+	}
+	for _, plain := range []string{`INSERT INTO t VALUES ('{"a": 1}')`, `INSERT INTO t VALUES ('{1}') RETURNING id`, `INSERT INTO t VALUES ('x')`} {
+		if st := p.PlanOne(plain); st.DDL != nil {
+			t.Errorf("%s: planned as %s, want it to run as it is", plain, describeDDL(st))
+		}
+	}
+}
+
+// TestViewNamesQualified: CREATE VIEW lists its unqualified relation names
+// (not its WITH queries'), and renders them qualified by the schemas found.
+func TestViewNamesQualified(t *testing.T) {
+	p := planner.New(planner.Catalog{})
+	st := p.PlanOne(`CREATE VIEW v AS WITH w AS (SELECT id FROM orders) SELECT w.id, c.email FROM w JOIN shop.customer c ON true, missing`)
+	if st.DDL == nil || len(st.DDL.Steps) != 1 || st.DDL.Steps[0].View == nil {
+		t.Fatalf("planned as %s", describeDDL(st))
+	}
+	v := st.DDL.Steps[0].View
+	if names := strings.Join(v.Names, ","); names != "orders,missing" && names != "missing,orders" {
+		t.Errorf("names %v, want orders and missing", v.Names)
+	}
+	want := `CREATE VIEW v AS WITH w AS (SELECT id FROM shop.orders) SELECT w.id, c.email FROM w JOIN shop.customer c ON true, missing`
+	if got := v.SQL(map[string]string{"orders": "shop"}); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if st := p.PlanOne(`CREATE VIEW v AS SELECT 1 FROM public.t`); st.DDL != nil {
+		t.Errorf("a view of qualified names planned as %s, want it to run as it is", describeDDL(st))
+	}
+}

@@ -87,7 +87,7 @@ func castLength(tn *pg.TypeName) (int64, bool) {
 // one to char(n) pads it with spaces to n characters or cuts it, as an
 // explicit cast does in Postgres; both then take storage's varchar or
 // bpchar alias, so that the value goes out as that type. Money arithmetic
-// is cast back to money (see storage.AliasMoney).
+// is cast back to money (see sqltype.AliasMoney).
 func (r *rewriter) typeNotedCasts() {
 	for i := len(r.typed) - 1; i >= 0; i-- { // an expression's operands before it
 		c := r.typed[i]
@@ -188,7 +188,7 @@ func isBPCharCast(n *pg.Node) bool {
 
 // trimComparison compares the operands of a bpchar comparison as Postgres
 // does: a bpchar without its trailing spaces (its cast to text drops them,
-// see storage.AliasBPChar), and a string constant, which Postgres reads as
+// see sqltype.AliasBPChar), and a string constant, which Postgres reads as
 // bpchar there, too. Another operand is text, to which Postgres converts
 // the bpchar.
 func (r *rewriter) trimComparison(e *pg.A_Expr) {

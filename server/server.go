@@ -99,9 +99,21 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 	if err := s.Registry.Setup(ctx); err != nil {
 		return nil, err
 	}
-	if err := functions.Register(ctx, db, functions.Options{Plan: s.Plan, Registry: s.Registry}); err != nil {
+	opts := functions.Options{Plan: s.Plan, Registry: s.Registry}
+	if err := functions.Register(ctx, db, opts); err != nil {
 		return nil, err
 	}
+	// A database DuckDB invalidates is reopened (storage.DB.Reopen); what
+	// lives in its memory rather than its file is installed again in the
+	// order of this start-up: the registry (which marks the runs the old
+	// instance was training interrupted), functions, the catalog
+	// (sqlfront.New adds its own hook), ops.
+	db.OnReopen(func(ctx context.Context) error {
+		if err := s.Registry.Setup(ctx); err != nil {
+			return err
+		}
+		return functions.Register(ctx, db, opts)
+	})
 	var err error
 	if s.Front, err = sqlfront.New(ctx, front, db, log); err != nil {
 		return nil, err
@@ -109,6 +121,7 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 	if err := ops.Register(ctx, db, s.Front); err != nil {
 		return nil, err
 	}
+	db.OnReopen(func(ctx context.Context) error { return ops.Register(ctx, db, s.Front) })
 	return s, nil
 }
 

@@ -257,6 +257,15 @@ func TestSCRAMClientMisbehaves(t *testing.T) {
 			c.receive()
 			c.send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte("hello")})
 		}},
+		{name: "oversized initial response", steps: func(c *rawClient) {
+			// A client that has not logged in declares a 16 MiB message and
+			// sends none of it: the server refuses the length at once (Postgres
+			// caps an authentication token at 65535 bytes) instead of
+			// allocating the body and waiting for it.
+			c.send(startup)
+			c.receive()
+			c.write([]byte{'p', 0x01, 0x00, 0x00, 0x04})
+		}, wantCode: "08P01"},
 		{name: "garbage final response", steps: func(c *rawClient) {
 			c.scramStartOnly()
 			c.receive()

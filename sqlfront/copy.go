@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/sqlfront/copyin"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
@@ -72,19 +73,20 @@ func (s *session) copyIn(c *planner.Copy) error {
 	if err := s.w.flush(); err != nil {
 		return err
 	}
-	p := newCopyParser(c, cols, bw)
+	p := copyin.NewParser(copyin.Options{Table: c.Table, Format: c.Format, Delimiter: c.Delimiter, Null: c.Null,
+		Header: c.Header, Quote: c.Quote, Escape: c.Escape}, cols, bw)
 	if err := s.receiveCopyData(p); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return sqlstate.New(sqlstate.IOError, "COPY FROM STDIN: write spool file: %v", err)
 	}
-	return s.loadSpool(c, f.Name(), p.rows)
+	return s.loadSpool(c, f.Name(), p.Rows())
 }
 
 // receiveCopyData feeds CopyData to p until CopyDone or CopyFail. After a
 // parse error the rest of the data is read and dropped.
-func (s *session) receiveCopyData(p *copyParser) error {
+func (s *session) receiveCopyData(p *copyin.Parser) error {
 	for {
 		msg, err := s.be.Receive()
 		if err != nil {
@@ -93,10 +95,9 @@ func (s *session) receiveCopyData(p *copyParser) error {
 		}
 		switch m := msg.(type) {
 		case *pgproto3.CopyData:
-			p.feed(m.Data)
+			p.Feed(m.Data)
 		case *pgproto3.CopyDone:
-			p.finish()
-			return p.err
+			return p.Finish()
 		case *pgproto3.CopyFail:
 			return sqlstate.New(sqlstate.QueryCanceled, "COPY from stdin failed: %s", m.Message)
 		case *pgproto3.Flush, *pgproto3.Sync:

@@ -48,6 +48,10 @@ func (s *session) ddlStep(step planner.DDLStep) (string, error) {
 		return "", s.createIndex(step.Index)
 	case step.Constraint != nil:
 		return "", s.addConstraint(step.Constraint)
+	case step.Insert != nil:
+		return "", s.insertArrays(step.Insert)
+	case step.View != nil:
+		return "", s.createView(step.View)
 	}
 	return "", s.execInternal(step.SQL)
 }
@@ -163,4 +167,44 @@ func (s *session) createIndex(ix *planner.IndexStep) error {
 // unindexable reports whether an ART index cannot have a key of DuckDB type t.
 func unindexable(t string) bool {
 	return strings.HasSuffix(t, "]") || strings.HasPrefix(t, "STRUCT") || strings.HasPrefix(t, "MAP") || strings.HasPrefix(t, "UNION")
+}
+
+// insertArrays runs an INSERT whose array constants ('{1,2}') become lists
+// where they go to a list column of the table (see planner.InsertStep).
+func (s *session) insertArrays(ins *planner.InsertStep) error {
+	schema, err := s.relationSchema("duckdb_tables()", "table_name", ins.Schema, ins.Table)
+	if err != nil {
+		return err
+	}
+	rows, err := s.queryText("SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = " +
+		quoteLiteral(schema) + " AND table_name = " + quoteLiteral(ins.Table) + " ORDER BY column_index")
+	if err != nil {
+		return err
+	}
+	columns := make([]string, len(rows))
+	lists := map[string]bool{}
+	for i, r := range rows {
+		columns[i] = r[0]
+		if strings.HasSuffix(r[1], "]") {
+			lists[strings.ToLower(r[0])] = true
+		}
+	}
+	return s.execInternal(ins.SQL(columns, lists))
+}
+
+// relations lists the tables and views of every schema, for relationSchema.
+const relations = "(SELECT database_name, schema_name, table_name FROM duckdb_tables()" +
+	" UNION ALL SELECT database_name, schema_name, view_name FROM duckdb_views() WHERE NOT internal)"
+
+// createView creates a view with the relation names of its query
+// qualified by the schema the search path finds them in (see
+// planner.ViewStep); a name found nowhere is left for DuckDB to report.
+func (s *session) createView(v *planner.ViewStep) error {
+	schemas := map[string]string{}
+	for _, name := range v.Names {
+		if schema, err := s.relationSchema(relations, "table_name", "", name); err == nil {
+			schemas[name] = schema
+		}
+	}
+	return s.execInternal(v.SQL(schemas))
 }

@@ -40,6 +40,11 @@ func (s *session) addConstraint(c *planner.ConstraintStep) error {
 		}
 		defer s.execInternal("DROP TABLE IF EXISTS temp." + t.temp)
 	}
+	if c.SelfClause != nil {
+		self := *c
+		self.Clause = c.SelfClause(schema)
+		c = &self
+	}
 	old := target.sql
 	if target.sql, err = withConstraint(old, c); err != nil {
 		return err
@@ -126,7 +131,7 @@ func (s *session) rebuild(tables []*tableDefinition) error {
 		}
 	}
 	for _, t := range tables {
-		if err := s.execInternal("INSERT INTO " + t.qualified() + " SELECT * FROM temp." + t.temp); err != nil {
+		if err := s.copyBack(t); err != nil {
 			return err
 		}
 	}

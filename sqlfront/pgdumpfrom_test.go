@@ -38,6 +38,9 @@ func TestPgDumpFromMallard(t *testing.T) {
 		"FOREIGN KEY (customer_id) REFERENCES shop.customer(id)",
 		"SELECT pg_catalog.setval('public.ticket', 101, true);",
 		`\\xdeadbeef`,
+		"CREATE VIEW shop.big_orders AS",
+		"CREATE VIEW public.order_counts AS",
+		"FROM public.note",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dump lacks %q", want)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/xdg-go/scram"
+
+	"github.com/mallard/mallard/sqlfront/wire"
 )
 
 // scramIterations is the PBKDF2 iteration count of stored verifiers, as in Postgres.
@@ -47,53 +49,16 @@ func (c *Credentials) Verify(user, password string) bool {
 	return keyOK && subtle.ConstantTimeCompare([]byte(user), []byte(c.User)) == 1
 }
 
-// authenticateSCRAM runs the SASL exchange. It reports whether the client
-// proved knowledge of the password and userOK; errors are protocol
-// failures. For a wrong user the exchange runs to its end all the same, as
-// in Postgres, so that a client learns nothing before the final failure.
+// authenticateSCRAM runs the SASL exchange (see wire.AuthenticateSCRAM).
 func (c *startup) authenticateSCRAM(creds *Credentials, userOK bool) (bool, error) {
-	server, err := scram.SHA256.NewServer(func(string) (scram.StoredCredentials, error) {
-		// Postgres ignores the SCRAM user name; the startup user was checked already.
-		return creds.stored, nil
-	})
-	if err != nil {
-		return false, err
-	}
-	conv := server.NewConversation()
-	c.send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{"SCRAM-SHA-256"}})
-	if err := c.flush(); err != nil {
-		return false, err
-	}
-	c.be.SetAuthType(pgproto3.AuthTypeSASL)
-	msg, err := c.be.Receive()
-	if err != nil {
-		return false, err
-	}
-	initial, ok := msg.(*pgproto3.SASLInitialResponse)
-	if !ok || initial.AuthMechanism != "SCRAM-SHA-256" {
-		return false, fmt.Errorf("expected SASLInitialResponse for SCRAM-SHA-256, got %T", msg)
-	}
-	first, err := conv.Step(string(initial.Data))
-	if err != nil {
-		return false, nil
-	}
-	c.send(&pgproto3.AuthenticationSASLContinue{Data: []byte(first)})
-	if err := c.flush(); err != nil {
-		return false, err
-	}
-	c.be.SetAuthType(pgproto3.AuthTypeSASLContinue)
-	msg, err = c.be.Receive()
-	if err != nil {
-		return false, err
-	}
-	resp, ok := msg.(*pgproto3.SASLResponse)
-	if !ok {
-		return false, fmt.Errorf("expected SASLResponse, got %T", msg)
-	}
-	final, err := conv.Step(string(resp.Data))
-	if err != nil || !conv.Valid() || !userOK {
-		return false, nil
-	}
-	c.send(&pgproto3.AuthenticationSASLFinal{Data: []byte(final)})
-	return true, nil
+	return wire.AuthenticateSCRAM(startupConn{c}, creds.stored, userOK)
 }
+
+// startupConn is the startup's connection as wire's exchanges use it:
+// messages go through the startup's writer, and come from its Backend.
+type startupConn struct{ c *startup }
+
+func (s startupConn) Send(m pgproto3.BackendMessage)             { s.c.send(m) }
+func (s startupConn) Flush() error                               { return s.c.flush() }
+func (s startupConn) Receive() (pgproto3.FrontendMessage, error) { return s.c.be.Receive() }
+func (s startupConn) SetAuthType(t uint32) error                 { return s.c.be.SetAuthType(t) }

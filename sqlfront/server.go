@@ -106,11 +106,10 @@ func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Se
 		cfg.Catalog, cfg.CatalogSQL = DefaultCatalog()
 	}
 	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
-	for _, q := range setup {
-		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("prepare database for Postgres clients: %w", err)
-		}
+	if err := installCatalog(ctx, db, setup); err != nil {
+		return nil, err
 	}
+	db.OnReopen(func(ctx context.Context) error { return installCatalog(ctx, db, setup) })
 	var stats *statements.Table
 	if cfg.StatementStats > 0 {
 		stats = statements.New(cfg.StatementStats)
@@ -205,6 +204,72 @@ func (s *Server) track() bool {
 // ctx to expire.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
+	s.stopAccepting()
+	for _, sess := range s.sessions {
+		sess.terminate(errAdminShutdown())
+	}
+	s.mu.Unlock()
+	return s.waitConns(ctx)
+}
+
+// Drain is the gentle first half of a shutdown, Postgres' smart shutdown
+// made fast for idle clients: it stops accepting, ends every session that
+// runs no statement at once (57P01; an open transaction is rolled back),
+// and ends each other session once its statement has completed and its
+// result is sent. It returns nil when every connection has ended, or
+// ctx's error when ctx ends first; Shutdown then cancels what still runs.
+func (s *Server) Drain(ctx context.Context) error {
+	s.mu.Lock()
+	s.stopAccepting()
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	ended := map[*session]bool{}
+	tick := time.NewTicker(drainPoll)
+	defer tick.Stop()
+	for {
+		s.endIdle(ended)
+		select {
+		case <-done: // first, so that a server without sessions drains at a grace of 0
+			return nil
+		default:
+		}
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// drainPoll is how often Drain looks for sessions whose statement has
+// completed. It bounds how long such a session waits for its 57P01.
+const drainPoll = 10 * time.Millisecond
+
+// endIdle terminates each session, not yet in ended, that runs no
+// statement, and adds it to ended.
+func (s *Server) endIdle(ended map[*session]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sess := range s.sessions {
+		if ended[sess] {
+			continue
+		}
+		sess.act.mu.Lock()
+		running := sess.act.state == stateActive
+		sess.act.mu.Unlock()
+		if !running {
+			ended[sess] = true
+			sess.terminate(errAdminShutdown())
+		}
+	}
+}
+
+// stopAccepting closes the listeners and ends the connections still in
+// startup; sessions that register from now on end at once. s.mu is held.
+func (s *Server) stopAccepting() {
 	s.shutdown = true
 	for ln := range s.listeners {
 		ln.Close()
@@ -212,11 +277,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for c := range s.starting {
 		c.SetDeadline(pastDeadline())
 	}
-	for _, sess := range s.sessions {
-		sess.terminate(&sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",
-			Message: "terminating connection due to administrator command"})
-	}
-	s.mu.Unlock()
+}
+
+// waitConns waits for every connection goroutine to end, or ctx.
+func (s *Server) waitConns(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
@@ -224,6 +288,44 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// errAdminShutdown is what a session ended by the server's shutdown, or
+// by pg_terminate_backend, is told, as Postgres tells it.
+func errAdminShutdown() *sqlstate.Error {
+	return &sqlstate.Error{Code: sqlstate.AdminShutdown, Severity: "FATAL",
+		Message: "terminating connection due to administrator command"}
+}
+
+// AwaitEnd waits up to timeout for the session with process id pid to
+// end, for pg_terminate_backend(pid, timeout). It is true if the session
+// has ended (or there is none, or it is the caller's own); on timeout it sends the session whose
+// storage connection is by a WARNING, as Postgres does, and is false.
+func (s *Server) AwaitEnd(by uint64, pid int64, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		s.mu.Lock()
+		var target, caller *session
+		for _, sess := range s.sessions {
+			if int64(sess.key.pid) == pid {
+				target = sess
+			}
+			if sess.db.ID() == by {
+				caller = sess
+			}
+		}
+		s.mu.Unlock()
+		if target == nil || target == caller { // a session ends itself once the statement does
+			return true
+		}
+		if !time.Now().Before(deadline) {
+			if caller != nil {
+				caller.notices.warn(fmt.Sprintf("backend with PID %d did not terminate within %d milliseconds", pid, timeout.Milliseconds()))
+			}
+			return false
+		}
+		time.Sleep(min(drainPoll, time.Until(deadline)))
 	}
 }
 

@@ -96,7 +96,7 @@ func (s *Server) serveConn(c net.Conn) {
 	defer s.leave()
 	db, err := s.db.Connect()
 	if err != nil {
-		st.fatal(sqlstate.From(err))
+		st.fatal(sqlstate.From(s.startupFailed(err)))
 		return
 	}
 	if st.readOnly {
@@ -113,14 +113,14 @@ func (s *Server) serveConn(c net.Conn) {
 	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)
 	if err := sess.init(); err != nil {
 		db.Close()
-		st.fatal(sqlstate.From(err))
+		st.fatal(sqlstate.From(s.startupFailed(err)))
 		return
 	}
 	s.register(sess)
 	defer s.unregister(sess)
 	if err := db.Exec(sess.ctx, fmt.Sprintf("SET VARIABLE mallard_backend_pid = %d", sess.key.pid)); err != nil {
 		db.Close()
-		st.fatal(sqlstate.From(err))
+		st.fatal(sqlstate.From(s.startupFailed(err)))
 		return
 	}
 	sess.log = s.log.With("pid", sess.key.pid, "user", st.params["user"], "client", c.RemoteAddr().String())
@@ -160,6 +160,12 @@ func (s *session) run() {
 			return
 		}
 		if _, ok := msg.(*pgproto3.Terminate); ok {
+			return
+		}
+		if cause := context.Cause(s.ctx); sqlstate.CodeOf(cause) == sqlstate.AdminShutdown {
+			// pg_terminate_backend or a shutdown ended the session while
+			// this message sat in the read-ahead: it must not run.
+			s.sendFatal(sqlstate.From(cause))
 			return
 		}
 		if s.skipUntilSync && !isSync(msg) {
@@ -266,6 +272,7 @@ func (s *session) fatalError(err error) error {
 
 // fail sends err as an ErrorResponse and marks an open transaction failed.
 func (s *session) fail(err error) {
+	err = s.invalidated(err)
 	s.sendNotices()
 	e := sqlstate.From(err)
 	s.act.failed = true

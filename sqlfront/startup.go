@@ -3,7 +3,6 @@ package sqlfront
 import (
 	"bufio"
 	"crypto/tls"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,11 +10,18 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/mallard/mallard/sqlfront/wire"
 	"github.com/mallard/mallard/sqlstate"
 )
 
 // startupTimeout bounds how long a client may take to start up and authenticate.
 const startupTimeout = time.Minute
+
+// maxAuthMessage caps a message before the client has logged in, as
+// Postgres caps an authentication token (PG_MAX_AUTH_TOKEN_LENGTH): a
+// client that has not authenticated cannot make the server allocate
+// MaxMessageSize for a message it declares but never sends.
+const maxAuthMessage = 65535
 
 // errCanceled ends a connection that only carried a CancelRequest.
 var errCanceled = errors.New("cancel request handled")
@@ -48,7 +54,7 @@ func (c *startup) reset(conn net.Conn) {
 	c.br = bufio.NewReader(conn)
 	c.src = &swapReader{r: c.br}
 	c.be = pgproto3.NewBackend(c.src, conn)
-	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
+	c.be.SetMaxBodyLen(min(maxAuthMessage, c.srv.cfg.MaxMessageSize))
 	c.w = newWriter(conn)
 }
 
@@ -57,7 +63,7 @@ func (c *startup) reset(conn net.Conn) {
 func (c *startup) run() error {
 	defer c.conn.SetDeadline(time.Time{})
 	for {
-		msg, err := c.receiveStartupPacket()
+		msg, err := wire.ReadStartupPacket(c.br)
 		if err != nil {
 			var se *sqlstate.Error
 			if errors.As(err, &se) {
@@ -76,20 +82,12 @@ func (c *startup) run() error {
 				return err
 			}
 		case *pgproto3.CancelRequest:
-			c.srv.cancel(cancelKey{pid: m.ProcessID, secret: cancelSecret(m.SecretKey)})
+			c.srv.cancel(cancelKey{pid: m.ProcessID, secret: wire.CancelSecret(m.SecretKey)})
 			return errCanceled
 		case *pgproto3.StartupMessage:
 			return c.startupMessage(m)
 		}
 	}
-}
-
-// cancelSecret reads the 4-byte secret of protocol 3.0.
-func cancelSecret(b []byte) uint32 {
-	if len(b) != 4 {
-		return 0
-	}
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
 
 func (c *startup) negotiateTLS() error {
@@ -137,6 +135,7 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 				"password authentication failed for user %q", c.params["user"]))
 		}
 	}
+	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	c.send(&pgproto3.AuthenticationOk{})
 	return nil
 }
@@ -154,55 +153,3 @@ func (c *startup) fatal(err *sqlstate.Error) error {
 type swapReader struct{ r io.Reader }
 
 func (s *swapReader) Read(p []byte) (int, error) { return s.r.Read(p) }
-
-// maxStartupPacket is Postgres' limit on the length of a startup packet.
-const maxStartupPacket = 10000
-
-// The request codes that take the place of a protocol version.
-const (
-	cancelRequestCode = 80877102
-	sslRequestCode    = 80877103
-	gssEncRequestCode = 80877104
-)
-
-type decoder interface {
-	pgproto3.FrontendMessage
-	Decode([]byte) error
-}
-
-// receiveStartupPacket reads one packet of the startup phase.
-func (c *startup) receiveStartupPacket() (pgproto3.FrontendMessage, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(c.br, hdr[:]); err != nil {
-		return nil, err
-	}
-	n := int(int32(binary.BigEndian.Uint32(hdr[:])))
-	if n < 8 || n > maxStartupPacket {
-		return nil, fmt.Errorf("invalid length of startup packet: %d", n)
-	}
-	body := make([]byte, n-4)
-	if _, err := io.ReadFull(c.br, body); err != nil {
-		return nil, err
-	}
-	code := binary.BigEndian.Uint32(body)
-	var msg decoder
-	switch {
-	case code == sslRequestCode:
-		msg = &pgproto3.SSLRequest{}
-	case code == gssEncRequestCode:
-		msg = &pgproto3.GSSEncRequest{}
-	case code == cancelRequestCode:
-		msg = &pgproto3.CancelRequest{}
-	case code>>16 == 3:
-		m := &pgproto3.StartupMessage{}
-		if err := m.Decode(append([]byte{0, 3, 0, 0}, body[4:]...)); err != nil {
-			return nil, err
-		}
-		m.ProtocolVersion = code
-		return m, nil
-	default:
-		return nil, sqlstate.New(sqlstate.FeatureNotSupported,
-			"unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xFFFF)
-	}
-	return msg, msg.Decode(body)
-}

@@ -30,15 +30,21 @@ type Conn struct {
 	db          *DB
 	id          uint64
 	ident       *identity
+	generation  uint64 // the database instance c belongs to (see DB.Reopen)
 }
 
 // Connect opens a new native connection to the database.
 func (d *DB) Connect() (*Conn, error) {
+	d.waitReady()
+	d.mu.RLock()
 	var c mapping.Connection
-	if mapping.Connect(d.db, &c) == mapping.StateError {
+	state := mapping.Connect(d.db, &c)
+	generation := d.generation.Load()
+	d.mu.RUnlock()
+	if state == mapping.StateError {
 		return nil, sqlstate.New(sqlstate.ConnectionFailure, "cannot open a DuckDB connection")
 	}
-	conn := &Conn{conn: c, db: d}
+	conn := &Conn{conn: c, db: d, generation: generation}
 	if err := conn.identify(); err != nil {
 		_ = conn.Close()
 		return nil, err

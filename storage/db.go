@@ -78,6 +78,16 @@ type DB struct {
 	nextConn atomic.Uint64
 	calls    sync.Map
 	idents   sync.Map // a connection's id → its *identity, while it is open
+
+	// Reopen (reopen.go) replaces db and sqldb under mu, one Reopen at a
+	// time (reopening); generation counts the instances, and gate, while a
+	// Reopen runs, holds back new connections until its hooks have run.
+	cfg         Config
+	mu          sync.RWMutex
+	reopening   sync.Mutex
+	generation  atomic.Uint64
+	gate        chan struct{}
+	reopenHooks []func(context.Context) error
 }
 
 // Open opens or creates the database cfg names. An in-memory database is a
@@ -88,7 +98,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d := &DB{path: cfg.Path, log: log, sandboxHint: cfg.SandboxHint}
+	d := &DB{path: cfg.Path, log: log, sandboxHint: cfg.SandboxHint, cfg: cfg}
 	if cfg.Path == MemoryPath {
 		dir, err := makeMemDir(log)
 		if err != nil {
@@ -112,25 +122,36 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 }
 
 func (d *DB) open() error {
+	sqldb, err := openInstance(d.path, &d.db)
+	if err != nil {
+		return err
+	}
+	d.sqldb = sqldb
+	return nil
+}
+
+// openInstance opens the database file at path through duckdb-go's
+// instance cache, natively into db and as a database/sql handle on the
+// same instance.
+func openInstance(path string, db *mapping.Database) (*sql.DB, error) {
 	var cfg mapping.Config
 	if mapping.CreateConfig(&cfg) == mapping.StateError {
-		return errors.New("open database: cannot create DuckDB config")
+		return nil, errors.New("open database: cannot create DuckDB config")
 	}
 	defer mapping.DestroyConfig(&cfg)
 	// The same config duckdb-go uses, so that its connector shares this instance.
 	mapping.SetConfig(cfg, "duckdb_api", "go")
 	var errMsg string
-	if mapping.GetOrCreateFromCache(duckdb.GetInstanceCache(), d.path, &d.db, cfg, &errMsg) == mapping.StateError {
-		mapping.Close(&d.db)
-		return fmt.Errorf("open database %s: %w", d.path, errorFromMessage(errMsg, ""))
+	if mapping.GetOrCreateFromCache(duckdb.GetInstanceCache(), path, db, cfg, &errMsg) == mapping.StateError {
+		mapping.Close(db)
+		return nil, fmt.Errorf("open database %s: %w", path, errorFromMessage(errMsg, ""))
 	}
-	connector, err := duckdb.NewConnector(d.path, nil)
+	connector, err := duckdb.NewConnector(path, nil)
 	if err != nil {
-		mapping.Close(&d.db)
-		return fmt.Errorf("open database %s: %w", d.path, err)
+		mapping.Close(db)
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	d.sqldb = sql.OpenDB(connector)
-	return nil
+	return sql.OpenDB(connector), nil
 }
 
 func (d *DB) configure(ctx context.Context, cfg Config) error {
@@ -201,7 +222,11 @@ func (d *DB) Path() string { return d.path }
 
 // SQL returns a database/sql handle on the same database, for Mallard's own
 // bookkeeping queries and function registration.
-func (d *DB) SQL() *sql.DB { return d.sqldb }
+func (d *DB) SQL() *sql.DB {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.sqldb
+}
 
 // Version is DuckDB's library version, such as "v1.5.5".
 func Version() string { return mapping.LibraryVersion() }

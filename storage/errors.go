@@ -136,10 +136,14 @@ type accessError struct{ err *sqlstate.Error }
 func (e accessError) Error() string { return e.err.Error() }
 func (e accessError) Unwrap() error { return e.err }
 
-// marked marks e as an accessError when DuckDB's exception type says so.
+// marked marks e as an accessError, or an invalidatedError (see
+// reopen.go), when DuckDB's exception type says so.
 func marked(kind mapping.ErrorType, e *sqlstate.Error) error {
-	if kind == mapping.ErrorTypePermission {
+	switch kind {
+	case mapping.ErrorTypePermission:
 		return accessError{e}
+	case mapping.ErrorTypeFatal:
+		return invalidatedError{e}
 	}
 	return e
 }

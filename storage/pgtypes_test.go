@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/sqltype"
 	"github.com/mallard/mallard/storage"
 )
 
@@ -94,7 +95,7 @@ func TestStringAliases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for i, want := range []string{storage.AliasBPChar, storage.AliasJSONB, storage.AliasRegClass, storage.AliasMoney} {
+	for i, want := range []string{sqltype.AliasBPChar, sqltype.AliasJSONB, sqltype.AliasRegClass, sqltype.AliasMoney} {
 		if got := st.Columns()[i].Type.Alias; got != want {
 			t.Errorf("column %d: alias %q, want %q", i, got, want)
 		}

@@ -145,7 +145,7 @@ func lossOf(kind, hyperparameters any) string {
 		return "mse"
 	case "recommender":
 		var hp struct{ Objective string }
-		if raw, ok := hyperparameters.(json.RawMessage); ok && json.Unmarshal(raw, &hp) == nil && hp.Objective == "ranking" {
+		if raw, ok := hyperparameters.(json.RawMessage); ok && json.Unmarshal(raw, &hp) == nil && strings.HasPrefix(hp.Objective, "ranking") {
 			return "1 − ndcg@10"
 		}
 		return "rmse"

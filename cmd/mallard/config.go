@@ -45,6 +45,9 @@ type Config struct {
 	MaxConnections   int
 	StatementStats   int
 	StatementTimeout time.Duration
+	// ShutdownGrace is how long statements running at SIGTERM or SIGINT
+	// may go on before they are canceled (see shutdown).
+	ShutdownGrace time.Duration
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -106,6 +109,19 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	}
 	fs.DurationVar(&cfg.StatementTimeout, "statement-timeout", timeout,
 		"sessions' default statement_timeout, such as 30s or 5m; 0 for none (a session may SET its own) ["+envName("statement-timeout")+"]")
+	grace, err := parseGrace(env("shutdown-grace", defaultShutdownGrace))
+	if err != nil {
+		grace = invalidDuration // Validate reports it
+	}
+	cfg.ShutdownGrace = grace
+	fs.Func("shutdown-grace", "on SIGTERM or SIGINT, how long running statements may go on before they are canceled: "+
+		"milliseconds, or a duration such as 30s or 2m; 0 cancels them at once; idle sessions end at once (default "+defaultShutdownGrace+") ["+
+		envName("shutdown-grace")+"]",
+		func(v string) error {
+			d, err := parseGrace(v)
+			cfg.ShutdownGrace = d
+			return err
+		})
 	integer(&cfg.MaxMessageSize, "max-message-size", sqlfront.DefaultMaxMessageSize, "largest client message in bytes")
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
@@ -179,6 +195,9 @@ func (c Config) Validate() error {
 	if c.LogMinDuration == invalidDuration {
 		return fmt.Errorf("-log-min-duration-statement (%s): want milliseconds, a duration such as 250ms, 0 or -1", envName("log-min-duration-statement"))
 	}
+	if c.ShutdownGrace == invalidDuration {
+		return fmt.Errorf("-shutdown-grace (%s): want milliseconds, or a duration such as 30s, 0 or more", envName("shutdown-grace"))
+	}
 	if _, ok := logLevels[c.LogLevel]; !ok {
 		return fmt.Errorf("-log-level %q: want debug, info, warn or error", c.LogLevel)
 	}
@@ -243,7 +262,7 @@ func (c Config) logger(out io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(out, opts))
 }
 
-// invalidDuration marks a -log-min-duration-statement that did not parse.
+// invalidDuration marks a duration flag that did not parse.
 const invalidDuration = time.Duration(math.MinInt64)
 
 // parseMinDuration reads -log-min-duration-statement: whole milliseconds
@@ -262,6 +281,26 @@ func parseMinDuration(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 {
 		return invalidDuration, fmt.Errorf("%q: want milliseconds such as 250, a duration such as 250ms or 2s, 0 (every statement) or -1 (off)", v)
+	}
+	return d, nil
+}
+
+// defaultShutdownGrace is -shutdown-grace's default, as the flag reads it.
+const defaultShutdownGrace = "30s"
+
+// parseGrace reads -shutdown-grace: whole milliseconds, as Postgres reads
+// a duration without a unit, or a Go duration such as 30s; never negative.
+func parseGrace(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if ms < 0 || ms > math.MaxInt64/int64(time.Millisecond) {
+			return invalidDuration, fmt.Errorf("%d: want 0 or a positive number of milliseconds", ms)
+		}
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return invalidDuration, fmt.Errorf("%q: want milliseconds such as 30000, or a duration such as 30s or 2m, 0 or more", v)
 	}
 	return d, nil
 }
@@ -290,7 +329,7 @@ func (c Config) logSettings() []any {
 	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "statement_timeout", c.StatementTimeout.String(),
 		"log_level", c.LogLevel, "log_min_duration_statement", minDurationText(c.LogMinDuration), "threads", c.Threads,
 		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs,
-		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS}
+		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS, "shutdown_grace", c.ShutdownGrace.String()}
 }
 
 // frontend builds the wire server's configuration.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"time"
 
 	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
@@ -17,14 +16,21 @@ import (
 // Version is Mallard's release, reported in server_version.
 const Version = "0.1.0"
 
-// shutdownGrace is how long sessions get to end after SIGINT or SIGTERM.
-const shutdownGrace = 10 * time.Second
-
 const usage = `Mallard: SQL analytics and machine learning on DuckDB, spoken over the Postgres protocol.
 
 Usage:
   mallard serve [flags]   start the server
+  mallard train-worker --job DIR   run a training job as one MPI rank
+  mallard backup --db FILE --to PATH
+                          copy a database no server has open into the new
+                          file PATH (for a served one: SELECT mallard.backup(...))
   mallard version         print the version (also --version)
+
+On SIGTERM or SIGINT the server stops accepting clients and ends idle
+sessions at once; running statements may complete for --shutdown-grace,
+then they are canceled, training runs are recorded interrupted (resume
+them with train_gat(..., resume := 'model')), the database is
+checkpointed, and mallard exits 0.
 
 Every flag can also be set by the environment variable in brackets; a flag
 given on the command line wins.
@@ -46,6 +52,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return serve(ctx, cfg, stderr)
+	case "train-worker":
+		return trainWorker(ctx, args[1:], stdout, stderr)
+	case "backup":
+		return backup(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version", "-v":
 		fmt.Fprintf(stdout, "mallard %s (DuckDB %s)\n", Version, storage.Version())
 		return nil
@@ -105,15 +115,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
-		log.Info("shutting down")
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	serr := errors.Join(dash.shutdown(sctx), srv.Close(sctx))
 	if errors.Is(err, sqlfront.ErrServerClosed) {
 		err = nil
 	}
-	err = errors.Join(err, serr)
+	err = errors.Join(err, stopping{log: log, grace: cfg.ShutdownGrace, srv: srv.Front, dash: dash, db: srv.DB, reg: srv.Registry}.stop())
 	log.Info("mallard stopped", "err", err)
 	return err
 }

@@ -119,7 +119,7 @@ func TestShutdownCheckpoints(t *testing.T) {
 	done := make(chan error, 1)
 	var logs bytes.Buffer
 	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath, "--http", httpAddr}, &logs, &logs)
+		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath, "--http", httpAddr, "--shutdown-grace", "0"}, &logs, &logs)
 	}()
 	conn := connectRetry(t, addr)
 	// An open dashboard event stream must not hold shutdown up.

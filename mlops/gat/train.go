@@ -160,11 +160,24 @@ type Start struct {
 // With validation the model returned has the weights of the best epoch
 // (Model.Kept says which); without, the last epoch's.
 func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, report func(Epoch) error) (*Model, error) {
+	return TrainOn(ctx, parallel.NewLocal(cfg.Workers), cfg, m, start, report)
+}
+
+// TrainOn trains as TrainFrom does, with the workers of coll (cfg.Workers
+// of them) that run in this process (see parallel.Locals): workers in
+// other processes, each training on the same m, take their shares of
+// every mini-batch. Every process returns the same model; report is
+// called in the process of rank 0 only.
+func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, m series.Matrix, start Start, report func(Epoch) error) (*Model, error) {
+	if coll.Size() != cfg.Workers {
+		return nil, fmt.Errorf("gat: a collective of %d workers for workers %d", coll.Size(), cfg.Workers)
+	}
 	fit, val, test, err := cfg.Samples(m)
 	if err != nil {
 		return nil, err
 	}
-	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: parallel.NewLocal(cfg.Workers),
+	lead, locals := parallel.Locals(coll)
+	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: coll, lead: lead, whole: locals == cfg.Workers,
 		start: time.Now(), report: report, first: start.Epoch + 1, graphs: newGraphCache(m, cfg.Neighbors)}
 	anchor, err := startAnchor(cfg, m, fit, val, start)
 	if err != nil {
@@ -187,11 +200,11 @@ func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, re
 			p.graphs = run.graphs
 		}
 	}
-	workers := make([]*worker, cfg.Workers)
-	for rank := range workers {
-		workers[rank] = run.newWorker(rank, init)
+	workers := make([]*worker, locals)
+	for i := range workers {
+		workers[i] = run.newWorker(lead+i, init)
 	}
-	if err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return workers[rank].loop(ctx) }); err != nil {
+	if err := parallel.RunLocals(ctx, coll, func(ctx context.Context, rank int) error { return workers[rank-lead].loop(ctx) }); err != nil {
 		return nil, err
 	}
 	return run.final, nil
@@ -281,11 +294,13 @@ type training struct {
 	m                series.Matrix
 	train, val, test []int
 	coll             parallel.Collective
+	lead             int  // the lowest rank in this process, which keeps the model
+	whole            bool // whether every worker runs in this process
 	start            time.Time
 	report           func(Epoch) error
 	first            int // the number of the first epoch to run
 	setup            time.Duration
-	final            *Model // rank 0's result when training ends
+	final            *Model // the lead's result when training ends
 	anchor           *Anchor
 	anchorFit        baseline.Forecaster // nil: the last value
 	pre              []float64           // anchorFit's forecasts of rows Span().. of m
@@ -332,7 +347,7 @@ func (w *worker) loop(ctx context.Context) error {
 	kept := w.keep(nil, e.Epoch)
 	last := w.cur // the predictions of the last evaluation
 	w.cur, w.kept = w.kept, w.cur
-	if w.rank == 0 {
+	if w.rank == w.lead {
 		w.setup = time.Since(w.start)
 	}
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
@@ -363,12 +378,15 @@ func (w *worker) loop(ctx context.Context) error {
 			break
 		}
 	}
-	if w.rank == 0 {
+	if w.rank == w.lead {
 		w.final = newModel(w.cfg, w.m, w.net, w.anchor, e.Epoch)
 		w.final.predicted = last
 		if len(w.val) > 0 {
 			w.final = kept
 			w.final.predicted = w.kept
+		}
+		if !w.whole { // this process predicted its workers' shares only
+			w.final.predicted = nil
 		}
 	}
 	return nil
@@ -383,10 +401,10 @@ func (w *worker) score(e Epoch) float64 {
 	return e.TrainMSE
 }
 
-// keep returns a copy of rank 0's network after epoch, with validation;
+// keep returns a copy of the lead's network after epoch, with validation;
 // else (and on other ranks) it returns old.
 func (w *worker) keep(old *Model, epoch int) *Model {
-	if w.rank != 0 || len(w.val) == 0 {
+	if w.rank != w.lead || len(w.val) == 0 {
 		return old
 	}
 	return newModel(w.cfg, w.m, w.net, w.anchor, epoch)

@@ -1,9 +1,9 @@
 // Package parallel is Mallard's synchronous data parallelism: workers each
 // compute gradients on their share of a mini-batch, combine them through a
 // Collective, and take the same optimiser step, as Horovod and PyTorch's
-// DistributedDataParallel do. The in-process Collective joins goroutines;
-// a cross-process one can implement the same interface later without
-// touching the models.
+// DistributedDataParallel do. Local joins goroutines; Ranks joins the
+// goroutines of several processes, which meet through a Comm: MPI's world
+// (World, with the build tag mpi) or, in tests, LocalComms.
 package parallel
 
 import (

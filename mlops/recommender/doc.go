@@ -41,7 +41,11 @@
 // with the log-Q correction, so that a batch touches the rows of its
 // users' interactions and of its negatives only. A ranking model predicts
 // no ratings: it has no RMSE, and Scores gives each item's probability.
-// See multinomial.go for where it differs from the paper.
+// See multinomial.go for where it differs from the paper. With
+// RankingVAE the same network is the paper's variational autoencoder
+// (Mult-VAE): the last hidden layer is the mean of a Gaussian code, a
+// linear head gives its log-variance, training decodes one draw of it
+// and adds an annealed KL term, and serving decodes the mean (see vae.go).
 //
 // # Sparsity and memory
 //

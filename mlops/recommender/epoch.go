@@ -17,11 +17,13 @@ const userClaim = 64
 // results in user order, so the metrics do not depend on the number of
 // workers beyond the weights themselves. Only rank 0's Epoch is filled in.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
+	ulo, uhi := w.userBlock()
 	for w.rk == nil {
-		lo, hi := w.evaluated.claim(userClaim, w.train.Users)
+		lo, hi := w.evaluated.claim(userClaim, uhi-ulo)
 		if lo == hi {
 			break
 		}
+		lo, hi = lo+ulo, hi+ulo
 		for u := lo; u < hi; u++ {
 			a, base := w.ev.code(u)
 			items, vals := w.train.Row(u)
@@ -30,9 +32,12 @@ func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 			w.testSSE[u] = w.ev.sse(items, vals, a, base)
 		}
 	}
-	size := len(w.workers)
+	size := w.coll.Size()
 	rlo, rhi := w.rank*len(w.ranked)/size, (w.rank+1)*len(w.ranked)/size
 	w.ev.rank(w.ranked[rlo:rhi], w.recall[rlo:rhi], w.ndcg[rlo:rhi])
+	if !w.whole {
+		return w.spanEpoch(ctx, epoch)
+	}
 	if err := w.coll.Barrier(ctx, w.rank); err != nil || w.rank != 0 {
 		return Epoch{}, err
 	}

@@ -19,9 +19,19 @@ func InitialModel(cfg Config, train Ratings) (*Model, error) {
 // on the batch of users of train, with m's weights, and its gradient in
 // the layout of m.Weights, as the workers compute it.
 func BatchGradient(cfg Config, train Ratings, batch []int, m *Model) (loss float64, grad []Floats, err error) {
+	return BatchGradientAt(cfg, train, batch, m, 0)
+}
+
+// BatchGradientAt is BatchGradient in the first batch of the given epoch,
+// which sets the negatives, the dropout masks and, for RankingVAE, the
+// code's noise and the KL term's weight.
+func BatchGradientAt(cfg Config, train Ratings, batch []int, m *Model, epoch int) (loss float64, grad []Floats, err error) {
 	run, err := newTraining(cfg, train, noRatings(train), Start{Model: m}, nil)
 	if err != nil {
 		return 0, nil, err
+	}
+	for _, w := range run.workers {
+		w.epoch = epoch
 	}
 	sse := make([]float64, len(run.workers))
 	errs := make([]error, len(run.workers))
@@ -40,6 +50,10 @@ func BatchGradient(cfg Config, train Ratings, batch []int, m *Model) (loss float
 	loss = sum(sse) / float64(run.workers[0].lossCount(batch))
 	for _, l := range n.inner {
 		loss += cfg.L2 / 2 * sumSquares(n.dense[l.w:l.b])
+	}
+	if n.head != 0 {
+		w, _ := n.headWeights(n.dense)
+		loss += cfg.L2 / 2 * sumSquares(w)
 	}
 	for _, w := range run.workers {
 		w.eachRow(func(j int32) {
@@ -104,3 +118,18 @@ func EASEWeights(r Ratings, relevant, lambda float64) (cols []int32, b []float64
 
 // FoldIn exposes foldIn.
 var FoldIn = foldIn
+
+// KLTerm exposes klTerm.
+var KLTerm = klTerm
+
+// AnnealBeta returns the KL term's weight in batch batch of epoch epoch of
+// a run of cfg on train.
+func AnnealBeta(cfg Config, train Ratings, epoch, batch int) (float64, error) {
+	run, err := newTraining(cfg, train, noRatings(train), Start{}, nil)
+	if err != nil {
+		return 0, err
+	}
+	w := run.workers[0]
+	w.epoch, w.batch = epoch, batch
+	return w.beta(), nil
+}

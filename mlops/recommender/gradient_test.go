@@ -89,7 +89,13 @@ func TestGradient(t *testing.T) {
 // tensor of m with central finite differences of its loss.
 func checkBatchGradient(t *testing.T, cfg recommender.Config, train recommender.Ratings, batch []int, m *recommender.Model) {
 	t.Helper()
-	_, grad, err := recommender.BatchGradient(cfg, train, batch, m)
+	checkBatchGradientAt(t, cfg, train, batch, m, 0)
+}
+
+// checkBatchGradientAt is checkBatchGradient in the first batch of epoch.
+func checkBatchGradientAt(t *testing.T, cfg recommender.Config, train recommender.Ratings, batch []int, m *recommender.Model, epoch int) {
+	t.Helper()
+	_, grad, err := recommender.BatchGradientAt(cfg, train, batch, m, epoch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +103,7 @@ func checkBatchGradient(t *testing.T, cfg recommender.Config, train recommender.
 		loss := func(x []float64) float64 {
 			saved := append([]float64(nil), w...)
 			copy(w, x)
-			l, _, err := recommender.BatchGradient(cfg, train, batch, m)
+			l, _, err := recommender.BatchGradientAt(cfg, train, batch, m, epoch)
 			copy(w, saved)
 			if err != nil {
 				t.Fatal(err)

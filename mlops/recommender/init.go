@@ -27,11 +27,14 @@ func initWeights(cfg Config, items int, target float64, rng *rand.Rand) (enc, de
 	hugePages(enc, true)
 	hugePages(dec, true)
 	glorot(rng, enc, items, cfg.Hidden[0])
-	inner, _ := denseLayout(cfg.Hidden)
+	inner, head, _ := denseLayout(cfg.Hidden, cfg.vae())
 	for _, l := range inner {
 		glorot(rng, dense[l.w:l.b], l.in, l.out)
 	}
 	hL := cfg.Hidden[len(cfg.Hidden)-1]
+	if head != 0 {
+		glorot(rng, dense[head:head+hL*hL], hL, hL)
+	}
 	if cfg.ranking() {
 		limit := math.Sqrt(6 / float64(hL+items))
 		for j := range items {

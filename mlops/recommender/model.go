@@ -38,7 +38,7 @@ type Floats []float64
 func (m *Model) fits(cfg Config, items int) error {
 	act, out := m.Config.activations()
 	wantAct, wantOut := cfg.activations()
-	if m.Config.ranking() != cfg.ranking() {
+	if m.Config.ranking() != cfg.ranking() || m.Config.vae() != cfg.vae() {
 		return fmt.Errorf("the recommender model was trained for the %s objective, not %s", m.Config.objective(), cfg.objective())
 	}
 	if m.Items != items || !slices.Equal(m.Config.Hidden, cfg.Hidden) || act != wantAct || out != wantOut {

@@ -35,7 +35,8 @@ func studyRun(t *testing.T, cfg recommender.Config, train, test recommender.Rati
 // TestRankingStudy trains the configurations REC_STUDY lists, separated
 // by semicolons (fields objective, epochs, lr, dropout, hidden, negatives,
 // l2, batch size and optionally seed, separated by spaces, hidden widths
-// by x, and optionally activation) on the validation split, a further 1/9 of the
+// by x, and optionally activation and, for ranking_vae, the KL term's
+// anneal cap) on the validation split, a further 1/9 of the
 // training ratings (seed 2), or with REC_STUDY_TEST=1 on the test split;
 // the test split is that of seed REC_STUDY_SPLIT (1 by default, as in the
 // accuracy tests; train_recommender splits with its seed, 0 by default).
@@ -89,6 +90,9 @@ func TestRankingStudy(t *testing.T) {
 		if len(f) > 9 {
 			cfg.Activation = f[9]
 		}
+		if len(f) > 10 {
+			cfg.AnnealCap, _ = strconv.ParseFloat(f[10], 64)
+		}
 
 		cfg.Workers, cfg.RankUsers = 1, 1
 		var report func(recommender.Epoch) error
@@ -124,5 +128,41 @@ func TestMovieLensSmallRanking(t *testing.T) {
 	if !(model.RecallAt10 >= 1.5*pop.RecallAt10) || !(model.NDCGAt10 >= 1.5*pop.NDCGAt10) {
 		t.Errorf("the ranking model (recall_at_10 %.4f, ndcg_at_10 %.4f) is not 1.5 times popularity (%.4f, %.4f)",
 			model.RecallAt10, model.NDCGAt10, pop.RecallAt10, pop.NDCGAt10)
+	}
+}
+
+// TestMovieLensSmallRankingVAE checks DefaultRankingVAEConfig on the
+// seeded 90/10 split of MovieLens small (seed 1): Recall@10 and NDCG@10 at
+// least 1.5 times popularity's, Recall@10 at least 0.95 times EASE's, and
+// NDCG@10 at least 0.9 times EASE's (it reaches 0.990 and 0.947 of
+// EASE's, 0.992 and 0.953 with model seed 1: NDCG@10 at 0.95 of EASE's
+// is the goal, which one seed of the two meets, so the test guards a
+// margin below it).
+func TestMovieLensSmallRankingVAE(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 40 epochs on MovieLens small and fits EASE")
+	}
+	train, test := recommender.Split(movielens(t), 0.1, 1)
+	cfg := recommender.DefaultRankingVAEConfig()
+	cfg.Workers, cfg.RankUsers = 2, 50
+	model, pop := studyRun(t, cfg, train, test, nil)
+	e, err := recommender.FitEASE(context.Background(), train, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ease, err := recommender.RatingsProtocol(train, test, 4, 0, 0).MeasureEASE(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ranking_vae recall_at_10 %.4f ndcg_at_10 %.4f", model.RecallAt10, model.NDCGAt10)
+	t.Logf("ease        recall_at_10 %.4f ndcg_at_10 %.4f", ease.RecallAt10, ease.NDCGAt10)
+	t.Logf("popularity  recall_at_10 %.4f ndcg_at_10 %.4f", pop.RecallAt10, pop.NDCGAt10)
+	if !(model.RecallAt10 >= 1.5*pop.RecallAt10) || !(model.NDCGAt10 >= 1.5*pop.NDCGAt10) {
+		t.Errorf("ranking_vae (recall_at_10 %.4f, ndcg_at_10 %.4f) is not 1.5 times popularity (%.4f, %.4f)",
+			model.RecallAt10, model.NDCGAt10, pop.RecallAt10, pop.NDCGAt10)
+	}
+	if !(model.RecallAt10 >= 0.95*ease.RecallAt10) || !(model.NDCGAt10 >= 0.9*ease.NDCGAt10) {
+		t.Errorf("ranking_vae (recall_at_10 %.4f, ndcg_at_10 %.4f) is below 0.95 and 0.9 of EASE's (%.4f, %.4f)",
+			model.RecallAt10, model.NDCGAt10, ease.RecallAt10, ease.NDCGAt10)
 	}
 }

@@ -81,17 +81,23 @@ func (w *worker) rankShare(share []int, weight float64) float64 {
 	}
 	m, k := len(share), len(neg.items)
 	rk.codes, rk.other = resized(rk.codes, m*h), resized(rk.other, m)
+	var loss float64
+	beta := w.beta()
 	for i, u := range share {
 		t := rk.traces[i]
 		w.rankInputs(u, t)
-		copy(rk.codes[i*h:(i+1)*h], n.encodeInputs(t.pos, t.x, t))
+		a := n.encodeInputs(t.pos, t.x, t)
+		if t.vae != nil {
+			loss += beta * n.sample(t)
+			t.vae.klWeight = weight * beta
+		}
+		copy(rk.codes[i*h:(i+1)*h], a)
 	}
 	codes := blas64.General{Rows: m, Cols: h, Stride: h, Data: rk.codes}
 	cand := n.candidates(neg, rk)
 	rk.logits = resized(rk.logits, m*k)
 	z := blas64.General{Rows: m, Cols: k, Stride: k, Data: rk.logits}
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, codes, cand, 0, z)
-	var loss float64
 	for i := range share {
 		var l float64
 		l, rk.other[i] = n.multinomial(rk.traces[i], rk.logits[i*k:(i+1)*k], neg, weight)
@@ -118,7 +124,8 @@ func (w *worker) rankShare(share []int, weight float64) float64 {
 // rankInputs sets t.pos to user u's interactions and t.x to the inputs
 // training feeds them as: interactions with dropout, the mask drawn from
 // the seed, the epoch and the user alone, so that it does not depend on
-// which worker takes the user.
+// which worker takes the user; for a variational network, the code's
+// noise too (see vae.go), drawn after the mask.
 func (w *worker) rankInputs(u int, t *trace) {
 	items, vals := w.train.Row(u)
 	t.pos = t.pos[:0]
@@ -134,6 +141,14 @@ func (w *worker) rankInputs(u int, t *trace) {
 		t.x[i] = in / (1 - p)
 		if p > 0 && w.rk.dropRand.Float64() < p {
 			t.x[i] = 0
+		}
+	}
+	if w.net.head != 0 {
+		if t.vae == nil {
+			t.vae = newVAETrace(w.net.sizes[len(w.net.sizes)-1])
+		}
+		for k := range t.vae.eps {
+			t.vae.eps[k] = w.rk.dropRand.NormFloat64()
 		}
 	}
 }

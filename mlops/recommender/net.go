@@ -42,6 +42,9 @@ type net struct {
 	dec      []float64
 	inner    []layer
 	ranking  bool
+	// head is where the variational head starts in dense (see vae.go), 0
+	// for a network without one.
+	head int
 	// cut is Config.Relevant in the input scale: for the ranking objective
 	// an input at or above it is an interaction. Whoever knows the scale
 	// sets it (Model.net, the training run).
@@ -55,24 +58,29 @@ type layer struct {
 	w, b    int
 }
 
-// denseLayout returns the inner layers of hidden sizes and the length of
-// the dense part, whose last h_L+1 values are the output layer's shared row.
-func denseLayout(sizes []int) ([]layer, int) {
-	var inner []layer
-	n := sizes[0]
+// denseLayout returns the inner layers of hidden sizes, where the
+// variational head starts (0 unless vae), and the length of the dense
+// part, whose last h_L+1 values are the output layer's shared row. The
+// head, h_L x h_L weights and h_L biases, comes just before that row.
+func denseLayout(sizes []int, vae bool) (inner []layer, head, n int) {
+	n = sizes[0]
 	for k := 1; k < len(sizes); k++ {
 		l := layer{in: sizes[k-1], out: sizes[k], w: n}
 		l.b = l.w + l.in*l.out
 		n = l.b + l.out
 		inner = append(inner, l)
 	}
-	return inner, n + sizes[len(sizes)-1] + 1
+	hL := sizes[len(sizes)-1]
+	if vae {
+		head, n = n, n+hL*hL+hL
+	}
+	return inner, head, n + hL + 1
 }
 
 // shapes returns the lengths of the encoder table, the dense part and the
 // decoder table of cfg's network over items.
 func shapes(cfg Config, items int) (enc, dense, dec int) {
-	_, dense = denseLayout(cfg.Hidden)
+	_, _, dense = denseLayout(cfg.Hidden, cfg.vae())
 	return items * cfg.Hidden[0], dense, items * (cfg.Hidden[len(cfg.Hidden)-1] + 1)
 }
 
@@ -84,9 +92,9 @@ func newNet(cfg Config, items int, enc, dense, dec []float64) *net {
 		panic(fmt.Sprintf("recommender: weights of %d, %d, %d values, want %d, %d, %d", len(enc), len(dense), len(dec), ne, nd, nc))
 	}
 	act, out := cfg.activations()
-	inner, _ := denseLayout(cfg.Hidden)
+	inner, head, _ := denseLayout(cfg.Hidden, cfg.vae())
 	return &net{items: items, sizes: cfg.Hidden, act: act, out: out, enc: enc, dense: dense, dec: dec, inner: inner,
-		ranking: cfg.ranking()}
+		ranking: cfg.ranking(), head: head}
 }
 
 // encRow and decRow are item j's rows of the tables.
@@ -109,6 +117,7 @@ type trace struct {
 	x, dy, in []float64
 	z, a, d   [][]float64
 	pos       []int32
+	vae       *vaeTrace // nil but for a variational network in training
 }
 
 func newTrace(sizes []int) *trace {
@@ -249,6 +258,9 @@ func (n *net) backwardFrom(items []int32, t *trace, g *grads, other float64) {
 	floats.AddScaled(gs[:h], total, a)
 	gs[h] += total
 	floats.AddScaled(da, total, n.shared()[:h])
+	if t.vae != nil {
+		n.headBackward(t, g)
+	}
 	for k := last; ; k-- {
 		dz := t.d[k] // dL/da becomes dL/dz in place
 		for i, z := range t.z[k] {
@@ -284,5 +296,9 @@ func (n *net) addPenalty(g []float64, l2 float64) {
 	}
 	for _, l := range n.inner {
 		floats.AddScaled(g[l.w:l.b], l2, n.dense[l.w:l.b])
+	}
+	if n.head != 0 {
+		h := n.sizes[len(n.sizes)-1]
+		floats.AddScaled(g[n.head:n.head+h*h], l2, n.dense[n.head:n.head+h*h])
 	}
 }

@@ -22,7 +22,8 @@ type Epoch struct {
 	// TrainLoss is the objective's loss, without the penalty, summed over
 	// the epoch's batches as training met them and divided by the training
 	// ratings (for Rating: a mean squared error in [0, 1]) or by the users
-	// trained on (for Ranking: a negative log-likelihood per user).
+	// trained on (for Ranking: a negative log-likelihood per user; for
+	// RankingVAE, plus β times the KL term, as training weighted it).
 	TrainLoss            float64
 	RecallAt10, NDCGAt10 float64
 	Elapsed              time.Duration
@@ -69,7 +70,20 @@ func Train(ctx context.Context, cfg Config, train, test Ratings, report func(Epo
 // start.Epoch, up to cfg.Epochs. The model's architecture and items must
 // be cfg's and the data's; its rating scale is kept.
 func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*Model, error) {
-	run, err := newTraining(cfg, train, test, start, report)
+	return TrainOn(ctx, parallel.NewLocal(cfg.Workers), cfg, train, test, start, report)
+}
+
+// TrainOn trains as TrainFrom does, with the workers of coll (cfg.Workers
+// of them) that run in this process (see parallel.Locals): workers in
+// other processes, each training on the same ratings, take their shares
+// of every mini-batch (see spanRows for how the tables then meet). Every
+// process returns the same model; report is called in the process of
+// rank 0 only.
+func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*Model, error) {
+	if coll.Size() != cfg.Workers {
+		return nil, fmt.Errorf("recommender: a collective of %d workers for workers %d", coll.Size(), cfg.Workers)
+	}
+	run, err := newTrainingOn(coll, cfg, train, test, start, report)
 	if err != nil {
 		return nil, err
 	}
@@ -78,9 +92,8 @@ func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start
 
 // run trains on every epoch with the run's workers.
 func (run *training) run(ctx context.Context) (*Model, error) {
-	cfg := run.cfg
 	defer run.pages(false)
-	if err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return run.workers[rank].loop(ctx) }); err != nil {
+	if err := parallel.RunLocals(ctx, run.coll, func(ctx context.Context, rank int) error { return run.workers[rank-run.lead].loop(ctx) }); err != nil {
 		return nil, err
 	}
 	return run.model(run.workers[0].net), nil
@@ -94,7 +107,10 @@ type training struct {
 	train, test Ratings
 	scale       scale
 	coll        parallel.Collective
-	workers     []*worker
+	lead        int       // the lowest rank in this process
+	whole       bool      // whether every worker runs in this process
+	span        *spanRows // the tables' exchange across processes; nil when whole
+	workers     []*worker // this process's, from rank lead on
 	enc, dec    []float64 // the shared tables
 	encMV       []float32 // their Adam moments (see optimizer.update); nil for SGD
 	decMV       []float32
@@ -145,6 +161,10 @@ func (c *claims) claim(size, n int) (lo, hi int) {
 func (c *claims) reset() { c.next.Store(0) }
 
 func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*training, error) {
+	return newTrainingOn(parallel.NewLocal(cfg.Workers), cfg, train, test, start, report)
+}
+
+func newTrainingOn(coll parallel.Collective, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*training, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -155,7 +175,7 @@ func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch
 		return nil, fmt.Errorf("no training ratings")
 	}
 	lo, hi := train.scale()
-	r := &training{cfg: cfg, train: train, test: test, scale: scale{lo, hi}, coll: parallel.NewLocal(cfg.Workers),
+	r := &training{cfg: cfg, train: train, test: test, scale: scale{lo, hi}, coll: coll,
 		start: time.Now(), report: report, first: start.Epoch + 1}
 	enc, dense, dec := initWeights(cfg, train.Items, r.scale.in(mean32(train.Value)), rand.New(rand.NewPCG(cfg.Seed, 0)))
 	if m := start.Model; m != nil {
@@ -182,8 +202,13 @@ func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch
 	r.trainSSE, r.testSSE = make([]float64, train.Users), make([]float64, train.Users)
 	r.times, r.losses = make([]WorkerTime, cfg.Workers), make([]float64, cfg.Workers)
 	r.recall, r.ndcg = make([]float64, len(r.ranked)), make([]float64, len(r.ranked))
-	for rank := range cfg.Workers {
-		r.workers = append(r.workers, r.newWorker(rank, dense))
+	lead, locals := parallel.Locals(coll)
+	r.lead, r.whole = lead, locals == cfg.Workers
+	if !r.whole {
+		r.span = newSpanRows(coll, train.Users, locals)
+	}
+	for i := range locals {
+		r.workers = append(r.workers, r.newWorker(lead+i, dense))
 	}
 	return r, nil
 }

@@ -65,7 +65,7 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 // loop runs every epoch on this worker.
 func (w *worker) loop(ctx context.Context) error {
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
-		if w.rank == 0 {
+		if w.rank == w.lead {
 			// No worker claims users to evaluate now: all have passed the
 			// last evaluation's barrier, and none reaches this one before
 			// the first step's all-reduce, which waits for rank 0.
@@ -80,19 +80,22 @@ func (w *worker) loop(ctx context.Context) error {
 			}
 		}
 		started := time.Now()
+		w.losses[w.rank] = w.loss // before evaluate, which sums them across processes
 		e, err := w.evaluate(ctx, epoch)
 		if err != nil {
 			return err
 		}
 		w.spent.Evaluate = time.Since(started)
-		w.times[w.rank], w.losses[w.rank] = w.spent, w.loss
+		w.times[w.rank] = w.spent
 		w.spent = WorkerTime{}
 		if err := w.coll.Barrier(ctx, w.rank); err != nil { // every worker's time is in
 			return err
 		}
 		if w.rank == 0 && w.report != nil {
 			e.Workers = append([]WorkerTime(nil), w.times...)
-			e.TrainLoss = sum(w.losses) / float64(w.lossCount(w.users))
+			if w.whole {
+				e.TrainLoss = sum(w.losses) / float64(w.lossCount(w.users))
+			}
 			e.Snapshot = func() *Model { return w.model(w.net) }
 			if err := w.report(e); err != nil {
 				return err
@@ -110,7 +113,7 @@ func (w *worker) loop(ctx context.Context) error {
 // steps its replica of the dense part alike. The barrier at the end keeps
 // the next batch from reading rows still moving.
 func (w *worker) step(ctx context.Context, batch []int) error {
-	if w.rank == 0 {
+	if w.rank == w.lead {
 		// No worker claims rows now: all have passed the last batch's
 		// barrier, and none passes this one's all-reduce before rank 0.
 		w.rows.reset()
@@ -123,10 +126,16 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	}
 	w.loss += loss
 	t1 := time.Now()
-	w.stepTables()
+	if w.whole {
+		w.stepTables()
+	} else if err := w.stepSpanTables(ctx); err != nil {
+		return err
+	}
 	w.opt.update(w.net.dense, w.denseMV, w.g.dense)
 	t2 := time.Now()
-	err = w.coll.Barrier(ctx, w.rank)
+	if w.whole || len(w.workers) > 1 { // the barrier guards this process's tables only
+		err = w.coll.Barrier(ctx, w.rank)
+	}
 	w.spent.Step += t2.Sub(t1) + w.ahead
 	w.spent.Barrier += time.Since(t2)
 	w.spent.Gradient += t1.Sub(t0) - w.reduced - w.ahead
@@ -145,7 +154,7 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 func (w *worker) stepAhead() {
 	w.ahead = 0
 	size := int64(len(w.workers))
-	if size == 1 {
+	if size == 1 || !w.whole { // across processes, rows step after their exchange (see spanRows)
 		return
 	}
 	w.steps++
@@ -261,7 +270,7 @@ func (w *worker) rated(u int) int { return w.train.Ptr[u+1] - w.train.Ptr[u] }
 // had about a tenth more work than the next, and the others waited for it
 // at every step.)
 func (w *worker) share(batch []int) []int {
-	size := len(w.workers)
+	size := w.coll.Size()
 	part := (len(batch) + size - 1) / size
 	d := &w.deal
 	d.order = append(d.order[:0], batch...)

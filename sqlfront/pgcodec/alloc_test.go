@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // TestHotEncodersDoNotAllocate checks that encoding the common scalar
@@ -14,7 +14,7 @@ import (
 func TestHotEncodersDoNotAllocate(t *testing.T) {
 	tests := []struct {
 		name string
-		typ  storage.Type
+		typ  sqltype.Type
 		arr  arrow.Array
 	}{
 		{"bool", tBool, boolArr(true)},

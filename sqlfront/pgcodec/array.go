@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // listAt returns the child array and the element range of the list at row
@@ -22,7 +22,7 @@ func listAt(arr arrow.Array, i int) (arrow.Array, int, int) {
 
 // arrayTextEncoder returns the text encoder of a LIST or ARRAY of elem,
 // presented as a one-dimensional Postgres array: "{1,2,NULL}".
-func arrayTextEncoder(elem storage.Type) Encoder {
+func arrayTextEncoder(elem sqltype.Type) Encoder {
 	enc := scalarTextEncoder(elem)
 	return func(dst []byte, arr arrow.Array, i int) []byte {
 		values, start, end := listAt(arr, i)
@@ -88,7 +88,7 @@ func isNullWord(b []byte) bool {
 // int32 has-nulls flag, uint32 element OID, then per dimension int32
 // length and int32 lower bound (1), then each element as int32 length (-1
 // for NULL) and bytes.
-func arrayBinaryEncoder(elem storage.Type) Encoder {
+func arrayBinaryEncoder(elem sqltype.Type) Encoder {
 	enc := binaryEncoder(elem)
 	oid := scalarOIDOf(elem)
 	return func(dst []byte, arr arrow.Array, i int) []byte {

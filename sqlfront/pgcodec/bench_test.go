@@ -8,14 +8,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 const benchRows = 1_000_000
 
 // benchColumns returns a 1M-row batch of (BIGINT, DOUBLE, 32-character
 // VARCHAR, TIMESTAMP) columns and their types.
-func benchColumns() ([]storage.Type, []arrow.Array) {
+func benchColumns() ([]sqltype.Type, []arrow.Array) {
 	ints := array.NewInt64Builder(mem())
 	floats := array.NewFloat64Builder(mem())
 	strs := array.NewStringBuilder(mem())
@@ -26,7 +26,7 @@ func benchColumns() ([]storage.Type, []arrow.Array) {
 		strs.Append(fmt.Sprintf("%032d", k))
 		stamps.Append(arrow.Timestamp(us2020 + int64(k)*1_000_003))
 	}
-	types := []storage.Type{tBigInt, tDouble, tVarchar, tTimestamp}
+	types := []sqltype.Type{tBigInt, tDouble, tVarchar, tTimestamp}
 	return types, []arrow.Array{ints.NewArray(), floats.NewArray(), strs.NewArray(), stamps.NewArray()}
 }
 

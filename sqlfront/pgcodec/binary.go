@@ -7,12 +7,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // scalarBinaryEncoder returns the format-1 encoder of a type that is
 // neither a list nor nested, or of an int2vector or oidvector.
-func scalarBinaryEncoder(t storage.Type) Encoder {
+func scalarBinaryEncoder(t sqltype.Type) Encoder {
 	if oid, ok := vectorOID(t); ok {
 		return vectorBinaryEncoder(oid, *t.Elem)
 	}
@@ -23,10 +23,10 @@ func scalarBinaryEncoder(t storage.Type) Encoder {
 		return binaryJSONB
 	}
 	switch t.ID {
-	case storage.TypeDecimal:
+	case sqltype.Decimal:
 		return decimalBinaryEncoder(int(t.Scale))
-	case storage.TypeTimestamp, storage.TypeTimestampS, storage.TypeTimestampMS,
-		storage.TypeTimestampNS, storage.TypeTimestampTZ:
+	case sqltype.Timestamp, sqltype.TimestampS, sqltype.TimestampMS,
+		sqltype.TimestampNS, sqltype.TimestampTZ:
 		return timestampBinaryEncoder(t.ID)
 	}
 	if enc := intBinaryEncoder(t.ID); enc != nil {
@@ -40,27 +40,27 @@ func scalarBinaryEncoder(t storage.Type) Encoder {
 }
 
 // intBinaryEncoder returns the format-1 encoder of an integer type, or nil.
-func intBinaryEncoder(id storage.TypeID) Encoder {
+func intBinaryEncoder(id sqltype.ID) Encoder {
 	switch id {
-	case storage.TypeTinyInt:
+	case sqltype.TinyInt:
 		return binaryInt8
-	case storage.TypeSmallInt:
+	case sqltype.SmallInt:
 		return binaryInt16
-	case storage.TypeInteger:
+	case sqltype.Integer:
 		return binaryInt32
-	case storage.TypeBigInt:
+	case sqltype.BigInt:
 		return binaryInt64
-	case storage.TypeUTinyInt:
+	case sqltype.UTinyInt:
 		return binaryUint8
-	case storage.TypeUSmallInt:
+	case sqltype.USmallInt:
 		return binaryUint16
-	case storage.TypeUInteger:
+	case sqltype.UInteger:
 		return binaryUint32
-	case storage.TypeUBigInt:
+	case sqltype.UBigInt:
 		return binaryUint64
-	case storage.TypeHugeInt:
+	case sqltype.HugeInt:
 		return binaryHugeInt
-	case storage.TypeUHugeInt:
+	case sqltype.UHugeInt:
 		return binaryUHugeInt
 	}
 	return nil
@@ -68,29 +68,29 @@ func intBinaryEncoder(id storage.TypeID) Encoder {
 
 // otherBinaryEncoder returns the format-1 encoder of the remaining scalar
 // types whose binary format differs from their text, or nil.
-func otherBinaryEncoder(id storage.TypeID) Encoder {
+func otherBinaryEncoder(id sqltype.ID) Encoder {
 	switch id {
-	case storage.TypeBoolean:
+	case sqltype.Boolean:
 		return binaryBool
-	case storage.TypeFloat:
+	case sqltype.Float:
 		return binaryFloat32
-	case storage.TypeDouble:
+	case sqltype.Double:
 		return binaryFloat64
-	case storage.TypeBigNum:
+	case sqltype.BigNum:
 		return binaryBigNum
-	case storage.TypeUUID:
+	case sqltype.UUID:
 		return binaryUUID
-	case storage.TypeBlob:
+	case sqltype.Blob:
 		return binaryBytea
-	case storage.TypeBit:
+	case sqltype.Bit:
 		return binaryBit
-	case storage.TypeDate:
+	case sqltype.Date:
 		return binaryDate
-	case storage.TypeTime:
+	case sqltype.Time:
 		return binaryTime
-	case storage.TypeTimeTZ:
+	case sqltype.TimeTZ:
 		return binaryTimeTZ
-	case storage.TypeInterval:
+	case sqltype.Interval:
 		return binaryInterval
 	}
 	return nil
@@ -198,7 +198,7 @@ func binaryTimeTZ(dst []byte, arr arrow.Array, i int) []byte {
 // timestampBinaryEncoder returns the binary encoder of a timestamp type:
 // int64 microseconds since 2000-01-01, with Postgres' infinities, the
 // int64 maximum and minimum.
-func timestampBinaryEncoder(id storage.TypeID) Encoder {
+func timestampBinaryEncoder(id sqltype.ID) Encoder {
 	unit := timestampUnit(id)
 	return func(dst []byte, arr arrow.Array, i int) []byte {
 		return binary.BigEndian.AppendUint64(dst, uint64(pgTimestamp(int64(arr.(*array.Timestamp).Value(i)), unit)))

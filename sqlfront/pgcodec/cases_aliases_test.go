@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 var (
-	tJSONB = storage.Type{ID: storage.TypeVarchar, Alias: storage.AliasJSONB}
-	tMoney = storage.Type{ID: storage.TypeDecimal, Width: 18, Scale: 2, Alias: storage.AliasMoney}
+	tJSONB = sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasJSONB}
+	tMoney = sqltype.Type{ID: sqltype.Decimal, Width: 18, Scale: 2, Alias: sqltype.AliasMoney}
 )
 
 // aliasCases are values of the types storage registers as aliases whose

@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 func arrayCases() []encodeCase {
@@ -46,8 +46,8 @@ func arrayCases() []encodeCase {
 // Postgres' int2vector and oidvector: lists of the element aliases storage
 // registers for them.
 var (
-	tInt2Vector = tList(storage.Type{ID: storage.TypeSmallInt, Alias: storage.AliasInt2VectorElem})
-	tOIDVector  = tList(storage.Type{ID: storage.TypeBigInt, Alias: storage.AliasOIDVectorElem})
+	tInt2Vector = tList(sqltype.Type{ID: sqltype.SmallInt, Alias: sqltype.AliasInt2VectorElem})
+	tOIDVector  = tList(sqltype.Type{ID: sqltype.BigInt, Alias: sqltype.AliasOIDVectorElem})
 )
 
 func jsonCases() []encodeCase {
@@ -79,8 +79,8 @@ func jsonCases() []encodeCase {
 	}
 }
 
-func field(name string, t storage.Type) storage.Field {
-	return storage.Field{Name: name, Type: t}
+func field(name string, t sqltype.Type) sqltype.Field {
+	return sqltype.Field{Name: name, Type: t}
 }
 
 func structArr(names []string, cols ...arrow.Array) arrow.Array {

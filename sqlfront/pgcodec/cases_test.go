@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // encodeCase is one value to encode. pg is a PostgreSQL 15 expression of
@@ -16,7 +16,7 @@ import (
 // when MALLARD_TEST_POSTGRES is set).
 type encodeCase struct {
 	name string
-	typ  storage.Type
+	typ  sqltype.Type
 	arr  arrow.Array
 	pg   string
 	text string

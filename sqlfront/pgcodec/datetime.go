@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // Time arithmetic constants. Postgres counts from 2000-01-01, Arrow from
@@ -100,13 +100,13 @@ func appendOffset(dst []byte, east int32) []byte {
 }
 
 // timestampUnit returns the Arrow unit DuckDB uses for a timestamp type.
-func timestampUnit(id storage.TypeID) arrow.TimeUnit {
+func timestampUnit(id sqltype.ID) arrow.TimeUnit {
 	switch id {
-	case storage.TypeTimestampS:
+	case sqltype.TimestampS:
 		return arrow.Second
-	case storage.TypeTimestampMS:
+	case sqltype.TimestampMS:
 		return arrow.Millisecond
-	case storage.TypeTimestampNS:
+	case sqltype.TimestampNS:
 		return arrow.Nanosecond
 	}
 	return arrow.Microsecond
@@ -130,9 +130,9 @@ func timestampMicros(v int64, unit arrow.TimeUnit) (int64, int) {
 }
 
 // timestampTextEncoder returns the text encoder of a timestamp type.
-func timestampTextEncoder(id storage.TypeID) Encoder {
+func timestampTextEncoder(id sqltype.ID) Encoder {
 	unit := timestampUnit(id)
-	if id == storage.TypeTimestampTZ {
+	if id == sqltype.TimestampTZ {
 		return timestampTZTextEncoder(unit)
 	}
 	return func(dst []byte, arr arrow.Array, i int) []byte {

@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // The Postgres wire format codes.
@@ -49,7 +49,7 @@ type Encoder func(dst []byte, arr arrow.Array, i int) []byte
 // int8 form of BOOLEAN that the arrow_lossless_conversion setting produces. Only that last form keeps a
 // TIMETZ's offset: by default DuckDB's Arrow conversion drops it and the
 // value is sent as its local time with offset +00.
-func NewEncoder(t storage.Type, format int16) (Encoder, error) {
+func NewEncoder(t sqltype.Type, format int16) (Encoder, error) {
 	if err := checkType(t); err != nil {
 		return nil, err
 	}
@@ -63,14 +63,14 @@ func NewEncoder(t storage.Type, format int16) (Encoder, error) {
 }
 
 // checkType reports a nested type that lacks the parts its ID requires.
-func checkType(t storage.Type) error {
+func checkType(t sqltype.Type) error {
 	switch t.ID {
-	case storage.TypeList, storage.TypeArray:
+	case sqltype.List, sqltype.Array:
 		if t.Elem == nil {
 			return malformedType(t, "no element type")
 		}
 		return checkType(*t.Elem)
-	case storage.TypeMap:
+	case sqltype.Map:
 		if t.Elem == nil || t.Key == nil {
 			return malformedType(t, "no key or value type")
 		}
@@ -78,7 +78,7 @@ func checkType(t storage.Type) error {
 			return err
 		}
 		return checkType(*t.Elem)
-	case storage.TypeStruct, storage.TypeUnion:
+	case sqltype.Struct, sqltype.Union:
 		for _, f := range t.Fields {
 			if err := checkType(f.Type); err != nil {
 				return err
@@ -88,7 +88,7 @@ func checkType(t storage.Type) error {
 	return nil
 }
 
-func malformedType(t storage.Type, what string) error {
+func malformedType(t sqltype.Type, what string) error {
 	return &sqlstate.Error{
 		Code:    sqlstate.InternalError,
 		Message: fmt.Sprintf("cannot encode %s: %s", t, what),
@@ -98,11 +98,11 @@ func malformedType(t storage.Type, what string) error {
 // isNested reports whether t is presented as json because it is a nested
 // type that is neither a Postgres array of scalars nor an int2vector or
 // oidvector.
-func isNested(t storage.Type) bool {
+func isNested(t sqltype.Type) bool {
 	switch t.ID {
-	case storage.TypeStruct, storage.TypeMap, storage.TypeUnion:
+	case sqltype.Struct, sqltype.Map, sqltype.Union:
 		return true
-	case storage.TypeList, storage.TypeArray:
+	case sqltype.List, sqltype.Array:
 		if _, ok := vectorOID(t); ok {
 			return false
 		}
@@ -113,7 +113,7 @@ func isNested(t storage.Type) bool {
 }
 
 // textEncoder returns the format-0 encoder of a well-formed type t.
-func textEncoder(t storage.Type) Encoder {
+func textEncoder(t sqltype.Type) Encoder {
 	if elem, ok := arrayElem(t); ok {
 		return arrayTextEncoder(elem)
 	}
@@ -124,7 +124,7 @@ func textEncoder(t storage.Type) Encoder {
 }
 
 // binaryEncoder returns the format-1 encoder of a well-formed type t.
-func binaryEncoder(t storage.Type) Encoder {
+func binaryEncoder(t sqltype.Type) Encoder {
 	if elem, ok := arrayElem(t); ok {
 		return arrayBinaryEncoder(elem)
 	}

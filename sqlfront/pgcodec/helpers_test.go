@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // This file builds Arrow arrays shaped exactly as DuckDB 1.5 hands them to
@@ -184,65 +184,65 @@ func mustHex(h string) []byte {
 
 // Types.
 var (
-	tBool        = storage.Type{ID: storage.TypeBoolean}
-	tTinyInt     = storage.Type{ID: storage.TypeTinyInt}
-	tSmallInt    = storage.Type{ID: storage.TypeSmallInt}
-	tInteger     = storage.Type{ID: storage.TypeInteger}
-	tBigInt      = storage.Type{ID: storage.TypeBigInt}
-	tUTinyInt    = storage.Type{ID: storage.TypeUTinyInt}
-	tUSmallInt   = storage.Type{ID: storage.TypeUSmallInt}
-	tUInteger    = storage.Type{ID: storage.TypeUInteger}
-	tUBigInt     = storage.Type{ID: storage.TypeUBigInt}
-	tHugeInt     = storage.Type{ID: storage.TypeHugeInt}
-	tUHugeInt    = storage.Type{ID: storage.TypeUHugeInt}
-	tBigNum      = storage.Type{ID: storage.TypeBigNum}
-	tFloat       = storage.Type{ID: storage.TypeFloat}
-	tDouble      = storage.Type{ID: storage.TypeDouble}
-	tVarchar     = storage.Type{ID: storage.TypeVarchar}
-	tJSON        = storage.Type{ID: storage.TypeVarchar, Alias: "JSON"}
-	tEnum        = storage.Type{ID: storage.TypeEnum}
-	tUUID        = storage.Type{ID: storage.TypeUUID}
-	tBlob        = storage.Type{ID: storage.TypeBlob}
-	tBit         = storage.Type{ID: storage.TypeBit}
-	tDate        = storage.Type{ID: storage.TypeDate}
-	tTime        = storage.Type{ID: storage.TypeTime}
-	tTimeTZ      = storage.Type{ID: storage.TypeTimeTZ}
-	tTimestamp   = storage.Type{ID: storage.TypeTimestamp}
-	tTimestampS  = storage.Type{ID: storage.TypeTimestampS}
-	tTimestampMS = storage.Type{ID: storage.TypeTimestampMS}
-	tTimestampNS = storage.Type{ID: storage.TypeTimestampNS}
-	tTimestampTZ = storage.Type{ID: storage.TypeTimestampTZ}
-	tInterval    = storage.Type{ID: storage.TypeInterval}
-	tSQLNull     = storage.Type{ID: storage.TypeSQLNull}
-	tAny         = storage.Type{ID: storage.TypeAny}
+	tBool        = sqltype.Type{ID: sqltype.Boolean}
+	tTinyInt     = sqltype.Type{ID: sqltype.TinyInt}
+	tSmallInt    = sqltype.Type{ID: sqltype.SmallInt}
+	tInteger     = sqltype.Type{ID: sqltype.Integer}
+	tBigInt      = sqltype.Type{ID: sqltype.BigInt}
+	tUTinyInt    = sqltype.Type{ID: sqltype.UTinyInt}
+	tUSmallInt   = sqltype.Type{ID: sqltype.USmallInt}
+	tUInteger    = sqltype.Type{ID: sqltype.UInteger}
+	tUBigInt     = sqltype.Type{ID: sqltype.UBigInt}
+	tHugeInt     = sqltype.Type{ID: sqltype.HugeInt}
+	tUHugeInt    = sqltype.Type{ID: sqltype.UHugeInt}
+	tBigNum      = sqltype.Type{ID: sqltype.BigNum}
+	tFloat       = sqltype.Type{ID: sqltype.Float}
+	tDouble      = sqltype.Type{ID: sqltype.Double}
+	tVarchar     = sqltype.Type{ID: sqltype.Varchar}
+	tJSON        = sqltype.Type{ID: sqltype.Varchar, Alias: "JSON"}
+	tEnum        = sqltype.Type{ID: sqltype.Enum}
+	tUUID        = sqltype.Type{ID: sqltype.UUID}
+	tBlob        = sqltype.Type{ID: sqltype.Blob}
+	tBit         = sqltype.Type{ID: sqltype.Bit}
+	tDate        = sqltype.Type{ID: sqltype.Date}
+	tTime        = sqltype.Type{ID: sqltype.Time}
+	tTimeTZ      = sqltype.Type{ID: sqltype.TimeTZ}
+	tTimestamp   = sqltype.Type{ID: sqltype.Timestamp}
+	tTimestampS  = sqltype.Type{ID: sqltype.TimestampS}
+	tTimestampMS = sqltype.Type{ID: sqltype.TimestampMS}
+	tTimestampNS = sqltype.Type{ID: sqltype.TimestampNS}
+	tTimestampTZ = sqltype.Type{ID: sqltype.TimestampTZ}
+	tInterval    = sqltype.Type{ID: sqltype.Interval}
+	tSQLNull     = sqltype.Type{ID: sqltype.SQLNull}
+	tAny         = sqltype.Type{ID: sqltype.Any}
 )
 
-func tDecimal(w, s uint8) storage.Type {
-	return storage.Type{ID: storage.TypeDecimal, Width: w, Scale: s}
+func tDecimal(w, s uint8) sqltype.Type {
+	return sqltype.Type{ID: sqltype.Decimal, Width: w, Scale: s}
 }
 
-func tList(elem storage.Type) storage.Type {
-	return storage.Type{ID: storage.TypeList, Elem: &elem}
+func tList(elem sqltype.Type) sqltype.Type {
+	return sqltype.Type{ID: sqltype.List, Elem: &elem}
 }
 
-func tArray(elem storage.Type, n int) storage.Type {
-	return storage.Type{ID: storage.TypeArray, Elem: &elem, Size: n}
+func tArray(elem sqltype.Type, n int) sqltype.Type {
+	return sqltype.Type{ID: sqltype.Array, Elem: &elem, Size: n}
 }
 
-func tMap(key, val storage.Type) storage.Type {
-	return storage.Type{ID: storage.TypeMap, Key: &key, Elem: &val}
+func tMap(key, val sqltype.Type) sqltype.Type {
+	return sqltype.Type{ID: sqltype.Map, Key: &key, Elem: &val}
 }
 
-func tStruct(fields ...storage.Field) storage.Type {
-	return storage.Type{ID: storage.TypeStruct, Fields: fields}
+func tStruct(fields ...sqltype.Field) sqltype.Type {
+	return sqltype.Type{ID: sqltype.Struct, Fields: fields}
 }
 
-func tUnion(fields ...storage.Field) storage.Type {
-	return storage.Type{ID: storage.TypeUnion, Fields: fields}
+func tUnion(fields ...sqltype.Field) sqltype.Type {
+	return sqltype.Type{ID: sqltype.Union, Fields: fields}
 }
 
 // encode runs the encoder of t in format on row i of arr.
-func encode(t *testing.T, typ storage.Type, format int16, arr arrow.Array, i int) []byte {
+func encode(t *testing.T, typ sqltype.Type, format int16, arr arrow.Array, i int) []byte {
 	t.Helper()
 	enc, err := pgcodec.NewEncoder(typ, format)
 	if err != nil {

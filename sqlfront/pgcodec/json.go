@@ -4,7 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // jsonEncoder returns an encoder that renders a value of t as JSON text:
@@ -14,41 +14,41 @@ import (
 // JSON values are embedded as they are, and everything else (strings,
 // temporal values, blobs, NaN and the infinities) is a JSON string holding
 // the value's Postgres text. NULLs inside are null.
-func jsonEncoder(t storage.Type) Encoder {
+func jsonEncoder(t sqltype.Type) Encoder {
 	switch t.ID {
-	case storage.TypeList, storage.TypeArray:
+	case sqltype.List, sqltype.Array:
 		return jsonList(jsonEncoder(*t.Elem))
-	case storage.TypeStruct:
+	case sqltype.Struct:
 		return jsonStruct(t.Fields)
-	case storage.TypeMap:
+	case sqltype.Map:
 		return jsonMap(t)
-	case storage.TypeUnion:
+	case sqltype.Union:
 		return jsonUnion(t.Fields)
 	}
 	return jsonScalar(t)
 }
 
 // jsonScalar returns the JSON encoder of a type that is not nested.
-func jsonScalar(t storage.Type) Encoder {
+func jsonScalar(t sqltype.Type) Encoder {
 	switch t.ID {
-	case storage.TypeDecimal:
+	case sqltype.Decimal:
 		if !t.IsMoney() { // money's text, "$1.00", is a string
 			return scalarTextEncoder(t)
 		}
-	case storage.TypeVarchar:
+	case sqltype.Varchar:
 		if t.IsJSON() {
 			return textString
 		}
 		if t.IsJSONB() {
 			return textJSONB
 		}
-	case storage.TypeBoolean:
+	case sqltype.Boolean:
 		return jsonBool
-	case storage.TypeTinyInt, storage.TypeSmallInt, storage.TypeInteger, storage.TypeBigInt,
-		storage.TypeUTinyInt, storage.TypeUSmallInt, storage.TypeUInteger, storage.TypeUBigInt,
-		storage.TypeHugeInt, storage.TypeUHugeInt, storage.TypeBigNum:
+	case sqltype.TinyInt, sqltype.SmallInt, sqltype.Integer, sqltype.BigInt,
+		sqltype.UTinyInt, sqltype.USmallInt, sqltype.UInteger, sqltype.UBigInt,
+		sqltype.HugeInt, sqltype.UHugeInt, sqltype.BigNum:
 		return scalarTextEncoder(t)
-	case storage.TypeFloat, storage.TypeDouble:
+	case sqltype.Float, sqltype.Double:
 		return jsonFloat(scalarTextEncoder(t))
 	}
 	return jsonQuoted(scalarTextEncoder(t))
@@ -104,7 +104,7 @@ func jsonList(enc Encoder) Encoder {
 	}
 }
 
-func jsonStruct(fields []storage.Field) Encoder {
+func jsonStruct(fields []sqltype.Field) Encoder {
 	keys := make([]string, len(fields))
 	encs := make([]Encoder, len(fields))
 	for k, f := range fields {
@@ -134,9 +134,9 @@ func jsonKey(name string) string {
 // jsonMap returns the JSON encoder of a MAP: an object if its keys are
 // VARCHAR or ENUM, otherwise an array of {"key": k, "value": v} objects,
 // since JSON object keys must be strings.
-func jsonMap(t storage.Type) Encoder {
+func jsonMap(t sqltype.Type) Encoder {
 	keyEnc, valEnc := jsonEncoder(*t.Key), jsonEncoder(*t.Elem)
-	asObject := t.Key.ID == storage.TypeEnum || t.Key.ID == storage.TypeVarchar && !t.Key.IsJSON()
+	asObject := t.Key.ID == sqltype.Enum || t.Key.ID == sqltype.Varchar && !t.Key.IsJSON()
 	return func(dst []byte, arr arrow.Array, i int) []byte {
 		m := arr.(*array.Map)
 		keys, items := m.Keys(), m.Items()
@@ -168,7 +168,7 @@ func appendMapEntry(dst []byte, asObject bool, keyEnc, valEnc Encoder, keys, ite
 
 // jsonUnion returns the JSON encoder of a UNION: the value of whichever
 // member the row holds.
-func jsonUnion(fields []storage.Field) Encoder {
+func jsonUnion(fields []sqltype.Field) Encoder {
 	encs := make([]Encoder, len(fields))
 	for k, f := range fields {
 		encs[k] = jsonEncoder(f.Type)

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // RowEncoder encodes the rows of result batches as the field lists of
@@ -46,7 +46,7 @@ type rowColumn struct {
 
 // NewRowEncoder returns the row encoder of columns of types in formats
 // (one format per column), with NewEncoder's errors.
-func NewRowEncoder(types []storage.Type, formats []int16) (*RowEncoder, error) {
+func NewRowEncoder(types []sqltype.Type, formats []int16) (*RowEncoder, error) {
 	e := &RowEncoder{cols: make([]rowColumn, len(types))}
 	for i, t := range types {
 		enc, err := NewEncoder(t, formats[i])
@@ -62,8 +62,8 @@ func NewRowEncoder(types []storage.Type, formats []int16) (*RowEncoder, error) {
 // read encodes exactly as t's Encoder does. VARCHAR and its aliases but
 // jsonb encode as the string itself in both formats; other types with an
 // alias (money, for one) keep their Encoder.
-func kindOf(t storage.Type, format int16) rowKind {
-	if t.ID == storage.TypeVarchar && !t.IsJSONB() {
+func kindOf(t sqltype.Type, format int16) rowKind {
+	if t.ID == sqltype.Varchar && !t.IsJSONB() {
 		return rowString
 	}
 	if t.Alias != "" {
@@ -71,25 +71,25 @@ func kindOf(t storage.Type, format int16) rowKind {
 	}
 	if format == FormatText {
 		switch t.ID {
-		case storage.TypeInteger:
+		case sqltype.Integer:
 			return rowInt32Text
-		case storage.TypeBigInt:
+		case sqltype.BigInt:
 			return rowInt64Text
 		}
 		return rowGeneric
 	}
 	switch t.ID {
-	case storage.TypeSmallInt:
+	case sqltype.SmallInt:
 		return rowInt16Binary
-	case storage.TypeInteger:
+	case sqltype.Integer:
 		return rowInt32Binary
-	case storage.TypeBigInt:
+	case sqltype.BigInt:
 		return rowInt64Binary
-	case storage.TypeDouble:
+	case sqltype.Double:
 		return rowFloat64Binary
-	case storage.TypeDate:
+	case sqltype.Date:
 		return rowDateBinary
-	case storage.TypeTimestamp, storage.TypeTimestampTZ:
+	case sqltype.Timestamp, sqltype.TimestampTZ:
 		return rowTimestampUs
 	}
 	return rowGeneric

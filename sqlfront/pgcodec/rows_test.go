@@ -9,12 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // rowsByEncoders is what a RowEncoder must produce for row i of cols: the
 // field count, then each column's Encoder output with its length.
-func rowsByEncoders(t *testing.T, types []storage.Type, format int16, cols []arrow.Array, i int) []byte {
+func rowsByEncoders(t *testing.T, types []sqltype.Type, format int16, cols []arrow.Array, i int) []byte {
 	t.Helper()
 	want := binary.BigEndian.AppendUint16(nil, uint16(len(cols)))
 	for k, arr := range cols {
@@ -29,7 +29,7 @@ func rowsByEncoders(t *testing.T, types []storage.Type, format int16, cols []arr
 }
 
 // bindRows returns a row encoder of types, all in format, bound to cols.
-func bindRows(tb testing.TB, types []storage.Type, format int16, cols []arrow.Array) *pgcodec.BoundRows {
+func bindRows(tb testing.TB, types []sqltype.Type, format int16, cols []arrow.Array) *pgcodec.BoundRows {
 	tb.Helper()
 	formats := make([]int16, len(types))
 	for k := range formats {
@@ -44,7 +44,7 @@ func bindRows(tb testing.TB, types []storage.Type, format int16, cols []arrow.Ar
 	return &b
 }
 
-func appendRow(t *testing.T, types []storage.Type, format int16, cols []arrow.Array, i int) []byte {
+func appendRow(t *testing.T, types []sqltype.Type, format int16, cols []arrow.Array, i int) []byte {
 	t.Helper()
 	return bindRows(t, types, format, cols).AppendRow([]byte("prefix"), i)[len("prefix"):]
 }
@@ -55,7 +55,7 @@ func appendRow(t *testing.T, types []storage.Type, format int16, cols []arrow.Ar
 func TestRowEncoderMatchesEncoders(t *testing.T) {
 	type one struct {
 		name string
-		typ  storage.Type
+		typ  sqltype.Type
 		arr  arrow.Array
 		row  int
 	}
@@ -68,7 +68,7 @@ func TestRowEncoderMatchesEncoders(t *testing.T) {
 	}
 	for _, c := range all {
 		for _, format := range []int16{pgcodec.FormatText, pgcodec.FormatBinary} {
-			types, cols := []storage.Type{c.typ}, []arrow.Array{c.arr}
+			types, cols := []sqltype.Type{c.typ}, []arrow.Array{c.arr}
 			got := appendRow(t, types, format, cols, c.row)
 			if want := rowsByEncoders(t, types, format, cols, c.row); !bytes.Equal(got, want) {
 				t.Errorf("%s, format %d: row %x, want %x", c.name, format, got, want)
@@ -105,7 +105,7 @@ func TestRowEncoderBatch(t *testing.T) {
 		build(array.NewDate32Builder(mem()), days, valid),
 		build(array.NewTimestampBuilder(mem(), tsType), stamps, valid),
 	}
-	types := []storage.Type{tSmallInt, tInteger, tBigInt, tDouble, tVarchar, tDate, tTimestamp}
+	types := []sqltype.Type{tSmallInt, tInteger, tBigInt, tDouble, tVarchar, tDate, tTimestamp}
 	for _, from := range []int{0, 3} {
 		cols := make([]arrow.Array, len(full))
 		for k, arr := range full {

@@ -6,12 +6,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // scalarTextEncoder returns the format-0 encoder of a type that is neither
 // a list nor nested, or of an int2vector or oidvector.
-func scalarTextEncoder(t storage.Type) Encoder {
+func scalarTextEncoder(t sqltype.Type) Encoder {
 	if _, ok := vectorOID(t); ok {
 		return vectorTextEncoder(*t.Elem)
 	}
@@ -22,12 +22,12 @@ func scalarTextEncoder(t storage.Type) Encoder {
 		return textJSONB
 	}
 	switch t.ID {
-	case storage.TypeDecimal:
+	case sqltype.Decimal:
 		return decimalTextEncoder(int(t.Scale))
-	case storage.TypeTimestamp, storage.TypeTimestampS, storage.TypeTimestampMS,
-		storage.TypeTimestampNS, storage.TypeTimestampTZ:
+	case sqltype.Timestamp, sqltype.TimestampS, sqltype.TimestampMS,
+		sqltype.TimestampNS, sqltype.TimestampTZ:
 		return timestampTextEncoder(t.ID)
-	case storage.TypeVarchar, storage.TypeEnum:
+	case sqltype.Varchar, sqltype.Enum:
 		return textString
 	}
 	if enc := intTextEncoder(t.ID); enc != nil {
@@ -40,27 +40,27 @@ func scalarTextEncoder(t storage.Type) Encoder {
 }
 
 // intTextEncoder returns the format-0 encoder of an integer type, or nil.
-func intTextEncoder(id storage.TypeID) Encoder {
+func intTextEncoder(id sqltype.ID) Encoder {
 	switch id {
-	case storage.TypeTinyInt:
+	case sqltype.TinyInt:
 		return textInt8
-	case storage.TypeSmallInt:
+	case sqltype.SmallInt:
 		return textInt16
-	case storage.TypeInteger:
+	case sqltype.Integer:
 		return textInt32
-	case storage.TypeBigInt:
+	case sqltype.BigInt:
 		return textInt64
-	case storage.TypeUTinyInt:
+	case sqltype.UTinyInt:
 		return textUint8
-	case storage.TypeUSmallInt:
+	case sqltype.USmallInt:
 		return textUint16
-	case storage.TypeUInteger:
+	case sqltype.UInteger:
 		return textUint32
-	case storage.TypeUBigInt:
+	case sqltype.UBigInt:
 		return textUint64
-	case storage.TypeHugeInt:
+	case sqltype.HugeInt:
 		return textHugeInt
-	case storage.TypeUHugeInt:
+	case sqltype.UHugeInt:
 		return textUHugeInt
 	}
 	return nil
@@ -68,29 +68,29 @@ func intTextEncoder(id storage.TypeID) Encoder {
 
 // otherTextEncoder returns the format-0 encoder of the remaining scalar
 // types, or nil for a type pgcodec does not know.
-func otherTextEncoder(id storage.TypeID) Encoder {
+func otherTextEncoder(id sqltype.ID) Encoder {
 	switch id {
-	case storage.TypeBoolean:
+	case sqltype.Boolean:
 		return textBool
-	case storage.TypeFloat:
+	case sqltype.Float:
 		return textFloat32
-	case storage.TypeDouble:
+	case sqltype.Double:
 		return textFloat64
-	case storage.TypeBigNum:
+	case sqltype.BigNum:
 		return textBigNum
-	case storage.TypeUUID:
+	case sqltype.UUID:
 		return textUUID
-	case storage.TypeBlob:
+	case sqltype.Blob:
 		return textBytea
-	case storage.TypeBit:
+	case sqltype.Bit:
 		return textBit
-	case storage.TypeDate:
+	case sqltype.Date:
 		return textDate
-	case storage.TypeTime:
+	case sqltype.Time:
 		return textTime
-	case storage.TypeTimeTZ:
+	case sqltype.TimeTZ:
 		return textTimeTZ
-	case storage.TypeInterval:
+	case sqltype.Interval:
 		return textInterval
 	}
 	return nil

@@ -9,7 +9,7 @@
 // buffer, so encoding the common scalar types allocates nothing per value.
 package pgcodec
 
-import "github.com/mallard/mallard/storage"
+import "github.com/mallard/mallard/sqltype"
 
 // PGType is the Postgres type a DuckDB type is presented as.
 type PGType struct {
@@ -30,21 +30,21 @@ const hugeIntPrecision = 39
 
 // simpleOIDs is a read-only table of the DuckDB types whose presentation
 // depends on nothing but their TypeID.
-var simpleOIDs = map[storage.TypeID]uint32{
-	storage.TypeBoolean: OIDBool, storage.TypeTinyInt: OIDInt2,
-	storage.TypeUTinyInt: OIDInt2, storage.TypeSmallInt: OIDInt2,
-	storage.TypeUSmallInt: OIDInt4, storage.TypeInteger: OIDInt4,
-	storage.TypeUInteger: OIDInt8, storage.TypeBigInt: OIDInt8,
-	storage.TypeFloat: OIDFloat4, storage.TypeDouble: OIDFloat8,
-	storage.TypeEnum: OIDText, storage.TypeUUID: OIDUUID,
-	storage.TypeBlob: OIDBytea, storage.TypeBit: OIDVarbit,
-	storage.TypeDate: OIDDate, storage.TypeTime: OIDTime,
-	storage.TypeTimeTZ: OIDTimeTZ, storage.TypeTimestamp: OIDTimestamp,
-	storage.TypeTimestampS: OIDTimestamp, storage.TypeTimestampMS: OIDTimestamp,
-	storage.TypeTimestampNS: OIDTimestamp, storage.TypeTimestampTZ: OIDTimestampTZ,
-	storage.TypeInterval: OIDInterval, storage.TypeBigNum: OIDNumeric,
-	storage.TypeStruct: OIDJSON, storage.TypeMap: OIDJSON,
-	storage.TypeUnion: OIDJSON,
+var simpleOIDs = map[sqltype.ID]uint32{
+	sqltype.Boolean: OIDBool, sqltype.TinyInt: OIDInt2,
+	sqltype.UTinyInt: OIDInt2, sqltype.SmallInt: OIDInt2,
+	sqltype.USmallInt: OIDInt4, sqltype.Integer: OIDInt4,
+	sqltype.UInteger: OIDInt8, sqltype.BigInt: OIDInt8,
+	sqltype.Float: OIDFloat4, sqltype.Double: OIDFloat8,
+	sqltype.Enum: OIDText, sqltype.UUID: OIDUUID,
+	sqltype.Blob: OIDBytea, sqltype.Bit: OIDVarbit,
+	sqltype.Date: OIDDate, sqltype.Time: OIDTime,
+	sqltype.TimeTZ: OIDTimeTZ, sqltype.Timestamp: OIDTimestamp,
+	sqltype.TimestampS: OIDTimestamp, sqltype.TimestampMS: OIDTimestamp,
+	sqltype.TimestampNS: OIDTimestamp, sqltype.TimestampTZ: OIDTimestampTZ,
+	sqltype.Interval: OIDInterval, sqltype.BigNum: OIDNumeric,
+	sqltype.Struct: OIDJSON, sqltype.Map: OIDJSON,
+	sqltype.Union: OIDJSON,
 }
 
 // aliasOIDs is a read-only table of the VARCHAR aliases storage registers
@@ -52,9 +52,9 @@ var simpleOIDs = map[storage.TypeID]uint32{
 // those types. The reg* types' binary format is an OID, which their names
 // do not carry: they are sent as their text in either format.
 var aliasOIDs = map[string]uint32{
-	storage.AliasName: OIDName, storage.AliasChar: OIDChar, storage.AliasVarchar: OIDVarchar,
-	storage.AliasBPChar: OIDBPChar, storage.AliasJSONB: OIDJSONB, storage.AliasRegClass: OIDRegClass,
-	storage.AliasRegType: OIDRegType, storage.AliasRegProc: OIDRegProc, storage.AliasRegNamespace: OIDRegNspace,
+	sqltype.AliasName: OIDName, sqltype.AliasChar: OIDChar, sqltype.AliasVarchar: OIDVarchar,
+	sqltype.AliasBPChar: OIDBPChar, sqltype.AliasJSONB: OIDJSONB, sqltype.AliasRegClass: OIDRegClass,
+	sqltype.AliasRegType: OIDRegType, sqltype.AliasRegProc: OIDRegProc, sqltype.AliasRegNamespace: OIDRegNspace,
 }
 
 // TypeFor returns the Postgres type a column of DuckDB type t is presented
@@ -68,7 +68,7 @@ var aliasOIDs = map[string]uint32{
 // every other nested type becomes json. Types with no Postgres counterpart
 // (NULL, ANY, invalid) become text, as Postgres presents an untyped
 // parameter.
-func TypeFor(t storage.Type) PGType {
+func TypeFor(t sqltype.Type) PGType {
 	if oid, ok := vectorOID(t); ok {
 		info := scalars[oid]
 		return PGType{OID: oid, Typmod: -1, Size: info.size, Name: info.name}
@@ -87,7 +87,7 @@ func TypeFor(t storage.Type) PGType {
 // when it is false the server must send that column in text format. Every
 // well-formed type can be (text, json and the types presented as text send
 // their text, as Postgres does), so it is false only for a malformed type.
-func SupportsBinary(t storage.Type) bool {
+func SupportsBinary(t sqltype.Type) bool {
 	_, err := NewEncoder(t, FormatBinary)
 	return err == nil
 }
@@ -95,28 +95,28 @@ func SupportsBinary(t storage.Type) bool {
 // arrayElem returns the element type of t if t is presented as a Postgres
 // array: a LIST or ARRAY whose element is neither nested nor itself a list,
 // and that is not an int2vector or oidvector.
-func arrayElem(t storage.Type) (storage.Type, bool) {
-	if t.ID != storage.TypeList && t.ID != storage.TypeArray || t.Elem == nil {
-		return storage.Type{}, false
+func arrayElem(t sqltype.Type) (sqltype.Type, bool) {
+	if t.ID != sqltype.List && t.ID != sqltype.Array || t.Elem == nil {
+		return sqltype.Type{}, false
 	}
 	if _, ok := vectorOID(t); ok {
-		return storage.Type{}, false
+		return sqltype.Type{}, false
 	}
 	if scalarOIDOf(*t.Elem) == OIDJSON && !t.Elem.IsJSON() {
-		return storage.Type{}, false
+		return sqltype.Type{}, false
 	}
 	return *t.Elem, true
 }
 
 // scalarOID returns the OID and typmod t is presented with, treating any
 // LIST or ARRAY as json.
-func scalarOID(t storage.Type) (uint32, int32) {
+func scalarOID(t sqltype.Type) (uint32, int32) {
 	switch t.ID {
-	case storage.TypeUBigInt:
+	case sqltype.UBigInt:
 		return OIDNumeric, numericTypmod(20, 0)
-	case storage.TypeHugeInt, storage.TypeUHugeInt:
+	case sqltype.HugeInt, sqltype.UHugeInt:
 		return OIDNumeric, numericTypmod(hugeIntPrecision, 0)
-	case storage.TypeDecimal:
+	case sqltype.Decimal:
 		if t.IsMoney() {
 			return OIDMoney, -1
 		}
@@ -126,9 +126,9 @@ func scalarOID(t storage.Type) (uint32, int32) {
 }
 
 // scalarOIDOf returns the OID of t, treating any LIST or ARRAY as json.
-func scalarOIDOf(t storage.Type) uint32 {
+func scalarOIDOf(t sqltype.Type) uint32 {
 	switch t.ID {
-	case storage.TypeVarchar:
+	case sqltype.Varchar:
 		if t.IsJSON() {
 			return OIDJSON
 		}
@@ -136,14 +136,14 @@ func scalarOIDOf(t storage.Type) uint32 {
 			return oid
 		}
 		return OIDText
-	case storage.TypeDecimal:
+	case sqltype.Decimal:
 		if t.IsMoney() {
 			return OIDMoney
 		}
 		return OIDNumeric
-	case storage.TypeUBigInt, storage.TypeHugeInt, storage.TypeUHugeInt:
+	case sqltype.UBigInt, sqltype.HugeInt, sqltype.UHugeInt:
 		return OIDNumeric
-	case storage.TypeList, storage.TypeArray:
+	case sqltype.List, sqltype.Array:
 		return OIDJSON
 	}
 	if oid, ok := simpleOIDs[t.ID]; ok {

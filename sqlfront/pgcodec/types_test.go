@@ -5,13 +5,13 @@ import (
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 func TestTypeFor(t *testing.T) {
 	tests := []struct {
 		name string
-		typ  storage.Type
+		typ  sqltype.Type
 		want pgcodec.PGType
 	}{
 		{"boolean", tBool, pgcodec.PGType{OID: 16, Typmod: -1, Size: 1, Name: "bool"}},
@@ -53,26 +53,26 @@ func TestTypeFor(t *testing.T) {
 		{"int2vector", tInt2Vector, pgcodec.PGType{OID: 22, Typmod: -1, Size: -1, Name: "int2vector"}},
 		{"oidvector", tOIDVector, pgcodec.PGType{OID: 30, Typmod: -1, Size: -1, Name: "oidvector"}},
 		{"int2vector list", tList(tInt2Vector), pgcodec.PGType{OID: 114, Typmod: -1, Size: -1, Name: "json"}},
-		{"list of another smallint alias", tList(storage.Type{ID: storage.TypeSmallInt, Alias: "other"}),
+		{"list of another smallint alias", tList(sqltype.Type{ID: sqltype.SmallInt, Alias: "other"}),
 			pgcodec.PGType{OID: 1005, Typmod: -1, Size: -1, Name: "_int2"}},
 		{"list of structs", tList(tStruct(field("a", tInteger))), pgcodec.PGType{OID: 114, Typmod: -1, Size: -1, Name: "json"}},
 		{"struct", tStruct(field("a", tInteger)), pgcodec.PGType{OID: 114, Typmod: -1, Size: -1, Name: "json"}},
 		{"map", tMap(tVarchar, tInteger), pgcodec.PGType{OID: 114, Typmod: -1, Size: -1, Name: "json"}},
 		{"union", tUnion(field("a", tInteger)), pgcodec.PGType{OID: 114, Typmod: -1, Size: -1, Name: "json"}},
-		{"bpchar", storage.Type{ID: storage.TypeVarchar, Alias: storage.AliasBPChar}, pgcodec.PGType{OID: 1042, Typmod: -1, Size: -1, Name: "bpchar"}},
+		{"bpchar", sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasBPChar}, pgcodec.PGType{OID: 1042, Typmod: -1, Size: -1, Name: "bpchar"}},
 		{"jsonb", tJSONB, pgcodec.PGType{OID: 3802, Typmod: -1, Size: -1, Name: "jsonb"}},
 		{"jsonb list", tList(tJSONB), pgcodec.PGType{OID: 3807, Typmod: -1, Size: -1, Name: "_jsonb"}},
 		{"money", tMoney, pgcodec.PGType{OID: 790, Typmod: -1, Size: 8, Name: "money"}},
 		{"money list", tList(tMoney), pgcodec.PGType{OID: 791, Typmod: -1, Size: -1, Name: "_money"}},
-		{"decimal with another alias", storage.Type{ID: storage.TypeDecimal, Width: 18, Scale: 2, Alias: "other"},
+		{"decimal with another alias", sqltype.Type{ID: sqltype.Decimal, Width: 18, Scale: 2, Alias: "other"},
 			pgcodec.PGType{OID: 1700, Typmod: 18<<16 | 2 + 4, Size: -1, Name: "numeric"}},
-		{"regclass", storage.Type{ID: storage.TypeVarchar, Alias: storage.AliasRegClass}, pgcodec.PGType{OID: 2205, Typmod: -1, Size: 4, Name: "regclass"}},
-		{"regtype", storage.Type{ID: storage.TypeVarchar, Alias: storage.AliasRegType}, pgcodec.PGType{OID: 2206, Typmod: -1, Size: 4, Name: "regtype"}},
-		{"regproc", storage.Type{ID: storage.TypeVarchar, Alias: storage.AliasRegProc}, pgcodec.PGType{OID: 24, Typmod: -1, Size: 4, Name: "regproc"}},
-		{"regnamespace", storage.Type{ID: storage.TypeVarchar, Alias: storage.AliasRegNamespace}, pgcodec.PGType{OID: 4089, Typmod: -1, Size: 4, Name: "regnamespace"}},
+		{"regclass", sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasRegClass}, pgcodec.PGType{OID: 2205, Typmod: -1, Size: 4, Name: "regclass"}},
+		{"regtype", sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasRegType}, pgcodec.PGType{OID: 2206, Typmod: -1, Size: 4, Name: "regtype"}},
+		{"regproc", sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasRegProc}, pgcodec.PGType{OID: 24, Typmod: -1, Size: 4, Name: "regproc"}},
+		{"regnamespace", sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasRegNamespace}, pgcodec.PGType{OID: 4089, Typmod: -1, Size: 4, Name: "regnamespace"}},
 		{"null", tSQLNull, pgcodec.PGType{OID: 25, Typmod: -1, Size: -1, Name: "text"}},
 		{"any", tAny, pgcodec.PGType{OID: 25, Typmod: -1, Size: -1, Name: "text"}},
-		{"invalid", storage.Type{}, pgcodec.PGType{OID: 25, Typmod: -1, Size: -1, Name: "text"}},
+		{"invalid", sqltype.Type{}, pgcodec.PGType{OID: 25, Typmod: -1, Size: -1, Name: "text"}},
 	}
 	for _, tt := range tests {
 		if got := pgcodec.TypeFor(tt.typ); got != tt.want {
@@ -84,14 +84,14 @@ func TestTypeFor(t *testing.T) {
 func TestNewEncoderErrors(t *testing.T) {
 	tests := []struct {
 		name     string
-		typ      storage.Type
+		typ      sqltype.Type
 		format   int16
 		wantCode sqlstate.Code
 	}{
 		{"bad format", tInteger, 2, sqlstate.ProtocolViolation},
-		{"list without element", storage.Type{ID: storage.TypeList}, 0, sqlstate.InternalError},
-		{"map without key", storage.Type{ID: storage.TypeMap, Elem: &tInteger}, 1, sqlstate.InternalError},
-		{"struct with bad field", tStruct(field("a", storage.Type{ID: storage.TypeArray})), 0, sqlstate.InternalError},
+		{"list without element", sqltype.Type{ID: sqltype.List}, 0, sqlstate.InternalError},
+		{"map without key", sqltype.Type{ID: sqltype.Map, Elem: &tInteger}, 1, sqlstate.InternalError},
+		{"struct with bad field", tStruct(field("a", sqltype.Type{ID: sqltype.Array})), 0, sqlstate.InternalError},
 	}
 	for _, tt := range tests {
 		_, err := pgcodec.NewEncoder(tt.typ, tt.format)
@@ -104,14 +104,14 @@ func TestNewEncoderErrors(t *testing.T) {
 func TestSupportsBinary(t *testing.T) {
 	tests := []struct {
 		name string
-		typ  storage.Type
+		typ  sqltype.Type
 		want bool
 	}{
 		{"integer", tInteger, true},
 		{"timetz", tTimeTZ, true},
 		{"struct", tStruct(field("a", tInteger)), true},
 		{"list of bits", tList(tBit), true},
-		{"malformed list", storage.Type{ID: storage.TypeList}, false},
+		{"malformed list", sqltype.Type{ID: sqltype.List}, false},
 	}
 	for _, tt := range tests {
 		if got := pgcodec.SupportsBinary(tt.typ); got != tt.want {

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // TestEncodeArrowVariants covers the Arrow layouts DuckDB switches to
@@ -33,7 +33,7 @@ func TestEncodeArrowVariants(t *testing.T) {
 // variantCase is a value at row of arr and its encodings.
 type variantCase struct {
 	name string
-	typ  storage.Type
+	typ  sqltype.Type
 	arr  arrow.Array
 	row  int
 	text string

@@ -6,20 +6,20 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // vectorOIDs is a read-only table of the element aliases of the lists
 // storage registers for Postgres' int2vector and oidvector; a list of one is
 // presented as that type.
 var vectorOIDs = map[string]uint32{
-	storage.AliasInt2VectorElem: OIDInt2Vector, storage.AliasOIDVectorElem: OIDOIDVector,
+	sqltype.AliasInt2VectorElem: OIDInt2Vector, sqltype.AliasOIDVectorElem: OIDOIDVector,
 }
 
 // vectorOID returns the OID of int2vector or oidvector if t is a list of
 // the element alias storage registers for it.
-func vectorOID(t storage.Type) (uint32, bool) {
-	if t.ID != storage.TypeList || t.Elem == nil {
+func vectorOID(t sqltype.Type) (uint32, bool) {
+	if t.ID != sqltype.List || t.Elem == nil {
 		return 0, false
 	}
 	oid, ok := vectorOIDs[t.Elem.Alias]
@@ -30,7 +30,7 @@ func vectorOID(t storage.Type) (uint32, bool) {
 // of elem: the elements separated by single spaces, "1 2", as Postgres'
 // int2vectorout and oidvectorout print them. Postgres' vectors hold no
 // NULLs; a NULL in the DuckDB list prints as NULL, as in an array.
-func vectorTextEncoder(elem storage.Type) Encoder {
+func vectorTextEncoder(elem sqltype.Type) Encoder {
 	enc := scalarTextEncoder(elem)
 	return func(dst []byte, arr arrow.Array, i int) []byte {
 		values, start, end := listAt(arr, i)
@@ -51,7 +51,7 @@ func vectorTextEncoder(elem storage.Type) Encoder {
 // vectorBinaryEncoder returns the binary encoder of an int2vector or
 // oidvector (oid) of elem: Postgres sends either as a one-dimensional array
 // whose subscripts start at 0, with int2 or oid elements, even when empty.
-func vectorBinaryEncoder(oid uint32, elem storage.Type) Encoder {
+func vectorBinaryEncoder(oid uint32, elem sqltype.Type) Encoder {
 	elemOID, enc := OIDInt2, binaryEncoder(elem)
 	if oid == OIDOIDVector {
 		elemOID, enc = OIDOID, binaryOIDElem

@@ -1,4 +1,4 @@
-package sqlfront
+package copyin
 
 // CSV parser states.
 const (
@@ -14,7 +14,7 @@ const (
 // unquoted field equal to the NULL string is NULL, a quoted one never is.
 // The parser is a byte-at-a-time state machine, so payload boundaries may
 // fall anywhere.
-func (p *copyParser) feedCSV(data []byte) {
+func (p *Parser) feedCSV(data []byte) {
 	for _, b := range data {
 		if p.err != nil || p.ended {
 			return
@@ -42,7 +42,7 @@ func (p *copyParser) feedCSV(data []byte) {
 	}
 }
 
-func (p *copyParser) quotedByte(b byte) {
+func (p *Parser) quotedByte(b byte) {
 	switch {
 	case b == p.esc && p.esc != p.quote:
 		p.state = csvEscape
@@ -56,7 +56,7 @@ func (p *copyParser) quotedByte(b byte) {
 	}
 }
 
-func (p *copyParser) unquotedByte(b byte) {
+func (p *Parser) unquotedByte(b byte) {
 	switch {
 	case b == p.quote && len(p.field) == 0 && !p.quoted:
 		p.quoted, p.state = true, csvQuoted
@@ -70,15 +70,15 @@ func (p *copyParser) unquotedByte(b byte) {
 	}
 }
 
-func (p *copyParser) endCSVField() {
-	null := !p.quoted && string(p.field) == p.c.Null
+func (p *Parser) endCSVField() {
+	null := !p.quoted && string(p.field) == p.opts.Null
 	v := append([]byte(nil), p.field...)
 	p.fields, p.isNull = append(p.fields, v), append(p.isNull, null)
 	p.field, p.quoted = p.field[:0], false
 }
 
 // endCSVRecord ends a row: the end-of-data marker, the header, or data.
-func (p *copyParser) endCSVRecord() {
+func (p *Parser) endCSVRecord() {
 	marker := len(p.fields) == 0 && !p.quoted && string(p.field) == `\.`
 	p.endCSVField()
 	p.line += int64(1 + p.lines)

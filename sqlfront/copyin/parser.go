@@ -1,23 +1,27 @@
-package sqlfront
+// Package copyin reads the data of COPY FROM STDIN, in Postgres' text, CSV
+// and binary formats, as the CopyData messages bring it, and writes it out
+// as one canonical CSV for DuckDB to load. It has no engine and no cgo in
+// it, so that its parsers are tested and fuzzed without DuckDB.
+package copyin
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
 
-	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
-// copyParser turns COPY FROM STDIN data, in Postgres' text or CSV format,
-// into the canonical CSV of the spool file: one line per row, every value
-// quoted, NULL as an empty unquoted field. It is fed CopyData payloads as
-// they arrive; a row may span payloads.
-type copyParser struct {
-	c     *planner.Copy
-	cols  []storage.Column
+// Parser turns COPY FROM STDIN data, in Postgres' text, CSV or binary
+// format, into the canonical CSV of the spool file: one line per row,
+// every value quoted, NULL as an empty unquoted field. It is fed CopyData
+// payloads as they arrive; a row may span payloads, and where they split
+// the data does not change what it writes.
+type Parser struct {
+	opts  Options
+	cols  []sqltype.Column
 	out   *bufio.Writer
 	delim byte
 	quote byte
@@ -31,7 +35,7 @@ type copyParser struct {
 	err     error
 	partial []byte // bytes of an unfinished row carried to the next payload
 
-	// Binary format (see copybinary.go): each column's type, and whether
+	// Binary format (see binary.go): each column's type, and whether
 	// the header has been read.
 	oids       []uint32
 	headerRead bool
@@ -45,8 +49,28 @@ type copyParser struct {
 	lines  int  // newlines inside the current row's quoted fields
 }
 
-func newCopyParser(c *planner.Copy, cols []storage.Column, out *bufio.Writer) *copyParser {
-	p := &copyParser{c: c, cols: cols, out: out, csv: c.Format == "csv", header: c.Header}
+// Options are the options of a COPY FROM STDIN statement that say how its
+// data reads, as the planner validates them: Delimiter, and for csv Quote
+// and Escape, are one byte each.
+type Options struct {
+	// Table names the target table in error messages.
+	Table string
+	// Format is "text", "csv" or "binary".
+	Format string
+	// Delimiter is the field separator.
+	Delimiter string
+	// Null is the string that stands for NULL.
+	Null string
+	// Header says whether the data starts with a header line to skip.
+	Header bool
+	// Quote and Escape are csv's quote and escape bytes.
+	Quote, Escape string
+}
+
+// NewParser returns a parser of data in the format of c for the columns
+// cols, which writes the canonical CSV of each row to out.
+func NewParser(c Options, cols []sqltype.Column, out *bufio.Writer) *Parser {
+	p := &Parser{opts: c, cols: cols, out: out, csv: c.Format == "csv", header: c.Header}
 	if c.Format == "binary" {
 		for _, col := range cols {
 			p.oids = append(p.oids, pgcodec.TypeFor(col.Type).OID)
@@ -60,8 +84,8 @@ func newCopyParser(c *planner.Copy, cols []storage.Column, out *bufio.Writer) *c
 	return p
 }
 
-// feed parses one CopyData payload.
-func (p *copyParser) feed(data []byte) {
+// Feed parses one CopyData payload. After an error it does nothing.
+func (p *Parser) Feed(data []byte) {
 	if p.err != nil || p.ended {
 		return
 	}
@@ -89,8 +113,18 @@ func (p *copyParser) feed(data []byte) {
 	}
 }
 
+// Finish ends the data: it handles a last row without a trailing newline
+// and returns the first error in the data, a *sqlstate.Error, if any.
+func (p *Parser) Finish() error {
+	p.finish()
+	return p.err
+}
+
+// Rows is the number of rows written to the output.
+func (p *Parser) Rows() int64 { return p.rows }
+
 // finish handles a last row without a trailing newline.
-func (p *copyParser) finish() {
+func (p *Parser) finish() {
 	if p.oids != nil {
 		p.finishBinary()
 		return
@@ -113,7 +147,7 @@ func (p *copyParser) finish() {
 	}
 }
 
-func (p *copyParser) textLine(line []byte) {
+func (p *Parser) textLine(line []byte) {
 	p.line++
 	if string(line) == `\.` {
 		p.ended = true
@@ -133,7 +167,7 @@ func (p *copyParser) textLine(line []byte) {
 			continue
 		}
 		raw := line[start:min(i, len(line))]
-		if string(raw) == p.c.Null {
+		if string(raw) == p.opts.Null {
 			p.fields, p.isNull = append(p.fields, nil), append(p.isNull, true)
 		} else {
 			v, err := unescapeText(raw)
@@ -149,7 +183,7 @@ func (p *copyParser) textLine(line []byte) {
 }
 
 // writeRow checks the row's width and writes it to the spool file.
-func (p *copyParser) writeRow() {
+func (p *Parser) writeRow() {
 	if len(p.fields) < len(p.cols) {
 		p.fail(sqlstate.BadCopyFileFormat, fmt.Sprintf("missing data for column %q", p.cols[len(p.fields)].Name))
 		return
@@ -170,8 +204,8 @@ func (p *copyParser) writeRow() {
 	p.rows++
 }
 
-func (p *copyParser) fail(code sqlstate.Code, msg string) {
-	p.err = &sqlstate.Error{Code: code, Message: msg, Where: fmt.Sprintf("COPY %s, line %d", p.c.Table, p.line)}
+func (p *Parser) fail(code sqlstate.Code, msg string) {
+	p.err = &sqlstate.Error{Code: code, Message: msg, Where: fmt.Sprintf("COPY %s, line %d", p.opts.Table, p.line)}
 }
 
 // unescapeText decodes the backslash escapes of Postgres' COPY text format.

@@ -1,4 +1,4 @@
-package sqlfront
+package copyin
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ const binaryHasOIDs = 1 << 16
 
 // feedBinary takes one CopyData payload of binary data: it parses every
 // complete tuple in what has arrived and keeps the rest for the next.
-func (p *copyParser) feedBinary(data []byte) {
+func (p *Parser) feedBinary(data []byte) {
 	p.partial = append(p.partial, data...)
 	used := 0
 	for p.err == nil && !p.ended {
@@ -45,7 +45,7 @@ func (p *copyParser) feedBinary(data []byte) {
 // finishBinary checks that the data did not stop inside the header or a
 // tuple. Data that ends after a whole tuple without the trailer is
 // accepted, as Postgres accepts it.
-func (p *copyParser) finishBinary() {
+func (p *Parser) finishBinary() {
 	switch {
 	case p.err != nil || p.ended:
 	case !p.headerRead:
@@ -57,7 +57,7 @@ func (p *copyParser) finishBinary() {
 
 // binaryItem parses the header or one tuple at the start of b and returns
 // the bytes it used, or 0 if b does not hold all of it yet.
-func (p *copyParser) binaryItem(b []byte) int {
+func (p *Parser) binaryItem(b []byte) int {
 	if !p.headerRead {
 		return p.binaryHeader(b)
 	}
@@ -69,13 +69,13 @@ func (p *copyParser) binaryItem(b []byte) int {
 		p.ended = true
 		return 2
 	}
-	p.line++
 	if count != len(p.cols) {
+		p.line++
 		p.fail(sqlstate.BadCopyFileFormat, fmt.Sprintf("row field count is %d, expected %d", count, len(p.cols)))
 		return 0
 	}
 	// Find the tuple's end before decoding anything, so that a tuple split
-	// across payloads is decoded once, whole.
+	// across payloads is decoded, and its line counted, once, whole.
 	end := 2
 	for range count {
 		if len(b) < end+4 {
@@ -86,6 +86,7 @@ func (p *copyParser) binaryItem(b []byte) int {
 		switch {
 		case size == -1:
 		case size < 0:
+			p.line++
 			p.fail(sqlstate.BadCopyFileFormat, fmt.Sprintf("invalid field size %d", size))
 			return 0
 		case len(b)-end < size:
@@ -94,6 +95,7 @@ func (p *copyParser) binaryItem(b []byte) int {
 			end += size
 		}
 	}
+	p.line++
 	p.fields, p.isNull = p.fields[:0], p.isNull[:0]
 	at := 2
 	for i := range count {
@@ -117,7 +119,7 @@ func (p *copyParser) binaryItem(b []byte) int {
 }
 
 // binaryHeader parses the header at the start of b.
-func (p *copyParser) binaryHeader(b []byte) int {
+func (p *Parser) binaryHeader(b []byte) int {
 	const fixed = 11 + 4 + 4
 	if len(b) < len(binarySignature) {
 		if !bytes.HasPrefix(binarySignature, b) {

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/mallard/mallard/storage"
+)
+
+// backupConfig is what mallard backup is told.
+type backupConfig struct {
+	DB string // the database file to copy
+	To string // the new file the copy is written to
+}
+
+// backupUsage introduces mallard backup's flags.
+const backupUsage = `Usage: mallard backup --db FILE --to PATH
+
+Writes a consistent copy of a database no server has open into the new
+DuckDB file PATH; a server started on PATH serves the copy. For a database
+a server has open, run SELECT mallard.backup('/absolute/path.duckdb') as
+its owner instead.
+
+Flags of backup:
+`
+
+func backupFlags(cfg *backupConfig, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("mallard backup", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprint(out, backupUsage)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&cfg.DB, "db", env("db", "mallard.duckdb"), "the database file to copy ["+envName("db")+"]")
+	fs.StringVar(&cfg.To, "to", "", "the file to write the copy to; it must not exist")
+	return fs
+}
+
+// backup runs mallard backup: it opens the database, which no server may
+// hold, copies it with storage.DB.Backup, the copy mallard.backup makes
+// of a served database, and closes it.
+func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg backupConfig
+	fs := backupFlags(&cfg, stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("backup: unexpected argument %q", fs.Arg(0))
+	}
+	if err := cfg.validate(); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if pid, err := lockHolder(cfg.DB); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	} else if pid != 0 {
+		return fmt.Errorf("backup: -db %s is open in process %d, a running server: "+
+			"connect to it as its owner and run SELECT mallard.backup(%s) instead", cfg.DB, pid, sqlLiteral(cfg.To))
+	}
+	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	err = db.Backup(ctx, cfg.To)
+	if cerr := db.Close(context.WithoutCancel(ctx)); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(cfg.To) // a copy cut short is no backup
+		return fmt.Errorf("backup: %w", err)
+	}
+	fi, err := os.Stat(cfg.To)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", cfg.DB, cfg.To, fi.Size())
+	return nil
+}
+
+// validate checks the files and makes To absolute.
+func (c *backupConfig) validate() error {
+	if c.DB == "" || c.DB == storage.MemoryPath {
+		return fmt.Errorf("-db %q: want the file of a database", c.DB)
+	}
+	if fi, err := os.Stat(c.DB); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("-db %s: want an existing database file", c.DB)
+	}
+	if c.To == "" {
+		return errors.New("-to is missing: give the new file to write the copy to")
+	}
+	to, err := filepath.Abs(c.To)
+	if err != nil {
+		return fmt.Errorf("-to %s: %w", c.To, err)
+	}
+	c.To = to
+	if _, err := os.Lstat(c.To); err == nil {
+		return fmt.Errorf("-to %s exists: name a new file; a backup never overwrites", c.To)
+	}
+	if fi, err := os.Stat(filepath.Dir(c.To)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("-to %s: directory %s does not exist", c.To, filepath.Dir(c.To))
+	}
+	return nil
+}
+
+// sqlLiteral quotes s as an SQL string literal.
+func sqlLiteral(s string) string {
+	out := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			out = append(out, '\'')
+		}
+		out = append(out, s[i])
+	}
+	return string(append(out, '\''))
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/storage"
+)
+
+// cancelWait is how long the sessions still running when the grace ends
+// get to end once canceled, and the dashboard to answer its requests in
+// flight; nothing they wait for legitimately takes this long.
+const cancelWait = 10 * time.Second
+
+// stopping is what a clean stop (SIGTERM or SIGINT) takes down, in order.
+type stopping struct {
+	log   *slog.Logger
+	grace time.Duration
+	srv   *sqlfront.Server
+	dash  *dashboard
+	db    *storage.DB
+	reg   *registry.Registry
+}
+
+// stop takes the server down as Postgres' fast shutdown does, after a
+// grace for the statements running: it accepts no more clients and ends
+// idle sessions at once (57P01); statements running may complete for
+// grace, and each session ends once its statement has; when grace is
+// over the statements still running are canceled and their sessions end
+// (57P01). Training runs stopped that way are recorded interrupted, their
+// last checkpoint kept for train_gat's resume. Last, the database is
+// checkpointed and closed. Each step is logged.
+func (s stopping) stop() error {
+	s.log.Info("shutting down: accepting no more clients, ending idle sessions", "sessions", s.srv.Sessions(), "grace", s.grace.String())
+	gctx, cancel := context.WithTimeout(context.Background(), s.grace)
+	drained := s.srv.Drain(gctx) == nil
+	cancel()
+	var runs []int64
+	if drained {
+		s.log.Info("shutting down: every session has ended")
+	} else {
+		var err error
+		if runs, err = s.reg.Unfinished(context.Background()); err != nil {
+			s.log.Warn("shutting down: list unfinished training runs", "err", err)
+		}
+		s.log.Info("shutting down: grace over, canceling running statements", "sessions", s.srv.Sessions(), "training_runs", runs)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWait)
+	defer cancel()
+	err := errors.Join(s.dash.shutdown(ctx), s.srv.Shutdown(ctx))
+	if len(runs) > 0 {
+		if ierr := s.reg.Interrupted(ctx, runs); ierr != nil {
+			err = errors.Join(err, ierr)
+		} else {
+			s.log.Info("shutting down: training runs interrupted; resume them with train_gat(..., resume := 'model')", "run_ids", runs)
+		}
+	}
+	s.log.Info("shutting down: checkpointing and closing the database")
+	return errors.Join(err, s.db.Close(ctx))
+}

@@ -1,0 +1,154 @@
+package job_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/series"
+)
+
+const version = "test-1"
+
+// gatJob writes a small GAT job to a new directory: 8 entities, 160 steps.
+func gatJob(t testing.TB, workers int, hyper string) string {
+	t.Helper()
+	return gatJobOf(t, version, workers, hyper)
+}
+
+// gatJobOf is gatJob for a worker of version v.
+func gatJobOf(t testing.TB, v string, workers int, hyper string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := job.WriteMatrix(context.Background(), filepath.Join(dir, "part-0.parquet"), series.Synthetic(8, 160, 3, 12)); err != nil {
+		t.Fatal(err)
+	}
+	spec := job.Spec{Version: v, Kind: job.KindGAT, Time: []string{"t"}, Seed: 5, Workers: workers, CheckpointEvery: 2,
+		GAT: json.RawMessage(hyper)}
+	if err := spec.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const smallGAT = `{"epochs": 4, "hidden": [8, 8], "batch_size": 16, "patience": 0}`
+
+// readProgress reads a job's progress lines.
+func readProgress(t testing.TB, dir string) []job.Progress {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, job.ProgressFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []job.Progress
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var p job.Progress
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestGATJobIsTrainGAT checks that a job of one rank trains the model
+// gat.Train trains on the same data and configuration, and writes its
+// progress, a checkpoint and an artifact that decodes.
+func TestGATJobIsTrainGAT(t *testing.T) {
+	dir := gatJob(t, 2, smallGAT)
+	world := parallel.LocalComms(1)[0]
+	res, err := job.Run(context.Background(), dir, version, world)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := job.ReadSpec(dir, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := spec.GATConfig(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []gat.Epoch
+	model, err := gat.Train(context.Background(), cfg, series.Synthetic(8, 160, 3, 12), func(e gat.Epoch) error {
+		want = append(want, e)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readProgress(t, dir)
+	if len(got) != len(want) || res.Epochs != len(want) {
+		t.Fatalf("%d progress lines and %d epochs reported, want %d", len(got), res.Epochs, len(want))
+	}
+	for i, e := range want {
+		if g := got[i]; g.Epoch != e.Epoch || *g.Metrics["train_mse"] != e.TrainMSE || *g.Metrics["test_mse"] != e.TestMSE {
+			t.Errorf("epoch %d: progress %+v, want train %v test %v", e.Epoch, g, e.TrainMSE, e.TestMSE)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := gat.UnmarshalArtifact(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range model.Weights {
+		if !slices.Equal(a.Model.Weights[i], model.Weights[i]) {
+			t.Fatalf("artifact's weights %d differ from gat.Train's", i)
+		}
+	}
+	if !slices.Equal(a.Entities, []string{"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"}) || !slices.Equal(a.TimeKinds, []string{"int"}) ||
+		len(a.LastTimes) != 2 || a.LastTimes[0][0] != "159" || len(a.Data) != 8*160 {
+		t.Errorf("artifact: entities %v, time kinds %v, last times %v, %d data", a.Entities, a.TimeKinds, a.LastTimes, len(a.Data))
+	}
+	if _, err := os.Stat(filepath.Join(dir, job.CheckpointFile)); err != nil {
+		t.Errorf("no checkpoint: %v", err)
+	}
+}
+
+func TestSpecRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		edit   func(*job.Spec)
+		wantIs error
+	}{
+		{"another version", func(s *job.Spec) { s.Version = "0.0.0" }, job.ErrVersion},
+		{"unknown kind", func(s *job.Spec) { s.Kind = "cnn" }, nil},
+		{"no time columns", func(s *job.Spec) { s.Time = nil }, nil},
+		{"missing time column", func(s *job.Spec) { s.Time = []string{"year"} }, nil},
+		{"no files", func(s *job.Spec) { s.Source = "none-*.parquet" }, nil},
+		{"bad hyperparameter", func(s *job.Spec) { s.GAT = json.RawMessage(`{"epochs": 0}`) }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gatJob(t, 1, smallGAT)
+			spec, err := job.ReadSpec(dir, version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.edit(&spec)
+			if err := spec.Write(dir); err != nil {
+				t.Fatal(err)
+			}
+			world := parallel.LocalComms(1)[0]
+			_, err = job.Run(context.Background(), dir, version, world)
+			if err == nil || (tc.wantIs != nil && !errors.Is(err, tc.wantIs)) {
+				t.Fatalf("Run = %v, want an error (%v)", err, tc.wantIs)
+			}
+			if _, serr := os.Stat(filepath.Join(dir, job.ArtifactFile)); serr == nil {
+				t.Errorf("a refused job wrote an artifact (%v)", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+//go:build mpi
+
+package job_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/series"
+)
+
+// BenchmarkMPIScaling prints, for each model, the epoch time of 1 rank x 1
+// worker and of 2 ranks x 1 worker (mpirun --bind-to none --mca
+// mpi_yield_when_idle 1 on this machine, Open MPI's default transports),
+// their ratio, and the 2 ranks' all-reduce share.
+// The two are run interleaved, MPI_BENCH_ROUNDS times (3 by default); an
+// epoch time is the mean of a run's epochs after the first (which has
+// the set-up in it), and the table shows each configuration's median.
+func BenchmarkMPIScaling(b *testing.B) {
+	bin := mallard(b)
+	rounds := 3
+	if n, err := strconv.Atoi(os.Getenv("MPI_BENCH_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	jobs := []struct{ name, dir string }{
+		{"gat (60 entities x 1200 steps, hidden 32,32)", benchGAT(b)},
+		{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", benchRecommender(b)},
+	}
+	fmt.Printf("%-62s %12s %12s %8s %16s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share")
+	for _, j := range jobs {
+		var one, two, share []float64
+		for range rounds {
+			for _, ranks := range []int{1, 2} {
+				epoch, reduce := benchRun(b, bin, j.dir, ranks)
+				if ranks == 1 {
+					one = append(one, epoch)
+				} else {
+					two, share = append(two, epoch), append(share, reduce)
+				}
+			}
+		}
+		o, t := median(one), median(two)
+		fmt.Printf("%-62s %12.3f %12.3f %8.2f %15.1f%%\n", j.name, o, t, t/o, 100*median(share))
+	}
+}
+
+// benchRun runs the job in dir on ranks ranks and returns its mean epoch
+// time after the first, in seconds, and rank 0's share of the run in the
+// all-reduce across ranks.
+func benchRun(b *testing.B, bin, dir string, ranks int) (epoch, reduce float64) {
+	// Unbound, as on Kubernetes: a rank bound to a core cannot move off
+	// it when another process of this shared machine takes that core. A
+	// rank waiting in MPI yields its processor rather than spin on it, for
+	// the same reason.
+	out, err := mpirunIn(b, false, "-np", strconv.Itoa(ranks), "--bind-to", "none", "--mca", "mpi_yield_when_idle", "1",
+		bin, "train-worker", "--job", dir)
+	if err != nil {
+		b.Fatalf("mpirun: %v\n%s", err, out)
+	}
+	p := readProgress(b, dir)
+	if len(p) < 2 {
+		b.Fatalf("%d epochs", len(p))
+	}
+	last, first := float64(p[len(p)-1].ElapsedMS), float64(p[0].ElapsedMS)
+	epoch = (last - first) / 1000 / float64(len(p)-1)
+	m := reduceLine.FindStringSubmatch(out)
+	if m == nil {
+		b.Fatalf("rank 0 printed no all-reduce time:\n%s", out)
+	}
+	secs, _ := strconv.ParseFloat(m[1], 64)
+	return epoch, secs / (last / 1000)
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func benchGAT(b *testing.B) string {
+	dir := b.TempDir()
+	if err := job.WriteMatrix(context.Background(), filepath.Join(dir, "part-0.parquet"), series.Synthetic(60, 1200, 11, 12, 52)); err != nil {
+		b.Fatal(err)
+	}
+	spec := job.Spec{Version: binVersion, Kind: job.KindGAT, Time: []string{"t"}, Seed: 1, Workers: 1,
+		GAT: json.RawMessage(`{"epochs": 4, "hidden": [32, 32], "batch_size": 32, "patience": 0}`)}
+	if err := spec.Write(dir); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+func benchRecommender(b *testing.B) string {
+	dir := b.TempDir()
+	q := `SELECT u AS user_id, i AS item_id, CAST(1 + ((u % 11) * (i % 7) + u // 400 + i // 300) % 5 AS DOUBLE) AS rating
+FROM range(4000) a(u), range(1200) c(i) WHERE (u * 7919 + i * 104729) % 20 = 0`
+	if err := job.WriteQuery(context.Background(), filepath.Join(dir, "ratings.parquet"), q); err != nil {
+		b.Fatal(err)
+	}
+	spec := job.Spec{Version: binVersion, Kind: job.KindRecommender, Seed: 1, Workers: 1,
+		Recommender: json.RawMessage(`{"epochs": 4, "rank_users": 500}`)}
+	if err := spec.Write(dir); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}

@@ -1,0 +1,199 @@
+//go:build mpi
+
+package job_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mallard/mallard/mlops/job"
+)
+
+var (
+	buildOnce  sync.Once
+	binPath    string
+	binVersion string // what the binary says it is
+	buildErr   error
+)
+
+// TestMain removes the binary mallard built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// mallard builds cmd/mallard with MPI, once per test binary.
+func mallard(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mallard-mpi-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "mallard")
+		cmd := exec.Command("go", "build", "-tags", "duckdb_arrow,mpi", "-o", binPath, "../../cmd/mallard")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = err
+			t.Logf("%s", out)
+			return
+		}
+		out, err := exec.Command(binPath, "version").Output()
+		if f := strings.Fields(string(out)); err != nil || len(f) < 2 {
+			buildErr = fmt.Errorf("mallard version: %v (%q)", err, out)
+		} else {
+			binVersion = f[1]
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build mallard with MPI: %v", buildErr)
+	}
+	return binPath
+}
+
+// loopback are mpirun's options for ranks on this machine that talk over
+// TCP on the loopback interface, as ranks on separate machines would.
+var loopback = []string{"--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo"}
+
+// mpirun runs mpirun over loopback with args and returns its output and error.
+func mpirun(t testing.TB, args ...string) (string, error) { return mpirunIn(t, true, args...) }
+
+// mpirunIn is mpirun, over the loopback interface or Open MPI's default
+// transports (shared memory between ranks on one machine).
+func mpirunIn(t testing.TB, overLoopback bool, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if overLoopback {
+		args = append(append([]string(nil), loopback...), args...)
+	}
+	cmd := exec.CommandContext(ctx, "mpirun", args...)
+	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "OMPI_MCA_rmaps_base_oversubscribe=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+var (
+	doneLine   = regexp.MustCompile(`rank (\d+)/(\d+): (\d+) workers, (\d+) epochs, weights sha256 ([0-9a-f]{64})`)
+	reduceLine = regexp.MustCompile(`rank 0/\d+: .*all-reduce across ranks ([0-9.]+)s`)
+)
+
+// digests are the weights' digests each rank printed, by rank.
+func digests(t *testing.T, out string, ranks int) []string {
+	t.Helper()
+	got := make([]string, ranks)
+	for _, m := range doneLine.FindAllStringSubmatch(out, -1) {
+		r, _ := strconv.Atoi(m[1])
+		if r < ranks {
+			got[r] = m[5]
+		}
+	}
+	for r, d := range got {
+		if d == "" {
+			t.Fatalf("rank %d printed no result:\n%s", r, out)
+		}
+	}
+	return got
+}
+
+// TestMPIMatchesOneProcess checks that ranks x workers over MPI train the
+// model that one process of as many workers trains: the loss curves equal
+// to 1e-9 relative, every rank's final weights equal bit for bit.
+func TestMPIMatchesOneProcess(t *testing.T) {
+	bin := mallard(t)
+	cases := []struct {
+		kind           string
+		ranks, workers int
+	}{{job.KindGAT, 2, 1}, {job.KindGAT, 3, 1}, {job.KindGAT, 2, 2}, {job.KindRecommender, 2, 1}, {job.KindRecommender, 3, 1}}
+	for _, tc := range cases {
+		newJob := func(workers int) string {
+			if tc.kind == job.KindGAT {
+				return gatJobOf(t, binVersion, workers, smallGAT)
+			}
+			return recJobOf(t, binVersion, workers, smallRecommender)
+		}
+		t.Run(tc.kind+" "+strconv.Itoa(tc.ranks)+"x"+strconv.Itoa(tc.workers), func(t *testing.T) {
+			one := newJob(tc.ranks * tc.workers)
+			if out, err := exec.Command(bin, "train-worker", "--job", one).CombinedOutput(); err != nil {
+				t.Fatalf("one process: %v\n%s", err, out)
+			}
+			many := newJob(tc.workers)
+			args := []string{"-np", strconv.Itoa(tc.ranks)}
+			if tc.ranks > runtime.NumCPU() {
+				args = append(args, "--oversubscribe")
+			}
+			out, err := mpirun(t, append(args, bin, "train-worker", "--job", many)...)
+			if err != nil {
+				t.Fatalf("mpirun: %v\n%s", err, out)
+			}
+			ds := digests(t, out, tc.ranks)
+			for r, d := range ds {
+				if d != ds[0] {
+					t.Errorf("rank %d's weights differ from rank 0's", r)
+				}
+			}
+			sameProgress(t, readProgress(t, many), readProgress(t, one))
+			a, err := os.ReadFile(filepath.Join(one, job.ArtifactFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(many, job.ArtifactFile)); err != nil {
+				t.Fatalf("rank 0 wrote no artifact: %v", err)
+			}
+			if tc.ranks == 2 && tc.workers == 1 { // two addends: the same sum in any order
+				b, _ := os.ReadFile(filepath.Join(many, job.ArtifactFile))
+				if !bytes.Equal(a, b) {
+					t.Errorf("2 ranks x 1 worker wrote another artifact than 1 process x 2 workers")
+				}
+			}
+		})
+	}
+}
+
+// TestMPIRankFailureFailsTheJob checks that a rank that fails ends the
+// job: mpirun exits non-zero with the rank's error, the other rank,
+// blocked in an all-reduce, is ended too, and no artifact is written.
+func TestMPIRankFailureFailsTheJob(t *testing.T) {
+	bin := mallard(t)
+	good := gatJobOf(t, binVersion, 1, `{"epochs": 50, "hidden": [8, 8], "batch_size": 16, "patience": 0}`)
+	bad := t.TempDir() // no job.json: rank 1 fails as it starts
+	start := time.Now()
+	out, err := mpirun(t, "-np", "1", bin, "train-worker", "--job", good, ":", "-np", "1", bin, "train-worker", "--job", bad)
+	if err == nil {
+		t.Fatalf("mpirun succeeded:\n%s", out)
+	}
+	if !strings.Contains(out, "train-worker rank 1 of 2: read job spec") {
+		t.Errorf("mpirun's output does not carry rank 1's error:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(good, job.ArtifactFile)); err == nil {
+		t.Errorf("the failed job wrote an artifact")
+	}
+	t.Logf("the job failed after %v", time.Since(start))
+}
+
+// TestMPIRefusesAnotherVersion checks that ranks refuse a job spec
+// written for another version of Mallard.
+func TestMPIRefusesAnotherVersion(t *testing.T) {
+	bin := mallard(t)
+	dir := gatJob(t, 1, smallGAT) // written for version "test-1"
+	out, err := mpirun(t, "-np", "2", bin, "train-worker", "--job", dir)
+	if err == nil || !strings.Contains(out, "job spec of another Mallard version") || !strings.Contains(out, `"test-1"`) {
+		t.Fatalf("mpirun = %v, want the version refused:\n%s", err, out)
+	}
+}

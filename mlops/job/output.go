@@ -1,0 +1,86 @@
+package job
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// The files rank 0 writes in the job directory. An artifact is what the
+// registry stores for a version: gat.Artifact's JSON, or
+// recommender.AppendArtifact's encoding.
+const (
+	ProgressFile   = "progress.jsonl"      // one JSON object per epoch
+	CheckpointFile = "checkpoint.artifact" // the latest checkpoint's artifact
+	ArtifactFile   = "model.artifact"      // the final artifact
+)
+
+// Progress is one epoch, a line of ProgressFile. Metrics are named as the
+// SQL training functions' columns are (train_mse, ...); a NaN is null.
+type Progress struct {
+	Epoch     int                 `json:"epoch"`
+	Metrics   map[string]*float64 `json:"metrics"`
+	Best      bool                `json:"best,omitempty"`
+	ElapsedMS int64               `json:"elapsed_ms"`
+}
+
+// progress appends epochs to ProgressFile.
+type progress struct{ f *os.File }
+
+func openProgress(dir string) (*progress, error) {
+	f, err := os.OpenFile(filepath.Join(dir, ProgressFile), os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open progress: %w", err)
+	}
+	return &progress{f: f}, nil
+}
+
+// add writes p as a line, which a reader sees whole once written.
+func (w *progress) add(p Progress) error {
+	line, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	if _, err := w.f.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("write progress: %w", err)
+	}
+	return nil
+}
+
+func (w *progress) Close() error { return w.f.Close() }
+
+// writeFile replaces path with data atomically: a reader sees the old
+// file or the new one, never part of one.
+func writeFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// metric is v for Progress.Metrics: nil for a NaN, which JSON cannot hold.
+func metric(v float64) *float64 {
+	if v != v {
+		return nil
+	}
+	return &v
+}

@@ -1,0 +1,96 @@
+package job
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/storage"
+)
+
+// ratingsSource is a recommender source read whole, and how its ids are typed.
+type ratingsSource struct {
+	all                    recommender.Ratings
+	user, item, rating     string
+	userIsText, itemIsText bool
+}
+
+// readRatings reads the (user, item, rating) triples of files. Every rank
+// reads them all: the split of the ratings, their scale, the items'
+// counts and the dealing of each mini-batch's users to the workers are
+// over every rating, so that the ranks train what one process does; the
+// ranks share the work of every mini-batch and of each evaluation.
+func readRatings(ctx context.Context, db *storage.DB, files []string, spec Spec) (*ratingsSource, error) {
+	src := &ratingsSource{}
+	src.user, src.item, src.rating = spec.columns()
+	from := "read_parquet([" + strings.Join(mapped(files, literal), ", ") + "])"
+	kinds, err := columnKinds(ctx, db, from, []string{src.user, src.item})
+	if err != nil {
+		return nil, err
+	}
+	src.userIsText, src.itemIsText = kinds[0] != "int", kinds[1] != "int"
+	idType := func(text bool) string {
+		if text {
+			return "VARCHAR"
+		}
+		return "BIGINT"
+	}
+	r, err := db.Read(ctx, fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s",
+		ident(src.user), idType(src.userIsText), ident(src.item), idType(src.itemIsText), ident(src.rating), from))
+	if err != nil {
+		return nil, fmt.Errorf("read source: %w", err)
+	}
+	defer r.Close()
+	b := recommender.NewBuilder(recommender.DuplicatesError)
+	for r.Next() {
+		batch := r.Batch()
+		vals := batch.Column(2).(*array.Float64)
+		for row := range int(batch.NumRows()) {
+			user, uok := id(batch.Column(0), row)
+			item, iok := id(batch.Column(1), row)
+			if !uok || !iok || vals.IsNull(row) {
+				return nil, fmt.Errorf("read source: row with a NULL user, item or rating (user %v, item %v)", user, item)
+			}
+			if err := b.Add(user, item, vals.Value(row)); err != nil {
+				return nil, fmt.Errorf("read source: %w", err)
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("read source: %w", err)
+	}
+	if src.all, err = b.Finish(); err != nil {
+		return nil, fmt.Errorf("read source: %w", err)
+	}
+	return src, nil
+}
+
+// id is the id in row of a BIGINT or VARCHAR column; false for NULL.
+func id(col arrow.Array, row int) (recommender.ID, bool) {
+	if col.IsNull(row) {
+		return recommender.ID{}, false
+	}
+	if s, ok := col.(*array.String); ok {
+		return recommender.Text(strings.Clone(s.Value(row))), true
+	}
+	return recommender.Int(col.(*array.Int64).Value(row)), true
+}
+
+// header is the registry's JSON header of a recommender artifact.
+func (src *ratingsSource) header(epoch int) ([]byte, error) {
+	type columns struct {
+		User       string `json:"user"`
+		Item       string `json:"item"`
+		Rating     string `json:"rating"`
+		UserIsText bool   `json:"user_is_text"`
+		ItemIsText bool   `json:"item_is_text"`
+	}
+	return json.Marshal(struct {
+		Epoch   int     `json:"epoch"`
+		Columns columns `json:"columns"`
+	}{epoch, columns{src.user, src.item, src.rating, src.userIsText, src.itemIsText}})
+}

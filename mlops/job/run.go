@@ -1,0 +1,209 @@
+package job
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/storage"
+)
+
+// Result is what a rank reports when its job ends.
+type Result struct {
+	Rank, Ranks, Workers int
+	Epochs               int
+	// Weights is the SHA-256 of the final weights' bits: every rank of a
+	// job holds the same model, and so the same digest.
+	Weights string
+	// Reducing is the time the rank spent in the all-reduce across ranks
+	// (waiting for the others included).
+	Reducing time.Duration
+}
+
+// Run runs the job in dir as this process's rank of comm: version is the
+// worker's Mallard release, which the spec must name. A rank that fails
+// returns its error; under MPI its exit then ends the other ranks (they
+// may be blocked in an all-reduce that cannot be canceled).
+func Run(ctx context.Context, dir, version string, comm parallel.Comm) (Result, error) {
+	spec, err := ReadSpec(dir, version)
+	if err != nil {
+		return Result{}, err
+	}
+	files, err := spec.files(dir)
+	if err != nil {
+		return Result{}, err
+	}
+	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return Result{}, err
+	}
+	defer db.Close(context.WithoutCancel(ctx))
+	if spec.Kind == KindRecommender {
+		return runRecommender(ctx, dir, spec, files, db, comm)
+	}
+	return runGAT(ctx, dir, spec, files, db, comm)
+}
+
+// runRecommender trains a recommender job: every rank reads every rating
+// (see readRatings) and its workers take their shares of every
+// mini-batch's users.
+func runRecommender(ctx context.Context, dir string, spec Spec, files []string, db *storage.DB, comm parallel.Comm) (Result, error) {
+	cfg, err := spec.RecommenderConfig(comm.Size())
+	if err != nil {
+		return Result{}, err
+	}
+	src, err := readRatings(ctx, db, files, spec)
+	if err != nil {
+		return Result{}, err
+	}
+	train, test := recommender.Split(src.all, spec.testFraction(), cfg.Seed)
+	if train.Len() == 0 || test.Len() == 0 {
+		return Result{}, fmt.Errorf("job spec: test_fraction %g of %d ratings leaves %d to train on and %d to test",
+			spec.testFraction(), src.all.Len(), train.Len(), test.Len())
+	}
+	fit := train // the users held out for evaluate's protocol 'users' never train
+	if h := cfg.HoldOutUsers; h > 0 {
+		fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, cfg.Seed))
+	}
+	artifact := func(model *recommender.Model, epoch int) ([]byte, error) {
+		header, err := src.header(epoch)
+		if err != nil {
+			return nil, err
+		}
+		return recommender.AppendArtifact(nil, header, model, train, test)
+	}
+	var report func(recommender.Epoch) error
+	epochs := 0
+	if comm.Rank() == 0 {
+		p, err := openProgress(dir)
+		if err != nil {
+			return Result{}, err
+		}
+		defer p.Close()
+		report = func(e recommender.Epoch) error {
+			epochs = e.Epoch
+			if err := p.add(Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
+				"train_rmse": metric(e.TrainRMSE), "test_rmse": metric(e.TestRMSE), "train_loss": metric(e.TrainLoss),
+				"recall_at_10": metric(e.RecallAt10), "ndcg_at_10": metric(e.NDCGAt10)}}); err != nil {
+				return err
+			}
+			if spec.CheckpointEvery == 0 || e.Epoch%spec.CheckpointEvery != 0 {
+				return nil
+			}
+			data, err := artifact(e.Snapshot(), e.Epoch)
+			if err != nil {
+				return err
+			}
+			return writeFile(filepath.Join(dir, CheckpointFile), data)
+		}
+	}
+	coll := parallel.NewRanks(comm, spec.workers())
+	model, err := recommender.TrainOn(ctx, coll, cfg, fit, test, recommender.Start{}, report)
+	if err != nil {
+		return Result{}, fmt.Errorf("train: %w", err)
+	}
+	if comm.Rank() == 0 {
+		data, err := artifact(model, epochs)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
+		Reducing: coll.Reducing()}, nil
+}
+
+// recWeights are a recommender's weights as float64s.
+func recWeights(m *recommender.Model) [][]float64 {
+	out := make([][]float64, len(m.Weights))
+	for i, w := range m.Weights {
+		out[i] = w
+	}
+	return out
+}
+
+// runGAT trains a GAT job: every rank reads the whole matrix and its
+// workers take their shares of every mini-batch's samples.
+func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *storage.DB, comm parallel.Comm) (Result, error) {
+	cfg, err := spec.GATConfig(comm.Size())
+	if err != nil {
+		return Result{}, err
+	}
+	w, err := readWide(ctx, db, files, spec.Time)
+	if err != nil {
+		return Result{}, err
+	}
+	artifact := func(model *gat.Model, epoch int, final bool) ([]byte, error) {
+		a := gat.Artifact{Model: model, Entities: w.entities, TimeColumns: w.times, TimeKinds: w.kinds, LastTimes: w.lastTwo(),
+			Tail: w.m.Values[(w.m.T-cfg.Span())*w.m.N:], Epoch: epoch}
+		if final {
+			a.Data = w.m.Values
+		}
+		return a.Marshal()
+	}
+	var report func(gat.Epoch) error
+	epochs := 0
+	if comm.Rank() == 0 {
+		p, err := openProgress(dir)
+		if err != nil {
+			return Result{}, err
+		}
+		defer p.Close()
+		report = func(e gat.Epoch) error {
+			epochs = e.Epoch
+			if err := p.add(Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
+				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}); err != nil {
+				return err
+			}
+			if spec.CheckpointEvery == 0 || e.Epoch%spec.CheckpointEvery != 0 {
+				return nil
+			}
+			data, err := artifact(e.Snapshot(), e.Epoch, false)
+			if err != nil {
+				return err
+			}
+			return writeFile(filepath.Join(dir, CheckpointFile), data)
+		}
+	}
+	coll := parallel.NewRanks(comm, spec.workers())
+	model, err := gat.TrainOn(ctx, coll, cfg, w.m, gat.Start{}, report)
+	if err != nil {
+		return Result{}, fmt.Errorf("train: %w", err)
+	}
+	if comm.Rank() == 0 {
+		data, err := artifact(model, model.Kept, true)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(model.Weights),
+		Reducing: coll.Reducing()}, nil
+}
+
+// digest is the SHA-256 of the bits of weights, in order.
+func digest(weights [][]float64) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, w := range weights {
+		for _, v := range w {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,149 @@
+package job_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/recommender"
+)
+
+// ratingsQuery makes 300 users' ratings of 90 items, about one in four.
+const ratingsQuery = `SELECT u AS user_id, 'item' || i AS item_id, CAST(1 + ((u % 7) * (i % 5) + u // 50) % 5 AS DOUBLE) AS rating
+FROM range(300) a(u), range(90) b(i) WHERE (u * 31 + i * 17) % 4 = 0`
+
+const smallRecommender = `{"hidden": [24, 8, 24], "epochs": 3, "batch_size": 16, "lr": 0.005, "rank_users": 0}`
+
+// recJobOf writes a small recommender job for a worker of version v: its
+// ratings in two Parquet files.
+func recJobOf(t *testing.T, v string, workers int, hyper string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for part, cond := range []string{"user_id < 150", "user_id >= 150"} {
+		q := "SELECT * FROM (" + ratingsQuery + ") WHERE " + cond
+		if err := job.WriteQuery(context.Background(), filepath.Join(dir, "part-"+string(rune('0'+part))+".parquet"), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := job.Spec{Version: v, Kind: job.KindRecommender, Seed: 9, Workers: workers, CheckpointEvery: 1,
+		Recommender: json.RawMessage(hyper)}
+	if err := spec.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runSpread runs the job in dir as ranks goroutines, each a rank with a
+// DuckDB of its own, and returns their results.
+func runSpread(t *testing.T, dir string, ranks int) []job.Result {
+	t.Helper()
+	results := make([]job.Result, ranks)
+	errs := make([]error, ranks)
+	var wg sync.WaitGroup
+	for r, comm := range parallel.LocalComms(ranks) {
+		wg.Go(func() { results[r], errs[r] = job.Run(context.Background(), dir, version, comm) })
+	}
+	wg.Wait()
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	return results
+}
+
+// sameProgress fails t unless got's metrics are want's to 1e-9 relative.
+func sameProgress(t *testing.T, got, want []job.Progress) {
+	t.Helper()
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%d epochs, want %d", len(got), len(want))
+	}
+	for i := range want {
+		for name, w := range want[i].Metrics {
+			g := got[i].Metrics[name]
+			if (w == nil) != (g == nil) || (w != nil && !(math.Abs(*g-*w) <= 1e-9*math.Abs(*w))) {
+				t.Errorf("epoch %d %s: %v, want %v", want[i].Epoch, name, deref(g), deref(w))
+			}
+		}
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// TestJobSpreadOverRanks checks, without MPI, that ranks that each read
+// the source with their own DuckDB and train with their workers give the
+// curves of one rank with as many workers, and the same model on every
+// rank, for both kinds of model.
+func TestJobSpreadOverRanks(t *testing.T) {
+	for _, kind := range []string{job.KindGAT, job.KindRecommender} {
+		newJob := func(workers int) string {
+			if kind == job.KindGAT {
+				return gatJob(t, workers, smallGAT)
+			}
+			return recJobOf(t, version, workers, smallRecommender)
+		}
+		one, many := newJob(2), newJob(1)
+		world := parallel.LocalComms(1)[0]
+		want, err := job.Run(context.Background(), one, version, world)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := runSpread(t, many, 2)
+		for r, res := range got {
+			if res.Weights != want.Weights {
+				t.Errorf("%s: rank %d's weights differ from one rank's", kind, r)
+			}
+		}
+		sameProgress(t, readProgress(t, many), readProgress(t, one))
+		a, _ := os.ReadFile(filepath.Join(one, job.ArtifactFile))
+		b, err := os.ReadFile(filepath.Join(many, job.ArtifactFile))
+		if err != nil || string(a) != string(b) {
+			t.Errorf("%s: the artifacts differ (%v)", kind, err)
+		}
+	}
+}
+
+// TestRecommenderArtifact checks that a recommender job's artifact holds
+// the model it trained, framed as the registry frames it.
+func TestRecommenderArtifact(t *testing.T) {
+	dir := recJobOf(t, version, 1, smallRecommender)
+	world := parallel.LocalComms(1)[0]
+	if _, err := job.Run(context.Background(), dir, version, world); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data[:4]) != string(recommender.ArtifactMagic) {
+		t.Fatalf("artifact starts %q", data[:4])
+	}
+	n := int(data[4]) | int(data[5])<<8
+	var header struct {
+		Epoch   int `json:"epoch"`
+		Columns struct {
+			User       string `json:"user"`
+			ItemIsText bool   `json:"item_is_text"`
+		} `json:"columns"`
+	}
+	if err := json.Unmarshal(data[12:12+n], &header); err != nil || header.Epoch != 3 || header.Columns.User != "user_id" || !header.Columns.ItemIsText {
+		t.Errorf("header %s: %+v (%v)", data[12:12+n], header, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, job.CheckpointFile)); err != nil {
+		t.Errorf("no checkpoint: %v", err)
+	}
+	if p := readProgress(t, dir); len(p) != 3 || p[2].Metrics["test_rmse"] == nil {
+		t.Errorf("progress %+v", p)
+	}
+}

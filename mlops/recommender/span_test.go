@@ -1,0 +1,87 @@
+package recommender_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/recommender"
+)
+
+// spread trains cfg as processes x workers, each process a goroutine
+// training its own tables, and returns every process's model and rank 0's
+// epochs.
+func spread(t *testing.T, cfg recommender.Config, processes, workers int, train, test recommender.Ratings) ([]*recommender.Model, []recommender.Epoch) {
+	t.Helper()
+	cfg.Workers = processes * workers
+	models := make([]*recommender.Model, processes)
+	errs := make([]error, processes)
+	var epochs []recommender.Epoch
+	var wg sync.WaitGroup
+	for p, comm := range parallel.LocalComms(processes) {
+		wg.Go(func() {
+			coll := parallel.NewRanks(comm, workers)
+			models[p], errs[p] = recommender.TrainOn(context.Background(), coll, cfg, train, test, recommender.Start{}, func(e recommender.Epoch) error {
+				epochs = append(epochs, e) // rank 0's process only
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	for p, err := range errs {
+		if err != nil {
+			t.Fatalf("process %d: %v", p, err)
+		}
+	}
+	return models, epochs
+}
+
+// TestSpreadOverProcesses checks that workers spread over processes, each
+// process with tables of its own, train what as many workers train in one
+// process: the same curves to 1e-9 relative, and every process the same
+// model bit for bit; one worker per process gives the one process's
+// weights exactly.
+func TestSpreadOverProcesses(t *testing.T) {
+	train, test := lowRank(5, 300, 120, 3, 0.2, 0.3)
+	for _, objective := range []string{recommender.Rating, recommender.Ranking} {
+		cfg := smallConfig()
+		cfg.Epochs, cfg.Objective = 3, objective
+		if objective == recommender.Ranking {
+			cfg.Negatives = 40
+		}
+		for _, shape := range [][2]int{{2, 1}, {3, 1}, {2, 2}} {
+			label := fmt.Sprintf("%s %dx%d", objective, shape[0], shape[1])
+			one := cfg
+			one.Workers = shape[0] * shape[1]
+			want, wantEpochs := curve(t, one, train, test)
+			models, epochs := spread(t, cfg, shape[0], shape[1], train, test)
+			if len(epochs) != len(wantEpochs) {
+				t.Fatalf("%s: %d epochs, want %d", label, len(epochs), len(wantEpochs))
+			}
+			for i, e := range epochs {
+				w := wantEpochs[i]
+				for name, pair := range map[string][2]float64{"train_rmse": {e.TrainRMSE, w.TrainRMSE}, "test_rmse": {e.TestRMSE, w.TestRMSE},
+					"loss": {e.TrainLoss, w.TrainLoss}, "recall": {e.RecallAt10, w.RecallAt10}, "ndcg": {e.NDCGAt10, w.NDCGAt10}} {
+					if math.IsNaN(pair[1]) && math.IsNaN(pair[0]) {
+						continue
+					}
+					if rel := math.Abs(pair[0]-pair[1]) / math.Abs(pair[1]); !(rel <= 1e-9) {
+						t.Errorf("%s epoch %d %s: %.15g, in one process %.15g", label, e.Epoch, name, pair[0], pair[1])
+					}
+				}
+			}
+			for p, m := range models {
+				if !reflect.DeepEqual(m.Weights, models[0].Weights) {
+					t.Errorf("%s: process %d's weights differ from process 0's", label, p)
+				}
+			}
+			if shape[1] == 1 && shape[0] == 2 && !reflect.DeepEqual(models[0].Weights, want.Weights) {
+				t.Errorf("%s: the weights differ from one process's", label)
+			}
+		}
+	}
+}
