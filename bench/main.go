@@ -31,7 +31,8 @@ commands:
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
   accuracy   choose train_gat's defaults on validation over three data sets (-unemployment and the weather.csv beside it, and a synthetic weekly set), then test them
-  recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings`
+  recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
+  load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -73,7 +74,14 @@ type options struct {
 	RecDB                          string
 	RecRuns                        int
 	RecCurve                       bool
-	Out                            io.Writer
+	// LoadGB is the size of load's Parquet files; LoadDir keeps them
+	// between runs (else a temporary directory); LoadMemory is the
+	// server's --memory-limit.
+	LoadGB                   float64
+	LoadDir, LoadMemory      string
+	LoadEntities, LoadEpochs int
+	LoadSeed                 int64
+	Out                      io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -104,8 +112,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Int64Var(&o.RecRatings, "rec-ratings", 0, "recommender: ratings, if positive (else 25000095 x -rec-scale)")
 	fs.StringVar(&o.RecDB, "rec-db", "", "recommender: database file of the generated ratings, kept between runs (default: one per shape in the temp directory)")
 	fs.IntVar(&o.RecRuns, "rec-runs", 1, "recommender: rounds of the two training runs; medians are reported")
-	fs.StringVar(&o.RecObjective, "rec-objective", "rating", "recommender: the objective trained, rating or ranking")
+	fs.StringVar(&o.RecObjective, "rec-objective", "rating", "recommender: the objective trained, rating, ranking or ranking_vae")
 	fs.BoolVar(&o.RecCurve, "rec-curve", false, "recommender: print every training run's resident set over time (always printed when a run fails or passes 2 GB)")
+	fs.Float64Var(&o.LoadGB, "gb", 16, "load: gigabytes (1e9 bytes) of Parquet events to generate")
+	fs.StringVar(&o.LoadDir, "load-dir", "", "load: directory of the events, reused when it holds the same -gb, -load-entities and -load-seed (default: a temporary one, removed)")
+	fs.StringVar(&o.LoadMemory, "memory-limit", "2GB", "load: the server's --memory-limit")
+	fs.IntVar(&o.LoadEntities, "load-entities", 1000, "load: entities of the events")
+	fs.IntVar(&o.LoadEpochs, "load-epochs", 1, "load: train_gat's epochs")
+	fs.Int64Var(&o.LoadSeed, "load-seed", 1, "load: seed of the events")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -133,6 +147,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runForecastStudy(ctx, o)
 	case "recommender":
 		return runRecommender(ctx, o)
+	case "load":
+		return runLoad(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

@@ -3,11 +3,14 @@
 package functions
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -110,7 +113,8 @@ func (p *pivot) resolve(a args) error {
 	return nil
 }
 
-// findEntities reads the distinct entities in their sorted order.
+// findEntities reads the distinct entities in their sorted order. It reads
+// the entity column alone, which DuckDB can do without reading the rest.
 func (p *pivot) findEntities(ctx context.Context, c *call, max int64) error {
 	e := ident(p.src.cols[p.entity].Name)
 	q := fmt.Sprintf("SELECT CAST(e AS VARCHAR) FROM (SELECT DISTINCT %s AS e FROM %s) ORDER BY e NULLS FIRST LIMIT %d",
@@ -144,6 +148,12 @@ func (p *pivot) findEntities(ctx context.Context, c *call, max int64) error {
 			pivotName, max, max).WithHint("Filter the source, or raise max_entities: each entity is one output column.")
 	}
 	return nil
+}
+
+// gridBytes is what the grid of the output holds for periods rows: a
+// value and a flag per cell, and each row's time values.
+func (p *pivot) gridBytes(periods int64) int64 {
+	return periods * (int64(len(p.entities))*9 + int64(len(p.times))*40 + 24)
 }
 
 // columnNames makes entity values into column names: lower case letters,
@@ -185,15 +195,32 @@ func safeName(s string) string {
 	return strings.TrimRight(b.String(), "_")
 }
 
-// query aggregates the source to one row per (time, entity), in time order.
+// query aggregates the source to one row per (time, entity), in time
+// order, after a first row that holds only the number of distinct times
+// (its last column; NULL in every other row): the size of the output,
+// known before Mallard builds it. The aggregate is materialized once and
+// read twice, so the source is scanned once. It groups by the entity as
+// it is and makes it text afterwards, once per cell instead of per row.
 func (p *pivot) query() string {
 	from := p.src.from
 	if p.agg == "last" {
 		from = "(SELECT *, row_number() OVER () AS mallard_ord FROM " + from + ") AS mallard_ordered"
 	}
 	value := fmt.Sprintf(pivotAggregates[p.agg], "CAST("+ident(p.src.cols[p.value].Name)+" AS DOUBLE)")
-	return fmt.Sprintf("SELECT %s, CAST(%s AS VARCHAR) AS mallard_entity, %s AS mallard_value FROM %s GROUP BY ALL ORDER BY %s",
-		strings.Join(p.timeExpr, ", "), ident(p.src.cols[p.entity].Name), value, from, p.src.identList(p.times))
+	times := p.src.identList(p.times)
+	var nulls strings.Builder
+	for _, t := range p.times {
+		nulls.WriteString("NULL AS " + ident(p.src.cols[t].Name) + ", ")
+	}
+	return fmt.Sprintf(`WITH mallard_cells AS MATERIALIZED (
+  SELECT %s, CAST(mallard_e AS VARCHAR) AS mallard_entity, mallard_value
+  FROM (SELECT %s, %s AS mallard_e, %s AS mallard_value FROM %s GROUP BY ALL))
+SELECT * FROM (
+  SELECT %sNULL, NULL, count(*) AS mallard_periods FROM (SELECT DISTINCT %s FROM mallard_cells)
+  UNION ALL
+  SELECT *, NULL FROM mallard_cells)
+ORDER BY mallard_periods NULLS LAST, %s`,
+		times, strings.Join(p.timeExpr, ", "), ident(p.src.cols[p.entity].Name), value, from, nulls.String(), times, times)
 }
 
 // grid is the pivoted matrix: one row per time, one cell per entity.
@@ -207,11 +234,12 @@ type grid struct {
 func (g *grid) rows() int { return len(g.times) }
 
 func (p *pivot) run(ctx context.Context, c *call) (*run, error) {
-	g, err := p.read(ctx, c)
-	if err != nil {
-		return nil, err
+	g, release, err := p.read(ctx, c)
+	if err == nil {
+		err = p.fillMissing(g)
 	}
-	if err := p.fillMissing(g); err != nil {
+	if err != nil {
+		release()
 		return nil, err
 	}
 	next := 0
@@ -220,39 +248,60 @@ func (p *pivot) run(ctx context.Context, c *call) (*run, error) {
 		err := g.write(chunk, next, n)
 		next += n
 		return n, err
-	}}, nil
+	}, close: release}, nil
 }
 
-// read runs the aggregation and lays its cells out in the grid.
-func (p *pivot) read(ctx context.Context, c *call) (*grid, error) {
+// read runs the aggregation and lays its cells out in the grid. Before it
+// makes the grid it reserves the grid's memory in the server's budget,
+// which fails with 53200 when the result does not fit the memory limit;
+// release gives it back and is never nil.
+func (p *pivot) read(ctx context.Context, c *call) (g *grid, release func(), err error) {
+	release = func() {}
 	r, err := c.read(ctx, p.query())
 	if err != nil {
-		return nil, p.src.wrap(err)
+		return nil, release, p.src.wrap(err)
 	}
 	defer r.Close()
-	g := &grid{width: len(p.entities)}
 	k := len(p.times)
 	var last []any
 	for r.Next() {
 		b := r.Batch()
+		first := 0
+		if b.NumRows() == 0 {
+			continue
+		}
+		if g == nil { // the first row holds the number of times
+			periods := valueAt(b.Column(k+2), 0).(int64)
+			release, err = c.db.Budget().Reserve(ctx, p.gridBytes(periods),
+				fmt.Sprintf("%s's result (%d rows x %d columns)", pivotName, periods, len(p.entities)+k))
+			if err != nil {
+				return nil, func() {}, err
+			}
+			g = &grid{width: len(p.entities), times: make([][]any, 0, periods)}
+			g.cells, g.have = make([]float64, 0, int(periods)*g.width), make([]bool, 0, int(periods)*g.width)
+			first = 1
+		}
 		values, valid := floats(b.Column(k + 1))
-		for i := range int(b.NumRows()) {
-			key := make([]any, k)
-			for t := range k {
-				if key[t] = valueAt(b.Column(t), i); key[t] == nil {
-					return nil, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: time column %s has NULL values",
-						pivotName, p.src.cols[p.times[t]].Name).WithHint("Filter them out in the source query.")
+		for i := first; i < int(b.NumRows()); i++ {
+			if i == first || !sameRow(b, k, i) {
+				key, err := p.key(b, i)
+				if err != nil {
+					return nil, release, err
+				}
+				if last == nil || !sameKey(key, last) {
+					if len(g.times) == cap(g.times) {
+						return nil, release, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState,
+							"%s: the source gained a time while it was read", pivotName).WithHint("Run the statement again.")
+					}
+					g.times = append(g.times, key)
+					g.cells = append(g.cells, make([]float64, g.width)...)
+					g.have = append(g.have, make([]bool, g.width)...)
+					last = key
 				}
 			}
-			if last == nil || !sameKey(key, last) {
-				g.times = append(g.times, key)
-				g.cells = append(g.cells, make([]float64, g.width)...)
-				g.have = append(g.have, make([]bool, g.width)...)
-				last = key
-			}
-			e, ok := p.index[valueAt(b.Column(k), i).(string)]
+			e, ok := p.index[textAt(b.Column(k), i)]
 			if !ok {
-				return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState,
+				return nil, release, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState,
 					"%s: the source gained an entity after the statement was prepared", pivotName).WithHint("Run the statement again.")
 			}
 			if valid(i) {
@@ -262,9 +311,73 @@ func (p *pivot) read(ctx context.Context, c *call) (*grid, error) {
 		}
 	}
 	if err := r.Err(); err != nil {
-		return nil, p.src.wrap(err)
+		return nil, release, p.src.wrap(err)
 	}
-	return g, nil
+	if g == nil {
+		return nil, release, fmt.Errorf("%s: the aggregation returned no rows, not even their count", pivotName)
+	}
+	return g, release, nil
+}
+
+// key reads the time values of row i.
+func (p *pivot) key(b arrow.RecordBatch, i int) ([]any, error) {
+	key := make([]any, len(p.times))
+	for t := range key {
+		if key[t] = valueAt(b.Column(t), i); key[t] == nil {
+			return nil, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: time column %s has NULL values",
+				pivotName, p.src.cols[p.times[t]].Name).WithHint("Filter them out in the source query.")
+		}
+	}
+	return key, nil
+}
+
+// sameRow reports whether row i of b has the time values of row i-1 in
+// its first k columns, comparing the Arrow values in place: the pivot reads
+// a row per cell and boxes a row's times only when they change.
+func sameRow(b arrow.RecordBatch, k, i int) bool {
+	for t := range k {
+		if !sameValue(b.Column(t), i-1, i) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameValue(a arrow.Array, i, j int) bool {
+	if a.IsNull(i) || a.IsNull(j) {
+		return a.IsNull(i) && a.IsNull(j)
+	}
+	switch a := a.(type) {
+	case *array.String:
+		return a.Value(i) == a.Value(j)
+	case *array.LargeString:
+		return a.Value(i) == a.Value(j)
+	case *array.StringView:
+		return a.Value(i) == a.Value(j)
+	case *array.Boolean:
+		return a.Value(i) == a.Value(j)
+	}
+	if fw, ok := a.DataType().(arrow.FixedWidthDataType); ok && fw.BitWidth()%8 == 0 {
+		w, off := fw.BitWidth()/8, a.Data().Offset()
+		buf := a.Data().Buffers()[1].Bytes()
+		return bytes.Equal(buf[(off+i)*w:(off+i+1)*w], buf[(off+j)*w:(off+j+1)*w])
+	}
+	return valueAt(a, i) == valueAt(a, j)
+}
+
+// textAt is the text at row i of a VARCHAR column, aliasing the batch's
+// memory: for a lookup, not to keep.
+func textAt(a arrow.Array, i int) string {
+	switch a := a.(type) {
+	case *array.String:
+		return a.Value(i)
+	case *array.LargeString:
+		return a.Value(i)
+	case *array.StringView:
+		return a.Value(i)
+	}
+	s, _ := valueAt(a, i).(string)
+	return s
 }
 
 func sameKey(a, b []any) bool {
@@ -345,22 +458,25 @@ func (g *grid) write(chunk duckdb.DataChunk, from, n int) error {
 	}
 	k := len(g.times[0])
 	for r := range n {
-		row := from + r
-		for t, v := range g.times[row] {
+		for t, v := range g.times[from+r] {
 			if err := chunk.SetValue(t, r, v); err != nil {
 				return err
 			}
 		}
-		for e := range g.width {
-			cell := row*g.width + e
-			var err error
-			if g.have[cell] {
-				err = duckdb.SetChunkValue(chunk, k+e, r, g.cells[cell])
-			} else {
-				err = chunk.SetValue(k+e, r, nil)
-			}
-			if err != nil {
-				return err
+	}
+	w, err := newChunkWriter(chunk, k+g.width)
+	if err != nil {
+		return err
+	}
+	for e := range g.width {
+		dst := w.doubles(k+e, n) // nil: the statement does not read the column
+		for r := range dst {
+			cell := (from+r)*g.width + e
+			dst[r] = g.cells[cell]
+			if !g.have[cell] {
+				if err := chunk.SetValue(k+e, r, nil); err != nil {
+					return err
+				}
 			}
 		}
 	}

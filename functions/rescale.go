@@ -219,6 +219,9 @@ func (f fitting) moments(ctx context.Context, c *call, train int64) ([]scale.Mom
 	if !f.method.Standardizes() {
 		return moments, nil
 	}
+	if len(f.columns) > wideColumns {
+		return f.wideMoments(ctx, c, train, moments)
+	}
 	var inner, aggs []string
 	for k, i := range f.columns {
 		v := "CAST(" + ident(f.s.src.cols[i].Name) + " AS DOUBLE)"
@@ -235,14 +238,56 @@ func (f fitting) moments(ctx context.Context, c *call, train int64) ([]scale.Mom
 		return nil, err
 	}
 	for k := range moments {
-		n := vals[3*k].(int64)
-		if n == 0 {
-			continue
-		}
-		mean, variance := vals[3*k+1].(float64), vals[3*k+2].(float64)
-		moments[k] = scale.Moments{N: n, Mean: mean, M2: variance * float64(n)}
+		moments[k] = momentsOf(vals[3*k], vals[3*k+1], vals[3*k+2])
 	}
 	return moments, nil
+}
+
+// wideColumns is the most columns whose moments one row of aggregates
+// computes. DuckDB's planning time grows faster than linearly with the
+// aggregates of a statement (a pivot's 1,000 columns took minutes), so
+// wider sources are unpivoted and grouped by column instead.
+const wideColumns = 32
+
+// wideMoments is moments over the training rows unpivoted: a row per
+// column and training row, grouped by the column.
+func (f fitting) wideMoments(ctx context.Context, c *call, train int64, moments []scale.Moments) ([]scale.Moments, error) {
+	casts, names := make([]string, len(f.columns)), make([]string, len(f.columns))
+	for k, i := range f.columns {
+		names[k] = fmt.Sprintf("x%d", k)
+		casts[k] = "CAST(" + ident(f.s.src.cols[i].Name) + " AS DOUBLE) AS " + names[k]
+	}
+	v := "mallard_v"
+	if f.method.Transforms() {
+		v = signedLogSQL(v)
+	}
+	q := fmt.Sprintf(`SELECT CAST(substr(mallard_c, 2) AS BIGINT), count(x), avg(x), var_pop(x)
+FROM (SELECT mallard_c, CASE WHEN isfinite(%s) THEN %s END AS x
+      FROM (UNPIVOT (SELECT %s FROM %s%s LIMIT %d) ON %s INTO NAME mallard_c VALUE mallard_v))
+GROUP BY mallard_c`, v, v, strings.Join(casts, ", "), f.s.src.from, f.s.orderBy, train, strings.Join(names, ", "))
+	r, err := c.read(ctx, q)
+	if err != nil {
+		return nil, f.s.src.wrap(err)
+	}
+	defer r.Close()
+	for r.Next() {
+		b := r.Batch()
+		for i := range int(b.NumRows()) {
+			k := valueAt(b.Column(0), i).(int64)
+			moments[k] = momentsOf(valueAt(b.Column(1), i), valueAt(b.Column(2), i), valueAt(b.Column(3), i))
+		}
+	}
+	return moments, f.s.src.wrap(r.Err())
+}
+
+// momentsOf makes count, mean and population variance into Moments; no
+// values make zero Moments.
+func momentsOf(count, mean, variance any) scale.Moments {
+	n := count.(int64)
+	if n == 0 {
+		return scale.Moments{}
+	}
+	return scale.Moments{N: n, Mean: mean.(float64), M2: variance.(float64) * float64(n)}
 }
 
 // signedLogSQL is scale.SignedLog as a DuckDB expression of v.

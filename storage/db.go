@@ -78,6 +78,7 @@ type DB struct {
 	nextConn atomic.Uint64
 	calls    sync.Map
 	idents   sync.Map // a connection's id → its *identity, while it is open
+	budget   *Budget  // the memory limit, shared by DuckDB and Mallard's buffers
 
 	// Reopen (reopen.go) replaces db and sqldb under mu, one Reopen at a
 	// time (reopening); generation counts the instances, and gate, while a
@@ -170,10 +171,8 @@ func (d *DB) configure(ctx context.Context, cfg Config) error {
 			return fmt.Errorf("set threads: %w", err)
 		}
 	}
-	if cfg.MemoryLimit != "" {
-		if _, err := d.sqldb.ExecContext(ctx, "SET GLOBAL memory_limit = ?", cfg.MemoryLimit); err != nil {
-			return fmt.Errorf("set memory_limit: %w", err)
-		}
+	if err := d.applyMemoryLimit(ctx, cfg.MemoryLimit); err != nil {
+		return err
 	}
 	if cfg.Sandbox {
 		return d.sandbox(ctx, cfg.DataDirs)

@@ -124,7 +124,7 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 		})
 	integer(&cfg.MaxMessageSize, "max-message-size", sqlfront.DefaultMaxMessageSize, "largest client message in bytes")
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
-	str(&cfg.MemoryLimit, "memory-limit", "", "DuckDB memory_limit such as 4GB (default: DuckDB's, 80% of RAM)")
+	str(&cfg.MemoryLimit, "memory-limit", "", "memory for DuckDB and the large buffers Mallard reserves (a pivot's result) together, such as 4GB; DuckDB's memory_limit is the rest (default: 80% of RAM)")
 	integer(&cfg.MaxTrainings, "max-trainings", runtime.NumCPU(), "training runs at once; more wait in a queue")
 	cfg.DataDirs = filepath.SplitList(env("data-dir", ""))
 	fs.Func("data-dir", "a directory whose files SQL may read and write (read_csv, COPY TO a file, ATTACH); repeat for more. "+
