@@ -7,7 +7,7 @@
 CREATE SCHEMA IF NOT EXISTS tour;
 SET search_path = tour;
 SELECT count(mlops.drop(name)) >= 0 AS fresh
-FROM (SELECT DISTINCT name FROM mlops.models WHERE name IN ('unemployment_gat', 'movies', 'movies_rank'));
+FROM (SELECT DISTINCT name FROM mlops.models WHERE name IN ('unemployment_gat', 'movies', 'movies_rank', 'movies_vae'));
 
 -- 1. Plain SQL: tables, inserts, queries, as in Postgres.
 DROP TABLE IF EXISTS tour_sales;
