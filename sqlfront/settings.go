@@ -227,6 +227,13 @@ func (s *session) isRelation(name string) bool {
 
 // queryText runs an internal query and returns its rows as text.
 func (s *session) queryText(q string) ([][]string, error) {
+	// An internal query runs with DuckDB's default streaming buffer: a
+	// session whose last statement was progressive keeps a 1-byte one
+	// (chunkByChunk), under which DuckDB 1.5.5's batched streaming of an
+	// ORDER BY result never returns its first chunk.
+	if err := s.chunkByChunk(planner.Statement{}); err != nil {
+		return nil, err
+	}
 	ctx, done := s.statementContext()
 	defer done()
 	st, err := s.db.Prepare(ctx, q)
