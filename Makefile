@@ -40,8 +40,9 @@ test-nocgo:
 # test-mpi runs the packages that use MPI with it: ranks under mpirun
 # (needs libopenmpi-dev and openmpi-bin).
 test-mpi:
-	$(GO) vet -tags=$(TAGS),mpi ./mlops/parallel/ ./mlops/job/ ./cmd/mallard/
+	$(GO) vet -tags=$(TAGS),mpi ./mlops/parallel/ ./mlops/job/ ./cmd/mallard/ ./functions/
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m ./mlops/parallel/ ./mlops/job/
+	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestRanks' ./functions/
 
 test-clients: build
 	./scripts/test-clients.sh

@@ -89,6 +89,8 @@ type Options struct {
 	// Registry is where the functions keep models and training runs; its
 	// tables must exist (see registry.Registry.Setup).
 	Registry *registry.Registry
+	// MPI configures training across MPI ranks (ranks := N).
+	MPI MPI
 }
 
 // Register installs Mallard's functions in db, and the mlops.scalers
@@ -98,7 +100,7 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 	if opts.Registry == nil {
 		return fmt.Errorf("register functions: no registry")
 	}
-	e := &env{db: db, plan: opts.Plan, reg: opts.Registry}
+	e := &env{db: db, plan: opts.Plan, reg: opts.Registry, mpi: opts.MPI}
 	if e.plan == nil {
 		e.plan = func(q string) string { return q }
 	}
@@ -131,6 +133,7 @@ type env struct {
 	db   *storage.DB
 	plan Planner
 	reg  *registry.Registry
+	mpi  MPI
 }
 
 // call is one invocation of a table function.

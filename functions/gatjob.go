@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
@@ -117,8 +118,17 @@ func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 	return link, nil
 }
 
-func (j *gatJob) start(ctx context.Context) (*run, error) {
+func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 	began := time.Now()
+	release, err := j.reserve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r == nil {
+			release()
+		}
+	}()
 	m, err := j.w.matrix(ctx, j.c, trainGATName)
 	if err != nil {
 		return nil, err
@@ -159,6 +169,7 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 	}
 	j.phases.prepare = time.Since(began)
 	return stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
+		defer release()
 		last := from.Epoch
 		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
 			last, j.phases.setup = e.Epoch, e.Setup
@@ -190,6 +201,53 @@ func (j *gatJob) start(ctx context.Context) (*run, error) {
 		}
 		return res, err
 	}), nil
+}
+
+// reserve takes the memory of the run's training data from the server's
+// budget before the source is read (see gatTrainingBytes); release gives
+// it back when the run ends, and is called once training returns.
+func (j *gatJob) reserve(ctx context.Context) (release func(), err error) {
+	rows, err := countRows(ctx, j.c, j.w.src)
+	if err != nil {
+		return nil, err
+	}
+	n := len(j.w.entities)
+	return j.c.db.Budget().Reserve(ctx, gatTrainingBytes(j.cfg, rows, n),
+		fmt.Sprintf("%s's training data (%d rows x %d entities)", trainGATName, rows, n))
+}
+
+// gatTrainingBytes estimates the memory train_gat's data takes for rows
+// time rows of n entities, from the shapes alone: 8 bytes a cell three
+// times over (the matrix read, the anchor's one-step forecasts of its
+// rows, the evaluation's predictions of them); with a neighbour limit,
+// the graph cache (4 bytes an edge, n x neighbors edges a row, at most
+// the cache's 256 MiB); without one, each worker's correlations and
+// complete graph (8 + 24 bytes an ordered pair). The network, its
+// optimiser state and the per-sample buffers are O(n x (window + hidden))
+// and are not counted.
+func gatTrainingBytes(cfg gat.Config, rows int64, n int) int64 {
+	cells := rows * int64(n)
+	bytes := 3 * 8 * cells
+	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
+		return bytes + min(4*cells*int64(cfg.Neighbors), 256<<20)
+	}
+	return bytes + int64(max(1, cfg.Workers))*32*int64(n)*int64(n)
+}
+
+// countRows counts the rows of a source.
+func countRows(ctx context.Context, c *call, src *source) (int64, error) {
+	rd, err := c.read(ctx, "SELECT count(*) FROM "+src.from)
+	if err != nil {
+		return 0, src.wrap(err)
+	}
+	defer rd.Close()
+	var n int64
+	for rd.Next() {
+		if b := rd.Batch(); b.NumRows() > 0 {
+			n = b.Column(0).(*array.Int64).Value(0)
+		}
+	}
+	return n, src.wrap(rd.Err())
 }
 
 // checkResume checks that a resumed run trains on the entities, and unless

@@ -57,6 +57,7 @@ func trainRecommenderFunction() tableFunction {
 				{name: "test_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.1},
 				{name: "min_user_ratings", kind: kindInt, min: 1, max: 1_000_000, def: int64(1)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(def.Workers)},
+				{name: "ranks", kind: kindInt, min: 1, max: maxRanks, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "duplicates", kind: kindText, choices: []string{"error", "avg"}, def: "error"},
 				{name: "relevant", kind: kindFloat, min: -1e9, max: 1e9, def: def.Relevant},
@@ -89,6 +90,11 @@ type recJob struct {
 	duplicates      recommender.Duplicates
 	deploy          string
 	checkpointEvery int
+	// mpi launches the run across MPI ranks; nil trains in this process.
+	mpi *mpiLaunch
+	// reserved gives back the memory this execution reserved in the
+	// server's budget (the ratings, then the item tables); nil when none.
+	reserved []func()
 }
 
 // recColumns are the source's user, item and rating columns, and whether
@@ -143,6 +149,9 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	if err := checkModelKind(c, trainRecommenderName, job.name, recommenderKind); err != nil {
+		return nil, err
+	}
+	if err := job.launchAcross(a); err != nil {
 		return nil, err
 	}
 	src, err := openSource(c.ctx(), c, trainRecommenderName, a.text("source"))
@@ -243,6 +252,9 @@ func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
 	}
 	if n == 0 {
 		return recommender.Ratings{}, sqlstate.New(sqlstate.DataException, "%s: source %s has no ratings", trainRecommenderName, quote(j.src.text))
+	}
+	if err := j.reserve(ctx, recommender.RatingsBytes(n), fmt.Sprintf("%s's ratings (%d)", trainRecommenderName, n)); err != nil {
+		return recommender.Ratings{}, err
 	}
 	query := fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s",
 		u, idType(j.cols.UserIsText), i, idType(j.cols.ItemIsText), r, from)
@@ -359,7 +371,30 @@ func idColumn(arr arrow.Array) func(int) *recommender.ID {
 	}
 }
 
-func (j *recJob) start(ctx context.Context) (*run, error) {
+// reserve takes n bytes of the server's memory budget for what until the
+// execution ends (see release).
+func (j *recJob) reserve(ctx context.Context, n int64, what string) error {
+	release, err := j.c.db.Budget().Reserve(ctx, n, what)
+	if err == nil {
+		j.reserved = append(j.reserved, release)
+	}
+	return err
+}
+
+// release gives back what the execution reserved.
+func (j *recJob) release() {
+	for _, r := range j.reserved {
+		r()
+	}
+	j.reserved = nil
+}
+
+func (j *recJob) start(ctx context.Context) (r *run, err error) {
+	defer func() {
+		if r == nil {
+			j.release()
+		}
+	}()
 	all, err := j.ratings(ctx)
 	if err != nil {
 		return nil, err
@@ -375,6 +410,10 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 			trainRecommenderName, j.testFraction, train.Len()+test.Len(), train.Len(), test.Len()).
 			WithHint("Training needs at least one rating on each side.")
 	}
+	if err := j.reserve(ctx, recommender.TablesBytes(j.cfg, train.Items), fmt.Sprintf("%s's item tables and optimiser state (%d items, hidden %v, %s)",
+		trainRecommenderName, train.Items, j.cfg.Hidden, j.cfg.Optimizer)); err != nil {
+		return nil, err
+	}
 	spec := registry.Spec{Kind: recommenderKind, Name: j.name, Params: j.params(), Source: j.src.text,
 		Fingerprint: ratingsFingerprint(train, test), Rows: int64(train.Len() + test.Len()), Entities: int64(train.Users),
 		Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy, Session: j.c.caller.ID()}
@@ -382,7 +421,14 @@ func (j *recJob) start(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if j.mpi != nil {
+		return stream(j.c, trainRecommenderName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
+			defer j.release()
+			return j.trainMPI(ctx, tr, train, test, emit)
+		}), nil
+	}
 	return stream(j.c, trainRecommenderName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
+		defer j.release()
 		fit := train // the users held out for evaluate's protocol 'users' never train
 		if h := j.cfg.HoldOutUsers; h > 0 {
 			fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
@@ -413,7 +459,8 @@ func (j *recJob) params() any {
 		TestFraction   float64 `json:"test_fraction"`
 		MinUserRatings int64   `json:"min_user_ratings"`
 		Duplicates     string  `json:"duplicates"`
-	}{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String()}
+		Ranks          int     `json:"ranks,omitempty"`
+	}{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String(), j.ranks()}
 }
 
 // record commits an epoch to the registry, reports whether its test loss

@@ -35,6 +35,7 @@ func trainGATFunction() tableFunction {
 				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
 				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(20)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
+				{name: "ranks", kind: kindInt, min: 1, max: maxRanks, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "time", kind: kindTextList},
@@ -182,6 +183,10 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	if err := checkModelKind(c, trainGATName, job.name, "gat"); err != nil {
 		return nil, err
 	}
+	across, err := job.launchAcross(a)
+	if err != nil {
+		return nil, err
+	}
 	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
 	if err != nil {
 		return nil, err
@@ -193,6 +198,9 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
 		{Name: "test_mse", T: doubleType()}, {Name: "val_mse", T: doubleType()}, {Name: "best", T: boolType()},
 		{Name: "elapsed_ms", T: doubleType()}}
+	if across != nil {
+		return &table{cols: cols, open: job.startAcross(across)}, nil
+	}
 	return &table{cols: cols, open: job.start}, nil
 }
 

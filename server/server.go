@@ -39,6 +39,10 @@ type Config struct {
 	Metrics bool
 	// Log records the server's events; nil records nothing.
 	Log *slog.Logger
+	// MPI configures training across MPI ranks (ranks := N). Its JobDir,
+	// when empty, is DB.Path's name with ".jobs" added, beside the
+	// database; an in-memory database has none. Its Version is Version.
+	MPI functions.MPI
 }
 
 // Server is a Mallard server: its parts, opened and wired. Serve serves
@@ -99,7 +103,12 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 	if err := s.Registry.Setup(ctx); err != nil {
 		return nil, err
 	}
-	opts := functions.Options{Plan: s.Plan, Registry: s.Registry}
+	mpi := cfg.MPI
+	if mpi.JobDir == "" && cfg.DB.Path != storage.MemoryPath && cfg.DB.Path != "" {
+		mpi.JobDir = cfg.DB.Path + ".jobs"
+	}
+	mpi.Version = cfg.Version
+	opts := functions.Options{Plan: s.Plan, Registry: s.Registry, MPI: mpi}
 	if err := functions.Register(ctx, db, opts); err != nil {
 		return nil, err
 	}

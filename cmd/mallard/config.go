@@ -39,6 +39,9 @@ type Config struct {
 	Threads          int
 	MemoryLimit      string
 	MaxTrainings     int
+	Mpirun           string
+	MPIHostfile      string
+	JobDir           string
 	HTTP             string
 	DataDirs         []string
 	RequireTLS       bool
@@ -126,6 +129,9 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	integer(&cfg.Threads, "threads", 0, "DuckDB worker threads (0: one per core)")
 	str(&cfg.MemoryLimit, "memory-limit", "", "memory for DuckDB and the large buffers Mallard reserves (a pivot's result) together, such as 4GB; DuckDB's memory_limit is the rest (default: 80% of RAM)")
 	integer(&cfg.MaxTrainings, "max-trainings", runtime.NumCPU(), "training runs at once; more wait in a queue")
+	str(&cfg.Mpirun, "mpirun", "mpirun", "the mpirun that starts training across ranks (ranks := N), a path or a name looked up in PATH")
+	str(&cfg.MPIHostfile, "mpi-hostfile", "", "a hostfile mpirun places the ranks of ranks := N with (default: this host)")
+	str(&cfg.JobDir, "job-dir", "", "where runs with ranks := N write their jobs, on a file system every host shares (default: the database's path with .jobs added; none for :memory:)")
 	cfg.DataDirs = filepath.SplitList(env("data-dir", ""))
 	fs.Func("data-dir", "a directory whose files SQL may read and write (read_csv, COPY TO a file, ATTACH); repeat for more. "+
 		"No other server file is reachable ["+envName("data-dir")+", a list separated by "+string(filepath.ListSeparator)+"]",

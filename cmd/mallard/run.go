@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 
+	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
@@ -93,7 +94,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	// Metrics are served on the dashboard's port, and kept only if they are.
 	srv, err := server.Open(ctx, server.Config{DB: storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
 		Sandbox: true, DataDirs: cfg.DataDirs, SandboxHint: cfg.sandboxHint()}, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
-		Version: Version, Metrics: dashLn != nil, Log: log})
+		Version: Version, Metrics: dashLn != nil, Log: log,
+		MPI: functions.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, JobDir: cfg.JobDir}})
 	if err != nil {
 		closeListeners()
 		return err

@@ -61,6 +61,43 @@ type Anchor struct {
 	// Validation holds each candidate's validation MSE when the anchor
 	// was chosen automatically.
 	Validation map[string]float64 `json:"validation,omitempty"`
+
+	// fits are the baselines fitted to choose the anchor, kept for the
+	// run's evaluation (see reuse); not stored, so a decoded anchor has none.
+	fits []fitted
+}
+
+// fitted is a baseline fitted on the samples of m with opt.
+type fitted struct {
+	kind    baseline.Kind
+	m       series.Matrix
+	samples []int
+	opt     baseline.Options
+	f       baseline.Forecaster
+}
+
+// reuse returns the baseline of kind that choosing a fitted on the same
+// samples of the same matrix with the same options, or nil. The matrix is
+// the same when it shares its values' backing array and shape: a fit is
+// deterministic in those, so the one kept forecasts as a new fit would.
+// Forecasters are read-only once fitted, so one may serve both.
+func (a *Anchor) reuse(kind baseline.Kind, m series.Matrix, samples []int, opt baseline.Options) baseline.Forecaster {
+	if a == nil {
+		return nil
+	}
+	for _, f := range a.fits {
+		if f.kind == kind && f.opt == opt && sameMatrix(f.m, m) && slices.Equal(f.samples, samples) {
+			return f.f
+		}
+	}
+	return nil
+}
+
+// sameMatrix reports whether a and b are one matrix: the same shape over
+// the same backing array.
+func sameMatrix(a, b series.Matrix) bool {
+	return a.N == b.N && a.T == b.T && len(a.Values) == len(b.Values) &&
+		(len(a.Values) == 0 || &a.Values[0] == &b.Values[0])
 }
 
 // String names the anchor, and a combination's members.
@@ -145,6 +182,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 		a, _, err := fitOne(cfg, m, fit, kind)
 		return a, err
 	}
+	var fits []fitted
 	type candidate struct {
 		anchor *Anchor
 		f      baseline.Forecaster
@@ -172,6 +210,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 		if c != nil {
 			scores[kinds[i]] = c.mse
 			singles = append(singles, *c)
+			fits = append(fits, c.anchor.fits...)
 		}
 	}
 	slices.SortStableFunc(singles, func(a, b candidate) int { return cmp.Compare(a.mse, b.mse) })
@@ -200,7 +239,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 		return nil, fmt.Errorf("gat: no anchor could be fitted")
 	}
 	best := slices.MinFunc(pool, func(a, b candidate) int { return cmp.Compare(a.mse, b.mse) })
-	best.anchor.Validation = scores
+	best.anchor.Validation, best.anchor.fits = scores, fits
 	return best.anchor, nil
 }
 
@@ -232,7 +271,8 @@ func fitOne(cfg Config, m series.Matrix, fit []int, kind string) (*Anchor, basel
 		f, err := baseline.FitARDiff(m, cfg.Highway, fit)
 		return &Anchor{Kind: kind}, f, err
 	}
-	f, err := baseline.FitForecaster(baseline.Kind(kind), m, fit, baseline.Options{Window: cfg.Window, Season: max(1, cfg.Season)})
+	opt := baseline.Options{Window: cfg.Window, Season: max(1, cfg.Season)}
+	f, err := baseline.FitForecaster(baseline.Kind(kind), m, fit, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("gat: fit anchor %s: %w", kind, err)
 	}
@@ -240,7 +280,7 @@ func fitOne(cfg Config, m series.Matrix, fit []int, kind string) (*Anchor, basel
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Anchor{Kind: kind, Fit: data}, f, nil
+	return &Anchor{Kind: kind, Fit: data, fits: []fitted{{baseline.Kind(kind), m, slices.Clone(fit), opt, f}}}, f, nil
 }
 
 // anchorRows are the anchor's one-step forecasts of rows from..m.T-1 of

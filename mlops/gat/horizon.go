@@ -90,7 +90,10 @@ func (h *withHistory) Forecast(m series.Matrix, origin int, dst [][]float64) {
 // fitted on the samples train of m (the model was trained before), up to
 // the model's workers at once. Baselines that cannot be fitted, such as
 // ets with fewer than two seasons, are left out and reported in skipped,
-// in baseline.Kinds order.
+// in baseline.Kinds order. A baseline that choosing the model's anchor
+// fitted on the same samples of m with the same options is reused, not
+// fitted again (the run's own evaluation fits the validation ladder on the
+// anchor's samples).
 func Methods(model *Model, m series.Matrix, train []int, season int) (fs []baseline.Forecaster, skipped []error, err error) {
 	f, err := model.Forecaster()
 	if err != nil {
@@ -111,7 +114,12 @@ func Methods(model *Model, m series.Matrix, train []int, season int) (fs []basel
 			if kind == baseline.KindARDiff {
 				samples = slices.DeleteFunc(slices.Clone(train), func(t int) bool { return t < window+1 })
 			}
-			fitted[i], errs[i] = baseline.FitForecaster(kind, m, samples, baseline.Options{Window: window, Season: season})
+			opt := baseline.Options{Window: window, Season: season}
+			if f := model.Anchor.reuse(kind, m, samples, opt); f != nil {
+				fitted[i] = f
+				return
+			}
+			fitted[i], errs[i] = baseline.FitForecaster(kind, m, samples, opt)
 		})
 	}
 	wg.Wait()

@@ -1,0 +1,258 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// MPI configures training across MPI ranks, which ranks := N asks for: the
+// server exports the source to a job directory, starts mpirun over
+// `mallard train-worker --job DIR` and relays rank 0's progress.
+type MPI struct {
+	// Mpirun is the mpirun to start: a path, or a name looked up in PATH;
+	// "" is "mpirun".
+	Mpirun string
+	// Hostfile, when set, is passed to mpirun as --hostfile.
+	Hostfile string
+	// JobDir is where each run gets a job directory of its own; on a file
+	// system every host of the hostfile shares. "" refuses ranks.
+	JobDir string
+	// Worker is the mallard binary the ranks run; "" is this executable,
+	// which must then be built with MPI (make build-mpi).
+	Worker string
+	// Version is the Mallard release the job spec names; a worker of
+	// another release refuses the job.
+	Version string
+}
+
+// mpiLaunch is a run's launch across ranks, its settings resolved.
+type mpiLaunch struct {
+	fn                       string
+	ranks                    int
+	mpirun, worker, hostfile string
+	jobDir, version          string
+}
+
+// mpiLaunchOf resolves the server's MPI settings for a call of fn with
+// ranks := ranks, and refuses, naming the flag to set, when a setting is
+// missing.
+func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
+	m := c.mpi
+	name := m.Mpirun
+	if name == "" {
+		name = "mpirun"
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs mpirun, and %q is not found: %v", fn, ranks, name, err).
+			WithHint("Install Open MPI (openmpi-bin) or start mallard with --mpirun PATH.")
+	}
+	if m.JobDir == "" {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs a job directory, and this server has none (an in-memory database has no default)", fn, ranks).
+			WithHint("Start mallard with --job-dir DIR, on a file system every host of the job shares.")
+	}
+	worker := m.Worker
+	if worker == "" {
+		if !parallel.MPI {
+			return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: ranks := %d needs a mallard built with MPI, and this one is not: its ranks would each train alone", fn, ranks).
+				WithHint("Build it with make build-mpi (needs libopenmpi-dev), or train in one process with workers := N.")
+		}
+		if worker, err = os.Executable(); err != nil {
+			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d: find this executable to run as the ranks: %v", fn, ranks, err)
+		}
+	}
+	return &mpiLaunch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, jobDir: m.JobDir, version: m.Version}, nil
+}
+
+// mpiOutputTail is how much of mpirun's output a failed job's error keeps.
+const mpiOutputTail = 4 << 10
+
+// mpiPoll is how often the launcher looks for new progress lines.
+const mpiPoll = 50 * time.Millisecond
+
+// rankLine is the line each rank prints when its job ends (see
+// `mallard train-worker`); rank 0's names the ranks it ran with.
+var rankLine = regexp.MustCompile(`(?m)^rank 0/(\d+): `)
+
+// run runs a job across the ranks: it makes a job directory, has export
+// write the source there, writes spec, starts mpirun and hands each
+// progress line rank 0 writes to progress, as it comes. It returns rank
+// 0's artifact. When ctx ends or progress fails, it kills mpirun's process
+// group; a job that fails (a rank that exits non-zero) fails with
+// mpirun's output. The job directory is removed unless the job failed.
+func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx context.Context, dir string) error,
+	progress func(job.Progress) error) (artifact []byte, err error) {
+	if err := os.MkdirAll(l.jobDir, 0o755); err != nil {
+		return nil, l.dirError(err)
+	}
+	dir, err := os.MkdirTemp(l.jobDir, "train-")
+	if err != nil {
+		return nil, l.dirError(err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			os.RemoveAll(dir)
+		}
+	}()
+	if err := export(ctx, dir); err != nil {
+		return nil, err
+	}
+	spec.Version = l.version
+	if err := spec.Write(dir); err != nil {
+		return nil, l.dirError(err)
+	}
+	args := []string{"-np", strconv.Itoa(l.ranks)}
+	if l.hostfile != "" {
+		args = append(args, "--hostfile", l.hostfile)
+	}
+	args = append(args, "--bind-to", "none", l.worker, "train-worker", "--job", dir)
+	cmd := exec.Command(l.mpirun, args...)
+	out := &tailBuffer{max: mpiOutputTail}
+	cmd.Stdout, cmd.Stderr = out, out
+	ownGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: start %s: %v", l.fn, l.mpirun, err).
+			WithHint("Check --mpirun.")
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stop := func() {
+		killGroup(cmd)
+		<-exited
+	}
+	tail := &progressTail{path: filepath.Join(dir, job.ProgressFile)}
+	tick := time.NewTicker(mpiPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			stop()
+			return nil, context.Cause(ctx)
+		case werr := <-exited:
+			if err := tail.each(progress); err != nil {
+				return nil, err
+			}
+			if werr != nil {
+				keep = true
+				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); mpirun's output ends:\n%s",
+					l.fn, l.ranks, werr, strings.TrimSpace(out.String())).
+					WithHint("The job directory %s keeps its spec and source.", dir)
+			}
+			if m := rankLine.FindStringSubmatch(out.String()); m == nil || m[1] != strconv.Itoa(l.ranks) {
+				keep = true
+				return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the worker %s did not run as %d ranks of one MPI job: it is not built with MPI; its output ends:\n%s",
+					l.fn, l.worker, l.ranks, strings.TrimSpace(out.String())).WithHint("Run a mallard built with make build-mpi.")
+			}
+			data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
+			if err != nil {
+				keep = true
+				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job ended without an artifact: %v", l.fn, err)
+			}
+			return data, nil
+		case <-tick.C:
+			if err := tail.each(progress); err != nil {
+				stop()
+				return nil, err
+			}
+		}
+	}
+}
+
+func (l *mpiLaunch) dirError(err error) error {
+	return sqlstate.New(sqlstate.IOError, "%s: job directory: %v", l.fn, err).
+		WithHint("--job-dir must name a directory the server can write, shared with every host of the job.")
+}
+
+// progressTail reads the lines a job appends to its progress file.
+type progressTail struct {
+	path string
+	off  int64
+}
+
+// each hands every whole line written since the last call to fn.
+func (p *progressTail) each(fn func(job.Progress) error) error {
+	f, err := os.Open(p.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // rank 0 has not started training yet
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Seek(p.off, 0); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(f); err != nil {
+		return err
+	}
+	data := buf.Bytes()
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil
+		}
+		var pr job.Progress
+		if err := json.Unmarshal(data[:i], &pr); err != nil {
+			return fmt.Errorf("progress line %q: %w", data[:i], err)
+		}
+		p.off += int64(i + 1)
+		data = data[i+1:]
+		if err := fn(pr); err != nil {
+			return err
+		}
+	}
+}
+
+// metricOf is a progress line's metric, NaN when null or absent.
+func metricOf(p job.Progress, name string) float64 {
+	if v := p.Metrics[name]; v != nil {
+		return *v
+	}
+	return math.NaN()
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// maxRanks is the most ranks a run may ask for.
+const maxRanks = 4096

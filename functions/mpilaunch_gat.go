@@ -1,0 +1,146 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"time"
+
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// gatLaunchAcross prepares a train_gat run across ranks when ranks := N is
+// above 1, and returns its launch (nil for a run in this process):
+// workers := W is then each rank's, and the run trains what N x W workers
+// train in one process.
+func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
+	ranks := int(a.int("ranks"))
+	if ranks <= 1 {
+		return nil, nil
+	}
+	if j.from != nil {
+		return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: resume does not train across ranks (ranks := %d)", trainGATName, ranks).
+			WithHint("Resume in this process: leave ranks out.")
+	}
+	l, err := j.c.mpiLaunchOf(trainGATName, ranks)
+	if err != nil {
+		return nil, err
+	}
+	j.cfg.Workers = ranks * j.cfg.Workers
+	if err := j.cfg.Validate(); err != nil {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: ranks := %d x workers := %d: %v", trainGATName, ranks, j.cfg.Workers/ranks, err)
+	}
+	return l, nil
+}
+
+// startAcross is start for a run across the ranks of l: it reads the
+// source and records the run as start does, then has the ranks train on
+// the matrix it read (exported to the job directory), records rank 0's
+// epochs, sends them as NOTICEs and rows as a local run does, and scores
+// and stores rank 0's model as a local run's. It stores no checkpoints.
+func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, error) {
+	return func(ctx context.Context) (r *run, err error) {
+		release, err := j.reserve(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if r == nil {
+				release()
+			}
+		}()
+		m, err := j.w.matrix(ctx, j.c, trainGATName)
+		if err != nil {
+			return nil, err
+		}
+		if j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c); err != nil {
+			return nil, err
+		}
+		if m.T < minRows(j.cfg.Span()) {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
+				trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
+		}
+		if err := j.resolveSeason(m); err != nil {
+			return nil, err
+		}
+		j.lastTimes = lastTwo(j.timeRows)
+		spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: dataFingerprint(j.w.entityNames(), m),
+			Rows: int64(m.T), Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery,
+			Deploy: j.deploy, Session: j.c.caller.ID()}
+		tr, err := j.c.reg.Begin(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		return stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
+			defer release()
+			return j.trainAcross(ctx, l, tr, m, emit)
+		}), nil
+	}
+}
+
+func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Training, m series.Matrix,
+	emit func(row ...any) error) (*registry.Result, error) {
+	hyper := j.cfg
+	hyper.Workers /= l.ranks
+	raw, err := json.Marshal(hyper)
+	if err != nil {
+		return nil, err
+	}
+	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: j.cfg.Seed, Workers: hyper.Workers, GAT: raw}
+	export := func(ctx context.Context, dir string) error {
+		if err := job.WriteMatrix(ctx, filepath.Join(dir, "series.parquet"), m); err != nil {
+			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory: %v", trainGATName, err)
+		}
+		return nil
+	}
+	last := 0
+	data, err := l.run(ctx, spec, export, func(p job.Progress) error {
+		e := gat.Epoch{Epoch: p.Epoch, TrainMSE: metricOf(p, "train_mse"), TestMSE: metricOf(p, "test_mse"), ValMSE: metricOf(p, "val_mse"),
+			Elapsed: time.Duration(p.ElapsedMS) * time.Millisecond}
+		last = e.Epoch
+		if err := diverged(trainGATName, "train_mse", e.TrainMSE, e.Epoch); err != nil {
+			return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", j.cfg.LR)
+		}
+		selection, extra := e.TestMSE, any(nil)
+		var val any
+		note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.Ref(), e.Epoch, e.TrainMSE, e.TestMSE)
+		if !math.IsNaN(e.ValMSE) {
+			selection, extra, val = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}, e.ValMSE
+			note += fmt.Sprintf(" val_mse %.6g", e.ValMSE)
+		}
+		best, err := tr.Epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(p.ElapsedMS), extra)
+		if err != nil {
+			return err
+		}
+		j.c.caller.Notice(fmt.Sprintf("%s; %d ranks", note, l.ranks))
+		return emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, best, float64(p.ElapsedMS))
+	})
+	if err != nil {
+		return nil, err
+	}
+	a, err := decodeGATArtifact(data)
+	if err != nil {
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's artifact: %v", trainGATName, err)
+	}
+	if len(a.Entities) != m.N || len(a.Data) != len(m.Values) {
+		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained on %d entities x %d values, this server read %d x %d",
+			trainGATName, len(a.Entities), len(a.Data), m.N, len(m.Values))
+	}
+	model := a.Model
+	if an := model.Anchor; an != nil {
+		j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.Ref(), an, anchorScores(an)))
+	}
+	if j.cfg.ValidationFraction > 0 {
+		j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
+			tr.Ref(), model.Kept, 0))
+	}
+	return j.result(m, model, last)
+}

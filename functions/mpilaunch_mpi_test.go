@@ -1,0 +1,313 @@
+//go:build duckdb_arrow && mpi
+
+package functions_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/server"
+)
+
+var (
+	mpiBuild   sync.Once
+	mpiBin     string
+	mpiVersion string
+	mpiErr     error
+)
+
+// TestMain removes the binary mpiMallard built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if mpiBin != "" {
+		os.RemoveAll(filepath.Dir(mpiBin))
+	}
+	os.Exit(code)
+}
+
+// mpiMallard builds cmd/mallard with MPI, once per test binary, and
+// returns its path and version.
+func mpiMallard(t *testing.T) (string, string) {
+	t.Helper()
+	mpiBuild.Do(func() {
+		dir, err := os.MkdirTemp("", "mallard-mpi-")
+		if err != nil {
+			mpiErr = err
+			return
+		}
+		mpiBin = filepath.Join(dir, "mallard")
+		if out, err := osexec.Command("go", "build", "-tags", "duckdb_arrow,mpi", "-o", mpiBin, "../cmd/mallard").CombinedOutput(); err != nil {
+			mpiErr = fmt.Errorf("%v\n%s", err, out)
+			return
+		}
+		out, err := osexec.Command(mpiBin, "version").Output()
+		if f := strings.Fields(string(out)); err != nil || len(f) < 2 {
+			mpiErr = fmt.Errorf("mallard version: %v (%q)", err, out)
+		} else {
+			mpiVersion = f[1]
+		}
+	})
+	if mpiErr != nil {
+		t.Fatalf("build mallard with MPI: %v", mpiErr)
+	}
+	return mpiBin, mpiVersion
+}
+
+// mpiServer starts a server whose ranks := N runs worker (by default the
+// MPI build of mallard) under mpirun, with its jobs in jobDir.
+func mpiServer(t *testing.T, worker, jobDir string) *pgx.Conn {
+	t.Helper()
+	bin, version := mpiMallard(t)
+	if worker == "" {
+		worker = bin
+	}
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: worker, JobDir: jobDir}})
+	return connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+}
+
+const mpiHyper = "hidden := [16], epochs := 4, batch_size := 16, seed := 3"
+
+// epochRows runs a train_recommender query and returns its rows' train
+// and test RMSE.
+func epochRows(t *testing.T, conn *pgx.Conn, query string) [][2]float64 {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]float64
+	for rows.Next() {
+		var epoch int64
+		var r [2]float64
+		if err := rows.Scan(&epoch, &r[0], &r[1]); err != nil {
+			t.Fatal(err)
+		}
+		if epoch != int64(len(out)+1) {
+			t.Fatalf("row %d is epoch %d", len(out)+1, epoch)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return out
+}
+
+// TestRanksTrainAsWorkers checks that train_recommender with ranks := 2
+// streams the loss curve of a local run with workers := 2 (to 1e-9
+// relative), sends a NOTICE per epoch, and registers a ready model that
+// serves, as a local run does.
+func TestRanksTrainAsWorkers(t *testing.T) {
+	jobs := t.TempDir()
+	var notices []string
+	bin, version := mpiMallard(t)
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: bin, JobDir: jobs}})
+	conn := connectWithNotices(t, addr, pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(t, conn, smallRatingsSQL)
+	local := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'local', workers := 2, "+mpiHyper+")")
+	notices = nil
+	across := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'across', ranks := 2, workers := 1, "+mpiHyper+")")
+	if len(across) != len(local) || len(local) != 4 {
+		t.Fatalf("%d epochs across ranks, %d locally, want 4", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) {
+				t.Errorf("epoch %d measure %d: %v across 2 ranks, %v with 2 workers (relative %g)", e+1, k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	epochNotices := 0
+	for _, n := range notices {
+		if strings.HasPrefix(n, "train_recommender across@1: epoch ") && strings.HasSuffix(n, "; 2 ranks") {
+			epochNotices++
+		}
+	}
+	if epochNotices != 4 {
+		t.Errorf("%d epoch NOTICEs, want 4: %q", epochNotices, notices)
+	}
+	var status, params, fpLocal, fpAcross string
+	if err := conn.QueryRow(context.Background(), "SELECT status, CAST(hyperparameters AS VARCHAR) FROM mlops.models WHERE name = 'across'").Scan(&status, &params); err != nil {
+		t.Fatal(err)
+	}
+	if status != "ready" || !strings.Contains(params, `"ranks":2`) || !strings.Contains(params, `"Workers":2`) && !strings.Contains(params, `"workers":2`) {
+		t.Errorf("model across: status %s, hyperparameters %s; want ready, 2 ranks, 2 workers in all", status, params)
+	}
+	if err := conn.QueryRow(context.Background(), "SELECT (SELECT fingerprint FROM mlops.models WHERE name = 'local'), (SELECT fingerprint FROM mlops.models WHERE name = 'across')").Scan(&fpLocal, &fpAcross); err != nil {
+		t.Fatal(err)
+	}
+	if fpLocal != fpAcross {
+		t.Errorf("fingerprints differ: local %s, across ranks %s", fpLocal, fpAcross)
+	}
+	var lr, ar string
+	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('local', user_id := 7, k := 10)").Scan(&lr); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('across', user_id := 7, k := 10)").Scan(&ar); err != nil {
+		t.Fatal(err)
+	}
+	if lr != ar {
+		t.Errorf("user 7's recommendations: %s from the local model, %s from the one trained across ranks", lr, ar)
+	}
+	if left, _ := os.ReadDir(jobs); len(left) != 0 {
+		t.Errorf("the job directory keeps %d entries after a run that succeeded", len(left))
+	}
+}
+
+// TestRanksRankFailure checks that a rank that fails fails the run with
+// its error, and nothing is registered as ready or stored.
+func TestRanksRankFailure(t *testing.T) {
+	bin, _ := mpiMallard(t)
+	worker := filepath.Join(t.TempDir(), "worker.sh")
+	script := "#!/bin/sh\nif [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then echo 'rank 1 breaks on purpose' >&2; exit 3; fi\nexec " + bin + " \"$@\"\n"
+	if err := os.WriteFile(worker, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conn := mpiServer(t, worker, t.TempDir())
+	exec(t, conn, smallRatingsSQL)
+	e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'bad', ranks := 2, "+mpiHyper+")")
+	if e.Code != "58030" || !strings.Contains(e.Message, "rank 1 breaks on purpose") {
+		t.Errorf("error %s %s, want 58030 with rank 1's stderr", e.Code, e.Message)
+	}
+	var status string
+	var artifacts int64
+	if err := conn.QueryRow(context.Background(), "SELECT status, (SELECT count(*) FROM mlops.artifacts WHERE name = 'bad') FROM mlops.models WHERE name = 'bad'").Scan(&status, &artifacts); err != nil {
+		t.Fatal(err)
+	}
+	if status != "failed" || artifacts != 0 {
+		t.Errorf("model bad: status %s, %d artifacts; want failed and none", status, artifacts)
+	}
+}
+
+// TestRanksCancel checks that canceling the statement, by a CancelRequest
+// or its statement_timeout, ends the MPI job: mpirun and its ranks are
+// gone soon after, and the run is not registered as ready.
+func TestRanksCancel(t *testing.T) {
+	for _, how := range []string{"CancelRequest", "statement_timeout"} {
+		t.Run(how, func(t *testing.T) {
+			jobs := t.TempDir()
+			conn := mpiServer(t, "", jobs)
+			exec(t, conn, smallRatingsSQL)
+			if how == "statement_timeout" {
+				exec(t, conn, "SET statement_timeout = '4s'")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			rows, err := conn.Query(ctx, "SELECT epoch FROM train_recommender('r', model := 'long', ranks := 2, hidden := [16], epochs := 100000, batch_size := 16)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rows.Next() {
+				t.Fatalf("no epoch before cancel: %v", rows.Err())
+			}
+			if len(jobProcesses(t, jobs)) == 0 {
+				t.Fatal("no process of the job runs while it trains")
+			}
+			if how == "CancelRequest" {
+				cancel()
+			}
+			for rows.Next() {
+			}
+			rows.Close()
+			var pgErr *pgconn.PgError
+			if err := rows.Err(); err == nil || errors.As(err, &pgErr) && pgErr.Code != "57014" || how == "statement_timeout" && pgErr == nil {
+				t.Errorf("canceled run ended with %v, want 57014", err)
+			}
+			deadline := time.Now().Add(15 * time.Second)
+			for len(jobProcesses(t, jobs)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if left := jobProcesses(t, jobs); len(left) > 0 {
+				t.Errorf("processes of the job still run after cancel: %q", left)
+			}
+			other := connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
+			var status string
+			if err := other.QueryRow(context.Background(), "SELECT status FROM mlops.models WHERE name = 'long'").Scan(&status); err != nil {
+				t.Fatal(err)
+			}
+			if status == "ready" || status == "training" {
+				t.Errorf("canceled run's model is %s", status)
+			}
+			if left, _ := os.ReadDir(jobs); len(left) != 0 {
+				t.Errorf("the job directory keeps %d entries after a canceled run", len(left))
+			}
+		})
+	}
+}
+
+// jobProcesses are the command lines of the processes that name a
+// directory under jobs (mpirun and the ranks).
+func jobProcesses(t *testing.T, jobs string) []string {
+	t.Helper()
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var out []string
+	for _, p := range cmdlines {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if line := strings.ReplaceAll(string(data), "\x00", " "); strings.Contains(line, jobs+"/") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestRanksTrainGAT checks that train_gat with ranks := 2 streams the loss
+// curve of a local run with workers := 2 (to 1e-9 relative) and registers
+// a ready model with the same data fingerprint.
+func TestRanksTrainGAT(t *testing.T) {
+	jobs := t.TempDir()
+	conn := mpiServer(t, "", jobs)
+	scaledUnemployment(t, conn)
+	const hyper = "epochs := 5, hidden := [8, 8], seed := 3, scaler := 'u'"
+	local := epochRows(t, conn, "SELECT epoch, train_mse, test_mse FROM train_gat('uw', model := 'gl', workers := 2, "+hyper+")")
+	across := epochRows(t, conn, "SELECT epoch, train_mse, test_mse FROM train_gat('uw', model := 'ga', ranks := 2, "+hyper+")")
+	if len(across) != len(local) || len(local) != 5 {
+		t.Fatalf("%d epochs across ranks, %d locally, want 5", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) {
+				t.Errorf("epoch %d measure %d: %v across 2 ranks, %v with 2 workers (relative %g)", e+1, k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	var status string
+	var same bool
+	if err := conn.QueryRow(context.Background(), `SELECT status, fingerprint = (SELECT fingerprint FROM mlops.models WHERE name = 'gl')
+		FROM mlops.models WHERE name = 'ga'`).Scan(&status, &same); err != nil {
+		t.Fatal(err)
+	}
+	if status != "ready" || !same {
+		t.Errorf("model ga: status %s, same fingerprint as the local run's %v; want ready and true", status, same)
+	}
+	var lf, af float64
+	if err := conn.QueryRow(context.Background(), "SELECT sum(prediction) FROM forecast('gl', steps := 3)").Scan(&lf); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(context.Background(), "SELECT sum(prediction) FROM forecast('ga', steps := 3)").Scan(&af); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(lf-af) > 1e-9*math.Abs(lf) {
+		t.Errorf("forecasts differ: %v from the local model, %v from the one trained across ranks", lf, af)
+	}
+}

@@ -1,0 +1,61 @@
+//go:build duckdb_arrow
+
+package functions_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/server"
+)
+
+// smallRatingsSQL makes table r: 60 users' ratings of 40 items.
+const smallRatingsSQL = `CREATE TABLE r AS SELECT u AS user_id, i AS item_id, CAST(1 + (u * 7 + i * 13) % 5 AS DOUBLE) AS rating
+	FROM range(60) t(u), range(40) s(i) WHERE (u * 31 + i * 17) % 3 = 0`
+
+// TestRanksRefused checks the errors of ranks := N that cannot start: a
+// value out of range, no mpirun, no job directory, no MPI in the worker.
+func TestRanksRefused(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		mpi  functions.MPI
+		call string
+		code string
+		want string
+	}{
+		{"zero", functions.MPI{JobDir: dir}, "ranks := 0", "22023", "ranks"},
+		{"text", functions.MPI{JobDir: dir}, "ranks := 'two'", "42883", "argument ranks must be an integer"}, // as every argument of the wrong type
+		{"no mpirun", functions.MPI{JobDir: dir, Mpirun: "/nonexistent/mpirun", Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
+		{"no job dir", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir"},
+		{"avg", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true", JobDir: dir}, "ranks := 2, duplicates := 'avg'", "0A000", "duplicates := 'avg'"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := connect(t, startServerWith(t, server.Config{MPI: tc.mpi}), pgx.QueryExecModeSimpleProtocol)
+			exec(t, conn, smallRatingsSQL)
+			e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'm', "+tc.call+")")
+			if e.Code != tc.code || !strings.Contains(e.Message+" "+e.Hint, tc.want) {
+				t.Errorf("%s: %s %s (hint %q), want %s naming %s", tc.call, e.Code, e.Message, e.Hint, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestRanksNeedMPI checks that a server built without MPI refuses ranks
+// := N rather than run ranks that would each train alone.
+func TestRanksNeedMPI(t *testing.T) {
+	if parallel.MPI {
+		t.Skip("this test binary is built with MPI")
+	}
+	conn := connect(t, startServerWith(t, server.Config{MPI: functions.MPI{Mpirun: "/bin/true", JobDir: t.TempDir()}}), pgx.QueryExecModeSimpleProtocol)
+	exec(t, conn, smallRatingsSQL)
+	for _, q := range []string{"SELECT * FROM train_recommender('r', model := 'm', ranks := 2)", "SELECT * FROM train_gat('r', model := 'g', ranks := 2)"} {
+		if e := errorCode(t, conn, q); e.Code != "0A000" || !strings.Contains(e.Message, "built with MPI") || !strings.Contains(e.Hint, "make build-mpi") {
+			t.Errorf("%s: %s %s (hint %q), want 0A000 asking for make build-mpi", q, e.Code, e.Message, e.Hint)
+		}
+	}
+}
