@@ -124,7 +124,7 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 		return functions.Register(ctx, db, opts)
 	})
 	var err error
-	if s.Front, err = sqlfront.New(ctx, front, db, log); err != nil {
+	if s.Front, err = sqlfront.New(ctx, front, Engine(db), log); err != nil {
 		return nil, err
 	}
 	if err := ops.Register(ctx, db, s.Front); err != nil {

@@ -44,8 +44,8 @@ type Backend struct {
 	State string
 	// Query is the statement running, or the last one run when State is not active.
 	Query string
-	// Conn is the session's storage connection, whose statements pass its
-	// id to Mallard's functions (see storage.Caller.ID).
+	// Conn is the id of the session's engine connection, which its
+	// statements pass to Mallard's functions (see Conn.ID).
 	Conn uint64
 	// ReadOnly says the session's role is the read-only one.
 	ReadOnly bool
@@ -177,7 +177,7 @@ func (s *Server) Activity() []Backend {
 
 // Signal cancels the running statement of the session with process id
 // pid (pg_cancel_backend), or ends the session (pg_terminate_backend),
-// on behalf of the session whose storage connection is by. As in Postgres,
+// on behalf of the session whose engine connection is by. As in Postgres,
 // the owner may signal any session and the read-only role only its own
 // role's; a pid that names no session is false with a WARNING to the
 // caller. A caller that is no session of this server may signal none.

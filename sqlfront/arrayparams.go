@@ -2,7 +2,7 @@ package sqlfront
 
 import (
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // typeArrayParams prepares text again with the list types DuckDB inferred
@@ -24,7 +24,7 @@ func (s *session) typeArrayParams(text string, oids []uint32, first *prepared) *
 	}
 	typed := false
 	for _, i := range first.plan.ArrayParams {
-		if i < len(inferred) && inferred[i].ID == storage.TypeList && inferred[i].Elem != nil {
+		if i < len(inferred) && inferred[i].ID == sqltype.List && inferred[i].Elem != nil {
 			types[i], typed = inferred[i].String(), true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/mallard/mallard/sqlfront/copyin"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // copy runs COPY FROM STDIN or COPY TO STDOUT.
@@ -32,7 +32,7 @@ func copyTarget(c *planner.Copy) string {
 
 // targetColumns asks DuckDB for the columns COPY FROM writes, which also
 // checks that the table and columns exist before any data is sent.
-func (s *session) targetColumns(c *planner.Copy) ([]storage.Column, error) {
+func (s *session) targetColumns(c *planner.Copy) ([]sqltype.Column, error) {
 	list := "*"
 	if len(c.Columns) > 0 {
 		list = strings.Join(c.Columns, ", ")

@@ -4,13 +4,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // copyFormatter renders rows as lines of COPY TO STDOUT output.
 type copyFormatter struct {
 	c      *planner.Copy
-	cols   []storage.Column
+	cols   []sqltype.Column
 	csv    bool
 	delim  byte
 	quote  byte
@@ -20,7 +20,7 @@ type copyFormatter struct {
 	val    []byte
 }
 
-func newCopyFormatter(c *planner.Copy, cols []storage.Column) *copyFormatter {
+func newCopyFormatter(c *planner.Copy, cols []sqltype.Column) *copyFormatter {
 	f := &copyFormatter{c: c, cols: cols, csv: c.Format == "csv", delim: c.Delimiter[0]}
 	if f.csv {
 		f.quote, f.esc = c.Quote[0], c.Escape[0]

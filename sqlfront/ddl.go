@@ -6,7 +6,6 @@ import (
 
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
 )
 
 // ddlStatement is the synthetic form of a planner.DDL: the notices saying
@@ -17,7 +16,7 @@ func (s *session) ddlStatement(st planner.Statement) *synthetic {
 	ddl := st.DDL
 	return &synthetic{cols: ddl.Columns, tag: st.Tag, run: func(s *session, _ []any) ([][]string, error) {
 		if s.readOnly {
-			return nil, storage.ReadOnlyError(st.Tag)
+			return nil, s.srv.db.ReadOnlyError(st.Tag)
 		}
 		for _, n := range ddl.Notices {
 			s.sendNotice("NOTICE", sqlstate.SuccessfulCompletion, n)

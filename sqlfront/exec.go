@@ -9,7 +9,7 @@ import (
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 var errInFailedTx = &sqlstate.Error{Code: sqlstate.InFailedSQLTransaction,
@@ -70,7 +70,7 @@ func (s *session) start(p *portal, simple bool) error {
 		return err
 	}
 	p.progressive = s.progressive(p.prep.plan)
-	var rows *storage.Rows
+	var rows Rows
 	var err error
 	s.await(p.progressive, func() { rows, err = p.prep.stmt.Query(p.ctx) })
 	if err != nil {
@@ -78,7 +78,7 @@ func (s *session) start(p *portal, simple bool) error {
 		return clientError(err, p.prep.plan)
 	}
 	p.rows, s.open = rows, p
-	if rows.Result() != storage.ResultRows || !rowsAllowed(p.prep.plan) {
+	if rows.Result() != sqltype.ResultRows || !rowsAllowed(p.prep.plan) {
 		return nil
 	}
 	p.cols = rows.Columns()
@@ -93,13 +93,13 @@ func (s *session) start(p *portal, simple bool) error {
 }
 
 // encoder returns the row encoder of cols in formats, reusing the last one
-// when storage handed back the same cached columns and the formats are the
+// when the engine handed back the same cached columns and the formats are the
 // same: a prepared statement executed again needs no new encoder.
-func (p *prepared) encoder(cols []storage.Column, formats []int16) (*pgcodec.RowEncoder, error) {
+func (p *prepared) encoder(cols []sqltype.Column, formats []int16) (*pgcodec.RowEncoder, error) {
 	if len(cols) > 0 && len(p.encCols) == len(cols) && &p.encCols[0] == &cols[0] && slices.Equal(p.encFormats, formats) {
 		return p.enc, nil
 	}
-	types := make([]storage.Type, len(cols))
+	types := make([]sqltype.Type, len(cols))
 	for i, c := range cols {
 		types[i] = c.Type
 	}
@@ -265,7 +265,7 @@ func (s *session) closeAll() {
 	}
 }
 
-func rowDescription(cols []storage.Column, formats []int16) *pgproto3.RowDescription {
+func rowDescription(cols []sqltype.Column, formats []int16) *pgproto3.RowDescription {
 	fields := make([]pgproto3.FieldDescription, len(cols))
 	for i, c := range cols {
 		t := pgcodec.TypeFor(c.Type)
@@ -328,7 +328,7 @@ func (s *session) endImplicit(commit bool) {
 // portalContext is the context of one execution: canceled by
 // CancelRequest, by the client going away and after statement_timeout.
 func (s *session) portalContext() (context.Context, context.CancelCauseFunc) {
-	ctx, cancel := context.WithCancelCause(storage.WithNotifier(s.ctx, s.notices.add))
+	ctx, cancel := context.WithCancelCause(s.srv.db.WithNotifier(s.ctx, s.notices.add))
 	if t := s.params.timeout; t > 0 {
 		tctx, stop := context.WithTimeoutCause(ctx, t, &sqlstate.Error{Code: sqlstate.QueryCanceled,
 			Message: "canceling statement due to statement timeout"})

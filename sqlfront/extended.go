@@ -7,7 +7,7 @@ import (
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // prepare plans one statement and, unless the front end runs it itself,
@@ -65,7 +65,7 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 		}
 		if ok {
 			if s.readOnly && c.FromStdin {
-				return nil, storage.ReadOnlyError("COPY FROM")
+				return nil, s.srv.db.ReadOnlyError("COPY FROM")
 			}
 			p.copy = &c
 			return p, nil
@@ -145,7 +145,7 @@ func paramOIDs(p *prepared, given []uint32) []uint32 {
 		} else if p.synth != nil {
 			oids[i] = pgcodec.OIDText
 		} else {
-			oids[i] = pgcodec.TypeFor(storage.Type{ID: storage.TypeInvalid}).OID
+			oids[i] = pgcodec.TypeFor(sqltype.Type{ID: sqltype.Invalid}).OID
 		}
 	}
 	return oids
@@ -333,17 +333,17 @@ func (s *session) deallocate(name string) *synthetic {
 // mayRun refuses, in a read-only session, a statement the planner already
 // knows writes, before anything of it runs (the sequence a serial column
 // creates first, for one). What DuckDB alone can classify, its read-only
-// connection refuses (see storage.Conn.SetReadOnly).
+// connection refuses (see Conn.SetReadOnly).
 func (s *session) mayRun(st planner.Statement) error {
 	if !s.readOnly {
 		return nil
 	}
 	switch st.Kind {
 	case planner.KindInsert, planner.KindUpdate, planner.KindDelete, planner.KindMerge:
-		return storage.ReadOnlyError(st.Tag)
+		return s.srv.db.ReadOnlyError(st.Tag)
 	case planner.KindDDL:
 		if !strings.HasPrefix(st.Tag, "DISCARD") && st.Tag != "DEALLOCATE" {
-			return storage.ReadOnlyError(st.Tag)
+			return s.srv.db.ReadOnlyError(st.Tag)
 		}
 	}
 	return nil

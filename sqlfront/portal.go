@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/sqltype"
 )
 
 // prepared is a parsed statement: one of a simple Query, or one named or
@@ -15,7 +15,7 @@ type prepared struct {
 	plan planner.Statement
 	// stmt is nil for what the front end runs itself: empty statements,
 	// transaction control, savepoints and COPY FROM STDIN / TO STDOUT.
-	stmt *storage.Stmt
+	stmt Stmt
 	// copy is set for COPY FROM STDIN / TO STDOUT.
 	copy *planner.Copy
 	// synth is set for statements about Postgres parameters.
@@ -25,7 +25,7 @@ type prepared struct {
 	// enc is the row encoder of the last execution, for encCols in
 	// encFormats (see encoder).
 	enc        *pgcodec.RowEncoder
-	encCols    []storage.Column
+	encCols    []sqltype.Column
 	encFormats []int16
 	// paramOIDs has one OID per parameter: the client's where it gave one,
 	// else the type DuckDB inferred.
@@ -49,7 +49,7 @@ func (p *prepared) returnsRows() bool {
 	if p.copy != nil || p.stmt == nil {
 		return false
 	}
-	return p.stmt.Result() == storage.ResultRows && rowsAllowed(p.plan)
+	return p.stmt.Result() == sqltype.ResultRows && rowsAllowed(p.plan)
 }
 
 // columnCount is the number of result columns of a statement that returns rows.
@@ -81,8 +81,8 @@ type portal struct {
 
 	ctx    context.Context // lives as long as the result is open
 	cancel context.CancelCauseFunc
-	rows   *storage.Rows
-	cols   []storage.Column
+	rows   Rows
+	cols   []sqltype.Column
 	enc    *pgcodec.RowEncoder // nil when the statement returns no rows
 	bound  pgcodec.BoundRows   // enc bound to batch
 	batch  arrow.RecordBatch   // the current batch, retained

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/internal/testserver"
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -35,7 +36,7 @@ func startServerHandle(t testing.TB, cfg sqlfront.Config) (*sqlfront.Server, str
 	if cfg.ServerVersion == "" {
 		cfg.ServerVersion = "15.0 (Mallard test)"
 	}
-	srv, err := sqlfront.New(ctx, cfg, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv, err := sqlfront.New(ctx, cfg, server.Engine(db), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

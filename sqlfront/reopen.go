@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
 )
 
 // reopenTimeout bounds the reopening of an invalidated database: replaying
@@ -16,9 +15,9 @@ const reopenTimeout = 5 * time.Minute
 // installCatalog prepares db for Postgres clients: the statements New
 // runs, and runs again when the database is reopened (the catalog lives in
 // the instance's memory, not in the file).
-func installCatalog(ctx context.Context, db *storage.DB, setup []string) error {
+func installCatalog(ctx context.Context, db Engine, setup []string) error {
 	for _, q := range setup {
-		if _, err := db.SQL().ExecContext(ctx, q); err != nil {
+		if err := db.Exec(ctx, q); err != nil {
 			return fmt.Errorf("prepare database for Postgres clients: %w", err)
 		}
 	}
@@ -31,7 +30,7 @@ func installCatalog(ctx context.Context, db *storage.DB, setup []string) error {
 // ends after the error is sent: its DuckDB connection, prepared statements
 // and open transaction belonged to the instance that is gone.
 func (s *session) invalidated(err error) error {
-	if !storage.IsInvalidated(err) {
+	if !s.srv.db.IsInvalidated(err) {
 		return err
 	}
 	s.srv.recoverDatabase(err)
@@ -73,7 +72,7 @@ func (s *Server) recoverDatabase(cause error) {
 // Mallard's own, not a client's, met the fatal error), the server reopens
 // it first, so that the client's next attempt succeeds.
 func (s *Server) startupFailed(err error) error {
-	if !storage.IsInvalidated(err) {
+	if !s.db.IsInvalidated(err) {
 		return err
 	}
 	s.recoverDatabase(err)

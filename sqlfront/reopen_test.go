@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -52,7 +53,7 @@ func TestInvalidatedDatabaseReopens(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs syncBuffer
-	srv, err := sqlfront.New(ctx, sqlfront.Config{ServerVersion: "15.0 (Mallard test)"}, db, slog.New(slog.NewTextHandler(&logs, nil)))
+	srv, err := sqlfront.New(ctx, sqlfront.Config{ServerVersion: "15.0 (Mallard test)"}, server.Engine(db), slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/mallard/mallard/planner/catalog"
 	"github.com/mallard/mallard/sqlfront/statements"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
 )
 
 // DefaultMaxMessageSize is the largest frontend message accepted by default.
@@ -79,7 +78,7 @@ type Config struct {
 // Server serves Postgres clients on a DuckDB database.
 type Server struct {
 	cfg     Config
-	db      *storage.DB
+	db      Engine
 	log     *slog.Logger
 	planner *planner.Planner
 	stats   *statements.Table // nil when Config.StatementStats is 0
@@ -98,7 +97,7 @@ type cancelKey struct{ pid, secret uint32 }
 // New returns a server for db, after preparing db for Postgres clients:
 // the schema public that sessions use by default, and the catalog. It
 // accepts nothing until Serve.
-func New(ctx context.Context, cfg Config, db *storage.DB, log *slog.Logger) (*Server, error) {
+func New(ctx context.Context, cfg Config, db Engine, log *slog.Logger) (*Server, error) {
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
 	}
@@ -301,7 +300,7 @@ func errAdminShutdown() *sqlstate.Error {
 // AwaitEnd waits up to timeout for the session with process id pid to
 // end, for pg_terminate_backend(pid, timeout). It is true if the session
 // has ended (or there is none, or it is the caller's own); on timeout it sends the session whose
-// storage connection is by a WARNING, as Postgres does, and is false.
+// engine connection is by a WARNING, as Postgres does, and is false.
 func (s *Server) AwaitEnd(by uint64, pid int64, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for {

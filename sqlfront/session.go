@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
 )
 
 // Transaction status as ReadyForQuery reports it.
@@ -38,7 +37,7 @@ type session struct {
 	br          io.Reader
 	w           *writer
 	ra          *readAhead
-	db          *storage.Conn
+	db          Conn
 	log         *slog.Logger
 	key         cancelKey
 	startup     map[string]string // the StartupMessage's parameters

@@ -6,7 +6,6 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
 )
 
 // synthetic is a statement the front end answers itself: SET, RESET and
@@ -250,7 +249,7 @@ func (s *session) queryText(q string) ([][]string, error) {
 }
 
 // collectText reads a small internal result as text.
-func collectText(rows *storage.Rows) ([][]string, error) {
+func collectText(rows Rows) ([][]string, error) {
 	var out [][]string
 	for rows.Next() {
 		b := rows.Batch()

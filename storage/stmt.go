@@ -9,18 +9,17 @@ import (
 	bindings "github.com/duckdb/duckdb-go-bindings"
 	"github.com/duckdb/duckdb-go/v2/mapping"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/sqltype"
 )
 
-// Result says what executing a statement produces.
-type Result int
+// Result says what executing a statement produces (see sqltype.Result).
+type Result = sqltype.Result
 
+// What a statement produces, as sqltype names it.
 const (
-	// ResultNone: the statement returns neither rows nor a count (DDL, SET, BEGIN).
-	ResultNone Result = iota
-	// ResultCount: the statement changes rows and reports how many (INSERT, UPDATE, DELETE, COPY).
-	ResultCount
-	// ResultRows: the statement returns rows (SELECT, RETURNING, SHOW, EXPLAIN, PRAGMA, CALL).
-	ResultRows
+	ResultNone  = sqltype.ResultNone
+	ResultCount = sqltype.ResultCount
+	ResultRows  = sqltype.ResultRows
 )
 
 // Stmt is a prepared statement on one Conn. Binding and executing it runs
