@@ -118,9 +118,32 @@ func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 	return link, nil
 }
 
+// read reserves the training data's memory (release frees it; a run that
+// starts keeps it until it ends), reads the source's matrix and time rows,
+// and checks that there are enough rows for the window.
+func (j *gatJob) read(ctx context.Context) (series.Matrix, func(), error) {
+	release, err := j.reserve(ctx)
+	if err != nil {
+		return series.Matrix{}, nil, err
+	}
+	m, err := j.w.matrix(ctx, j.c, trainGATName)
+	if err == nil {
+		j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c)
+	}
+	if err == nil && m.T < minRows(j.cfg.Span()) {
+		err = sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
+			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
+	}
+	if err != nil {
+		release()
+		return series.Matrix{}, nil, err
+	}
+	return m, release, nil
+}
+
 func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 	began := time.Now()
-	release, err := j.reserve(ctx)
+	m, release, err := j.read(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -129,19 +152,8 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 			release()
 		}
 	}()
-	m, err := j.w.matrix(ctx, j.c, trainGATName)
-	if err != nil {
-		return nil, err
-	}
-	if j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c); err != nil {
-		return nil, err
-	}
 	j.phases.read = time.Since(began)
 	began = time.Now()
-	if m.T < minRows(j.cfg.Span()) {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
-			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
-	}
 	fpDone := make(chan string, 1)
 	go func() { fpDone <- dataFingerprint(j.w.entityNames(), m) }() // beside the season's detection
 	err = j.resolveSeason(m)

@@ -48,7 +48,7 @@ func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
 // and stores rank 0's model as a local run's. It stores no checkpoints.
 func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, error) {
 	return func(ctx context.Context) (r *run, err error) {
-		release, err := j.reserve(ctx)
+		m, release, err := j.read(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -57,17 +57,6 @@ func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, erro
 				release()
 			}
 		}()
-		m, err := j.w.matrix(ctx, j.c, trainGATName)
-		if err != nil {
-			return nil, err
-		}
-		if j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c); err != nil {
-			return nil, err
-		}
-		if m.T < minRows(j.cfg.Span()) {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
-				trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
-		}
 		if err := j.resolveSeason(m); err != nil {
 			return nil, err
 		}
