@@ -69,11 +69,16 @@ type ConstraintStep struct {
 	// Clause ""), which the server adds to the column's definition.
 	Column string
 	// SelfClause, set for a foreign key that names its own table without a
-	// schema, renders Clause with the table's schema, which the server
-	// finds: DuckDB takes an unqualified name in the key of a CREATE TABLE
-	// for another table.
-	SelfClause func(schema string) string
+	// schema, is Clause with that table qualified by SelfSchema, which the
+	// server replaces with the schema it finds the table in: DuckDB takes
+	// an unqualified name in the key of a CREATE TABLE for another table.
+	// It is text, not a function, so that a plan stays plain data.
+	SelfClause string
 }
+
+// SelfSchema stands for the schema of a self-referencing foreign key's
+// table in ConstraintStep.SelfClause.
+const SelfSchema = "mallard_self_schema"
 
 // ddlPlan collects what planDDL decided for one statement.
 type ddlPlan struct {

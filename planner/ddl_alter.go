@@ -132,12 +132,9 @@ func (p *Planner) constraintStep(at *pg.AlterTableStmt, con *pg.Constraint, kind
 	}
 	step := &ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname, Name: con.Conname, Clause: clause, Kind: kind}
 	if pk := con.Pktable; pk != nil && pk.Schemaname == "" && pk.Relname == at.Relation.Relname {
-		step.SelfClause = func(schema string) string {
-			self := proto.Clone(con).(*pg.Constraint)
-			self.Pktable.Schemaname = schema
-			clause, _ := p.constraintClause(self)
-			return clause
-		}
+		self := proto.Clone(con).(*pg.Constraint)
+		self.Pktable.Schemaname = SelfSchema
+		step.SelfClause, _ = p.constraintClause(self)
 	}
 	return []DDLStep{{Constraint: step}}, ""
 }

@@ -40,9 +40,9 @@ func (s *session) addConstraint(c *planner.ConstraintStep) error {
 		}
 		defer s.execInternal("DROP TABLE IF EXISTS temp." + t.temp)
 	}
-	if c.SelfClause != nil {
+	if c.SelfClause != "" {
 		self := *c
-		self.Clause = c.SelfClause(schema)
+		self.Clause = strings.Replace(c.SelfClause, planner.SelfSchema+".", quoteIdent(schema)+".", 1)
 		c = &self
 	}
 	old := target.sql
