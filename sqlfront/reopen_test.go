@@ -1,14 +1,13 @@
 package sqlfront_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"github.com/mallard/mallard/internal/testserver"
 	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,24 +17,6 @@ import (
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
-
-// syncBuffer is a log destination the server and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
 
 // TestInvalidatedDatabaseReopens makes DuckDB invalidate the database for
 // real: with its debug_checkpoint_abort setting, a CHECKPOINT fails with a
@@ -52,7 +33,7 @@ func TestInvalidatedDatabaseReopens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testserver.LogBuffer
 	srv, err := sqlfront.New(ctx, sqlfront.Config{ServerVersion: "15.0 (Mallard test)"}, server.Engine(db), slog.New(slog.NewTextHandler(&logs, nil)))
 	if err != nil {
 		t.Fatal(err)

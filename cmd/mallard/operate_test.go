@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mallard/mallard/internal/testserver"
 	"net"
 	"strings"
 	"sync"
@@ -17,35 +18,17 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// syncBuffer is a log destination a test may read while the server writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // servedMallard is a server run as main runs it, on a fresh in-memory
 // database, writing its log to logs.
 type servedMallard struct {
 	addr string
-	logs *syncBuffer
+	logs *testserver.LogBuffer
 	stop func() error // stops the server and returns Run's error
 }
 
 func serveForTest(t testing.TB, flags ...string) *servedMallard {
 	t.Helper()
-	s := &servedMallard{addr: freePort(t), logs: &syncBuffer{}}
+	s := &servedMallard{addr: freePort(t), logs: &testserver.LogBuffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	args := append([]string{"serve", "--listen", s.addr, "--db", ":memory:", "--http", ""}, flags...)
@@ -238,7 +221,7 @@ func TestOperatorLog(t *testing.T) {
 }
 
 // waitFor waits until the log holds text.
-func waitFor(t *testing.T, logs *syncBuffer, text string) {
+func waitFor(t *testing.T, logs *testserver.LogBuffer, text string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(logs.String(), text) {
