@@ -10,6 +10,24 @@
 #include "duckdb_capi.h"
 #include "pgtypes.h"
 
+// grow makes the buffer *buf of *cap bytes hold need, freeing it and
+// failing the cast with "out of memory" if it cannot.
+static bool grow(char **buf, size_t *cap, size_t need, duckdb_function_info info) {
+	if (need <= *cap) {
+		return true;
+	}
+	char *grown = realloc(*buf, need);
+	if (!grown) {
+		free(*buf);
+		*buf = NULL;
+		duckdb_cast_function_set_error(info, "out of memory");
+		return false;
+	}
+	*buf = grown;
+	*cap = need;
+	return true;
+}
+
 // copy_strings_trimmed copies every string of a flat VARCHAR vector into
 // output, without its trailing spaces if trim; every NULL stays NULL.
 static bool copy_strings_trimmed(idx_t count, duckdb_vector input, duckdb_vector output, bool trim) {
@@ -100,15 +118,8 @@ static bool vector_out(duckdb_function_info info, idx_t count, duckdb_vector inp
 			continue;
 		}
 		size_t need = rows[i].length * 21 + 1; // "-9223372036854775808" and a space
-		if (need > cap) {
-			char *grown = realloc(buf, need);
-			if (!grown) {
-				free(buf);
-				duckdb_cast_function_set_error(info, "out of memory");
-				return false;
-			}
-			buf = grown;
-			cap = need;
+		if (!grow(&buf, &cap, need, info)) {
+			return false;
 		}
 		size_t n = 0;
 		for (idx_t j = rows[i].offset; j < rows[i].offset + rows[i].length; j++) {
@@ -490,15 +501,8 @@ static bool bytea_in(duckdb_function_info info, idx_t count, duckdb_vector input
 		}
 		const char *s = duckdb_string_t_data(&in[i]);
 		uint32_t len = duckdb_string_t_length(in[i]);
-		if (len + 1 > cap) {
-			char *grown = realloc(buf, len + 1);
-			if (!grown) {
-				free(buf);
-				duckdb_cast_function_set_error(info, "out of memory");
-				return false;
-			}
-			buf = grown;
-			cap = len + 1;
+		if (!grow(&buf, &cap, (size_t)len + 1, info)) {
+			return false;
 		}
 		char msg[80];
 		long n = len >= 2 && s[0] == '\\' && s[1] == 'x' ? bytea_hex(s + 2, len - 2, buf, msg, sizeof msg)
@@ -530,15 +534,8 @@ static bool bytea_out(duckdb_function_info info, idx_t count, duckdb_vector inpu
 		const unsigned char *s = (const unsigned char *)duckdb_string_t_data(&in[i]);
 		uint32_t len = duckdb_string_t_length(in[i]);
 		size_t need = 2 + 2 * (size_t)len;
-		if (need > cap) {
-			char *grown = realloc(buf, need);
-			if (!grown) {
-				free(buf);
-				duckdb_cast_function_set_error(info, "out of memory");
-				return false;
-			}
-			buf = grown;
-			cap = need;
+		if (!grow(&buf, &cap, need, info)) {
+			return false;
 		}
 		buf[0] = '\\';
 		buf[1] = 'x';
