@@ -92,8 +92,10 @@ func TestRecommenderRanking(t *testing.T) {
 }
 
 // TestRecommenderRankingVAE trains objective := 'ranking_vae' through SQL
-// and checks that the run records its objective and anneal cap, reports a
-// training loss and ranking metrics but no RMSE, and recommends.
+// and checks that the run records its objective, anneal cap and negatives
+// (by default, over so few items, the exact softmax: 0, which the record
+// leaves out; named, what was named), reports a training loss and ranking
+// metrics but no RMSE, and recommends.
 func TestRecommenderRankingVAE(t *testing.T) {
 	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
 	exec(t, conn, smallRatings)
@@ -103,8 +105,13 @@ func TestRecommenderRankingVAE(t *testing.T) {
 		t.Errorf("%d epochs with no RMSE and a Recall@10, want 3", n)
 	}
 	if got := scanOne[string](t, conn, "SELECT json_extract_string(hyperparameters, '$.objective') || ' ' || json_extract_string(hyperparameters, '$.anneal_cap') || ' ' || "+
-		"json_extract_string(hyperparameters, '$.negatives') FROM mlops.models WHERE name = 'vae'"); got != "ranking_vae 0.5 3000" {
-		t.Errorf("recorded objective, anneal_cap and negatives %q, want \"ranking_vae 0.5 3000\" (3,000 negatives: the objective's default)", got)
+		"coalesce(json_extract_string(hyperparameters, '$.negatives'), '0') FROM mlops.models WHERE name = 'vae'"); got != "ranking_vae 0.5 0" {
+		t.Errorf("recorded objective, anneal_cap and negatives %q, want \"ranking_vae 0.5 0\" (the exact softmax: the objective's default up to 10,000 items)", got)
+	}
+	exec(t, conn, `SELECT count(*) FROM train_recommender('sr', model := 'vae_sampled', user := 'usr', item := 'itm',
+		rating := 'stars', objective := 'ranking_vae', negatives := 3, relevant := 3, epochs := 1, hidden := [4], test_fraction := 0.3)`)
+	if got := scanOne[string](t, conn, "SELECT json_extract_string(hyperparameters, '$.negatives') FROM mlops.models WHERE name = 'vae_sampled'"); got != "3" {
+		t.Errorf("recorded negatives %q, want \"3\" (as named)", got)
 	}
 	if loss := scanOne[float64](t, conn, "SELECT train_loss FROM mlops.training_metrics WHERE epoch = 3"); !(loss > 0) {
 		t.Errorf("train_loss of epoch 3 is %v, want positive", loss)

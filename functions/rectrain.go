@@ -410,6 +410,7 @@ func (j *recJob) start(ctx context.Context) (r *run, err error) {
 			trainRecommenderName, j.testFraction, train.Len()+test.Len(), train.Len(), test.Len()).
 			WithHint("Training needs at least one rating on each side.")
 	}
+	j.cfg = j.cfg.ForItems(train.Items) // negatives chosen by the items, as recorded
 	if err := j.reserve(ctx, recommender.TablesBytes(j.cfg, train.Items), fmt.Sprintf("%s's item tables and optimiser state (%d items, hidden %v, %s)",
 		trainRecommenderName, train.Items, j.cfg.Hidden, j.cfg.Optimizer)); err != nil {
 		return nil, err

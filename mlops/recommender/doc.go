@@ -46,6 +46,8 @@
 // (Mult-VAE): the last hidden layer is the mean of a Gaussian code, a
 // linear head gives its log-variance, training decodes one draw of it
 // and adds an annealed KL term, and serving decodes the mean (see vae.go).
+// Its default softmax is exact over at most ExactSoftmaxItems items and
+// sampled beyond (AutoNegatives).
 //
 // # Sparsity and memory
 //

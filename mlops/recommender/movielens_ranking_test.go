@@ -131,13 +131,13 @@ func TestMovieLensSmallRanking(t *testing.T) {
 	}
 }
 
-// TestMovieLensSmallRankingVAE checks DefaultRankingVAEConfig on the
-// seeded 90/10 split of MovieLens small (seed 1): Recall@10 and NDCG@10 at
-// least 1.5 times popularity's, Recall@10 at least 0.95 times EASE's, and
-// NDCG@10 at least 0.9 times EASE's (it reaches 0.990 and 0.947 of
-// EASE's, 0.992 and 0.953 with model seed 1: NDCG@10 at 0.95 of EASE's
-// is the goal, which one seed of the two meets, so the test guards a
-// margin below it).
+// TestMovieLensSmallRankingVAE is the goal of the ranking objective to
+// pick: on the seeded 90/10 split of MovieLens small (seed 1),
+// DefaultRankingVAEConfig (there the exact softmax) has Recall@10 and
+// NDCG@10 at least 1.5 times popularity's and at least 0.95 times EASE's.
+// It reaches 0.2550 and 0.2230, 1.004 and 0.967 of EASE's 0.2539 and
+// 0.2306 and 2.2 times popularity's 0.1155 and 0.0984 (with model seed 1
+// and one worker, 0.2584 and 0.2268).
 func TestMovieLensSmallRankingVAE(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains 40 epochs on MovieLens small and fits EASE")
@@ -154,15 +154,15 @@ func TestMovieLensSmallRankingVAE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("ranking_vae recall_at_10 %.4f ndcg_at_10 %.4f", model.RecallAt10, model.NDCGAt10)
+	t.Logf("ranking_vae recall_at_10 %.4f ndcg_at_10 %.4f (negatives %d)", model.RecallAt10, model.NDCGAt10, cfg.ForItems(train.Items).Negatives)
 	t.Logf("ease        recall_at_10 %.4f ndcg_at_10 %.4f", ease.RecallAt10, ease.NDCGAt10)
 	t.Logf("popularity  recall_at_10 %.4f ndcg_at_10 %.4f", pop.RecallAt10, pop.NDCGAt10)
 	if !(model.RecallAt10 >= 1.5*pop.RecallAt10) || !(model.NDCGAt10 >= 1.5*pop.NDCGAt10) {
 		t.Errorf("ranking_vae (recall_at_10 %.4f, ndcg_at_10 %.4f) is not 1.5 times popularity (%.4f, %.4f)",
 			model.RecallAt10, model.NDCGAt10, pop.RecallAt10, pop.NDCGAt10)
 	}
-	if !(model.RecallAt10 >= 0.95*ease.RecallAt10) || !(model.NDCGAt10 >= 0.9*ease.NDCGAt10) {
-		t.Errorf("ranking_vae (recall_at_10 %.4f, ndcg_at_10 %.4f) is below 0.95 and 0.9 of EASE's (%.4f, %.4f)",
+	if !(model.RecallAt10 >= 0.95*ease.RecallAt10) || !(model.NDCGAt10 >= 0.95*ease.NDCGAt10) {
+		t.Errorf("ranking_vae (recall_at_10 %.4f, ndcg_at_10 %.4f) is below 0.95 of EASE's (%.4f, %.4f)",
 			model.RecallAt10, model.NDCGAt10, ease.RecallAt10, ease.NDCGAt10)
 	}
 }

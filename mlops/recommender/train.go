@@ -165,6 +165,7 @@ func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch
 }
 
 func newTrainingOn(coll parallel.Collective, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*training, error) {
+	cfg = cfg.ForItems(train.Items)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

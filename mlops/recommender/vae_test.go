@@ -1,8 +1,10 @@
 package recommender_test
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/diff/fd"
@@ -120,5 +122,52 @@ func TestVAEAnnealing(t *testing.T) {
 		if math.Abs(got-tt.want) > 1e-15 {
 			t.Errorf("cap %v, epoch %d, batch %d: β %v, want %v", tt.cap, tt.epoch, tt.batch, got, tt.want)
 		}
+	}
+}
+
+// TestAutoNegatives checks AutoNegatives, DefaultRankingVAEConfig's
+// negatives: the exact softmax up to ExactSoftmaxItems items and
+// SampledNegatives beyond, resolved by a training run, which then trains
+// as the exact softmax named outright does and records the resolved value.
+func TestAutoNegatives(t *testing.T) {
+	auto := recommender.DefaultRankingVAEConfig()
+	if auto.Negatives != recommender.AutoNegatives {
+		t.Fatalf("DefaultRankingVAEConfig's negatives %d, want AutoNegatives", auto.Negatives)
+	}
+	for _, tt := range []struct{ negatives, items, want int }{
+		{recommender.AutoNegatives, recommender.ExactSoftmaxItems, 0},
+		{recommender.AutoNegatives, recommender.ExactSoftmaxItems + 1, recommender.SampledNegatives},
+		{recommender.AutoNegatives, 62423, recommender.SampledNegatives}, // the MovieLens-25M shape
+		{3000, 100, 3000}, // named outright: kept
+		{0, 100000, 0},
+	} {
+		cfg := auto
+		cfg.Negatives = tt.negatives
+		if got := cfg.ForItems(tt.items).Negatives; got != tt.want {
+			t.Errorf("negatives %d over %d items resolved to %d, want %d", tt.negatives, tt.items, got, tt.want)
+		}
+	}
+	bad := auto
+	bad.Negatives = -2
+	if err := bad.Validate(); err == nil {
+		t.Error("negatives -2 validated")
+	}
+	train := randomRatings(rand.New(rand.NewPCG(1, 2)), 30, 20, 0.4)
+	auto.Hidden, auto.Epochs, auto.Relevant, auto.BatchSize = []int{4}, 2, 3, 8
+	exact := auto
+	exact.Negatives = 0
+	a, err := recommender.Train(context.Background(), auto, train, train, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := recommender.Train(context.Background(), exact, train, train, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Config.Negatives != 0 {
+		t.Errorf("the model of AutoNegatives over %d items records negatives %d, want 0", train.Items, a.Config.Negatives)
+	}
+	if !reflect.DeepEqual(a.Weights, e.Weights) {
+		t.Error("AutoNegatives over 20 items trained other weights than the exact softmax")
 	}
 }
