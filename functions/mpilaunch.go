@@ -69,6 +69,11 @@ func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs a job directory, and this server has none (an in-memory database has no default)", fn, ranks).
 			WithHint("Start mallard with --job-dir DIR, on a file system every host of the job shares.")
 	}
+	if err := writable(m.JobDir); err != nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs a job directory this server can write, and --job-dir %s is not: %v",
+			fn, ranks, m.JobDir, err).
+			WithHint("Start mallard with --job-dir naming a directory it can create and write, on a file system every host of the job shares.")
+	}
 	worker := m.Worker
 	if worker == "" {
 		if !parallel.MPI {
@@ -80,6 +85,20 @@ func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
 		}
 	}
 	return &mpiLaunch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, jobDir: m.JobDir, version: m.Version}, nil
+}
+
+// writable makes dir if it is missing and checks that a job directory can
+// be made in it, so that a run that could not write its job is refused
+// before it is recorded.
+func writable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	probe, err := os.MkdirTemp(dir, ".probe-")
+	if err != nil {
+		return err
+	}
+	return os.Remove(probe)
 }
 
 // mpiOutputTail is how much of mpirun's output a failed job's error keeps.
@@ -178,7 +197,7 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 }
 
 func (l *mpiLaunch) dirError(err error) error {
-	return sqlstate.New(sqlstate.IOError, "%s: job directory: %v", l.fn, err).
+	return sqlstate.New(sqlstate.IOError, "%s: the job directory under --job-dir %s: %v", l.fn, l.jobDir, err).
 		WithHint("--job-dir must name a directory the server can write, shared with every host of the job.")
 }
 

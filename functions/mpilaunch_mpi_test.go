@@ -311,3 +311,37 @@ func TestRanksTrainGAT(t *testing.T) {
 		t.Errorf("forecasts differ: %v from the local model, %v from the one trained across ranks", lf, af)
 	}
 }
+
+// TestRanksUnreachableHost checks that a hostfile naming a host mpirun
+// cannot reach fails the run with mpirun's error (58030), records the
+// version and the run failed, and stores, deploys and serves nothing.
+func TestRanksUnreachableHost(t *testing.T) {
+	bin, version := mpiMallard(t)
+	hostfile := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(hostfile, []byte("nohost.invalid slots=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: bin, JobDir: t.TempDir(), Hostfile: hostfile}})
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	exec(t, conn, smallRatingsSQL)
+	e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'far', ranks := 2, "+mpiHyper+")")
+	if e.Code != "58030" || !strings.Contains(e.Message, "mpirun's output ends") || !strings.Contains(e.Message, "nohost") {
+		t.Errorf("error %s %s, want 58030 with mpirun's output naming the host", e.Code, e.Message)
+	}
+	var status, runStatus, runError string
+	var artifacts, deployments int64
+	if err := conn.QueryRow(context.Background(), `SELECT m.status, r.status, r.error,
+		(SELECT count(*) FROM mlops.artifacts WHERE name = 'far'), (SELECT count(*) FROM mlops.deployments WHERE name = 'far')
+		FROM mlops.models m JOIN mlops.training_runs r USING (run_id) WHERE m.name = 'far'`).Scan(&status, &runStatus, &runError, &artifacts, &deployments); err != nil {
+		t.Fatal(err)
+	}
+	if status != "failed" || runStatus != "failed" || !strings.Contains(runError, "nohost") || artifacts != 0 || deployments != 0 {
+		t.Errorf("model far: status %s, run %s (%q), %d artifacts, %d deployments; want failed, failed with mpirun's error, none, none",
+			status, runStatus, runError, artifacts, deployments)
+	}
+	if e := errorCode(t, conn, "SELECT * FROM recommend('far', user_id := 7, k := 3)"); e.Code == "" {
+		t.Errorf("recommend serves the failed model far")
+	}
+}

@@ -3,6 +3,9 @@
 package functions_test
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,6 +23,14 @@ const smallRatingsSQL = `CREATE TABLE r AS SELECT u AS user_id, i AS item_id, CA
 // value out of range, no mpirun, no job directory, no MPI in the worker.
 func TestRanksRefused(t *testing.T) {
 	dir := t.TempDir()
+	notDir := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(notDir, []byte("not a directory\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notExec := filepath.Join(dir, "mpirun")
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		mpi  functions.MPI
@@ -28,8 +39,12 @@ func TestRanksRefused(t *testing.T) {
 		want string
 	}{
 		{"zero", functions.MPI{JobDir: dir}, "ranks := 0", "22023", "ranks"},
+		{"negative", functions.MPI{JobDir: dir}, "ranks := -2", "22023", "ranks"},
+		{"too many", functions.MPI{JobDir: dir}, "ranks := 5000", "22023", "ranks"},
 		{"text", functions.MPI{JobDir: dir}, "ranks := 'two'", "42883", "argument ranks must be an integer"}, // as every argument of the wrong type
 		{"no mpirun", functions.MPI{JobDir: dir, Mpirun: "/nonexistent/mpirun", Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
+		{"mpirun not executable", functions.MPI{JobDir: dir, Mpirun: notExec, Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
+		{"job dir not writable", functions.MPI{JobDir: filepath.Join(notDir, "jobs"), Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir " + filepath.Join(notDir, "jobs")},
 		{"no job dir", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir"},
 		{"avg", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true", JobDir: dir}, "ranks := 2, duplicates := 'avg'", "0A000", "duplicates := 'avg'"},
 	}
@@ -40,6 +55,13 @@ func TestRanksRefused(t *testing.T) {
 			e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'm', "+tc.call+")")
 			if e.Code != tc.code || !strings.Contains(e.Message+" "+e.Hint, tc.want) {
 				t.Errorf("%s: %s %s (hint %q), want %s naming %s", tc.call, e.Code, e.Message, e.Hint, tc.code, tc.want)
+			}
+			var versions, runs int64
+			if err := conn.QueryRow(context.Background(), "SELECT (SELECT count(*) FROM mlops.models), (SELECT count(*) FROM mlops.training_runs)").Scan(&versions, &runs); err != nil {
+				t.Fatal(err)
+			}
+			if versions != 0 || runs != 0 {
+				t.Errorf("%s: refused, yet %d versions and %d runs are recorded", tc.call, versions, runs)
 			}
 		})
 	}
