@@ -345,3 +345,50 @@ func TestRanksUnreachableHost(t *testing.T) {
 		t.Errorf("recommend serves the failed model far")
 	}
 }
+
+// TestRanksLauncher checks a run started by a --launcher template rather
+// than by --mpirun (which names no mpirun here): the template, itself
+// calling mpirun, runs the ranks, and the run streams the loss curve of a
+// local run with workers := 2 (to 1e-9 relative), a NOTICE per epoch, and
+// registers a ready model.
+func TestRanksLauncher(t *testing.T) {
+	bin, version := mpiMallard(t)
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	launcher := "exec mpirun -np {ranks} --bind-to none {worker} train-worker --job {job}"
+	addr := startServerWith(t, server.Config{Version: version,
+		MPI: functions.MPI{Mpirun: "/nonexistent/mpirun", Launcher: launcher, Worker: bin, JobDir: t.TempDir()}})
+	var notices []string
+	conn := connectWithNotices(t, addr, pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(t, conn, smallRatingsSQL)
+	local := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'local', workers := 2, "+mpiHyper+")")
+	notices = nil
+	across := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'launched', ranks := 2, "+mpiHyper+")")
+	if len(across) != len(local) || len(local) != 4 {
+		t.Fatalf("%d epochs launched, %d locally, want 4", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) {
+				t.Errorf("epoch %d measure %d: %v launched, %v with 2 workers (relative %g)", e+1, k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	epochNotices := 0
+	for _, n := range notices {
+		if strings.HasPrefix(n, "train_recommender launched@1: epoch ") && strings.HasSuffix(n, "; 2 ranks") {
+			epochNotices++
+		}
+	}
+	if epochNotices != 4 {
+		t.Errorf("%d epoch NOTICEs, want 4: %q", epochNotices, notices)
+	}
+	var status string
+	if err := conn.QueryRow(context.Background(), "SELECT status FROM mlops.models WHERE name = 'launched'").Scan(&status); err != nil {
+		t.Fatal(err)
+	}
+	if status != "ready" {
+		t.Errorf("model launched: status %s, want ready", status)
+	}
+}

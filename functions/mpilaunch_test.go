@@ -81,3 +81,46 @@ func TestRanksNeedMPI(t *testing.T) {
 		}
 	}
 }
+
+// TestLauncherFails checks the runs of a --launcher template that fails
+// (58030 with the launcher's output, naming the job directory it was
+// given) or that exits without running the ranks as one MPI job (0A000),
+// and that a launcher needs no mpirun.
+func TestLauncherFails(t *testing.T) {
+	cases := []struct {
+		name, launcher, code string
+		want                 []string
+	}{
+		{"fails", "echo the scheduler refuses job {job} of {ranks} ranks >&2; exit 7", "58030",
+			[]string{"the launcher's output ends", "the scheduler refuses job ", " of 2 ranks"}},
+		{"runs no ranks", "true {worker} {job}", "0A000", []string{"did not run as 2 ranks of one MPI job"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			jobs := t.TempDir()
+			mpi := functions.MPI{Mpirun: "/nonexistent/mpirun", Worker: "/bin/true", JobDir: jobs, Launcher: tc.launcher}
+			conn := connect(t, startServerWith(t, server.Config{MPI: mpi}), pgx.QueryExecModeSimpleProtocol)
+			exec(t, conn, smallRatingsSQL)
+			e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'm', ranks := 2)")
+			if e.Code != tc.code {
+				t.Errorf("error %s %s, want %s", e.Code, e.Message, tc.code)
+			}
+			if tc.code == "58030" && !strings.Contains(e.Message, "job "+jobs+"/train-") {
+				t.Errorf("error %s, want the launcher's output to name the job directory under %s", e.Message, jobs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(e.Message, w) {
+					t.Errorf("error %s, want it to say %q", e.Message, w)
+				}
+			}
+			var status string
+			var artifacts int64
+			if err := conn.QueryRow(context.Background(), "SELECT status, (SELECT count(*) FROM mlops.artifacts) FROM mlops.models WHERE name = 'm'").Scan(&status, &artifacts); err != nil {
+				t.Fatal(err)
+			}
+			if status != "failed" || artifacts != 0 {
+				t.Errorf("model m: status %s, %d artifacts; want failed and none", status, artifacts)
+			}
+		})
+	}
+}

@@ -56,6 +56,10 @@ func TestConfigValidate(t *testing.T) {
 		{"reader without owner password", func(c *Config) { c.ReaderUser, c.ReaderPassword = "reader", "r" }, "needs -password"},
 		{"reader named as the owner", func(c *Config) { c.User, c.Password, c.ReaderUser, c.ReaderPassword = "mallard", "p", "mallard", "r" }, "-reader-user"},
 		{"reader", func(c *Config) { c.User, c.Password, c.ReaderUser, c.ReaderPassword = "mallard", "p", "reader", "r" }, ""},
+		{"launcher", func(c *Config) { c.Launcher = "srun -n {ranks} {worker} train-worker --job {job}" }, ""},
+		{"launcher without job", func(c *Config) { c.Launcher = "srun -n {ranks} {worker} train-worker" }, "{job}"},
+		{"launcher with unknown placeholder", func(c *Config) { c.Launcher = "srun -n {nodes} {worker} train-worker --job {job}" }, "{nodes}"},
+		{"launcher with hostfile", func(c *Config) { c.Launcher, c.MPIHostfile = "srun {worker} train-worker --job {job}", "hosts" }, "-mpi-hostfile"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
