@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mallard/mallard/mlops/recommender"
 )
 
 // The files rank 0 writes in the job directory. An artifact is what the
@@ -49,6 +51,30 @@ func (w *progress) add(p Progress) error {
 }
 
 func (w *progress) Close() error { return w.f.Close() }
+
+// epoch writes an epoch's progress line and, every checkpointEvery
+// epochs (0: never), the checkpoint snapshot makes into dir.
+func (w *progress) epoch(dir string, checkpointEvery int, p Progress, snapshot func() ([]byte, error)) error {
+	if err := w.add(p); err != nil {
+		return err
+	}
+	if checkpointEvery == 0 || p.Epoch%checkpointEvery != 0 {
+		return nil
+	}
+	data, err := snapshot()
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, CheckpointFile), data)
+}
+
+// recommenderEpoch is epoch for a recommender's epoch, its metrics named
+// as train_recommender's columns.
+func (w *progress) recommenderEpoch(dir string, checkpointEvery int, e recommender.Epoch, snapshot func() ([]byte, error)) error {
+	return w.epoch(dir, checkpointEvery, Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
+		"train_rmse": metric(e.TrainRMSE), "test_rmse": metric(e.TestRMSE), "train_loss": metric(e.TrainLoss),
+		"recall_at_10": metric(e.RecallAt10), "ndcg_at_10": metric(e.NDCGAt10)}}, snapshot)
+}
 
 // writeFile replaces path with data atomically: a reader sees the old
 // file or the new one, never part of one.

@@ -65,6 +65,11 @@ type Spec struct {
 	// Recommender are the hyperparameters of a recommender job; those
 	// left out keep recommender.DefaultConfig's values.
 	Recommender json.RawMessage `json:"recommender,omitempty"`
+	// Shard, for a recommender job, names the statistics over every rating
+	// of a source sharded across the ranks (see WriteShards): each rank
+	// then reads only its own file of the source (by default
+	// shard-*.parquet, one per rank), whose ratings are split already.
+	Shard string `json:"shard,omitempty"`
 }
 
 // ReadSpec reads the spec in dir and checks it against the worker's
@@ -95,6 +100,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("job spec: workers %d must be at least 1", s.Workers)
 	case s.CheckpointEvery < 0:
 		return fmt.Errorf("job spec: checkpoint_every %d must be at least 0", s.CheckpointEvery)
+	case s.Shard != "" && s.Kind != KindRecommender:
+		return fmt.Errorf("job spec: shard is for a recommender job, not %q", s.Kind)
 	case s.Kind == KindGAT && len(s.Time) == 0:
 		return errors.New("job spec: time must name the GAT source's time columns, which order its rows")
 	}
