@@ -392,3 +392,34 @@ func TestRanksLauncher(t *testing.T) {
 		t.Errorf("model launched: status %s, want ready", status)
 	}
 }
+
+// TestRanksAverageDuplicates checks that a run across ranks trains on the
+// ratings this server read, duplicates averaged and users held out as in
+// a local run: the ranks read the ratings the server split and exported,
+// and the curve is a local run's with as many workers, to 1e-9 relative.
+func TestRanksAverageDuplicates(t *testing.T) {
+	conn := mpiServer(t, "", t.TempDir())
+	exec(t, conn, smallRatingsSQL)
+	exec(t, conn, "INSERT INTO r SELECT user_id, item_id, 6 - rating FROM r WHERE (user_id + item_id) % 4 = 0")
+	const hyper = ", duplicates := 'avg', hold_out_users := 0.1, workers := 1, hidden := [16], epochs := 3, batch_size := 16, seed := 5)"
+	local := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'local', workers := 2"+strings.Replace(hyper, ", workers := 1", "", 1))
+	across := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'across', ranks := 2"+hyper)
+	if len(across) != len(local) || len(local) != 3 {
+		t.Fatalf("%d epochs across ranks, %d locally, want 3", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) {
+				t.Errorf("epoch %d measure %d: %v across 2 ranks, %v with 2 workers (relative %g)", e+1, k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	var lt, at float64
+	if err := conn.QueryRow(context.Background(), `SELECT (SELECT test_loss FROM mlops.models WHERE name = 'local'),
+		(SELECT test_loss FROM mlops.models WHERE name = 'across' AND status = 'ready')`).Scan(&lt, &at); err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(lt-at) <= 1e-9*math.Abs(lt)) {
+		t.Errorf("test loss %v across ranks, %v locally", at, lt)
+	}
+}

@@ -46,7 +46,6 @@ func TestRanksRefused(t *testing.T) {
 		{"mpirun not executable", functions.MPI{JobDir: dir, Mpirun: notExec, Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
 		{"job dir not writable", functions.MPI{JobDir: filepath.Join(notDir, "jobs"), Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir " + filepath.Join(notDir, "jobs")},
 		{"no job dir", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir"},
-		{"avg", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true", JobDir: dir}, "ranks := 2, duplicates := 'avg'", "0A000", "duplicates := 'avg'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
