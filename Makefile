@@ -44,6 +44,7 @@ test-mpi:
 	$(GO) vet -tags=$(TAGS),mpi ./mlops/parallel/ ./mlops/job/ ./cmd/mallard/ ./functions/
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m ./mlops/parallel/ ./mlops/job/
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestRanks' ./functions/
+	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestKilledDuringMPITraining' ./cmd/mallard/
 
 test-clients: build
 	./scripts/test-clients.sh

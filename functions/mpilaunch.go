@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -168,12 +169,13 @@ var rankLine = regexp.MustCompile(`(?m)^rank 0/(\d+): `)
 
 // run runs a job across the ranks: it makes a job directory, has export
 // write the source there, writes spec, starts mpirun and hands each
-// progress line rank 0 writes to progress, as it comes. It returns rank
+// progress line rank 0 writes to progress, with the job directory, as it
+// comes. It returns rank
 // 0's artifact. When ctx ends or progress fails, it kills mpirun's process
 // group; a job that fails (a rank that exits non-zero) fails with
 // mpirun's output. The job directory is removed unless the job failed.
 func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx context.Context, dir string) error,
-	progress func(job.Progress) error) (artifact []byte, err error) {
+	progress func(dir string, p job.Progress) error) (artifact []byte, err error) {
 	if err := os.MkdirAll(l.jobDir, 0o755); err != nil {
 		return nil, l.dirError(err)
 	}
@@ -206,17 +208,28 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 	out := &tailBuffer{max: mpiOutputTail}
 	cmd.Stdout, cmd.Stderr = out, out
 	ownGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	started, exited := make(chan error, 1), make(chan error, 1)
+	go func() {
+		// Linux signals a child whose parent dies (see stopWithParent) when
+		// the thread that started it ends: this one is kept until it exits.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		exited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: start %s: %v", l.fn, l.mpirun, err).
 			WithHint("Check --mpirun and --launcher.")
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	stop := func() {
 		killGroup(cmd)
 		<-exited
 	}
-	tail := &progressTail{path: filepath.Join(dir, job.ProgressFile)}
+	tail := &progressTail{dir: dir}
 	tick := time.NewTicker(mpiPoll)
 	defer tick.Stop()
 	for {
@@ -261,13 +274,13 @@ func (l *mpiLaunch) dirError(err error) error {
 
 // progressTail reads the lines a job appends to its progress file.
 type progressTail struct {
-	path string
-	off  int64
+	dir string // the job's
+	off int64
 }
 
 // each hands every whole line written since the last call to fn.
-func (p *progressTail) each(fn func(job.Progress) error) error {
-	f, err := os.Open(p.path)
+func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
+	f, err := os.Open(filepath.Join(p.dir, job.ProgressFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // rank 0 has not started training yet
 	}
@@ -294,7 +307,7 @@ func (p *progressTail) each(fn func(job.Progress) error) error {
 		}
 		p.off += int64(i + 1)
 		data = data[i+1:]
-		if err := fn(pr); err != nil {
+		if err := fn(p.dir, pr); err != nil {
 			return err
 		}
 	}

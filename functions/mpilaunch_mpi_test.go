@@ -423,3 +423,88 @@ func TestRanksAverageDuplicates(t *testing.T) {
 		t.Errorf("test loss %v across ranks, %v locally", at, lt)
 	}
 }
+
+// TestRanksCheckpointResume checks checkpoints of a train_gat run across
+// ranks and resume with ranks: the run stores rank 0's checkpoints as a
+// local run stores its own (every checkpoint_every epochs), a canceled
+// run keeps its last, and resume := with ranks := 2 continues from it
+// the curve that a local resume with as many workers trains, to 1e-9.
+func TestRanksCheckpointResume(t *testing.T) {
+	conn := mpiServer(t, "", t.TempDir())
+	scaledUnemployment(t, conn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows, err := conn.Query(ctx, "SELECT epoch FROM train_gat('uw', model := 'g', ranks := 2, epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0, scaler := 'u', seed := 3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var epoch int64
+		if err := rows.Scan(&epoch); err != nil {
+			t.Fatal(err)
+		}
+		if epoch == 5 {
+			cancel()
+		}
+	}
+	rows.Close()
+	conn = connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
+	var status string
+	var checkpoint int
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) { // the cancel ends the run soon after
+		if err := conn.QueryRow(context.Background(), "SELECT status, coalesce(checkpoint_epoch, -1) FROM mlops.models WHERE name = 'g' AND version = 1").Scan(&status, &checkpoint); err != nil {
+			t.Fatal(err)
+		}
+		if status != "training" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if status != "canceled" {
+		var runErr string
+		conn.QueryRow(context.Background(), "SELECT coalesce(error, '') FROM mlops.training_runs WHERE model = 'g'").Scan(&runErr)
+		t.Logf("the run's error: %s", runErr)
+	}
+	if status != "canceled" || checkpoint < 4 || checkpoint%2 != 0 {
+		t.Fatalf("g@1 after cancel: status %s, checkpoint epoch %d; want canceled, an even epoch from 4", status, checkpoint)
+	}
+	curve := func(q string) [][3]float64 {
+		rows, err := conn.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][3]float64
+		for rows.Next() {
+			var epoch int64
+			var mse [2]float64
+			if err := rows.Scan(&epoch, &mse[0], &mse[1]); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, [3]float64{float64(epoch), mse[0], mse[1]})
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return out
+	}
+	epochs := checkpoint + 3
+	across := curve(fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', ranks := 2, epochs := %d)", epochs))
+	local := curve(fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', workers := 2, epochs := %d)", epochs))
+	if len(across) != 3 || len(local) != 3 || across[0][0] != float64(checkpoint+1) {
+		t.Fatalf("resumed across ranks: %v; locally: %v; want epochs %d to %d", across, local, checkpoint+1, epochs)
+	}
+	for e := range local {
+		for k := 1; k < 3; k++ {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) || across[e][0] != local[e][0] {
+				t.Errorf("epoch %v measure %d: %v resumed across 2 ranks, %v with 2 workers (relative %g)", local[e][0], k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	var resumedFrom string
+	if err := conn.QueryRow(context.Background(), `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
+		WHERE m.name = 'g' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil {
+		t.Fatal(err)
+	}
+	if status != "ready" || resumedFrom != "g@1" {
+		t.Errorf("g@2: status %s, resumed from %q; want ready, from g@1", status, resumedFrom)
+	}
+}

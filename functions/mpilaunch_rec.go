@@ -44,7 +44,7 @@ func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, tes
 		}
 		return nil
 	}
-	data, err := j.mpi.run(ctx, spec, export, func(p job.Progress) error {
+	data, err := j.mpi.run(ctx, spec, export, func(_ string, p job.Progress) error {
 		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: metricOf(p, "train_rmse"), TestRMSE: metricOf(p, "test_rmse"),
 			TrainLoss: metricOf(p, "train_loss"), RecallAt10: metricOf(p, "recall_at_10"), NDCGAt10: metricOf(p, "ndcg_at_10"),
 			Elapsed: time.Duration(p.ElapsedMS) * time.Millisecond}

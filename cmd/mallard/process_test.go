@@ -21,6 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/mlops/parallel"
 )
 
 // The tests in this file's company run the real mallard binary as a child
@@ -43,7 +44,7 @@ func TestMain(m *testing.M) {
 }
 
 // mallardBinary returns the path of the mallard binary built from this
-// package with the duckdb_arrow tag.
+// package with the duckdb_arrow tag, and mpi when this test binary has it.
 func mallardBinary(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -51,7 +52,11 @@ func mallardBinary(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "mallard")
-		out, err := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", built.bin, ".").CombinedOutput()
+		tags := "duckdb_arrow"
+		if parallel.MPI {
+			tags += ",mpi"
+		}
+		out, err := exec.Command("go", "build", "-tags", tags, "-o", built.bin, ".").CombinedOutput()
 		if err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

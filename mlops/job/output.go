@@ -52,26 +52,27 @@ func (w *progress) add(p Progress) error {
 
 func (w *progress) Close() error { return w.f.Close() }
 
-// epoch writes an epoch's progress line and, every checkpointEvery
-// epochs (0: never), the checkpoint snapshot makes into dir.
-func (w *progress) epoch(dir string, checkpointEvery int, p Progress, snapshot func() ([]byte, error)) error {
-	if err := w.add(p); err != nil {
-		return err
+// epoch writes an epoch's progress line, after the checkpoint snapshot
+// makes when one is due (every checkpointEvery epochs, 0: never; and at a
+// best epoch when best is set), so that a reader that sees the line finds
+// the epoch's checkpoint, until a later one replaces it.
+func (w *progress) epoch(dir string, checkpointEvery int, best bool, p Progress, snapshot func() ([]byte, error)) error {
+	if checkpointEvery > 0 && p.Epoch%checkpointEvery == 0 || best && p.Best {
+		data, err := snapshot()
+		if err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, CheckpointFile), data); err != nil {
+			return err
+		}
 	}
-	if checkpointEvery == 0 || p.Epoch%checkpointEvery != 0 {
-		return nil
-	}
-	data, err := snapshot()
-	if err != nil {
-		return err
-	}
-	return writeFile(filepath.Join(dir, CheckpointFile), data)
+	return w.add(p)
 }
 
 // recommenderEpoch is epoch for a recommender's epoch, its metrics named
 // as train_recommender's columns.
 func (w *progress) recommenderEpoch(dir string, checkpointEvery int, e recommender.Epoch, snapshot func() ([]byte, error)) error {
-	return w.epoch(dir, checkpointEvery, Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
+	return w.epoch(dir, checkpointEvery, false, Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
 		"train_rmse": metric(e.TrainRMSE), "test_rmse": metric(e.TestRMSE), "train_loss": metric(e.TrainLoss),
 		"recall_at_10": metric(e.RecallAt10), "ndcg_at_10": metric(e.NDCGAt10)}}, snapshot)
 }

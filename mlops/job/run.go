@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -200,11 +201,24 @@ func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *stor
 			epochs = e.Epoch
 			pr := Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
 				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}
-			return p.epoch(dir, spec.CheckpointEvery, pr, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch, false) })
+			return p.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, pr, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch, false) })
 		}
 	}
+	var start gat.Start
+	if spec.Start != "" {
+		data, err := os.ReadFile(filepath.Join(dir, spec.Start))
+		if err != nil {
+			return Result{}, fmt.Errorf("read the start: %w", err)
+		}
+		a, err := gat.UnmarshalArtifact(data)
+		if err != nil {
+			return Result{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
+		}
+		start = gat.Start{Model: a.Model, Epoch: a.Epoch}
+		epochs = a.Epoch
+	}
 	coll := parallel.NewRanks(comm, spec.workers())
-	model, err := gat.TrainOn(ctx, coll, cfg, w.m, gat.Start{}, report)
+	model, err := gat.TrainOn(ctx, coll, cfg, w.m, start, report)
 	if err != nil {
 		return Result{}, fmt.Errorf("train: %w", err)
 	}
