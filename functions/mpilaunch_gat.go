@@ -91,7 +91,7 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 		return nil, err
 	}
 	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: j.cfg.Seed, Workers: hyper.Workers, GAT: raw,
-		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0}
+		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
 	last := 0
 	if j.from != nil {
 		spec.Start, last = startFile, j.from.Epoch
@@ -164,17 +164,18 @@ const startFile = "start.artifact"
 
 // checkpointAcross stores rank 0's checkpoint of epoch as the version's,
 // when the registry's rule (see registry.Training.Record) makes one due:
-// rank 0 writes it before the epoch's progress line, by the same rule. A
-// checkpoint a later epoch's has replaced already is not stored: the
-// later epoch's line stores that one.
+// rank 0 writes it, by the same rule, as its own file before the epoch's
+// progress line (job.Spec.CheckpointFiles), which is removed once read.
 func (j *gatJob) checkpointAcross(tr *registry.Training, m series.Matrix, dir string, epoch int, best bool) error {
+	path := filepath.Join(dir, job.CheckpointFileOf(epoch))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil // none written (not due, or rank 0 saw no new lowest MSE where the registry did)
+	}
+	os.Remove(path)
 	every := j.checkpointEvery
 	if due := every == 0 && best || every > 0 && epoch%every == 0; !due || epoch == j.cfg.Epochs {
 		return nil
-	}
-	data, err := os.ReadFile(filepath.Join(dir, job.CheckpointFile))
-	if err != nil {
-		return nil // none written (rank 0 saw no new lowest MSE where the registry did)
 	}
 	a, err := decodeGATArtifact(data)
 	if err != nil {

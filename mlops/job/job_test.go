@@ -2,6 +2,7 @@ package job_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -177,7 +178,7 @@ func TestGATJobStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.Start, spec.CheckpointEvery, spec.CheckpointBest = "start.artifact", 0, true
+	spec.Start, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles = "start.artifact", 0, true, true
 	if err := spec.Write(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -212,5 +213,20 @@ func TestGATJobStart(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, job.CheckpointFile)); (err == nil) != best {
 		t.Errorf("checkpoint_best: a best epoch %v, a checkpoint written: %v", best, err)
+	}
+	latest, _ := os.ReadFile(filepath.Join(dir, job.CheckpointFile))
+	for _, p := range got { // checkpoint_files: each best epoch's checkpoint in a file of its own
+		data, err := os.ReadFile(filepath.Join(dir, job.CheckpointFileOf(p.Epoch)))
+		if (err == nil) != p.Best {
+			t.Errorf("epoch %d, best %v: its checkpoint file: %v", p.Epoch, p.Best, err)
+		}
+		if err == nil {
+			if a, err := gat.UnmarshalArtifact(data); err != nil || a.Epoch != p.Epoch {
+				t.Errorf("epoch %d's checkpoint file decodes to %v (%v)", p.Epoch, a, err)
+			}
+			if p.Epoch == 4 && !bytes.Equal(data, latest) {
+				t.Errorf("%s is not the last checkpoint", job.CheckpointFile)
+			}
+		}
 	}
 }

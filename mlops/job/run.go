@@ -201,7 +201,7 @@ func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *stor
 			epochs = e.Epoch
 			pr := Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
 				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}
-			return p.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, pr, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch, false) })
+			return p.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles, pr, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch, false) })
 		}
 	}
 	var start gat.Start

@@ -56,6 +56,11 @@ type Spec struct {
 	// epoch with a new lowest selection MSE (train_gat's checkpoint_every
 	// := 0).
 	CheckpointBest bool `json:"checkpoint_best,omitempty"`
+	// CheckpointFiles also keeps each checkpoint as the file
+	// CheckpointFileOf(epoch) until its reader (the SQL server) removes it,
+	// so that none is missed when a later one replaces CheckpointFile
+	// before it is read.
+	CheckpointFiles bool `json:"checkpoint_files,omitempty"`
 	// Start, for a GAT job, names an artifact (a checkpoint) whose model
 	// the job trains on from the epoch after the artifact's, as train_gat's
 	// resume does.
