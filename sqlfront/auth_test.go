@@ -1,3 +1,5 @@
+//go:build duckdb_arrow
+
 package sqlfront_test
 
 import (
@@ -23,11 +25,6 @@ func startSCRAMServer(t *testing.T, cfg sqlfront.Config) string {
 	}
 	cfg.Credentials = creds
 	return startServer(t, cfg)
-}
-
-// passwordConnString is connString for user with password and sslmode.
-func passwordConnString(addr, user, password, sslmode string) string {
-	return connString(addr) + " user=" + user + " password=" + password + " sslmode=" + sslmode
 }
 
 var scramLogins = []struct {
@@ -199,17 +196,6 @@ func (c *rawClient) scramFinish(conv *scram.ClientConversation) (e ending, verif
 			return e, verified
 		}
 	}
-}
-
-// receive reads one message, failing the test on a read error.
-func (c *rawClient) receive() pgproto3.BackendMessage {
-	c.t.Helper()
-	c.conn.SetReadDeadline(time.Now().Add(rawDeadline))
-	msg, err := c.fe.Receive()
-	if err != nil {
-		c.t.Fatalf("receive: %v", err)
-	}
-	return msg
 }
 
 // TestSCRAMClientMisbehaves: a client that goes away or breaks the protocol

@@ -1,6 +1,9 @@
 package sqlfront_test
 
 import (
+	"context"
+	"fmt"
+	"log/slog"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -14,6 +17,35 @@ func startServer(t testing.TB, cfg sqlfront.Config) string {
 	t.Helper()
 	_, addr := startServerHandle(t, cfg)
 	return addr
+}
+
+// serveFront starts a server for db planned by p, logging to log (nil:
+// nowhere), and serves it on a local port until the test ends; then it
+// shuts the server down and runs closeDB, if set. It returns the server
+// and its address.
+func serveFront(t testing.TB, cfg sqlfront.Config, db sqlfront.Engine, p sqlfront.Planner, log *slog.Logger,
+	closeDB func(context.Context) error) (*sqlfront.Server, string) {
+	t.Helper()
+	if cfg.ServerVersion == "" {
+		cfg.ServerVersion = "15.0 (Mallard test)"
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	srv, err := sqlfront.New(context.Background(), cfg, db, p, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := testserver.Serve(t, srv.Serve, func(ctx context.Context) error {
+		if err := srv.Shutdown(ctx); err != nil {
+			return fmt.Errorf("shutdown: %w", err) // the database is still in use; closing it could block
+		}
+		if closeDB == nil {
+			return nil
+		}
+		return closeDB(ctx)
+	})
+	return srv, addr
 }
 
 func connString(addr string) string { return testserver.ConnString(addr) }
