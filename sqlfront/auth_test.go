@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/sqlfront"
@@ -45,18 +44,10 @@ func TestSCRAMWithPgx(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			conn, err := pgx.Connect(ctx, passwordConnString(addr, tt.user, tt.password, "disable"))
-			if tt.wantCode != "" {
-				var pe *pgconn.PgError
-				if !errors.As(err, &pe) || pe.Code != tt.wantCode {
-					t.Fatalf("connect: %v, want PgError %s", err, tt.wantCode)
-				}
+			conn := login(t, passwordConnString(addr, tt.user, tt.password, "disable"), tt.wantCode)
+			if conn == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
 			var n int
 			if err := conn.QueryRow(ctx, "SELECT 41 + 1").Scan(&n); err != nil || n != 42 {
 				t.Fatalf("query after login: %d, %v", n, err)
@@ -87,23 +78,15 @@ func TestReaderLogin(t *testing.T) {
 		t.Run(tt.user+"/"+tt.password, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			conn, err := pgx.Connect(ctx, passwordConnString(addr, tt.user, tt.password, "disable"))
-			if tt.wantCode != "" {
-				var pe *pgconn.PgError
-				if !errors.As(err, &pe) || pe.Code != tt.wantCode {
-					t.Fatalf("connect: %v, want PgError %s", err, tt.wantCode)
-				}
+			conn := login(t, passwordConnString(addr, tt.user, tt.password, "disable"), tt.wantCode)
+			if conn == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
 			var user string
 			if err := conn.QueryRow(ctx, "SELECT current_user").Scan(&user); err != nil || user != tt.user {
 				t.Fatalf("current_user %q (%v), want %q", user, err, tt.user)
 			}
-			_, err = conn.Exec(ctx, "CREATE TEMP TABLE t AS SELECT 1 AS a")
+			_, err := conn.Exec(ctx, "CREATE TEMP TABLE t AS SELECT 1 AS a")
 			var pe *pgconn.PgError
 			if tt.writes && err != nil || !tt.writes && (!errors.As(err, &pe) || pe.Code != "42501") {
 				t.Fatalf("CREATE TEMP TABLE as %s: %v", tt.user, err)

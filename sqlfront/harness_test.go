@@ -2,11 +2,14 @@ package sqlfront_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/sqlfront"
 )
@@ -64,6 +67,31 @@ func connect(t testing.TB, addr string, mode pgx.QueryExecMode) *pgx.Conn {
 func connectMode(t testing.TB, cfg *pgx.ConnConfig, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
 	return testserver.Connect(t, cfg, mode)
+}
+
+// login connects with connStr. When wantCode is set the login must fail
+// with that SQLSTATE, and login returns nil; otherwise it returns the
+// connection, which closes when the test ends.
+func login(t testing.TB, connStr, wantCode string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, connStr)
+	if wantCode != "" {
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != wantCode {
+			if err == nil {
+				conn.Close(ctx)
+			}
+			t.Fatalf("connect: %v, want PgError %s", err, wantCode)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }
 
 var execModes = []struct {
