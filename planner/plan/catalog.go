@@ -10,7 +10,7 @@ type Catalog struct {
 	// InfoMacros information_schema functions (_pg_expandarray).
 	Views, InfoViews, Macros, InfoMacros []string
 	// Functions maps each of Mallard's table functions to the names of its
-	// named arguments; calls of them are rewritten (see rewriteCalls).
+	// named arguments; the planner rewrites calls of them (planner.rewriteCalls).
 	Functions map[string][]string
 	// Operations are Mallard's scalar functions named schema.function
 	// (mlops.cancel, ...); calls of them are rewritten too.
