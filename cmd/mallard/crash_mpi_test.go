@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // TestKilledDuringMPITraining kills the real server process (built with
@@ -28,11 +29,7 @@ func TestKilledDuringMPITraining(t *testing.T) {
 	ctx := context.Background()
 	server := startMallard(t, dbPath, "--job-dir", jobs)
 	conn := server.connect(t)
-	for _, q := range []string{
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
-	} {
+	for _, q := range testserver.Unemployment(t) {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
