@@ -29,13 +29,18 @@ test: deps vet test-go test-nocgo test-mpi fuzz test-clients
 test-go:
 	./scripts/with-postgres.sh $(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
 
-# test-nocgo keeps the wire's decoders (value codecs, startup packets and
-# SCRAM, COPY data) and the types they read free of DuckDB and the SQL
-# parser: they, their tests and their fuzzers' seed corpora build and pass
-# without cgo (pgcodec compares its encodings with PostgreSQL 15, hence
-# with-postgres.sh).
-NOCGO := ./sqltype/... ./sqlfront/pgcodec/... ./sqlfront/wire/... ./sqlfront/copyin/...
+# test-nocgo keeps the wire free of DuckDB and the SQL parser: sqlfront
+# (which sees them only through its Engine and Planner interfaces), its
+# decoders (value codecs, startup packets and SCRAM, COPY data), the
+# statements the planner hands it (planner/plan) and the types they read
+# build, vet and pass their tests without cgo. The wire fuzzers FuzzStartup,
+# FuzzMessages and FuzzAuth run their seed corpora there on
+# sqlfront/internal/memengine; with DuckDB (test-go) they run on the real
+# engine. pgcodec compares its encodings with PostgreSQL 15, hence
+# with-postgres.sh.
+NOCGO := ./sqltype/... ./planner/plan/... ./sqlfront/...
 test-nocgo:
+	CGO_ENABLED=0 $(GO) vet $(NOCGO)
 	CGO_ENABLED=0 ./scripts/with-postgres.sh $(GO) test -count=1 $(NOCGO)
 
 # test-mpi runs the packages that use MPI with it: ranks under mpirun
@@ -44,6 +49,7 @@ test-mpi:
 	$(GO) vet -tags=$(TAGS),mpi ./mlops/parallel/ ./mlops/job/ ./cmd/mallard/ ./functions/
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m ./mlops/parallel/ ./mlops/job/
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestRanks' ./functions/
+	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestKilledDuringMPITraining' ./cmd/mallard/
 
 test-clients: build
 	./scripts/test-clients.sh

@@ -54,7 +54,7 @@ func tableFunctions() map[string]tableFunction {
 }
 
 // Names are the names of Mallard's SQL functions, as the planner and the
-// wire side need them (see planner.Catalog and sqlfront.Config).
+// wire side need them (see plan.Catalog and sqlfront.Config).
 type Names struct {
 	// Table maps the table functions to their named arguments.
 	Table map[string][]string

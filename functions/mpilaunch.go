@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +34,11 @@ type MPI struct {
 	Mpirun string
 	// Hostfile, when set, is passed to mpirun as --hostfile.
 	Hostfile string
+	// Launcher, when set, is a command template that starts the ranks
+	// instead of mpirun (for a scheduler such as Slurm's srun): sh runs it
+	// with the placeholders of LauncherPlaceholders replaced by their
+	// values, quoted for sh. CheckLauncher tells whether one is well made.
+	Launcher string
 	// JobDir is where each run gets a job directory of its own; on a file
 	// system every host of the hostfile shares. "" refuses ranks.
 	JobDir string
@@ -48,7 +55,49 @@ type mpiLaunch struct {
 	fn                       string
 	ranks                    int
 	mpirun, worker, hostfile string
+	launcher                 string
 	jobDir, version          string
+}
+
+// LauncherPlaceholders are what a launcher template may name, each
+// replaced by its value quoted for sh: {ranks}, the number of ranks;
+// {worker}, the mallard the ranks run (this executable unless configured
+// otherwise); {job}, the job directory, which the template must name.
+var LauncherPlaceholders = []string{"{ranks}", "{worker}", "{job}"}
+
+// placeholder is anything a template writes as a placeholder.
+var placeholder = regexp.MustCompile(`\{[A-Za-z_]*\}`)
+
+// CheckLauncher reports what is wrong with a launcher template: a
+// placeholder it does not know, or no {job}, without which the ranks
+// cannot find their job.
+func CheckLauncher(template string) error {
+	for _, p := range placeholder.FindAllString(template, -1) {
+		if !slices.Contains(LauncherPlaceholders, p) {
+			return fmt.Errorf("the placeholder %s is not one of %s", p, strings.Join(LauncherPlaceholders, ", "))
+		}
+	}
+	if !strings.Contains(template, "{job}") {
+		return errors.New("the template does not name {job}, the job directory the ranks read (such as train-worker --job {job})")
+	}
+	return nil
+}
+
+// launcherCommand is the launcher template with its placeholders
+// replaced.
+func (l *mpiLaunch) launcherCommand(dir string) string {
+	return strings.NewReplacer("{ranks}", strconv.Itoa(l.ranks), "{worker}", shellQuote(l.worker), "{job}", shellQuote(dir)).Replace(l.launcher)
+}
+
+// shellQuote quotes s as one word for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// starter is what starts the ranks, as the launcher's errors name it.
+func (l *mpiLaunch) starter() string {
+	if l.launcher != "" {
+		return "the launcher"
+	}
+	return "mpirun"
 }
 
 // mpiLaunchOf resolves the server's MPI settings for a call of fn with
@@ -60,17 +109,28 @@ func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
 	if name == "" {
 		name = "mpirun"
 	}
+	if m.Launcher != "" {
+		name = "sh" // runs the launcher, which starts the ranks its own way
+	}
 	path, err := exec.LookPath(name)
+	if err != nil && m.Launcher != "" {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d: --launcher needs sh to run it, and it is not found: %v", fn, ranks, err)
+	}
 	if err != nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs mpirun, and %q is not found: %v", fn, ranks, name, err).
-			WithHint("Install Open MPI (openmpi-bin) or start mallard with --mpirun PATH.")
+			WithHint("Install Open MPI (openmpi-bin) or start mallard with --mpirun PATH (or --launcher TEMPLATE for another scheduler).")
 	}
 	if m.JobDir == "" {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs a job directory, and this server has none (an in-memory database has no default)", fn, ranks).
 			WithHint("Start mallard with --job-dir DIR, on a file system every host of the job shares.")
 	}
+	if err := writable(m.JobDir); err != nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d needs a job directory this server can write, and --job-dir %s is not: %v",
+			fn, ranks, m.JobDir, err).
+			WithHint("Start mallard with --job-dir naming a directory it can create and write, on a file system every host of the job shares.")
+	}
 	worker := m.Worker
-	if worker == "" {
+	if worker == "" && (m.Launcher == "" || strings.Contains(m.Launcher, "{worker}")) {
 		if !parallel.MPI {
 			return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: ranks := %d needs a mallard built with MPI, and this one is not: its ranks would each train alone", fn, ranks).
 				WithHint("Build it with make build-mpi (needs libopenmpi-dev), or train in one process with workers := N.")
@@ -79,7 +139,22 @@ func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
 			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d: find this executable to run as the ranks: %v", fn, ranks, err)
 		}
 	}
-	return &mpiLaunch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, jobDir: m.JobDir, version: m.Version}, nil
+	return &mpiLaunch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, launcher: m.Launcher, jobDir: m.JobDir,
+		version: m.Version}, nil
+}
+
+// writable makes dir if it is missing and checks that a job directory can
+// be made in it, so that a run that could not write its job is refused
+// before it is recorded.
+func writable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	probe, err := os.MkdirTemp(dir, ".probe-")
+	if err != nil {
+		return err
+	}
+	return os.Remove(probe)
 }
 
 // mpiOutputTail is how much of mpirun's output a failed job's error keeps.
@@ -94,12 +169,13 @@ var rankLine = regexp.MustCompile(`(?m)^rank 0/(\d+): `)
 
 // run runs a job across the ranks: it makes a job directory, has export
 // write the source there, writes spec, starts mpirun and hands each
-// progress line rank 0 writes to progress, as it comes. It returns rank
+// progress line rank 0 writes to progress, with the job directory, as it
+// comes. It returns rank
 // 0's artifact. When ctx ends or progress fails, it kills mpirun's process
 // group; a job that fails (a rank that exits non-zero) fails with
 // mpirun's output. The job directory is removed unless the job failed.
 func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx context.Context, dir string) error,
-	progress func(job.Progress) error) (artifact []byte, err error) {
+	progress func(dir string, p job.Progress) error) (artifact []byte, err error) {
 	if err := os.MkdirAll(l.jobDir, 0o755); err != nil {
 		return nil, l.dirError(err)
 	}
@@ -125,21 +201,35 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 		args = append(args, "--hostfile", l.hostfile)
 	}
 	args = append(args, "--bind-to", "none", l.worker, "train-worker", "--job", dir)
+	if l.launcher != "" {
+		args = []string{"-c", l.launcherCommand(dir)}
+	}
 	cmd := exec.Command(l.mpirun, args...)
 	out := &tailBuffer{max: mpiOutputTail}
 	cmd.Stdout, cmd.Stderr = out, out
 	ownGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	started, exited := make(chan error, 1), make(chan error, 1)
+	go func() {
+		// Linux signals a child whose parent dies (see stopWithParent) when
+		// the thread that started it ends: this one is kept until it exits.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		exited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: start %s: %v", l.fn, l.mpirun, err).
-			WithHint("Check --mpirun.")
+			WithHint("Check --mpirun and --launcher.")
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	stop := func() {
 		killGroup(cmd)
 		<-exited
 	}
-	tail := &progressTail{path: filepath.Join(dir, job.ProgressFile)}
+	tail := &progressTail{dir: dir}
 	tick := time.NewTicker(mpiPoll)
 	defer tick.Stop()
 	for {
@@ -153,14 +243,14 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 			}
 			if werr != nil {
 				keep = true
-				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); mpirun's output ends:\n%s",
-					l.fn, l.ranks, werr, strings.TrimSpace(out.String())).
+				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); %s's output ends:\n%s",
+					l.fn, l.ranks, werr, l.starter(), strings.TrimSpace(out.String())).
 					WithHint("The job directory %s keeps its spec and source.", dir)
 			}
 			if m := rankLine.FindStringSubmatch(out.String()); m == nil || m[1] != strconv.Itoa(l.ranks) {
 				keep = true
-				return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the worker %s did not run as %d ranks of one MPI job: it is not built with MPI; its output ends:\n%s",
-					l.fn, l.worker, l.ranks, strings.TrimSpace(out.String())).WithHint("Run a mallard built with make build-mpi.")
+				return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the workers did not run as %d ranks of one MPI job (a worker not built with MPI, or a launcher that started them apart); %s's output ends:\n%s",
+					l.fn, l.ranks, l.starter(), strings.TrimSpace(out.String())).WithHint("Run a mallard built with make build-mpi, started as one MPI job.")
 			}
 			data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
 			if err != nil {
@@ -178,19 +268,19 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 }
 
 func (l *mpiLaunch) dirError(err error) error {
-	return sqlstate.New(sqlstate.IOError, "%s: job directory: %v", l.fn, err).
+	return sqlstate.New(sqlstate.IOError, "%s: the job directory under --job-dir %s: %v", l.fn, l.jobDir, err).
 		WithHint("--job-dir must name a directory the server can write, shared with every host of the job.")
 }
 
 // progressTail reads the lines a job appends to its progress file.
 type progressTail struct {
-	path string
-	off  int64
+	dir string // the job's
+	off int64
 }
 
 // each hands every whole line written since the last call to fn.
-func (p *progressTail) each(fn func(job.Progress) error) error {
-	f, err := os.Open(p.path)
+func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
+	f, err := os.Open(filepath.Join(p.dir, job.ProgressFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // rank 0 has not started training yet
 	}
@@ -217,7 +307,7 @@ func (p *progressTail) each(fn func(job.Progress) error) error {
 		}
 		p.off += int64(i + 1)
 		data = data[i+1:]
-		if err := fn(pr); err != nil {
+		if err := fn(p.dir, pr); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -26,15 +27,11 @@ func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
 	if ranks <= 1 {
 		return nil, nil
 	}
-	if j.from != nil {
-		return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: resume does not train across ranks (ranks := %d)", trainGATName, ranks).
-			WithHint("Resume in this process: leave ranks out.")
-	}
 	l, err := j.c.mpiLaunchOf(trainGATName, ranks)
 	if err != nil {
 		return nil, err
 	}
-	j.cfg.Workers = ranks * j.cfg.Workers
+	j.cfg.Workers = ranks * int(a.int("workers")) // a resumed run's too: workers is each rank's, not the checkpoint's
 	if err := j.cfg.Validate(); err != nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: ranks := %d x workers := %d: %v", trainGATName, ranks, j.cfg.Workers/ranks, err)
 	}
@@ -43,9 +40,10 @@ func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
 
 // startAcross is start for a run across the ranks of l: it reads the
 // source and records the run as start does, then has the ranks train on
-// the matrix it read (exported to the job directory), records rank 0's
-// epochs, sends them as NOTICEs and rows as a local run does, and scores
-// and stores rank 0's model as a local run's. It stores no checkpoints.
+// the matrix it read (exported to the job directory), from the checkpoint
+// resume names if any, records rank 0's epochs and checkpoints, sends the
+// epochs as NOTICEs and rows as a local run does, and scores and stores
+// rank 0's model as a local run's.
 func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, error) {
 	return func(ctx context.Context) (r *run, err error) {
 		m, release, err := j.read(ctx)
@@ -61,9 +59,18 @@ func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, erro
 			return nil, err
 		}
 		j.lastTimes = lastTwo(j.timeRows)
-		spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: dataFingerprint(j.w.entityNames(), m),
+		fp := dataFingerprint(j.w.entityNames(), m)
+		if j.from != nil {
+			if err := j.checkResume(fp); err != nil {
+				return nil, err
+			}
+		}
+		spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: fp,
 			Rows: int64(m.T), Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery,
 			Deploy: j.deploy, Session: j.c.caller.ID()}
+		if j.from != nil {
+			spec.ResumedFrom = j.fromRef.String()
+		}
 		tr, err := j.c.reg.Begin(ctx, spec)
 		if err != nil {
 			return nil, err
@@ -83,15 +90,29 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 	if err != nil {
 		return nil, err
 	}
-	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: j.cfg.Seed, Workers: hyper.Workers, GAT: raw}
+	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: j.cfg.Seed, Workers: hyper.Workers, GAT: raw,
+		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
+	last := 0
+	if j.from != nil {
+		spec.Start, last = startFile, j.from.Epoch
+	}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteMatrix(ctx, filepath.Join(dir, "series.parquet"), m); err != nil {
-			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory: %v", trainGATName, err)
+			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainGATName, l.jobDir, err)
+		}
+		if j.from == nil {
+			return nil
+		}
+		data, err := json.Marshal(j.from)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, startFile), data, 0o644)
+		}
+		if err != nil {
+			return l.dirError(err)
 		}
 		return nil
 	}
-	last := 0
-	data, err := l.run(ctx, spec, export, func(p job.Progress) error {
+	data, err := l.run(ctx, spec, export, func(dir string, p job.Progress) error {
 		e := gat.Epoch{Epoch: p.Epoch, TrainMSE: metricOf(p, "train_mse"), TestMSE: metricOf(p, "test_mse"), ValMSE: metricOf(p, "val_mse"),
 			Elapsed: time.Duration(p.ElapsedMS) * time.Millisecond}
 		last = e.Epoch
@@ -107,6 +128,9 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 		}
 		best, err := tr.Epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(p.ElapsedMS), extra)
 		if err != nil {
+			return err
+		}
+		if err := j.checkpointAcross(tr, m, dir, e.Epoch, best); err != nil {
 			return err
 		}
 		j.c.caller.Notice(fmt.Sprintf("%s; %d ranks", note, l.ranks))
@@ -132,4 +156,37 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 			tr.Ref(), model.Kept, 0))
 	}
 	return j.result(m, model, last)
+}
+
+// startFile is the checkpoint a resumed run across ranks starts from, in
+// its job directory.
+const startFile = "start.artifact"
+
+// checkpointAcross stores rank 0's checkpoint of epoch as the version's,
+// when the registry's rule (see registry.Training.Record) makes one due:
+// rank 0 writes it, by the same rule, as its own file before the epoch's
+// progress line (job.Spec.CheckpointFiles), which is removed once read.
+func (j *gatJob) checkpointAcross(tr *registry.Training, m series.Matrix, dir string, epoch int, best bool) error {
+	path := filepath.Join(dir, job.CheckpointFileOf(epoch))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil // none written (not due, or rank 0 saw no new lowest MSE where the registry did)
+	}
+	os.Remove(path)
+	every := j.checkpointEvery
+	if due := every == 0 && best || every > 0 && epoch%every == 0; !due || epoch == j.cfg.Epochs {
+		return nil
+	}
+	a, err := decodeGATArtifact(data)
+	if err != nil {
+		return sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainGATName, err)
+	}
+	if a.Epoch != epoch {
+		return nil
+	}
+	data, err = j.artifact(m, a.Model, epoch, false)
+	if err != nil {
+		return err
+	}
+	return tr.Checkpoint(epoch, data)
 }

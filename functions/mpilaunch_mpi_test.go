@@ -311,3 +311,200 @@ func TestRanksTrainGAT(t *testing.T) {
 		t.Errorf("forecasts differ: %v from the local model, %v from the one trained across ranks", lf, af)
 	}
 }
+
+// TestRanksUnreachableHost checks that a hostfile naming a host mpirun
+// cannot reach fails the run with mpirun's error (58030), records the
+// version and the run failed, and stores, deploys and serves nothing.
+func TestRanksUnreachableHost(t *testing.T) {
+	bin, version := mpiMallard(t)
+	hostfile := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(hostfile, []byte("nohost.invalid slots=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: bin, JobDir: t.TempDir(), Hostfile: hostfile}})
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	exec(t, conn, smallRatingsSQL)
+	e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'far', ranks := 2, "+mpiHyper+")")
+	if e.Code != "58030" || !strings.Contains(e.Message, "mpirun's output ends") || !strings.Contains(e.Message, "nohost") {
+		t.Errorf("error %s %s, want 58030 with mpirun's output naming the host", e.Code, e.Message)
+	}
+	var status, runStatus, runError string
+	var artifacts, deployments int64
+	if err := conn.QueryRow(context.Background(), `SELECT m.status, r.status, r.error,
+		(SELECT count(*) FROM mlops.artifacts WHERE name = 'far'), (SELECT count(*) FROM mlops.deployments WHERE name = 'far')
+		FROM mlops.models m JOIN mlops.training_runs r USING (run_id) WHERE m.name = 'far'`).Scan(&status, &runStatus, &runError, &artifacts, &deployments); err != nil {
+		t.Fatal(err)
+	}
+	if status != "failed" || runStatus != "failed" || !strings.Contains(runError, "nohost") || artifacts != 0 || deployments != 0 {
+		t.Errorf("model far: status %s, run %s (%q), %d artifacts, %d deployments; want failed, failed with mpirun's error, none, none",
+			status, runStatus, runError, artifacts, deployments)
+	}
+	if e := errorCode(t, conn, "SELECT * FROM recommend('far', user_id := 7, k := 3)"); e.Code == "" {
+		t.Errorf("recommend serves the failed model far")
+	}
+}
+
+// TestRanksLauncher checks a run started by a --launcher template rather
+// than by --mpirun (which names no mpirun here): the template, itself
+// calling mpirun, runs the ranks, and the run streams the loss curve of a
+// local run with workers := 2 (to 1e-9 relative), a NOTICE per epoch, and
+// registers a ready model.
+func TestRanksLauncher(t *testing.T) {
+	bin, version := mpiMallard(t)
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	launcher := "exec mpirun -np {ranks} --bind-to none {worker} train-worker --job {job}"
+	addr := startServerWith(t, server.Config{Version: version,
+		MPI: functions.MPI{Mpirun: "/nonexistent/mpirun", Launcher: launcher, Worker: bin, JobDir: t.TempDir()}})
+	var notices []string
+	conn := connectWithNotices(t, addr, pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(t, conn, smallRatingsSQL)
+	local := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'local', workers := 2, "+mpiHyper+")")
+	notices = nil
+	across := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'launched', ranks := 2, "+mpiHyper+")")
+	if len(across) != len(local) || len(local) != 4 {
+		t.Fatalf("%d epochs launched, %d locally, want 4", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) {
+				t.Errorf("epoch %d measure %d: %v launched, %v with 2 workers (relative %g)", e+1, k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	epochNotices := 0
+	for _, n := range notices {
+		if strings.HasPrefix(n, "train_recommender launched@1: epoch ") && strings.HasSuffix(n, "; 2 ranks") {
+			epochNotices++
+		}
+	}
+	if epochNotices != 4 {
+		t.Errorf("%d epoch NOTICEs, want 4: %q", epochNotices, notices)
+	}
+	var status string
+	if err := conn.QueryRow(context.Background(), "SELECT status FROM mlops.models WHERE name = 'launched'").Scan(&status); err != nil {
+		t.Fatal(err)
+	}
+	if status != "ready" {
+		t.Errorf("model launched: status %s, want ready", status)
+	}
+}
+
+// TestRanksAverageDuplicates checks that a run across ranks trains on the
+// ratings this server read, duplicates averaged and users held out as in
+// a local run: the ranks read the ratings the server split and exported,
+// and the curve is a local run's with as many workers, to 1e-9 relative.
+func TestRanksAverageDuplicates(t *testing.T) {
+	conn := mpiServer(t, "", t.TempDir())
+	exec(t, conn, smallRatingsSQL)
+	exec(t, conn, "INSERT INTO r SELECT user_id, item_id, 6 - rating FROM r WHERE (user_id + item_id) % 4 = 0")
+	const hyper = ", duplicates := 'avg', hold_out_users := 0.1, workers := 1, hidden := [16], epochs := 3, batch_size := 16, seed := 5)"
+	local := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'local', workers := 2"+strings.Replace(hyper, ", workers := 1", "", 1))
+	across := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'across', ranks := 2"+hyper)
+	if len(across) != len(local) || len(local) != 3 {
+		t.Fatalf("%d epochs across ranks, %d locally, want 3", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) {
+				t.Errorf("epoch %d measure %d: %v across 2 ranks, %v with 2 workers (relative %g)", e+1, k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	var lt, at float64
+	if err := conn.QueryRow(context.Background(), `SELECT (SELECT test_loss FROM mlops.models WHERE name = 'local'),
+		(SELECT test_loss FROM mlops.models WHERE name = 'across' AND status = 'ready')`).Scan(&lt, &at); err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(lt-at) <= 1e-9*math.Abs(lt)) {
+		t.Errorf("test loss %v across ranks, %v locally", at, lt)
+	}
+}
+
+// TestRanksCheckpointResume checks checkpoints of a train_gat run across
+// ranks and resume with ranks: the run stores rank 0's checkpoints as a
+// local run stores its own (every checkpoint_every epochs), a canceled
+// run keeps its last, and resume := with ranks := 2 continues from it
+// the curve that a local resume with as many workers trains, to 1e-9.
+func TestRanksCheckpointResume(t *testing.T) {
+	conn := mpiServer(t, "", t.TempDir())
+	scaledUnemployment(t, conn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows, err := conn.Query(ctx, "SELECT epoch FROM train_gat('uw', model := 'g', ranks := 2, epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0, scaler := 'u', seed := 3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var epoch int64
+		if err := rows.Scan(&epoch); err != nil {
+			t.Fatal(err)
+		}
+		if epoch == 5 {
+			cancel()
+		}
+	}
+	rows.Close()
+	conn = connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
+	var status string
+	var checkpoint int
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) { // the cancel ends the run soon after
+		if err := conn.QueryRow(context.Background(), "SELECT status, coalesce(checkpoint_epoch, -1) FROM mlops.models WHERE name = 'g' AND version = 1").Scan(&status, &checkpoint); err != nil {
+			t.Fatal(err)
+		}
+		if status != "training" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if status != "canceled" {
+		var runErr string
+		conn.QueryRow(context.Background(), "SELECT coalesce(error, '') FROM mlops.training_runs WHERE model = 'g'").Scan(&runErr)
+		t.Logf("the run's error: %s", runErr)
+	}
+	if status != "canceled" || checkpoint < 4 || checkpoint%2 != 0 {
+		t.Fatalf("g@1 after cancel: status %s, checkpoint epoch %d; want canceled, an even epoch from 4", status, checkpoint)
+	}
+	curve := func(q string) [][3]float64 {
+		rows, err := conn.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][3]float64
+		for rows.Next() {
+			var epoch int64
+			var mse [2]float64
+			if err := rows.Scan(&epoch, &mse[0], &mse[1]); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, [3]float64{float64(epoch), mse[0], mse[1]})
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return out
+	}
+	epochs := checkpoint + 3
+	across := curve(fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', ranks := 2, epochs := %d)", epochs))
+	local := curve(fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', workers := 2, epochs := %d)", epochs))
+	if len(across) != 3 || len(local) != 3 || across[0][0] != float64(checkpoint+1) {
+		t.Fatalf("resumed across ranks: %v; locally: %v; want epochs %d to %d", across, local, checkpoint+1, epochs)
+	}
+	for e := range local {
+		for k := 1; k < 3; k++ {
+			if d := math.Abs(across[e][k]-local[e][k]) / math.Abs(local[e][k]); !(d <= 1e-9) || across[e][0] != local[e][0] {
+				t.Errorf("epoch %v measure %d: %v resumed across 2 ranks, %v with 2 workers (relative %g)", local[e][0], k, across[e][k], local[e][k], d)
+			}
+		}
+	}
+	var resumedFrom string
+	if err := conn.QueryRow(context.Background(), `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
+		WHERE m.name = 'g' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil {
+		t.Fatal(err)
+	}
+	if status != "ready" || resumedFrom != "g@1" {
+		t.Errorf("g@2: status %s, resumed from %q; want ready, from g@1", status, resumedFrom)
+	}
+}

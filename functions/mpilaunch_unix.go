@@ -9,8 +9,14 @@ import (
 )
 
 // ownGroup starts cmd in a process group of its own, which killGroup ends
-// whole: mpirun and the ranks it starts on this host.
-func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+// whole: mpirun and the ranks it starts on this host. Where the system
+// allows it, cmd is also asked to stop when the server dies without ending
+// it (killed, or crashed): mpirun then ends its ranks, and a server that
+// restarts marks the run interrupted with no job left running.
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stopWithParent(cmd.SysProcAttr)
+}
 
 // killGroup asks cmd's process group to stop (mpirun then ends its ranks,
 // on every host), and kills what is left of it after a grace period.

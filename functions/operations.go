@@ -16,7 +16,7 @@ import (
 // operation is one of the registry's operations: a scalar function named
 // mlops.<name>, called once per row, with side effects. The planner
 // passes the caller first, then every argument as JSON text (see
-// planner.Catalog.Operations).
+// plan.Catalog.Operations).
 type operation struct {
 	sig    signature
 	result duckdb.TypeInfo

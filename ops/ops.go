@@ -81,11 +81,11 @@ func Register(ctx context.Context, db *storage.DB, sessions Sessions) error {
 }
 
 // Scalars are the functions the planner must pass the caller to, first
-// (see planner.Catalog.Scalars).
+// (see plan.Catalog.Scalars).
 func Scalars() []string { return []string{signalName(false), signalName(true), resetFunction} }
 
 // Views are the pg_catalog relations Register adds to the catalog's, for
-// the planner to route (see planner.Catalog.Views).
+// the planner to route (see plan.Catalog.Views).
 func Views() []string { return []string{"pg_stat_statements"} }
 
 // callerOf reads the caller the planner passes a scalar function: a JSON

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 func TestRewriteCalls(t *testing.T) {
-	p := planner.New(planner.Catalog{Functions: map[string][]string{
+	p := planner.New(plan.Catalog{Functions: map[string][]string{
 		"rescale": {"save_as"}, "pivot_entity_time": {"time", "agg"},
 	}})
 	const caller = "mallard_connection := CAST(json_object('id', getvariable('mallard_connection'), 'schema', current_schema(), " +
@@ -44,7 +45,7 @@ func TestRewriteCalls(t *testing.T) {
 }
 
 func TestRewriteCallerScalars(t *testing.T) {
-	p := planner.New(planner.Catalog{Scalars: []string{"recommendations"}})
+	p := planner.New(plan.Catalog{Scalars: []string{"recommendations"}})
 	const caller = "CAST(json_object('id', getvariable('mallard_connection'), 'schema', current_schema(), " +
 		"'search_path', current_setting('search_path')) AS VARCHAR)"
 	tests := []struct{ name, in, want string }{

@@ -78,7 +78,7 @@ type arrayParser struct {
 }
 
 func (p *arrayParser) space() {
-	for p.i < len(p.s) && isSpace(p.s[p.i]) {
+	for p.i < len(p.s) && strings.IndexByte(" \t\n\r\f\v", p.s[p.i]) >= 0 { // Postgres' array_isspace
 		p.i++
 	}
 }

@@ -6,85 +6,15 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/mallard/mallard/planner/plan"
 )
-
-// DDL is a Postgres statement that the server carries out as several DuckDB
-// steps, or as none: the DDL that pg_dump, pgbench and schema tools write in
-// forms DuckDB does not accept. Notices tell the client, before the steps
-// run, what Mallard did not keep (an owner, a storage parameter, a
-// privilege); a statement whose whole meaning is lost has no steps.
-type DDL struct {
-	Notices []string
-	// Warnings say where Mallard keeps less than Postgres would in a way
-	// that changes what later statements do (a foreign key's ON DELETE
-	// CASCADE); they are sent as WARNINGs, which a dump's
-	// client_min_messages = warning still shows.
-	Warnings []string
-	Steps    []DDLStep
-	// Columns are the result columns (text) of a statement that returns
-	// one row, such as setval; nil for none.
-	Columns []string
-}
-
-// DDLStep is one step of a DDL: exactly one field is set.
-type DDLStep struct {
-	// SQL is a statement for DuckDB.
-	SQL string
-	// Setval moves a sequence, which DuckDB cannot set.
-	Setval *Setval
-	// Index creates an index of an access method DuckDB lacks as DuckDB's
-	// own, unless a key column has a type DuckDB cannot index.
-	Index *IndexStep
-	// Constraint adds a constraint that DuckDB's ALTER TABLE cannot add.
-	Constraint *ConstraintStep
-	// Insert is an INSERT whose array constants depend on its columns' types.
-	Insert *InsertStep
-	// View is a CREATE VIEW whose relation names the server qualifies.
-	View *ViewStep
-}
-
-// Setval is setval(Sequence, Value, IsCalled): after it, nextval returns
-// Value plus the increment if IsCalled, else Value.
-type Setval struct {
-	Schema, Sequence string // Schema "" for the search path
-	Value            int64
-	IsCalled         bool
-}
-
-// IndexStep is CREATE INDEX SQL on Schema.Table, whose key columns are
-// Columns (expressions are not checked).
-type IndexStep struct {
-	SQL, Name, Method, Schema, Table string
-	Columns                          []string
-}
-
-// ConstraintStep is ALTER TABLE Schema.Table ADD Clause, where Clause is a
-// PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY constraint (Kind) as CREATE
-// TABLE writes it. DuckDB's ALTER TABLE adds none of them to a table with
-// indexes, and no foreign key may reference the unique index it could
-// make instead, so the server rebuilds the table.
-type ConstraintStep struct {
-	Schema, Table, Name, Clause, Kind string
-	// Column is the column of a NOT NULL constraint (Kind "NOT NULL",
-	// Clause ""), which the server adds to the column's definition.
-	Column string
-	// SelfClause, set for a foreign key that names its own table without a
-	// schema, is Clause with that table qualified by SelfSchema, which the
-	// server replaces with the schema it finds the table in: DuckDB takes
-	// an unqualified name in the key of a CREATE TABLE for another table.
-	// It is text, not a function, so that a plan stays plain data.
-	SelfClause string
-}
-
-// SelfSchema stands for the schema of a self-referencing foreign key's
-// table in ConstraintStep.SelfClause.
-const SelfSchema = "mallard_self_schema"
 
 // ddlPlan collects what planDDL decided for one statement.
 type ddlPlan struct {
 	notices  []string
 	warnings []string
-	steps    []DDLStep
+	steps    []plan.DDLStep
 	// keep says the statement itself, tidied and rewritten, runs after
 	// steps.
 	keep bool
@@ -127,25 +57,25 @@ func (p *Planner) planDDL(node *pg.Node, text string) (*ddlPlan, string) {
 		return p.alterTable(node.GetAlterTableStmt())
 	case node.GetViewStmt() != nil:
 		if step := p.createView(node); step != nil {
-			return &ddlPlan{steps: []DDLStep{{View: step}}}, ""
+			return &ddlPlan{steps: []plan.DDLStep{{View: step}}}, ""
 		}
 	case node.GetInsertStmt() != nil:
-		var plan *ddlPlan
+		var kept *ddlPlan
 		if ins := node.GetInsertStmt(); ins.Override == pg.OverridingKind_OVERRIDING_SYSTEM_VALUE || ins.Override == pg.OverridingKind_OVERRIDING_USER_VALUE {
 			ins.Override = pg.OverridingKind_OVERRIDING_NOT_SET
-			plan = &ddlPlan{keep: true}
+			kept = &ddlPlan{keep: true}
 		}
 		if strings.Contains(text, "'{") || strings.Contains(text, "' {") {
 			if step := p.arrayInsert(node); step != nil {
-				return &ddlPlan{steps: []DDLStep{{Insert: step}}}, ""
+				return &ddlPlan{steps: []plan.DDLStep{{Insert: step}}}, ""
 			}
 		}
-		if plan != nil {
-			return plan, ""
+		if kept != nil {
+			return kept, ""
 		}
 	case node.GetSelectStmt() != nil:
 		if sv := setvalCall(node.GetSelectStmt()); sv != nil {
-			return &ddlPlan{steps: []DDLStep{{Setval: sv}}}, ""
+			return &ddlPlan{steps: []plan.DDLStep{{Setval: sv}}}, ""
 		}
 		if sequenceRead(node.GetSelectStmt()) ||
 			containsFold(text, "pg_partition_ancestors") && partitionAncestorsInSelect(node) {
@@ -203,7 +133,7 @@ func stripRegclassSequenceArgs(node *pg.Node) {
 
 // setvalCall reads SELECT [pg_catalog.]setval('seq', n [, is_called]),
 // the form pg_dump writes, with constant arguments; nil for anything else.
-func setvalCall(sel *pg.SelectStmt) *Setval {
+func setvalCall(sel *pg.SelectStmt) *plan.Setval {
 	if len(sel.TargetList) != 1 || !onlySelectList(sel) {
 		return nil
 	}
@@ -216,7 +146,7 @@ func setvalCall(sel *pg.SelectStmt) *Setval {
 	if name == nil || !ok {
 		return nil
 	}
-	sv := &Setval{Value: value, IsCalled: true}
+	sv := &plan.Setval{Value: value, IsCalled: true}
 	if len(fc.Args) == 3 {
 		b := uncast(fc.Args[2]).GetAConst()
 		if b == nil || b.GetBoolval() == nil && b.GetSval() == nil {
@@ -302,15 +232,15 @@ func parseTreeVersion() int32 {
 
 // rewriteStep rewrites a statement made by planDDL as the planner rewrites
 // a client's statement, and renders it.
-func (p *Planner) rewriteStep(n *pg.Node) []DDLStep {
+func (p *Planner) rewriteStep(n *pg.Node) []plan.DDLStep {
 	r := rewriter{p: p, castParams: map[*pg.ParamRef]bool{}}
-	var steps []DDLStep
+	var steps []plan.DDLStep
 	for _, q := range r.serialColumns(n) {
-		steps = append(steps, DDLStep{SQL: q})
+		steps = append(steps, plan.DDLStep{SQL: q})
 	}
 	r.statement(n)
 	if text, ok := p.deparseNode(n); ok {
-		steps = append(steps, DDLStep{SQL: text})
+		steps = append(steps, plan.DDLStep{SQL: text})
 	}
 	return steps
 }

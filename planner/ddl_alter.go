@@ -5,6 +5,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // notKept names the ALTER TABLE subcommands that only tune Postgres'
@@ -80,7 +82,7 @@ func (p *Planner) alterTable(at *pg.AlterTableStmt) (*ddlPlan, string) {
 }
 
 // alterStep is ALTER TABLE of at's table with the one subcommand cmd.
-func (p *Planner) alterStep(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd) []DDLStep {
+func (p *Planner) alterStep(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd) []plan.DDLStep {
 	one := &pg.AlterTableStmt{Relation: at.Relation, Objtype: at.Objtype, MissingOk: at.MissingOk,
 		Cmds: []*pg.Node{{Node: &pg.Node_AlterTableCmd{AlterTableCmd: cmd}}}}
 	return p.rewriteStep(&pg.Node{Node: &pg.Node_AlterTableStmt{AlterTableStmt: one}})
@@ -90,7 +92,7 @@ func (p *Planner) alterStep(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd) []DDLS
 // FOREIGN KEY constraint as a ConstraintStep: only a constraint in the
 // table's definition is one DuckDB's foreign keys can reference and
 // reports violations as Postgres does.
-func (p *Planner) addConstraint(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd, d *ddlPlan) ([]DDLStep, string) {
+func (p *Planner) addConstraint(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd, d *ddlPlan) ([]plan.DDLStep, string) {
 	con := cmd.Def.GetConstraint()
 	if con == nil {
 		return p.alterStep(at, cmd), ""
@@ -125,24 +127,24 @@ func (p *Planner) addConstraint(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd, d 
 // foreign key that references its own table is added too: the server
 // copies the rows back a level of the hierarchy at a time (see
 // sqlfront's copyBack).
-func (p *Planner) constraintStep(at *pg.AlterTableStmt, con *pg.Constraint, kind string, d *ddlPlan) ([]DDLStep, string) {
+func (p *Planner) constraintStep(at *pg.AlterTableStmt, con *pg.Constraint, kind string, d *ddlPlan) ([]plan.DDLStep, string) {
 	clause, ok := p.constraintClause(con)
 	if !ok {
 		return nil, "this form of ADD " + kind
 	}
-	step := &ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname, Name: con.Conname, Clause: clause, Kind: kind}
+	step := &plan.ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname, Name: con.Conname, Clause: clause, Kind: kind}
 	if pk := con.Pktable; pk != nil && pk.Schemaname == "" && pk.Relname == at.Relation.Relname {
 		self := proto.Clone(con).(*pg.Constraint)
-		self.Pktable.Schemaname = SelfSchema
+		self.Pktable.Schemaname = plan.SelfSchema
 		step.SelfClause, _ = p.constraintClause(self)
 	}
-	return []DDLStep{{Constraint: step}}, ""
+	return []plan.DDLStep{{Constraint: step}}, ""
 }
 
 // notNullStep is the step that makes column of at's table NOT NULL, which
 // DuckDB's ALTER TABLE refuses on a table with indexes or foreign keys.
-func notNullStep(at *pg.AlterTableStmt, column string) DDLStep {
-	return DDLStep{Constraint: &ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname,
+func notNullStep(at *pg.AlterTableStmt, column string) plan.DDLStep {
+	return plan.DDLStep{Constraint: &plan.ConstraintStep{Schema: at.Relation.Schemaname, Table: at.Relation.Relname,
 		Name: column, Kind: "NOT NULL", Column: column}}
 }
 
@@ -188,10 +190,10 @@ func columnConstraints(cmd *pg.AlterTableCmd) bool {
 // addColumn splits ADD COLUMN with constraints into what DuckDB runs: the
 // column with its default, then SET NOT NULL, a sequence default for an
 // identity, and each key or check as a ConstraintStep on the column.
-func (p *Planner) addColumn(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd, d *ddlPlan) ([]DDLStep, string) {
+func (p *Planner) addColumn(at *pg.AlterTableStmt, cmd *pg.AlterTableCmd, d *ddlPlan) ([]plan.DDLStep, string) {
 	col := cmd.Def.GetColumnDef()
 	var kept []*pg.Node
-	var later []DDLStep
+	var later []plan.DDLStep
 	var cons []*pg.Constraint
 	for _, c := range col.Constraints {
 		con := c.GetConstraint()

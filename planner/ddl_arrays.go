@@ -5,45 +5,25 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mallard/mallard/planner/plan"
 )
-
-// InsertStep is an INSERT ... VALUES with string constants in Postgres'
-// array form ('{1,2}', '{"a b",c}'), as pg_dump --inserts writes array
-// values. DuckDB reads only its own list form ('[1, 2]') as a list, and
-// whether such a constant is an array or just text (or JSON: '{}') depends
-// on the column it goes to, which the server looks up before SQL renders
-// the statement.
-type InsertStep struct {
-	Schema, Table string // Schema "" for the search path
-	// Columns are the statement's target columns, lower-cased as Postgres
-	// folds them; nil for all of the table's columns in order.
-	Columns []string
-	render  func(columns []string, lists map[string]bool) string
-}
-
-// SQL renders the statement for DuckDB: each array constant that goes to
-// a column in lists (a list column; keys lower-cased) becomes an ARRAY of
-// its elements, which DuckDB casts element by element, and every other
-// constant stays as it is. columns are the table's columns in order.
-func (s *InsertStep) SQL(columns []string, lists map[string]bool) string {
-	return s.render(columns, lists)
-}
 
 // arrayInsert returns the step for an INSERT ... VALUES of node that has
 // array constants; nil for any other statement.
-func (p *Planner) arrayInsert(node *pg.Node) *InsertStep {
+func (p *Planner) arrayInsert(node *pg.Node) *plan.InsertStep {
 	ins := node.GetInsertStmt()
 	rows := ins.GetSelectStmt().GetSelectStmt().GetValuesLists()
 	if ins.Relation == nil || len(ins.ReturningList) > 0 || len(rows) == 0 || !hasArrayConst(rows) {
 		return nil
 	}
-	step := &InsertStep{Schema: ins.Relation.Schemaname, Table: ins.Relation.Relname}
+	var named []string
 	for _, c := range ins.Cols {
-		step.Columns = append(step.Columns, strings.ToLower(c.GetResTarget().GetName()))
+		named = append(named, strings.ToLower(c.GetResTarget().GetName()))
 	}
-	step.render = func(columns []string, lists map[string]bool) string {
+	return plan.NewInsertStep(ins.Relation.Schemaname, ins.Relation.Relname, named, func(columns []string, lists map[string]bool) string {
 		clone := proto.Clone(node).(*pg.Node)
-		targets := step.Columns
+		targets := named
 		if targets == nil {
 			targets = columns
 		}
@@ -61,8 +41,7 @@ func (p *Planner) arrayInsert(node *pg.Node) *InsertStep {
 			return ""
 		}
 		return steps[len(steps)-1].SQL
-	}
-	return step
+	})
 }
 
 // hasArrayConst reports whether a VALUES list holds a string constant in

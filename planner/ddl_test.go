@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // describeDDL renders a planned DDL as "notices | steps" for comparison.
-func describeDDL(st planner.Statement) string {
+func describeDDL(st plan.Statement) string {
 	if st.Unsupported != "" {
 		return "unsupported: " + st.Unsupported
 	}
@@ -32,7 +33,7 @@ func describeDDL(st planner.Statement) string {
 }
 
 func TestPlanDDL(t *testing.T) {
-	p := planner.New(planner.Catalog{})
+	p := planner.New(plan.Catalog{})
 	tests := []struct{ name, input, want string }{
 		{"owner", "ALTER TABLE shop.customer OWNER TO postgres", "owners are not kept: Mallard has no roles, every user sees every object | "},
 		{"schema owner", "ALTER SCHEMA shop OWNER TO postgres", "owners are not kept: Mallard has no roles, every user sees every object | "},
@@ -84,7 +85,7 @@ func TestPlanDDL(t *testing.T) {
 func TestDumpSettings(t *testing.T) {
 	for _, name := range []string{"check_function_bodies", "xmloption", "default_tablespace", "default_table_access_method",
 		"synchronize_seqscans", "row_security", "lock_timeout", "idle_in_transaction_session_timeout", "client_min_messages"} {
-		if !planner.IsParameter(name) {
+		if !plan.IsParameter(name) {
 			t.Errorf("%s is not a parameter Mallard holds", name)
 		}
 	}
@@ -120,7 +121,7 @@ func TestSequenceRead(t *testing.T) {
 // rendering turns them into lists only for the list columns it is told
 // of; the same text in a text column stays a string.
 func TestArrayInsert(t *testing.T) {
-	p := planner.New(planner.Catalog{})
+	p := planner.New(plan.Catalog{})
 	tests := []struct {
 		name, input string
 		columns     []string
@@ -153,7 +154,7 @@ func TestArrayInsert(t *testing.T) {
 // TestViewNamesQualified: CREATE VIEW lists its unqualified relation names
 // (not its WITH queries'), and renders them qualified by the schemas found.
 func TestViewNamesQualified(t *testing.T) {
-	p := planner.New(planner.Catalog{})
+	p := planner.New(plan.Catalog{})
 	st := p.PlanOne(`CREATE VIEW v AS WITH w AS (SELECT id FROM orders) SELECT w.id, c.email FROM w JOIN shop.customer c ON true, missing`)
 	if st.DDL == nil || len(st.DDL.Steps) != 1 || st.DDL.Steps[0].View == nil {
 		t.Fatalf("planned as %s", describeDDL(st))

@@ -5,30 +5,13 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/mallard/mallard/planner/plan"
 )
-
-// ViewStep is CREATE VIEW whose query names relations without a schema.
-// Postgres binds those names when it creates the view, so a view keeps
-// meaning the relations it meant, and pg_get_viewdef shows them qualified;
-// DuckDB keeps the query's text and binds it anew at each use. The server
-// finds each name's schema in the search path, as Postgres would, and SQL
-// writes the view with the names qualified: DuckDB then means the same
-// relations whatever the reader's search path, and a pg_dump of Mallard
-// (which empties the search path) restores the view into PostgreSQL.
-type ViewStep struct {
-	// Names are the unqualified relation names of the query, each once;
-	// names of its WITH queries are not among them.
-	Names  []string
-	render func(schemas map[string]string) string
-}
-
-// SQL renders the statement with each name in schemas qualified by its
-// schema; a name not in schemas (not found) stays as written.
-func (v *ViewStep) SQL(schemas map[string]string) string { return v.render(schemas) }
 
 // createView returns the step for a CREATE VIEW whose query has
 // unqualified relation names; nil when it has none.
-func (p *Planner) createView(node *pg.Node) *ViewStep {
+func (p *Planner) createView(node *pg.Node) *plan.ViewStep {
 	vs := node.GetViewStmt()
 	if vs == nil || vs.Query == nil {
 		return nil
@@ -37,7 +20,7 @@ func (p *Planner) createView(node *pg.Node) *ViewStep {
 	if len(names) == 0 {
 		return nil
 	}
-	return &ViewStep{Names: names, render: func(schemas map[string]string) string {
+	return plan.NewViewStep(names, func(schemas map[string]string) string {
 		clone := proto.Clone(node).(*pg.Node)
 		ctes := cteNames(clone)
 		walkNodes(clone.GetViewStmt().Query, func(n *pg.Node) {
@@ -50,7 +33,7 @@ func (p *Planner) createView(node *pg.Node) *ViewStep {
 			return ""
 		}
 		return steps[len(steps)-1].SQL
-	}}
+	})
 }
 
 // unqualifiedRelations lists the relation names of query that have no

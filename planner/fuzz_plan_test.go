@@ -7,13 +7,14 @@ import (
 
 	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/planner/catalog"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // fuzzPlanner is a planner with Mallard's real catalog and table functions,
 // operations and scalars shaped like the real ones, so that every rewrite
 // the server applies is reachable.
 func fuzzPlanner() *planner.Planner {
-	return planner.New(planner.Catalog{
+	return planner.New(plan.Catalog{
 		Database: catalog.Database, PGSchema: catalog.PGSchema, InfoSchema: catalog.InfoSchema,
 		Views: catalog.Views(), InfoViews: catalog.InfoViews(),
 		Macros: catalog.Macros(), InfoMacros: catalog.InfoMacros(),
@@ -71,7 +72,7 @@ func FuzzPlan(f *testing.F) {
 		if again := p.Plan(query); !reflect.DeepEqual(stmts, again) {
 			t.Fatalf("Plan(%q) is not deterministic:\n%#v\n%#v", query, stmts, again)
 		}
-		split := planner.Split(query)
+		split := plan.Split(query)
 		if len(stmts) != len(split) {
 			t.Fatalf("Plan(%q) has %d statements, Split %d", query, len(stmts), len(split))
 		}
@@ -87,7 +88,7 @@ func FuzzPlan(f *testing.F) {
 		if again := p.PlanOne(query); !reflect.DeepEqual(one, again) {
 			t.Fatalf("PlanOne(%q) is not deterministic:\n%#v\n%#v", query, one, again)
 		}
-		checkPlan(t, planner.Classify(query), one)
+		checkPlan(t, plan.Classify(query), one)
 		typed := p.PlanParse(query, []string{"INTEGER", "", "VARCHAR"})
 		if typed.Kind != one.Kind || typed.Tag != one.Tag {
 			t.Fatalf("PlanParse(%q) is %v %q, PlanOne %v %q", query, typed.Kind, typed.Tag, one.Kind, one.Tag)
@@ -99,12 +100,12 @@ func FuzzPlan(f *testing.F) {
 // c. The planner refines the lexer's Kind only to SHOW and set_config();
 // Returning belongs to DML and Setting to the statements about
 // parameters; only KindEmpty has no Tag and is left as it was.
-func checkPlan(t *testing.T, c, st planner.Statement) {
+func checkPlan(t *testing.T, c, st plan.Statement) {
 	t.Helper()
 	if strings.HasPrefix(st.Kind.String(), "Kind(") {
 		t.Fatalf("%q: invalid kind %v", c.Text, st.Kind)
 	}
-	refined := c.Kind == planner.KindQuery && (st.Kind == planner.KindShow || st.Kind == planner.KindSetConfig)
+	refined := c.Kind == plan.KindQuery && (st.Kind == plan.KindShow || st.Kind == plan.KindSetConfig)
 	if st.Kind != c.Kind && !refined {
 		t.Fatalf("%q: planned as %v, classified as %v", c.Text, st.Kind, c.Kind)
 	}
@@ -114,21 +115,21 @@ func checkPlan(t *testing.T, c, st planner.Statement) {
 	if st.Tag != c.Tag && !refined {
 		t.Fatalf("%q: tag %q, classified as %q", c.Text, st.Tag, c.Tag)
 	}
-	if (st.Kind == planner.KindEmpty) != (st.Tag == "") {
+	if (st.Kind == plan.KindEmpty) != (st.Tag == "") {
 		t.Fatalf("%q: kind %v with tag %q", c.Text, st.Kind, st.Tag)
 	}
-	if st.Kind == planner.KindEmpty && !reflect.DeepEqual(st, c) {
+	if st.Kind == plan.KindEmpty && !reflect.DeepEqual(st, c) {
 		t.Fatalf("%q: an empty statement was changed: %#v", c.Text, st)
 	}
 	switch st.Kind {
-	case planner.KindInsert, planner.KindUpdate, planner.KindDelete, planner.KindMerge:
+	case plan.KindInsert, plan.KindUpdate, plan.KindDelete, plan.KindMerge:
 	default:
 		if st.Returning {
 			t.Fatalf("%q: %v has Returning", c.Text, st.Kind)
 		}
 	}
 	switch st.Kind {
-	case planner.KindSet, planner.KindReset, planner.KindShow, planner.KindSetConfig:
+	case plan.KindSet, plan.KindReset, plan.KindShow, plan.KindSetConfig:
 	default:
 		if st.Setting != nil {
 			t.Fatalf("%q: %v has Setting %+v", c.Text, st.Kind, *st.Setting)

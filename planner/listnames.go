@@ -2,6 +2,8 @@ package planner
 
 import (
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // nameListColumns names the select-list columns of a statement that the
@@ -13,7 +15,7 @@ import (
 // identifier, so that the positions of its select list are those of
 // the client's text, into which the names are spliced; nothing else of it
 // is rewritten. An entry that is itself a list keeps DuckDB's name.
-func (p *Planner) nameListColumns(st *Statement) {
+func (p *Planner) nameListColumns(st *plan.Statement) {
 	masked, ok := maskLists(st.Text)
 	if !ok {
 		return

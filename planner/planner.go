@@ -1,30 +1,17 @@
+// Package planner plans client SQL with the real Postgres parser
+// (pg_query_go, cgo): it refines the statements package plan splits and
+// classifies, answers SET/SHOW/cursor/catalog idioms and rewrites what
+// DuckDB does not accept. sqlfront sees it only through its own Planner
+// interface, which a *Planner satisfies.
 package planner
 
 import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
-)
 
-// Catalog names the objects Mallard installs in place of Postgres' system
-// catalog, which the planner redirects references to.
-type Catalog struct {
-	// Database and the schemas in it that hold the replacement objects.
-	Database, PGSchema, InfoSchema string
-	// Views are pg_catalog relations (pg_class, ...), InfoViews
-	// information_schema relations, Macros pg_catalog functions and
-	// InfoMacros information_schema functions (_pg_expandarray).
-	Views, InfoViews, Macros, InfoMacros []string
-	// Functions maps each of Mallard's table functions to the names of its
-	// named arguments; calls of them are rewritten (see rewriteCalls).
-	Functions map[string][]string
-	// Operations are Mallard's scalar functions named schema.function
-	// (mlops.cancel, ...); calls of them are rewritten too.
-	Operations []string
-	// Scalars are Mallard's scalar functions that take the calling
-	// session before their own arguments (recommendations).
-	Scalars []string
-}
+	"github.com/mallard/mallard/planner/plan"
+)
 
 // Planner turns client SQL into statements DuckDB runs: it splits, parses
 // with the real Postgres parser, classifies and rewrites the Postgres idioms
@@ -32,7 +19,7 @@ type Catalog struct {
 // DuckDB unchanged, so DuckDB-only syntax (PIVOT, FROM-first, lists) works.
 // A Planner is immutable and safe for concurrent use.
 type Planner struct {
-	cat       Catalog
+	cat       plan.Catalog
 	views     map[string]bool
 	infoViews map[string]bool
 	macros    map[string]bool
@@ -46,7 +33,7 @@ type Planner struct {
 }
 
 // New returns a planner that redirects catalog references to cat.
-func New(cat Catalog) *Planner {
+func New(cat plan.Catalog) *Planner {
 	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
 		functions: cat.Functions, ops: set(cat.Operations), scalars: set(cat.Scalars), pgVersion: parseTreeVersion()}
 }
@@ -60,8 +47,8 @@ func set(names []string) map[string]bool {
 }
 
 // Plan splits a query string into planned statements.
-func (p *Planner) Plan(query string) []Statement {
-	stmts := Split(query)
+func (p *Planner) Plan(query string) []plan.Statement {
+	stmts := plan.Split(query)
 	for i := range stmts {
 		p.plan(&stmts[i], nil)
 	}
@@ -69,8 +56,8 @@ func (p *Planner) Plan(query string) []Statement {
 }
 
 // PlanOne plans the text of one statement.
-func (p *Planner) PlanOne(text string) Statement {
-	st := Classify(text)
+func (p *Planner) PlanOne(text string) plan.Statement {
+	st := plan.Classify(text)
 	p.plan(&st, nil)
 	return st
 }
@@ -78,32 +65,32 @@ func (p *Planner) PlanOne(text string) Statement {
 // PlanParse plans a statement of an extended-protocol Parse whose client
 // declared parameter types: paramTypes[i] is the DuckDB type $i+1 is cast
 // to ("" for none), so that a bare parameter is typed as declared.
-func (p *Planner) PlanParse(text string, paramTypes []string) Statement {
-	st := Classify(text)
+func (p *Planner) PlanParse(text string, paramTypes []string) plan.Statement {
+	st := plan.Classify(text)
 	p.plan(&st, paramTypes)
 	return st
 }
 
 // plan refines a lexer-classified statement with the Postgres parse tree,
 // then passes the caller to Mallard's table functions.
-func (p *Planner) plan(st *Statement, paramTypes []string) {
+func (p *Planner) plan(st *plan.Statement, paramTypes []string) {
 	if n := dumpNotice(st.Text); n != "" {
 		st.Notices = append(st.Notices, n)
 	}
 	p.rewrite(st, paramTypes)
-	if st.Kind != KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
+	if st.Kind != plan.KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
 		st.Text, st.Calls = rewriteCalls(st.Text, p.functions, p.ops, p.scalars)
 	}
 }
 
-func (p *Planner) rewrite(st *Statement, paramTypes []string) {
-	if st.Kind == KindEmpty {
+func (p *Planner) rewrite(st *plan.Statement, paramTypes []string) {
+	if st.Kind == plan.KindEmpty {
 		return
 	}
 	tree, err := pg.Parse(st.Text)
 	if err != nil || len(tree.Stmts) != 1 {
 		// not Postgres SQL: DuckDB's own dialect, or an error DuckDB reports
-		if err != nil && st.Kind == KindQuery {
+		if err != nil && st.Kind == plan.KindQuery {
 			p.nameListColumns(st)
 		}
 		return
@@ -127,8 +114,8 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 		st.Setting = settingOf(node.GetVariableSetStmt())
 		return
 	case node.GetVariableShowStmt() != nil:
-		st.Kind, st.Tag = KindShow, "SHOW"
-		st.Setting = &Setting{Name: strings.ToLower(node.GetVariableShowStmt().Name), Show: true}
+		st.Kind, st.Tag = plan.KindShow, "SHOW"
+		st.Setting = &plan.Setting{Name: strings.ToLower(node.GetVariableShowStmt().Name), Show: true}
 		return
 	case node.GetTransactionStmt() != nil:
 		return
@@ -141,7 +128,7 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 		return
 	}
 	if calls := setConfigCalls(node); calls != nil {
-		st.Kind, st.Tag, st.SetConfig, st.Setting = KindSetConfig, "SELECT", calls, &calls[0]
+		st.Kind, st.Tag, st.SetConfig, st.Setting = plan.KindSetConfig, "SELECT", calls, &calls[0]
 		return
 	}
 	r := rewriter{p: p, paramTypes: paramTypes, castParams: map[*pg.ParamRef]bool{}}
@@ -163,4 +150,21 @@ func (p *Planner) rewrite(st *Statement, paramTypes []string) {
 		return
 	}
 	st.Text, st.Rewritten = out, true
+}
+
+// Fingerprint groups text with every statement that differs from it only
+// in constants, whitespace and comments, as pg_stat_statements' queryid
+// does, and returns text with its constants replaced by $1, $2...; text
+// the Postgres parser cannot read (DuckDB's own dialect) is its own group,
+// kept as written.
+func (p *Planner) Fingerprint(text string) (id int64, normalized string) {
+	u, err := pg.FingerprintToUInt64(text)
+	if err != nil {
+		return int64(pg.HashXXH3_64([]byte(text), 0)), text
+	}
+	normalized, err = pg.Normalize(text)
+	if err != nil {
+		normalized = text
+	}
+	return int64(u), normalized
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // checkRewrite fails t unless got, the rewrite of in, contains every
@@ -24,7 +25,7 @@ func checkRewrite(t *testing.T, in, got string, want, not []string) {
 }
 
 func testPlanner() *planner.Planner {
-	return planner.New(planner.Catalog{
+	return planner.New(plan.Catalog{
 		Database: "mallard_catalog", PGSchema: "pg", InfoSchema: "info",
 		Views:      []string{"pg_class", "pg_namespace", "pg_type", "pg_attribute"},
 		InfoViews:  []string{"tables", "columns"},
@@ -153,28 +154,28 @@ func TestSettings(t *testing.T) {
 	p := testPlanner()
 	tests := []struct {
 		in   string
-		kind planner.Kind
-		want planner.Setting
+		kind plan.Kind
+		want plan.Setting
 	}{
-		{"SET application_name = 'psql'", planner.KindSet, planner.Setting{Name: "application_name", Value: "psql"}},
-		{"SET TIME ZONE 'Europe/Paris'", planner.KindSet, planner.Setting{Name: "timezone", Value: "Europe/Paris"}},
-		{"SET LOCAL statement_timeout TO 5000", planner.KindSet, planner.Setting{Name: "statement_timeout", Value: "5000", Local: true}},
-		{"SET search_path TO public, \"$user\"", planner.KindSet, planner.Setting{Name: "search_path", Value: "public, $user", List: true}},
-		{"SET extra_float_digits TO DEFAULT", planner.KindSet, planner.Setting{Name: "extra_float_digits", Default: true}},
-		{"RESET DateStyle", planner.KindReset, planner.Setting{Name: "datestyle", Reset: true}},
-		{"RESET ALL", planner.KindReset, planner.Setting{Name: "all", Reset: true}},
-		{"SHOW server_version", planner.KindShow, planner.Setting{Name: "server_version", Show: true}},
-		{"SHOW ALL", planner.KindShow, planner.Setting{Name: "all", Show: true}},
-		{"SHOW TRANSACTION ISOLATION LEVEL", planner.KindShow, planner.Setting{Name: "transaction_isolation", Show: true}},
-		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", planner.KindSet, planner.Setting{Name: "default_transaction_isolation", Value: "read committed"}},
-		{"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", planner.KindSet, planner.Setting{Name: "transaction"}},
-		{"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", planner.KindSet, planner.Setting{Name: "transaction"}},
-		{"SELECT set_config('search_path', 'public', false)", planner.KindSetConfig, planner.Setting{Name: "search_path", Value: "public"}},
-		{"SET myapp.user_id = 42", planner.KindSet, planner.Setting{Name: "myapp.user_id", Value: "42"}},
-		{"SET LOCAL \"MyApp\".x TO 'a', 'b'", planner.KindSet, planner.Setting{Name: "myapp.x", Value: "a, b", List: true, Local: true}},
-		{"RESET myapp.user_id", planner.KindReset, planner.Setting{Name: "myapp.user_id", Reset: true}},
-		{"SHOW myapp.user_id", planner.KindShow, planner.Setting{Name: "myapp.user_id", Show: true}},
-		{"SELECT set_config('request.jwt.claims', '{}', true)", planner.KindSetConfig, planner.Setting{Name: "request.jwt.claims", Value: "{}", Local: true}},
+		{"SET application_name = 'psql'", plan.KindSet, plan.Setting{Name: "application_name", Value: "psql"}},
+		{"SET TIME ZONE 'Europe/Paris'", plan.KindSet, plan.Setting{Name: "timezone", Value: "Europe/Paris"}},
+		{"SET LOCAL statement_timeout TO 5000", plan.KindSet, plan.Setting{Name: "statement_timeout", Value: "5000", Local: true}},
+		{"SET search_path TO public, \"$user\"", plan.KindSet, plan.Setting{Name: "search_path", Value: "public, $user", List: true}},
+		{"SET extra_float_digits TO DEFAULT", plan.KindSet, plan.Setting{Name: "extra_float_digits", Default: true}},
+		{"RESET DateStyle", plan.KindReset, plan.Setting{Name: "datestyle", Reset: true}},
+		{"RESET ALL", plan.KindReset, plan.Setting{Name: "all", Reset: true}},
+		{"SHOW server_version", plan.KindShow, plan.Setting{Name: "server_version", Show: true}},
+		{"SHOW ALL", plan.KindShow, plan.Setting{Name: "all", Show: true}},
+		{"SHOW TRANSACTION ISOLATION LEVEL", plan.KindShow, plan.Setting{Name: "transaction_isolation", Show: true}},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", plan.KindSet, plan.Setting{Name: "default_transaction_isolation", Value: "read committed"}},
+		{"SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", plan.KindSet, plan.Setting{Name: "transaction"}},
+		{"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", plan.KindSet, plan.Setting{Name: "transaction"}},
+		{"SELECT set_config('search_path', 'public', false)", plan.KindSetConfig, plan.Setting{Name: "search_path", Value: "public"}},
+		{"SET myapp.user_id = 42", plan.KindSet, plan.Setting{Name: "myapp.user_id", Value: "42"}},
+		{"SET LOCAL \"MyApp\".x TO 'a', 'b'", plan.KindSet, plan.Setting{Name: "myapp.x", Value: "a, b", List: true, Local: true}},
+		{"RESET myapp.user_id", plan.KindReset, plan.Setting{Name: "myapp.user_id", Reset: true}},
+		{"SHOW myapp.user_id", plan.KindShow, plan.Setting{Name: "myapp.user_id", Show: true}},
+		{"SELECT set_config('request.jwt.claims', '{}', true)", plan.KindSetConfig, plan.Setting{Name: "request.jwt.claims", Value: "{}", Local: true}},
 	}
 	for _, tt := range tests {
 		st := p.PlanOne(tt.in)
@@ -262,7 +263,7 @@ func TestCursors(t *testing.T) {
 		!strings.Contains(d.Cursor.Query.Text, "mallard_catalog.pg.pg_class") {
 		t.Fatalf("declare: %+v", d.Cursor)
 	}
-	for q, want := range map[string]planner.CursorOp{
+	for q, want := range map[string]plan.CursorOp{
 		"FETCH FORWARD 100 FROM big": {Op: "fetch", Name: "big", Count: 100},
 		"FETCH ALL IN big":           {Op: "fetch", Name: "big"},
 		"FETCH big":                  {Op: "fetch", Name: "big", Count: 1},

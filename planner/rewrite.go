@@ -5,6 +5,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // rewriter rewrites a parse tree in place, recording whether it changed.
@@ -124,7 +126,7 @@ func (r *rewriter) sqlValue(n *pg.Node) {
 	switch n.GetSqlvalueFunction().Op {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg.SQLValueFunctionOp_SVFOP_SESSION_USER,
 		pg.SQLValueFunctionOp_SVFOP_USER, pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
-		variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(VariableName("session_authorization"), -1))
+		variable := call([]string{"getvariable"}, pg.MakeAConstStrNode(plan.VariableName("session_authorization"), -1))
 		n.Node = &pg.Node_CoalesceExpr{CoalesceExpr: &pg.CoalesceExpr{
 			Args: []*pg.Node{variable, pg.MakeAConstStrNode("mallard", -1)}, Location: -1}}
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // TestSetConfigCalls: a SELECT of nothing but set_config() calls, with
@@ -15,19 +15,19 @@ func TestSetConfigCalls(t *testing.T) {
 	p := testPlanner()
 	tests := []struct {
 		in   string
-		want []planner.Setting
+		want []plan.Setting
 	}{
 		{"SELECT set_config('search_path', $1, true), set_config('role', $2, true), set_config('request.method', $3, true)",
-			[]planner.Setting{{Name: "search_path", ValueParam: 1, Local: true}, {Name: "role", ValueParam: 2, Local: true},
+			[]plan.Setting{{Name: "search_path", ValueParam: 1, Local: true}, {Name: "role", ValueParam: 2, Local: true},
 				{Name: "request.method", ValueParam: 3, Local: true}}},
-		{"select set_config($1, $2, true) AS app", []planner.Setting{{NameParam: 1, ValueParam: 2, Local: true, Column: "app"}}},
-		{"SELECT set_config('MyApp.X', $1::text, 'on')", []planner.Setting{{Name: "myapp.x", ValueParam: 1, Local: true}}},
-		{"SELECT set_config('myapp.x', NULL, false)", []planner.Setting{{Name: "myapp.x", Default: true}}},
-		{"SELECT set_config('a.b', 'v', NULL)", []planner.Setting{{Name: "a.b", Value: "v"}}},
+		{"select set_config($1, $2, true) AS app", []plan.Setting{{NameParam: 1, ValueParam: 2, Local: true, Column: "app"}}},
+		{"SELECT set_config('MyApp.X', $1::text, 'on')", []plan.Setting{{Name: "myapp.x", ValueParam: 1, Local: true}}},
+		{"SELECT set_config('myapp.x', NULL, false)", []plan.Setting{{Name: "myapp.x", Default: true}}},
+		{"SELECT set_config('a.b', 'v', NULL)", []plan.Setting{{Name: "a.b", Value: "v"}}},
 	}
 	for _, tt := range tests {
 		st := p.PlanParse(tt.in, nil)
-		if st.Kind != planner.KindSetConfig || st.Tag != "SELECT" || !reflect.DeepEqual(st.SetConfig, tt.want) ||
+		if st.Kind != plan.KindSetConfig || st.Tag != "SELECT" || !reflect.DeepEqual(st.SetConfig, tt.want) ||
 			st.Setting == nil || *st.Setting != tt.want[0] {
 			t.Errorf("%q: %v %q, calls %+v, want %+v", tt.in, st.Kind, st.Tag, st.SetConfig, tt.want)
 		}
@@ -42,7 +42,7 @@ func TestSetConfigCalls(t *testing.T) {
 		"SELECT set_config(1, 'v', false)",
 		"SELECT set_config('a.b', 'v', false) UNION ALL SELECT 'x'",
 	} {
-		if st := p.PlanParse(q, nil); st.Kind == planner.KindSetConfig || st.SetConfig != nil || st.Setting != nil {
+		if st := p.PlanParse(q, nil); st.Kind == plan.KindSetConfig || st.SetConfig != nil || st.Setting != nil {
 			t.Errorf("%q: planned as %v with %+v; only set_config() calls of constants and parameters are", q, st.Kind, st.SetConfig)
 		}
 	}

@@ -5,37 +5,12 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/mallard/mallard/planner/plan"
 )
 
-// Setting is a SET, RESET, SHOW or set_config() of a run-time parameter.
-type Setting struct {
-	// Name is the parameter, lower-cased; "all" for SHOW ALL and RESET ALL;
-	// "transaction" for SET TRANSACTION ... and SET SESSION CHARACTERISTICS
-	// AS TRANSACTION of anything but an isolation level alone, which is
-	// default_transaction_isolation.
-	Name string
-	// Value is the new value as text; "" with Default for SET x TO DEFAULT.
-	Value string
-	// List says SET gave several values (SET x = a, b), which only list
-	// parameters such as search_path take.
-	List    bool
-	Default bool
-	Reset   bool
-	Show    bool
-	// Local is SET LOCAL (or set_config's is_local): the value lasts until
-	// the end of the transaction.
-	Local bool
-	// NameParam and ValueParam are set for a set_config() call whose name
-	// or value is a parameter: its number ($1 is 1). Name or Value is ""
-	// then, and the server takes the bound value.
-	NameParam, ValueParam int
-	// Column is the result column an alias names for a set_config() call,
-	// "" for Postgres' default, set_config.
-	Column string
-}
-
-func settingOf(v *pg.VariableSetStmt) *Setting {
-	s := &Setting{Name: strings.ToLower(v.Name), Local: v.IsLocal}
+func settingOf(v *pg.VariableSetStmt) *plan.Setting {
+	s := &plan.Setting{Name: strings.ToLower(v.Name), Local: v.IsLocal}
 	switch v.Kind {
 	case pg.VariableSetKind_VAR_SET_DEFAULT:
 		s.Default = true
@@ -109,12 +84,12 @@ func constText(n *pg.Node) string {
 // the SELECT must have no clause but its select list, so that every call
 // runs exactly once; anything else goes to DuckDB, which has no
 // set_config.
-func setConfigCalls(n *pg.Node) []Setting {
+func setConfigCalls(n *pg.Node) []plan.Setting {
 	sel := n.GetSelectStmt()
 	if sel == nil || len(sel.TargetList) == 0 || !onlySelectList(sel) {
 		return nil
 	}
-	calls := make([]Setting, 0, len(sel.TargetList))
+	calls := make([]plan.Setting, 0, len(sel.TargetList))
 	for _, item := range sel.TargetList {
 		call, ok := setConfigCall(item.GetResTarget())
 		if !ok {
@@ -135,17 +110,17 @@ func onlySelectList(sel *pg.SelectStmt) bool {
 
 // setConfigCall reads one select-list item of setConfigCalls. A NULL
 // value is SET ... TO DEFAULT, as in Postgres.
-func setConfigCall(item *pg.ResTarget) (Setting, bool) {
+func setConfigCall(item *pg.ResTarget) (plan.Setting, bool) {
 	fc := item.GetVal().GetFuncCall()
 	if fc == nil || lastName(fc.Funcname) != "set_config" || len(fc.Args) != 3 ||
 		fc.AggStar || fc.Over != nil || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
-		return Setting{}, false
+		return plan.Setting{}, false
 	}
 	name, value, local := textArg(fc.Args[0]), textArg(fc.Args[1]), fc.Args[2].GetAConst()
 	if name == nil || value == nil || local == nil || name.GetAConst() != nil && name.GetAConst().GetSval() == nil {
-		return Setting{}, false // a NULL or numeric name goes to DuckDB, which refuses it
+		return plan.Setting{}, false // a NULL or numeric name goes to DuckDB, which refuses it
 	}
-	s := Setting{Column: item.Name, Local: isTrue(constText(fc.Args[2]))}
+	s := plan.Setting{Column: item.Name, Local: isTrue(constText(fc.Args[2]))}
 	if pr := name.GetParamRef(); pr != nil {
 		s.NameParam = int(pr.Number)
 	} else {
@@ -210,7 +185,7 @@ func (r *rewriter) currentSetting(n *pg.Node) bool {
 		return false
 	}
 	name := fc.Args[0].GetAConst().GetSval().Sval
-	if def, ok := LookupParameter(name); ok {
+	if def, ok := plan.LookupParameter(name); ok {
 		n.Node = coalesce(variableValue(def.Name), pg.MakeAConstStrNode(def.Default, -1)).Node
 		r.changed = true
 		return true
@@ -219,7 +194,7 @@ func (r *rewriter) currentSetting(n *pg.Node) bool {
 	if len(fc.Args) == 2 && fc.Args[1].GetAConst().GetBoolval() == nil {
 		return false
 	}
-	if IsCustomParameter(name) {
+	if plan.IsCustomParameter(name) {
 		r.customSetting(n, name, missingOK)
 		return true
 	}
@@ -260,7 +235,7 @@ func (r *rewriter) customSetting(n *pg.Node, name string, missingOK bool) {
 // statement runs: getvariable() would be read when DuckDB prepares it, and
 // a prepared statement executed after a SET would see the old value.
 func variableValue(param string) *pg.Node {
-	return parseExpr("(SELECT value FROM duckdb_variables() WHERE name = " + quoteLiteral(VariableName(param)) + ")")
+	return parseExpr("(SELECT value FROM duckdb_variables() WHERE name = " + quoteLiteral(plan.VariableName(param)) + ")")
 }
 
 func coalesce(args ...*pg.Node) *pg.Node {

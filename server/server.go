@@ -18,6 +18,7 @@ import (
 	"github.com/mallard/mallard/ops"
 	"github.com/mallard/mallard/ops/metrics"
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -59,7 +60,7 @@ type Server struct {
 // Catalog is the catalog the wire side serves and its planner plans with:
 // Postgres' system catalog, Mallard's functions and the operator's, and
 // the statements that install the system catalog.
-func Catalog() (planner.Catalog, []string) {
+func Catalog() (plan.Catalog, []string) {
 	cat, install := sqlfront.DefaultCatalog()
 	names := functions.Surface()
 	cat.Functions, cat.Operations = names.Table, names.Operations
@@ -91,13 +92,14 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*Server, error) {
 	s := &Server{DB: db}
 	front := cfg.Front
-	front.Catalog, front.CatalogSQL = Catalog()
+	var cat plan.Catalog
+	cat, front.CatalogSQL = Catalog()
 	front.Progressive = functions.Surface().Progressive
 	if cfg.Metrics {
 		s.Metrics = metrics.New(db)
 		front.Observer = s.Metrics
 	}
-	s.planner = planner.New(front.Catalog)
+	s.planner = planner.New(cat)
 	s.Registry = registry.New(db, registry.Options{MaxTrainings: cfg.MaxTrainings, Version: cfg.Version,
 		Log: log.With("component", "training")})
 	if err := s.Registry.Setup(ctx); err != nil {
@@ -124,7 +126,7 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 		return functions.Register(ctx, db, opts)
 	})
 	var err error
-	if s.Front, err = sqlfront.New(ctx, front, Engine(db), log); err != nil {
+	if s.Front, err = sqlfront.New(ctx, front, Engine(db), s.planner, log); err != nil {
 		return nil, err
 	}
 	if err := ops.Register(ctx, db, s.Front); err != nil {

@@ -7,7 +7,7 @@ import (
 
 // typeArrayParams prepares text again with the list types DuckDB inferred
 // for the untyped parameters first compares with ANY or ALL (see
-// planner.Statement.ArrayParams), declared as if the client had declared
+// plan.Statement.ArrayParams), declared as if the client had declared
 // them, and returns that statement in place of first. oids are the types
 // the client declared. Where DuckDB inferred no list type, or the second
 // prepare fails, first stands.

@@ -1,3 +1,5 @@
+//go:build duckdb_arrow
+
 package sqlfront_test
 
 import (
@@ -7,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/mallard/mallard/sqlfront"
@@ -23,11 +24,6 @@ func startSCRAMServer(t *testing.T, cfg sqlfront.Config) string {
 	}
 	cfg.Credentials = creds
 	return startServer(t, cfg)
-}
-
-// passwordConnString is connString for user with password and sslmode.
-func passwordConnString(addr, user, password, sslmode string) string {
-	return connString(addr) + " user=" + user + " password=" + password + " sslmode=" + sslmode
 }
 
 var scramLogins = []struct {
@@ -48,18 +44,10 @@ func TestSCRAMWithPgx(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			conn, err := pgx.Connect(ctx, passwordConnString(addr, tt.user, tt.password, "disable"))
-			if tt.wantCode != "" {
-				var pe *pgconn.PgError
-				if !errors.As(err, &pe) || pe.Code != tt.wantCode {
-					t.Fatalf("connect: %v, want PgError %s", err, tt.wantCode)
-				}
+			conn := login(t, passwordConnString(addr, tt.user, tt.password, "disable"), tt.wantCode)
+			if conn == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
 			var n int
 			if err := conn.QueryRow(ctx, "SELECT 41 + 1").Scan(&n); err != nil || n != 42 {
 				t.Fatalf("query after login: %d, %v", n, err)
@@ -90,23 +78,15 @@ func TestReaderLogin(t *testing.T) {
 		t.Run(tt.user+"/"+tt.password, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			conn, err := pgx.Connect(ctx, passwordConnString(addr, tt.user, tt.password, "disable"))
-			if tt.wantCode != "" {
-				var pe *pgconn.PgError
-				if !errors.As(err, &pe) || pe.Code != tt.wantCode {
-					t.Fatalf("connect: %v, want PgError %s", err, tt.wantCode)
-				}
+			conn := login(t, passwordConnString(addr, tt.user, tt.password, "disable"), tt.wantCode)
+			if conn == nil {
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close(ctx)
 			var user string
 			if err := conn.QueryRow(ctx, "SELECT current_user").Scan(&user); err != nil || user != tt.user {
 				t.Fatalf("current_user %q (%v), want %q", user, err, tt.user)
 			}
-			_, err = conn.Exec(ctx, "CREATE TEMP TABLE t AS SELECT 1 AS a")
+			_, err := conn.Exec(ctx, "CREATE TEMP TABLE t AS SELECT 1 AS a")
 			var pe *pgconn.PgError
 			if tt.writes && err != nil || !tt.writes && (!errors.As(err, &pe) || pe.Code != "42501") {
 				t.Fatalf("CREATE TEMP TABLE as %s: %v", tt.user, err)
@@ -199,17 +179,6 @@ func (c *rawClient) scramFinish(conv *scram.ClientConversation) (e ending, verif
 			return e, verified
 		}
 	}
-}
-
-// receive reads one message, failing the test on a read error.
-func (c *rawClient) receive() pgproto3.BackendMessage {
-	c.t.Helper()
-	c.conn.SetReadDeadline(time.Now().Add(rawDeadline))
-	msg, err := c.fe.Receive()
-	if err != nil {
-		c.t.Fatalf("receive: %v", err)
-	}
-	return msg
 }
 
 // TestSCRAMClientMisbehaves: a client that goes away or breaks the protocol

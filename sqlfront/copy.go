@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/copyin"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
@@ -15,7 +16,7 @@ import (
 )
 
 // copy runs COPY FROM STDIN or COPY TO STDOUT.
-func (s *session) copy(c *planner.Copy) error {
+func (s *session) copy(c *plan.Copy) error {
 	if c.FromStdin {
 		return s.copyIn(c)
 	}
@@ -23,7 +24,7 @@ func (s *session) copy(c *planner.Copy) error {
 }
 
 // copyTarget names the table and columns of c as SQL.
-func copyTarget(c *planner.Copy) string {
+func copyTarget(c *plan.Copy) string {
 	if len(c.Columns) == 0 {
 		return c.Table
 	}
@@ -32,7 +33,7 @@ func copyTarget(c *planner.Copy) string {
 
 // targetColumns asks DuckDB for the columns COPY FROM writes, which also
 // checks that the table and columns exist before any data is sent.
-func (s *session) targetColumns(c *planner.Copy) ([]sqltype.Column, error) {
+func (s *session) targetColumns(c *plan.Copy) ([]sqltype.Column, error) {
 	list := "*"
 	if len(c.Columns) > 0 {
 		list = strings.Join(c.Columns, ", ")
@@ -50,7 +51,7 @@ func (s *session) targetColumns(c *planner.Copy) ([]sqltype.Column, error) {
 // copyIn receives COPY data into a temporary CSV file in a canonical
 // dialect, then loads it with one DuckDB COPY statement, so that a malformed
 // row loads nothing and DuckDB's parallel CSV reader does the typing.
-func (s *session) copyIn(c *planner.Copy) error {
+func (s *session) copyIn(c *plan.Copy) error {
 	cols, err := s.targetColumns(c)
 	if err != nil {
 		return err
@@ -108,7 +109,7 @@ func (s *session) receiveCopyData(p *copyin.Parser) error {
 	}
 }
 
-func (s *session) loadSpool(c *planner.Copy, path string, rows int64) error {
+func (s *session) loadSpool(c *plan.Copy, path string, rows int64) error {
 	if rows == 0 {
 		s.completed("COPY", 0)
 		s.w.send(&pgproto3.CommandComplete{CommandTag: commandTag("COPY", 0, true)})
@@ -147,7 +148,7 @@ func spoolError(err error, path string) error {
 }
 
 // copyOut streams a table or query to the client in text or CSV format.
-func (s *session) copyOut(c *planner.Copy) error {
+func (s *session) copyOut(c *plan.Copy) error {
 	q := c.Query
 	if q == "" {
 		list := "*"

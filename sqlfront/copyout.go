@@ -2,14 +2,15 @@ package sqlfront
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqltype"
 )
 
 // copyFormatter renders rows as lines of COPY TO STDOUT output.
 type copyFormatter struct {
-	c      *planner.Copy
+	c      *plan.Copy
 	cols   []sqltype.Column
 	csv    bool
 	delim  byte
@@ -20,7 +21,7 @@ type copyFormatter struct {
 	val    []byte
 }
 
-func newCopyFormatter(c *planner.Copy, cols []sqltype.Column) *copyFormatter {
+func newCopyFormatter(c *plan.Copy, cols []sqltype.Column) *copyFormatter {
 	f := &copyFormatter{c: c, cols: cols, csv: c.Format == "csv", delim: c.Delimiter[0]}
 	if f.csv {
 		f.quote, f.esc = c.Quote[0], c.Escape[0]

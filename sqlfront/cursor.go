@@ -2,7 +2,8 @@ package sqlfront
 
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -23,7 +24,7 @@ func (s *session) cursor(prep *prepared, simple bool) error {
 	return s.fetch(p, op, simple)
 }
 
-func (s *session) declare(prep *prepared, op *planner.CursorOp) error {
+func (s *session) declare(prep *prepared, op *plan.CursorOp) error {
 	if s.tx == txIdle && !op.Hold {
 		return sqlstate.New(sqlstate.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
 	}
@@ -40,7 +41,7 @@ func (s *session) declare(prep *prepared, op *planner.CursorOp) error {
 }
 
 // fetch sends (FETCH) or skips (MOVE) the next rows of cursor p.
-func (s *session) fetch(p *portal, op *planner.CursorOp, simple bool) error {
+func (s *session) fetch(p *portal, op *plan.CursorOp, simple bool) error {
 	if p.ctx == nil && !p.done {
 		p.ctx, p.cancel = s.portalContext()
 		if err := s.start(p, false); err != nil {

@@ -4,15 +4,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// ddlStatement is the synthetic form of a planner.DDL: the notices saying
+// ddlStatement is the synthetic form of a plan.DDL: the notices saying
 // what is not kept, then each step in order. The steps run in the session's
 // transaction, if one is open; a step that fails ends the statement with
 // its error.
-func (s *session) ddlStatement(st planner.Statement) *synthetic {
+func (s *session) ddlStatement(st plan.Statement) *synthetic {
 	ddl := st.DDL
 	return &synthetic{cols: ddl.Columns, tag: st.Tag, run: func(s *session, _ []any) ([][]string, error) {
 		if s.readOnly {
@@ -39,7 +39,7 @@ func (s *session) ddlStatement(st planner.Statement) *synthetic {
 }
 
 // ddlStep runs one step; a setval step returns the value set.
-func (s *session) ddlStep(step planner.DDLStep) (string, error) {
+func (s *session) ddlStep(step plan.DDLStep) (string, error) {
 	switch {
 	case step.Setval != nil:
 		return s.setval(step.Setval)
@@ -72,7 +72,7 @@ func (s *session) execInternal(q string) error {
 // it until its last value is the one setval asks for. A DuckDB sequence
 // only advances by its increment, so setval refuses a value behind it or
 // off its step; a freshly restored sequence is always behind.
-func (s *session) setval(sv *planner.Setval) (string, error) {
+func (s *session) setval(sv *plan.Setval) (string, error) {
 	schema, err := s.relationSchema("duckdb_sequences()", "sequence_name", sv.Schema, sv.Sequence)
 	if err != nil {
 		return "", err
@@ -140,7 +140,7 @@ func relationMissing(schema, name string, err error) error {
 // DuckDB's own (an ART index), and says so; when a key column has a type
 // an ART index cannot hold (a list, struct or map, as gin indexes on
 // arrays and jsonb have), it creates none and says that instead.
-func (s *session) createIndex(ix *planner.IndexStep) error {
+func (s *session) createIndex(ix *plan.IndexStep) error {
 	schema, err := s.relationSchema("duckdb_tables()", "table_name", ix.Schema, ix.Table)
 	if err != nil {
 		return err
@@ -169,8 +169,8 @@ func unindexable(t string) bool {
 }
 
 // insertArrays runs an INSERT whose array constants ('{1,2}') become lists
-// where they go to a list column of the table (see planner.InsertStep).
-func (s *session) insertArrays(ins *planner.InsertStep) error {
+// where they go to a list column of the table (see plan.InsertStep).
+func (s *session) insertArrays(ins *plan.InsertStep) error {
 	schema, err := s.relationSchema("duckdb_tables()", "table_name", ins.Schema, ins.Table)
 	if err != nil {
 		return err
@@ -197,8 +197,8 @@ const relations = "(SELECT database_name, schema_name, table_name FROM duckdb_ta
 
 // createView creates a view with the relation names of its query
 // qualified by the schema the search path finds them in (see
-// planner.ViewStep); a name found nowhere is left for DuckDB to report.
-func (s *session) createView(v *planner.ViewStep) error {
+// plan.ViewStep); a name found nowhere is left for DuckDB to report.
+func (s *session) createView(v *plan.ViewStep) error {
 	schemas := map[string]string{}
 	for _, name := range v.Names {
 		if schema, err := s.relationSchema(relations, "table_name", "", name); err == nil {

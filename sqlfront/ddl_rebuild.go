@@ -4,13 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
 // addConstraint adds a PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY
 // constraint to an existing table by rebuilding the table (see
-// planner.ConstraintStep for why): its
+// plan.ConstraintStep for why): its
 // rows go to a temporary table, the table is created again from its own
 // definition plus the constraint, the rows come back (which checks them
 // against the constraint, as Postgres does when it adds one), and its
@@ -20,7 +20,7 @@ import (
 // reference, so those tables (and the ones that reference them) are
 // rebuilt with it, unchanged. Rows that break the constraint fail the
 // statement with 23503, 23505 or 23514 and leave the tables as they were.
-func (s *session) addConstraint(c *planner.ConstraintStep) error {
+func (s *session) addConstraint(c *plan.ConstraintStep) error {
 	schema, err := s.relationSchema("duckdb_tables()", "table_name", c.Schema, c.Table)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func (s *session) addConstraint(c *planner.ConstraintStep) error {
 	}
 	if c.SelfClause != "" {
 		self := *c
-		self.Clause = strings.Replace(c.SelfClause, planner.SelfSchema+".", quoteIdent(schema)+".", 1)
+		self.Clause = strings.Replace(c.SelfClause, plan.SelfSchema+".", quoteIdent(schema)+".", 1)
 		c = &self
 	}
 	old := target.sql
@@ -154,7 +154,7 @@ func (s *session) rebuild(tables []*tableDefinition) error {
 
 // violation words a failed rebuild as Postgres reports rows that break a
 // constraint being added, keeping DuckDB's message as the detail.
-func violation(c *planner.ConstraintStep, err error) error {
+func violation(c *plan.ConstraintStep, err error) error {
 	e := sqlstate.From(err)
 	switch e.Code {
 	case sqlstate.ForeignKeyViolation:
@@ -178,7 +178,7 @@ func violation(c *planner.ConstraintStep, err error) error {
 // withConstraint returns the definition of a table (CREATE TABLE
 // name(...), as DuckDB's catalog writes it) with c added: a table
 // constraint at the end of the list, or NOT NULL on c's column.
-func withConstraint(def string, c *planner.ConstraintStep) (string, error) {
+func withConstraint(def string, c *plan.ConstraintStep) (string, error) {
 	open, end := strings.IndexByte(def, '('), strings.LastIndexByte(def, ')')
 	if open < 0 || end < open || !strings.HasPrefix(def, "CREATE TABLE ") {
 		return "", sqlstate.New(sqlstate.InternalError, "cannot read the definition of table %q", c.Table)

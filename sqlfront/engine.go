@@ -5,8 +5,28 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqltype"
 )
+
+// Planner turns client SQL into the statements a session runs. Package
+// planner's *Planner (the Postgres parser, cgo) is the one the server
+// uses; sqlfront sees it only through this interface, and so builds
+// without cgo. Its methods are called from every session's goroutine.
+type Planner interface {
+	// Plan splits a simple-Query string into planned statements.
+	Plan(query string) []plan.Statement
+	// PlanParse plans the statement of an extended-protocol Parse whose
+	// client declared parameter types: paramTypes[i] is the engine type
+	// $i+1 is cast to ("" for none).
+	PlanParse(text string, paramTypes []string) plan.Statement
+	// Fingerprint groups text with every statement that differs from it
+	// only in constants, whitespace and comments (pg_stat_statements'
+	// queryid), and returns text with its constants replaced by $1,
+	// $2...; text the planner cannot read is its own group, kept as
+	// written.
+	Fingerprint(text string) (id int64, normalized string)
+}
 
 // Engine is the database sqlfront serves: what runs the statements of
 // every session. Package server adapts storage.DB to it (server.Engine);

@@ -6,7 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/sqltype"
@@ -18,23 +19,23 @@ var errInFailedTx = &sqlstate.Error{Code: sqlstate.InFailedSQLTransaction,
 // execute runs portal p, sending at most maxRows rows (0: all). simple says
 // the statement came in a simple Query, which describes its own rows.
 func (s *session) execute(p *portal, maxRows int64, simple bool) error {
-	plan := p.prep.plan
-	if s.tx == txFailed && !plan.IsTransactionExit() {
+	st := p.prep.plan
+	if s.tx == txFailed && !st.IsTransactionExit() {
 		return errInFailedTx
 	}
 	switch {
-	case plan.Kind == planner.KindEmpty:
+	case st.Kind == plan.KindEmpty:
 		s.w.send(&pgproto3.EmptyQueryResponse{})
 		return nil
-	case plan.Kind == planner.KindBegin, plan.Kind == planner.KindCommit, plan.Kind == planner.KindRollback:
-		return s.transaction(plan)
-	case plan.Kind == planner.KindSavepoint:
-		return sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported: DuckDB has no savepoints", plan.Tag)
+	case st.Kind == plan.KindBegin, st.Kind == plan.KindCommit, st.Kind == plan.KindRollback:
+		return s.transaction(st)
+	case st.Kind == plan.KindSavepoint:
+		return sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported: DuckDB has no savepoints", st.Tag)
 	case p.prep.copy != nil:
 		return s.copy(p.prep.copy)
 	case p.prep.synth != nil:
 		return s.runSynthetic(p.prep.synth, p.args, simple)
-	case plan.Cursor != nil:
+	case st.Cursor != nil:
 		return s.cursor(p.prep, simple)
 	}
 	if p.done {
@@ -212,22 +213,22 @@ func tagHasCount(tag string) bool {
 // SETs as ROLLBACK does. Outside a block, COMMIT and ROLLBACK end an
 // extended-protocol batch's implicit transaction, and BEGIN turns it into
 // the block.
-func (s *session) transaction(plan planner.Statement) error {
+func (s *session) transaction(st plan.Statement) error {
 	s.closePortals()
-	tag := plan.Tag
+	tag := st.Tag
 	switch {
-	case plan.Kind == planner.KindBegin && s.tx != txIdle:
+	case st.Kind == plan.KindBegin && s.tx != txIdle:
 		s.sendNotice("WARNING", sqlstate.ActiveSQLTransaction, "there is already a transaction in progress")
-	case plan.Kind != planner.KindBegin && s.tx == txIdle:
+	case st.Kind != plan.KindBegin && s.tx == txIdle:
 		s.sendNotice("WARNING", sqlstate.NoActiveSQLTransaction, "there is no transaction in progress")
-		defer s.endImplicit(plan.Kind == planner.KindCommit)
-	case plan.Kind == planner.KindBegin:
+		defer s.endImplicit(st.Kind == plan.KindCommit)
+	case st.Kind == plan.KindBegin:
 		if err := s.db.Exec(s.ctx, "BEGIN TRANSACTION"); err != nil {
 			return err
 		}
 		s.tx = txActive
 		s.params.begin(true)
-	case plan.Kind == planner.KindCommit && s.tx == txActive:
+	case st.Kind == plan.KindCommit && s.tx == txActive:
 		s.tx = txIdle
 		if err := s.db.Exec(s.ctx, "COMMIT"); err != nil {
 			s.db.Exec(s.ctx, "ROLLBACK")
@@ -339,8 +340,8 @@ func (s *session) portalContext() (context.Context, context.CancelCauseFunc) {
 
 // clientError adjusts a DuckDB error to the client's statement: a position
 // in rewritten text would point at the wrong place, so it is dropped.
-func clientError(err error, plan planner.Statement) error {
-	if !plan.Rewritten {
+func clientError(err error, st plan.Statement) error {
+	if !st.Rewritten {
 		return err
 	}
 	e := *sqlstate.From(err)
@@ -350,8 +351,8 @@ func clientError(err error, plan planner.Statement) error {
 
 // progressive reports whether plan calls a function whose rows report
 // progress (see Config.Progressive).
-func (s *session) progressive(plan planner.Statement) bool {
-	return slices.ContainsFunc(plan.Calls, func(c string) bool { return slices.Contains(s.srv.cfg.Progressive, c) })
+func (s *session) progressive(st plan.Statement) bool {
+	return slices.ContainsFunc(st.Calls, func(c string) bool { return slices.Contains(s.srv.cfg.Progressive, c) })
 }
 
 // chunkByChunk makes DuckDB hand over each result chunk as soon as it is
@@ -365,8 +366,8 @@ func (s *session) progressive(plan planner.Statement) bool {
 // streaming result is ready only once a chunk waits behind a full buffer.
 // So a progressive function's row arrives one row late; its notices do
 // not (see await).
-func (s *session) chunkByChunk(plan planner.Statement) error {
-	want := s.progressive(plan)
+func (s *session) chunkByChunk(st plan.Statement) error {
+	want := s.progressive(st)
 	if want == s.smallBuffer {
 		return nil
 	}

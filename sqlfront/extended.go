@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/sqltype"
@@ -13,7 +14,7 @@ import (
 // prepare plans one statement and, unless the front end runs it itself,
 // prepares it in DuckDB. Prepare errors are reported here, as Postgres
 // reports them at Parse.
-func (s *session) prepare(st planner.Statement) (*prepared, error) {
+func (s *session) prepare(st plan.Statement) (*prepared, error) {
 	if s.tx == txFailed && !st.IsTransactionExit() {
 		return nil, errInFailedTx
 	}
@@ -44,7 +45,7 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 			return p, nil
 		}
 	}
-	if st.Kind == planner.KindDDL && strings.HasPrefix(st.Tag, "DISCARD") {
+	if st.Kind == plan.KindDDL && strings.HasPrefix(st.Tag, "DISCARD") {
 		p.synth = discard(st.Tag)
 		return p, nil
 	}
@@ -56,10 +57,10 @@ func (s *session) prepare(st planner.Statement) (*prepared, error) {
 		return p, nil
 	}
 	switch st.Kind {
-	case planner.KindEmpty, planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
+	case plan.KindEmpty, plan.KindBegin, plan.KindCommit, plan.KindRollback, plan.KindSavepoint:
 		return p, nil
-	case planner.KindCopy:
-		c, ok, err := planner.ParseCopy(st.Text)
+	case plan.KindCopy:
+		c, ok, err := plan.ParseCopy(st.Text)
 		if err != nil {
 			return nil, err
 		}
@@ -98,11 +99,11 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 			return sqlstate.New(sqlstate.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 		}
 	}
-	stmts := planner.Split(m.Query)
+	stmts := plan.Split(m.Query)
 	if len(stmts) > 1 {
 		return sqlstate.New(sqlstate.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	st := planner.Statement{Kind: planner.KindEmpty}
+	st := plan.Statement{Kind: plan.KindEmpty}
 	if len(stmts) == 1 {
 		types := make([]string, len(m.ParameterOIDs))
 		for i, oid := range m.ParameterOIDs {
@@ -334,14 +335,14 @@ func (s *session) deallocate(name string) *synthetic {
 // knows writes, before anything of it runs (the sequence a serial column
 // creates first, for one). What DuckDB alone can classify, its read-only
 // connection refuses (see Conn.SetReadOnly).
-func (s *session) mayRun(st planner.Statement) error {
+func (s *session) mayRun(st plan.Statement) error {
 	if !s.readOnly {
 		return nil
 	}
 	switch st.Kind {
-	case planner.KindInsert, planner.KindUpdate, planner.KindDelete, planner.KindMerge:
+	case plan.KindInsert, plan.KindUpdate, plan.KindDelete, plan.KindMerge:
 		return s.srv.db.ReadOnlyError(st.Tag)
-	case planner.KindDDL:
+	case plan.KindDDL:
 		if !strings.HasPrefix(st.Tag, "DISCARD") && st.Tag != "DEALLOCATE" {
 			return s.srv.db.ReadOnlyError(st.Tag)
 		}

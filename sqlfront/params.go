@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -16,8 +17,8 @@ import (
 // current_setting() and ParameterStatus see. DuckDB's own settings are not
 // here; statements about them go to DuckDB.
 //
-// Besides the parameters planner.Parameters lists, a session holds the
-// customized options it defines (planner.IsCustomParameter): text values
+// Besides the parameters plan.Parameters lists, a session holds the
+// customized options it defines (plan.IsCustomParameter): text values
 // under any dotted name, which exist from their first SET, RESET or
 // set_config() on, as placeholders do in Postgres, and reset to empty.
 //
@@ -50,10 +51,10 @@ type paramTx struct {
 
 func newParams(startup map[string]string, serverVersion string, statementTimeout time.Duration) *params {
 	p := &params{values: map[string]string{}, initial: map[string]string{}, custom: map[string]string{}}
-	for _, def := range planner.Parameters() {
+	for _, def := range plan.Parameters() {
 		p.values[strings.ToLower(def.Name)] = def.Default
 	}
-	if def, ok := planner.LookupParameter("statement_timeout"); ok && statementTimeout > 0 {
+	if def, ok := plan.LookupParameter("statement_timeout"); ok && statementTimeout > 0 {
 		if canon, err := p.check(def, strconv.FormatInt(statementTimeout.Milliseconds(), 10)); err == nil {
 			p.values["statement_timeout"] = canon
 		}
@@ -61,11 +62,11 @@ func newParams(startup map[string]string, serverVersion string, statementTimeout
 	p.values["server_version"] = serverVersion
 	p.values["session_authorization"] = startup["user"]
 	for name, v := range startup {
-		if def, ok := planner.LookupParameter(name); ok && !def.Fixed {
+		if def, ok := plan.LookupParameter(name); ok && !def.Fixed {
 			if canon, err := p.check(def, v); err == nil {
 				p.values[strings.ToLower(def.Name)] = canon
 			}
-		} else if planner.IsCustomParameter(name) {
+		} else if plan.IsCustomParameter(name) {
 			if def, err := p.define(name); err == nil {
 				p.values[strings.ToLower(def.Name)] = v
 			}
@@ -82,34 +83,34 @@ func (p *params) get(name string) string { return p.values[strings.ToLower(name)
 
 // lookup finds a Postgres parameter, or a customized option the session
 // has defined, by name, case-insensitively.
-func (p *params) lookup(name string) (planner.Parameter, bool) {
-	if def, ok := planner.LookupParameter(name); ok {
+func (p *params) lookup(name string) (plan.Parameter, bool) {
+	if def, ok := plan.LookupParameter(name); ok {
 		return def, true
 	}
 	if spelling, ok := p.custom[strings.ToLower(name)]; ok {
-		return planner.Parameter{Name: spelling}, true
+		return plan.Parameter{Name: spelling}, true
 	}
-	return planner.Parameter{}, false
+	return plan.Parameter{}, false
 }
 
 // define is lookup for SET, RESET and set_config(), which define a
 // customized option, empty, the first time they name it. A name without a
 // dot stays unknown (42704); a dotted name that is not a valid option name
 // is refused (42602).
-func (p *params) define(name string) (planner.Parameter, error) {
+func (p *params) define(name string) (plan.Parameter, error) {
 	if def, ok := p.lookup(name); ok {
 		return def, nil
 	}
-	if !planner.IsCustomParameter(name) {
-		return planner.Parameter{}, unknownParameter(name)
+	if !plan.IsCustomParameter(name) {
+		return plan.Parameter{}, unknownParameter(name)
 	}
-	if !planner.ValidCustomParameter(name) {
-		return planner.Parameter{}, sqlstate.New(sqlstate.InvalidName, "invalid configuration parameter name %q", name).
+	if !plan.ValidCustomParameter(name) {
+		return plan.Parameter{}, sqlstate.New(sqlstate.InvalidName, "invalid configuration parameter name %q", name).
 			WithDetail("Custom parameter names must be two or more simple identifiers separated by dots.")
 	}
 	key := strings.ToLower(name)
 	p.custom[key], p.values[key], p.initial[key] = name, "", ""
-	return planner.Parameter{Name: name}, nil
+	return plan.Parameter{Name: name}, nil
 }
 
 // set changes a parameter for the session, or until the transaction ends
@@ -142,7 +143,7 @@ func (p *params) setDefault(name string, local bool) error {
 }
 
 // changeable finds (or defines) a parameter that SET and RESET may change.
-func (p *params) changeable(name string) (planner.Parameter, error) {
+func (p *params) changeable(name string) (plan.Parameter, error) {
 	def, err := p.define(name)
 	if err != nil {
 		return def, err
@@ -155,7 +156,7 @@ func (p *params) changeable(name string) (planner.Parameter, error) {
 
 // change assigns a checked value, recording in the open transaction block
 // what its end must restore or keep.
-func (p *params) change(def planner.Parameter, value string, local bool) {
+func (p *params) change(def plan.Parameter, value string, local bool) {
 	key := strings.ToLower(def.Name)
 	if p.tx != nil {
 		if _, saved := p.tx.prior[key]; !saved {
@@ -168,7 +169,7 @@ func (p *params) change(def planner.Parameter, value string, local bool) {
 	p.assign(def, value)
 }
 
-func (p *params) assign(def planner.Parameter, value string) {
+func (p *params) assign(def plan.Parameter, value string) {
 	key := strings.ToLower(def.Name)
 	if p.values[key] == value {
 		return
@@ -180,7 +181,7 @@ func (p *params) assign(def planner.Parameter, value string) {
 	case "default_transaction_isolation":
 		// Every transaction starts at the default level, and SHOW
 		// transaction_isolation shows the current one's.
-		if def, ok := planner.LookupParameter("transaction_isolation"); ok {
+		if def, ok := plan.LookupParameter("transaction_isolation"); ok {
 			p.assign(def, value)
 		}
 	}
@@ -199,13 +200,13 @@ func (p *params) reset(name string) error {
 		p.change(def, p.initial[strings.ToLower(def.Name)], false)
 		return nil
 	}
-	for _, def := range planner.Parameters() {
+	for _, def := range plan.Parameters() {
 		if !def.Fixed {
 			p.change(def, p.initial[strings.ToLower(def.Name)], false)
 		}
 	}
 	for key, spelling := range p.custom {
-		p.change(planner.Parameter{Name: spelling}, p.initial[key], false)
+		p.change(plan.Parameter{Name: spelling}, p.initial[key], false)
 	}
 	return nil
 }
@@ -250,7 +251,7 @@ func (p *params) end(commit bool) bool {
 }
 
 // check validates value for def and returns it in canonical form.
-func (p *params) check(def planner.Parameter, value string) (string, error) {
+func (p *params) check(def plan.Parameter, value string) (string, error) {
 	switch strings.ToLower(def.Name) {
 	case "client_encoding":
 		if !strings.EqualFold(value, "utf8") && !strings.EqualFold(value, "unicode") && !strings.EqualFold(value, "utf-8") {

@@ -4,7 +4,8 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqltype"
 )
@@ -12,12 +13,12 @@ import (
 // prepared is a parsed statement: one of a simple Query, or one named or
 // unnamed by Parse.
 type prepared struct {
-	plan planner.Statement
+	plan plan.Statement
 	// stmt is nil for what the front end runs itself: empty statements,
 	// transaction control, savepoints and COPY FROM STDIN / TO STDOUT.
 	stmt Stmt
 	// copy is set for COPY FROM STDIN / TO STDOUT.
-	copy *planner.Copy
+	copy *plan.Copy
 	// synth is set for statements about Postgres parameters.
 	synth *synthetic
 	// declared is the query of DECLARE CURSOR.
@@ -63,11 +64,11 @@ func (p *prepared) columnCount() int {
 // rowsAllowed reports whether a statement of this kind may send rows: a
 // utility statement that DuckDB answers with a status row (CHECKPOINT) does
 // not, as in Postgres.
-func rowsAllowed(plan planner.Statement) bool {
-	switch plan.Kind {
-	case planner.KindQuery, planner.KindOther:
+func rowsAllowed(st plan.Statement) bool {
+	switch st.Kind {
+	case plan.KindQuery, plan.KindOther:
 		return true
-	case planner.KindInsert, planner.KindUpdate, planner.KindDelete, planner.KindMerge:
+	case plan.KindInsert, plan.KindUpdate, plan.KindDelete, plan.KindMerge:
 		return true
 	}
 	return false

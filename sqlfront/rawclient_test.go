@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"testing"
@@ -14,40 +12,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/internal/testserver"
-	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
-	"github.com/mallard/mallard/storage"
 )
 
 // rawDeadline bounds every read and write of a raw client, so that a server
 // that stops answering fails the test instead of hanging it.
 const rawDeadline = 5 * time.Second
-
-// startServerHandle is startServer for tests that need the server itself:
-// its session count, or an explicit Shutdown.
-func startServerHandle(t testing.TB, cfg sqlfront.Config) (*sqlfront.Server, string) {
-	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.ServerVersion == "" {
-		cfg.ServerVersion = "15.0 (Mallard test)"
-	}
-	srv, err := sqlfront.New(ctx, cfg, server.Engine(db), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := testserver.Serve(t, srv.Serve, func(ctx context.Context) error {
-		if err := srv.Shutdown(ctx); err != nil {
-			return fmt.Errorf("shutdown: %w", err) // the database is still in use; closing it could block
-		}
-		return db.Close(ctx)
-	})
-	return srv, addr
-}
 
 // rawClient drives one connection by hand, message by message or byte by byte.
 type rawClient struct {
@@ -252,4 +222,20 @@ func message(typ byte, body []byte) []byte {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// receive reads one message, failing the test on a read error.
+func (c *rawClient) receive() pgproto3.BackendMessage {
+	c.t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(rawDeadline))
+	msg, err := c.fe.Receive()
+	if err != nil {
+		c.t.Fatalf("receive: %v", err)
+	}
+	return msg
+}
+
+// passwordConnString is connString for user with password and sslmode.
+func passwordConnString(addr, user, password, sslmode string) string {
+	return connString(addr) + " user=" + user + " password=" + password + " sslmode=" + sslmode
 }

@@ -1,11 +1,11 @@
+//go:build duckdb_arrow
+
 package sqlfront_test
 
 import (
 	"context"
 	"errors"
-	"github.com/mallard/mallard/internal/testserver"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
@@ -34,29 +35,7 @@ func TestInvalidatedDatabaseReopens(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs testserver.LogBuffer
-	srv, err := sqlfront.New(ctx, sqlfront.Config{ServerVersion: "15.0 (Mallard test)"}, server.Engine(db), slog.New(slog.NewTextHandler(&logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-			return
-		}
-		<-done
-		if err := db.Close(ctx); err != nil {
-			t.Errorf("close db: %v", err)
-		}
-	})
-	addr := ln.Addr().String()
+	_, addr := serveFront(t, sqlfront.Config{}, server.Engine(db), defaultPlanner(), slog.New(slog.NewTextHandler(&logs, nil)), db.Close)
 
 	a := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	for _, q := range []string{

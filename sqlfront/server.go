@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mallard/mallard/planner"
 	"github.com/mallard/mallard/planner/catalog"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/statements"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -62,11 +62,8 @@ type Config struct {
 	Observer Observer
 	// ServerVersion is reported as server_version.
 	ServerVersion string
-	// Catalog names the objects that stand in for Postgres' system
-	// catalog, and Mallard's functions registered in the database;
-	// CatalogSQL installs the system catalog (see server.Catalog). Without
-	// CatalogSQL, New uses DefaultCatalog.
-	Catalog    planner.Catalog
+	// CatalogSQL installs the system catalog that the planner's catalog
+	// names (see server.Catalog); without it, New installs DefaultCatalog's.
 	CatalogSQL []string
 	// Progressive are the Mallard table functions whose rows report progress
 	// (one per training epoch): statements calling them have DuckDB hand
@@ -80,7 +77,7 @@ type Server struct {
 	cfg     Config
 	db      Engine
 	log     *slog.Logger
-	planner *planner.Planner
+	planner Planner
 	stats   *statements.Table // nil when Config.StatementStats is 0
 
 	mu        sync.Mutex
@@ -94,15 +91,15 @@ type Server struct {
 
 type cancelKey struct{ pid, secret uint32 }
 
-// New returns a server for db, after preparing db for Postgres clients:
-// the schema public that sessions use by default, and the catalog. It
-// accepts nothing until Serve.
-func New(ctx context.Context, cfg Config, db Engine, log *slog.Logger) (*Server, error) {
+// New returns a server for db whose sessions plan their SQL with p, after
+// preparing db for Postgres clients: the schema public that sessions use
+// by default, and the catalog. It accepts nothing until Serve.
+func New(ctx context.Context, cfg Config, db Engine, p Planner, log *slog.Logger) (*Server, error) {
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
 	}
 	if cfg.CatalogSQL == nil {
-		cfg.Catalog, cfg.CatalogSQL = DefaultCatalog()
+		_, cfg.CatalogSQL = DefaultCatalog()
 	}
 	setup := append([]string{"CREATE SCHEMA IF NOT EXISTS " + DefaultSchema}, cfg.CatalogSQL...)
 	if err := installCatalog(ctx, db, setup); err != nil {
@@ -111,10 +108,10 @@ func New(ctx context.Context, cfg Config, db Engine, log *slog.Logger) (*Server,
 	db.OnReopen(func(ctx context.Context) error { return installCatalog(ctx, db, setup) })
 	var stats *statements.Table
 	if cfg.StatementStats > 0 {
-		stats = statements.New(cfg.StatementStats)
+		stats = statements.New(cfg.StatementStats, p.Fingerprint)
 	}
 	return &Server{
-		cfg: cfg, db: db, log: log, planner: planner.New(cfg.Catalog), stats: stats,
+		cfg: cfg, db: db, log: log, planner: p, stats: stats,
 		listeners: map[net.Listener]struct{}{},
 		sessions:  map[cancelKey]*session{},
 		starting:  map[net.Conn]struct{}{},
@@ -123,8 +120,8 @@ func New(ctx context.Context, cfg Config, db Engine, log *slog.Logger) (*Server,
 
 // DefaultCatalog is Mallard's Postgres-compatible catalog from
 // planner/catalog, and the statements that install it.
-func DefaultCatalog() (planner.Catalog, []string) {
-	return planner.Catalog{
+func DefaultCatalog() (plan.Catalog, []string) {
+	return plan.Catalog{
 		Database: catalog.Database, PGSchema: catalog.PGSchema, InfoSchema: catalog.InfoSchema,
 		Views: catalog.Views(), InfoViews: catalog.InfoViews(),
 		Macros: catalog.Macros(), InfoMacros: catalog.InfoMacros(),

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -349,7 +350,7 @@ func (s *session) init() error {
 }
 
 func (s *session) sendStartupParams() {
-	for _, def := range planner.Parameters() {
+	for _, def := range plan.Parameters() {
 		if def.Reported {
 			s.w.send(&pgproto3.ParameterStatus{Name: def.Name, Value: s.params.get(def.Name)})
 		}

@@ -3,7 +3,7 @@ package sqlfront
 import (
 	"fmt"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -13,7 +13,7 @@ import (
 // order; the row holds each parameter's new value. Outside a transaction
 // the statement is one of its own, so a failing call undoes those before
 // it and what they set locally ends with the statement.
-func setConfig(calls []planner.Setting) *synthetic {
+func setConfig(calls []plan.Setting) *synthetic {
 	sy := &synthetic{tag: "SELECT"}
 	for _, c := range calls {
 		col := c.Column
@@ -48,7 +48,7 @@ func setConfig(calls []planner.Setting) *synthetic {
 // boundSetting fills in a set_config() call's name and value from the
 // values bound to its parameters. A NULL name is refused as Postgres
 // refuses it; a NULL value is SET ... TO DEFAULT.
-func boundSetting(call planner.Setting, args []any) (planner.Setting, error) {
+func boundSetting(call plan.Setting, args []any) (plan.Setting, error) {
 	for _, n := range []int{call.NameParam, call.ValueParam} {
 		if n > len(args) {
 			return call, sqlstate.New(sqlstate.UndefinedParameter, "there is no parameter $%d", n)

@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -23,12 +24,12 @@ type synthetic struct {
 // settingStatement returns the synthetic form of a SET, RESET, SHOW or
 // set_config statement, or nil when it concerns a DuckDB setting (or, for
 // SHOW, anything else DuckDB shows, such as SHOW TABLES) and goes to DuckDB.
-func (s *session) settingStatement(st planner.Statement) *synthetic {
+func (s *session) settingStatement(st plan.Statement) *synthetic {
 	set := st.Setting
-	_, isPG := planner.LookupParameter(set.Name)
-	ours := isPG || planner.IsCustomParameter(set.Name)
+	_, isPG := plan.LookupParameter(set.Name)
+	ours := isPG || plan.IsCustomParameter(set.Name)
 	switch {
-	case st.Kind == planner.KindSetConfig:
+	case st.Kind == plan.KindSetConfig:
 		return setConfig(st.SetConfig)
 	case set.Show && set.Name == "all":
 		return &synthetic{cols: []string{"name", "setting", "description"}, tag: "SHOW", run: func(s *session, _ []any) ([][]string, error) {
@@ -79,7 +80,7 @@ func (s *session) showParameter(name string) *synthetic {
 // applySetting carries out SET or RESET of a Postgres parameter or a
 // customized option, keeps DuckDB in step (see syncParams) and returns
 // the parameter's new value.
-func (s *session) applySetting(set *planner.Setting) (string, error) {
+func (s *session) applySetting(set *plan.Setting) (string, error) {
 	value, err := s.changeSetting(set)
 	if err != nil {
 		return "", err
@@ -88,7 +89,7 @@ func (s *session) applySetting(set *planner.Setting) (string, error) {
 }
 
 // changeSetting is applySetting without keeping DuckDB in step.
-func (s *session) changeSetting(set *planner.Setting) (string, error) {
+func (s *session) changeSetting(set *plan.Setting) (string, error) {
 	if set.Name == "transaction" {
 		return "", nil // isolation and access mode: DuckDB offers one kind of transaction
 	}
@@ -136,7 +137,7 @@ func (s *session) syncParams() error {
 	if s.mirrored == nil {
 		s.mirrored = map[string]string{}
 	}
-	for _, def := range planner.Parameters() {
+	for _, def := range plan.Parameters() {
 		v := s.params.get(def.Name)
 		if _, ok := s.mirrored[strings.ToLower(def.Name)]; !ok && v == def.Default && def.Name != "search_path" {
 			continue // unset, current_setting falls back to the default
@@ -161,7 +162,7 @@ func (s *session) mirror(name, v string) error {
 	if last, ok := s.mirrored[key]; ok && last == v {
 		return nil
 	}
-	if err := s.db.Exec(s.ctx, "SET VARIABLE "+quoteIdent(planner.VariableName(name))+" = "+quoteLiteral(v)); err != nil {
+	if err := s.db.Exec(s.ctx, "SET VARIABLE "+quoteIdent(plan.VariableName(name))+" = "+quoteLiteral(v)); err != nil {
 		return err
 	}
 	s.mirrored[key] = v
@@ -192,7 +193,7 @@ func (s *session) syncSearchPath() error {
 
 func (s *session) showAll() ([][]string, error) {
 	var rows [][]string
-	for _, def := range planner.Parameters() {
+	for _, def := range plan.Parameters() {
 		rows = append(rows, []string{def.Name, s.params.get(def.Name), def.Description})
 	}
 	duck, err := s.queryText("SELECT name, value, description FROM duckdb_settings() ORDER BY name")
@@ -230,7 +231,7 @@ func (s *session) queryText(q string) ([][]string, error) {
 	// session whose last statement was progressive keeps a 1-byte one
 	// (chunkByChunk), under which DuckDB 1.5.5's batched streaming of an
 	// ORDER BY result never returns its first chunk.
-	if err := s.chunkByChunk(planner.Statement{}); err != nil {
+	if err := s.chunkByChunk(plan.Statement{}); err != nil {
 		return nil, err
 	}
 	ctx, done := s.statementContext()

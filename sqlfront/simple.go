@@ -2,7 +2,8 @@ package sqlfront
 
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
-	"github.com/mallard/mallard/planner"
+
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // handleQuery runs a simple Query: each statement in turn, stopping at the
@@ -64,7 +65,7 @@ func (s *session) simpleDone(err error) error {
 	return nil
 }
 
-func (s *session) simpleStatement(st planner.Statement) error {
+func (s *session) simpleStatement(st plan.Statement) error {
 	prep, err := s.prepare(st)
 	if err != nil {
 		return err
@@ -79,10 +80,10 @@ func (s *session) simpleStatement(st planner.Statement) error {
 	return err
 }
 
-func hasTransactionControl(stmts []planner.Statement) bool {
+func hasTransactionControl(stmts []plan.Statement) bool {
 	for _, st := range stmts {
 		switch st.Kind {
-		case planner.KindBegin, planner.KindCommit, planner.KindRollback, planner.KindSavepoint:
+		case plan.KindBegin, plan.KindCommit, plan.KindRollback, plan.KindSavepoint:
 			return true
 		}
 	}

@@ -1,3 +1,5 @@
+//go:build duckdb_arrow
+
 package sqlfront_test
 
 import (
@@ -88,13 +90,7 @@ func TestTLSWithSCRAM(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := startSCRAMServer(t, sqlfront.Config{TLS: tc})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err = pgx.Connect(ctx, passwordConnString(addr, "mallard", "wrong", "require"))
-	var pe *pgconn.PgError
-	if !errors.As(err, &pe) || pe.Code != "28P01" {
-		t.Errorf("wrong password over TLS: %v, want 28P01", err)
-	}
+	login(t, passwordConnString(addr, "mallard", "wrong", "require"), "28P01")
 	assertServesConn(t, passwordConnString(addr, "mallard", "s3cret", "require"))
 }
 
@@ -204,22 +200,8 @@ func TestBrokenTLSHandshake(t *testing.T) {
 // 28000 before authentication, and a TLS one is served.
 func TestRequireTLS(t *testing.T) {
 	addr := startTLSServer(t, sqlfront.Config{RequireTLS: true})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := pgx.Connect(ctx, connString(addr)+" sslmode=disable")
-	var pe *pgconn.PgError
-	if !errors.As(err, &pe) || pe.Code != "28000" {
-		t.Fatalf("plaintext session: %v, want 28000", err)
-	}
-	conn, err := pgx.Connect(ctx, connString(addr)+" sslmode=require")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	var n int
-	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&n); err != nil || n != 1 {
-		t.Fatalf("SELECT 1 over TLS: %d, %v", n, err)
-	}
+	login(t, connString(addr)+" sslmode=disable", "28000")
+	assertServesConn(t, connString(addr)+" sslmode=require")
 }
 
 // TestMaxConnections: one session past MaxConnections is refused with

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/storage"
 	"github.com/mallard/mallard/web"
@@ -103,14 +103,10 @@ func (s *stack) get(t *testing.T, path string, status int) map[string]any {
 	return out
 }
 
-var unemploymentCSV = filepath.Join("..", "..", "shared", "data", "vega", "unemployment-across-industries.csv")
-
 // trainGAT trains GAT model "g" on the rescaled unemployment data.
 func (s *stack) trainGAT(t *testing.T) {
-	s.exec(t, "CREATE TABLE u AS SELECT * FROM read_csv('"+unemploymentCSV+"')",
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
-		"SELECT * FROM train_gat('uw', model := 'g', epochs := 3, scaler := 'u')")
+	s.exec(t, testserver.Unemployment(t)...)
+	s.exec(t, "SELECT * FROM train_gat('uw', model := 'g', epochs := 3, scaler := 'u')")
 }
 
 // trainRecommender trains recommender "r" on generated ratings of 200
@@ -471,7 +467,7 @@ func TestAuthentication(t *testing.T) {
 // started after the page connected: the change that makes it appear live.
 func TestEventsFollowTraining(t *testing.T) {
 	s := newStack(t, web.Config{})
-	s.exec(t, "CREATE TABLE u AS SELECT * FROM read_csv('"+unemploymentCSV+"')",
+	s.exec(t, "CREATE TABLE u AS SELECT * FROM read_csv('"+testserver.UnemploymentCSV(t)+"')",
 		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
 		"CREATE TABLE uw AS SELECT * FROM rescale('w')")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // TestBackupWhileWriting takes mallard.backup while four clients insert
@@ -29,12 +29,10 @@ func TestBackupWhileWriting(t *testing.T) {
 	if err := os.Mkdir(backups, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	server := startMallard(t, filepath.Join(dir, "live.duckdb"), "--data-dir", filepath.Dir(unemploymentCSV(t)), "--data-dir", backups)
+	server := startMallard(t, filepath.Join(dir, "live.duckdb"), "--data-dir", filepath.Dir(testserver.UnemploymentCSV(t)), "--data-dir", backups)
 	conn := server.connect(t)
+	execAll(t, conn, testserver.Unemployment(t)...)
 	execAll(t, conn,
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
 		"SELECT count(*) FROM train_gat('uw', model := 'kept', epochs := 2, hidden := [4, 4], scaler := 'u')",
 		"CREATE SEQUENCE ids",
 		"CREATE TABLE events (id BIGINT PRIMARY KEY, writer INT)")

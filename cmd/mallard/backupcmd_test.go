@@ -5,12 +5,13 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // TestBackupCommand runs mallard backup on a database a server holds (a
@@ -24,10 +25,8 @@ func TestBackupCommand(t *testing.T) {
 	dbPath, copyPath := filepath.Join(dir, "live.duckdb"), filepath.Join(dir, "copy.duckdb")
 	server := startMallard(t, dbPath)
 	conn := server.dial(t)
+	execAll(t, conn, testserver.Unemployment(t)...)
 	execAll(t, conn,
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
 		"SELECT count(*) FROM train_gat('uw', model := 'kept', epochs := 2, hidden := [4, 4], scaler := 'u')",
 		"CREATE SEQUENCE ids",
 		"SELECT nextval('ids')")

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/sqlfront"
 )
 
@@ -41,6 +42,7 @@ type Config struct {
 	MaxTrainings     int
 	Mpirun           string
 	MPIHostfile      string
+	Launcher         string
 	JobDir           string
 	HTTP             string
 	DataDirs         []string
@@ -131,6 +133,8 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	integer(&cfg.MaxTrainings, "max-trainings", runtime.NumCPU(), "training runs at once; more wait in a queue")
 	str(&cfg.Mpirun, "mpirun", "mpirun", "the mpirun that starts training across ranks (ranks := N), a path or a name looked up in PATH")
 	str(&cfg.MPIHostfile, "mpi-hostfile", "", "a hostfile mpirun places the ranks of ranks := N with (default: this host)")
+	str(&cfg.Launcher, "launcher", "", "a command template that starts the ranks of ranks := N instead of mpirun, run by sh, "+
+		"with {ranks}, {worker} and {job} replaced (such as 'srun -n {ranks} {worker} train-worker --job {job}')")
 	str(&cfg.JobDir, "job-dir", "", "where runs with ranks := N write their jobs, on a file system every host shares (default: the database's path with .jobs added; none for :memory:)")
 	cfg.DataDirs = filepath.SplitList(env("data-dir", ""))
 	fs.Func("data-dir", "a directory whose files SQL may read and write (read_csv, COPY TO a file, ATTACH); repeat for more. "+
@@ -215,6 +219,14 @@ func (c Config) Validate() error {
 	}
 	if c.RequireTLS && c.TLS == "off" && c.TLSCert == "" {
 		return errors.New("-require-tls needs TLS: set -tls self-signed or -tls-cert and -tls-key")
+	}
+	if c.Launcher != "" {
+		if err := functions.CheckLauncher(c.Launcher); err != nil {
+			return fmt.Errorf("-launcher %q: %v", c.Launcher, err)
+		}
+		if c.MPIHostfile != "" {
+			return errors.New("-mpi-hostfile is mpirun's, and -launcher replaces mpirun: name the hosts in the launcher's template")
+		}
 	}
 	if c.StatementTimeout < 0 {
 		return errors.New("-statement-timeout: want a duration such as 30s, or 0")

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // TestKilledDuringTraining kills the real server process with SIGKILL in
@@ -23,46 +23,13 @@ func TestKilledDuringTraining(t *testing.T) {
 
 	server := startMallard(t, dbPath)
 	conn := server.connect(t)
-	for _, q := range []string{
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
-		"SELECT count(*) FROM train_gat('uw', model := 'done', epochs := 3, hidden := [4, 4], scaler := 'u')",
-	} {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	execAll(t, conn, testserver.Unemployment(t)...)
+	execAll(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'done', epochs := 3, hidden := [4, 4], scaler := 'u')")
 	var uwRows int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM uw").Scan(&uwRows); err != nil {
 		t.Fatal(err)
 	}
-	trainer := server.dial(t)
-	trained := make(chan error, 1)
-	go func() {
-		defer trainer.Close(context.Background())
-		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2)")
-		trained <- err
-	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var checkpoint *int
-		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
-		if err == nil && checkpoint != nil && *checkpoint >= 4 {
-			break
-		}
-		select {
-		case err := <-trained:
-			t.Fatalf("training ended before the kill: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			var runs string
-			_ = conn.QueryRow(ctx, "SELECT string_agg(model || ' ' || status || ' ' || epochs_done, '; ') || (SELECT string_agg(name || ' ' || version || ' ' || coalesce(checkpoint_epoch, -1), '; ') FROM mlops.models) FROM mlops.training_runs").Scan(&runs)
-			t.Fatalf("no checkpoint of g within a minute (%v); runs: %s", err, runs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	trainUntilCheckpoint(t, server, conn)
 	server.kill(t)
 
 	// The restart needs no manual step: startMallard waits for a query to succeed.

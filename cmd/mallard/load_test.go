@@ -19,6 +19,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // TestLoad runs loadClients concurrent sessions against one real server for
@@ -108,10 +109,8 @@ func setupLoad(t *testing.T, conn *pgx.Conn) {
 	execAll(t, conn,
 		"CREATE TABLE load_rows (id BIGINT PRIMARY KEY, client INTEGER NOT NULL, v DOUBLE NOT NULL, note VARCHAR NOT NULL, kind VARCHAR NOT NULL)",
 		fmt.Sprintf("CREATE TABLE load_static AS SELECT i AS id, CAST(i %% %d AS INTEGER) AS g, i * 0.25 AS x FROM range(%d) t(i)", loadGroups, loadStaticRows),
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')",
 	)
+	execAll(t, conn, testserver.Unemployment(t)...)
 }
 
 // Every value of a load row derives from its id, so that checking a row

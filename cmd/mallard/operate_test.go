@@ -7,51 +7,76 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mallard/mallard/internal/testserver"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mallard/mallard/internal/testserver"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// servedMallard is a server run as main runs it, on a fresh in-memory
-// database, writing its log to logs.
-type servedMallard struct {
-	addr string
-	logs *testserver.LogBuffer
-	stop func() error // stops the server and returns Run's error
+// inProcess is mallard serve run in the test's process as main runs it,
+// writing its log to logs.
+type inProcess struct {
+	logs   *testserver.LogBuffer
+	cancel context.CancelFunc // stops it the way a signal does
+	done   chan struct{}      // closed when Run has returned
+	err    error              // Run's error, once done is closed
+
+	once    sync.Once
+	stopErr error
 }
 
+// serveInProcess runs mallard serve with args in this process; the end of
+// the test stops it.
+func serveInProcess(t testing.TB, args ...string) *inProcess {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &inProcess{logs: &testserver.LogBuffer{}, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.err = Run(ctx, append([]string{"serve"}, args...), p.logs, p.logs)
+	}()
+	t.Cleanup(func() { p.stop() })
+	return p
+}
+
+// stop stops the server, waits up to 30 s for Run to return and returns
+// its error; called again, it returns the same.
+func (p *inProcess) stop() error {
+	p.once.Do(func() {
+		p.cancel()
+		select {
+		case <-p.done:
+			p.stopErr = p.err
+		case <-time.After(30 * time.Second):
+			p.stopErr = errors.New("server did not stop")
+		}
+	})
+	return p.stopErr
+}
+
+// servedMallard is a server run as main runs it, on a fresh in-memory
+// database, at addr.
+type servedMallard struct {
+	addr string
+	*inProcess
+}
+
+// serveForTest serves a fresh in-memory database with flags, and returns
+// once it listens.
 func serveForTest(t testing.TB, flags ...string) *servedMallard {
 	t.Helper()
-	s := &servedMallard{addr: freePort(t), logs: &testserver.LogBuffer{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	args := append([]string{"serve", "--listen", s.addr, "--db", ":memory:", "--http", ""}, flags...)
-	go func() { done <- Run(ctx, args, s.logs, s.logs) }()
-	var once sync.Once
-	var err error
-	s.stop = func() error {
-		once.Do(func() {
-			cancel()
-			select {
-			case err = <-done:
-			case <-time.After(30 * time.Second):
-				err = errors.New("server did not stop")
-			}
-		})
-		return err
-	}
-	t.Cleanup(func() { s.stop() })
+	addr := freePort(t)
+	s := &servedMallard{addr: addr, inProcess: serveInProcess(t, append([]string{"--listen", addr, "--db", ":memory:", "--http", ""}, flags...)...)}
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(s.logs.String(), "mallard listening") {
 		select {
-		case err := <-done:
-			t.Fatalf("server ended: %v\n%s", err, s.logs.String())
+		case <-s.done:
+			t.Fatalf("server ended: %v\n%s", s.err, s.logs.String())
 		default:
 		}
 		if time.Now().After(deadline) {

@@ -21,6 +21,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mallard/mallard/internal/testserver"
+	"github.com/mallard/mallard/mlops/parallel"
 )
 
 // The tests in this file's company run the real mallard binary as a child
@@ -43,7 +45,7 @@ func TestMain(m *testing.M) {
 }
 
 // mallardBinary returns the path of the mallard binary built from this
-// package with the duckdb_arrow tag.
+// package with the duckdb_arrow tag, and mpi when this test binary has it.
 func mallardBinary(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -51,7 +53,11 @@ func mallardBinary(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "mallard")
-		out, err := exec.Command("go", "build", "-tags", "duckdb_arrow", "-o", built.bin, ".").CombinedOutput()
+		tags := "duckdb_arrow"
+		if parallel.MPI {
+			tags += ",mpi"
+		}
+		out, err := exec.Command("go", "build", "-tags", tags, "-o", built.bin, ".").CombinedOutput()
 		if err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -93,7 +99,7 @@ func startMallard(t *testing.T, dbPath string, flags ...string) *mallardProcess 
 		t.Fatal(err)
 	}
 	args := append([]string{"serve", "--listen", p.addr, "--db", dbPath, "--log-level", "warn", "--http", "",
-		"--data-dir", filepath.Dir(unemploymentCSV(t))}, flags...) // a flag given again in flags wins
+		"--data-dir", filepath.Dir(testserver.UnemploymentCSV(t))}, flags...) // a flag given again in flags wins
 	p.cmd = exec.Command(mallardBinary(t), args...)
 	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
 	p.cmd.Env = append(os.Environ(), "TMPDIR="+p.tmp)
@@ -242,17 +248,41 @@ func sqlState(err error) string {
 	return ""
 }
 
-// unemploymentCSV is the absolute path of the shipped example data.
-func unemploymentCSV(t *testing.T) string {
+// trainUntilCheckpoint starts a run of GAT model g on uw (see
+// testserver.Unemployment) on a connection of its own to p, a run that
+// would train for a long time, checkpointing every 2 epochs, and returns
+// once conn sees a checkpoint of g at epoch 4 or later. The channel
+// receives the training statement's error when it ends. The test fails if
+// the run ends first, or if no such checkpoint comes within a minute.
+func trainUntilCheckpoint(t *testing.T, p *mallardProcess, conn *pgx.Conn) <-chan error {
 	t.Helper()
-	csv, err := filepath.Abs(filepath.Join("..", "..", "examples", "data", "unemployment-across-industries.csv"))
-	if err != nil {
-		t.Fatal(err)
+	ctx := context.Background()
+	trainer := p.dial(t)
+	trained := make(chan error, 1)
+	go func() {
+		defer trainer.Close(context.Background())
+		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2)")
+		trained <- err
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var checkpoint *int
+		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
+		if err == nil && checkpoint != nil && *checkpoint >= 4 {
+			return trained
+		}
+		select {
+		case err := <-trained:
+			t.Fatalf("training ended before a checkpoint at epoch 4: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			var runs string
+			_ = conn.QueryRow(ctx, "SELECT string_agg(model || ' ' || status || ' ' || epochs_done, '; ') || (SELECT string_agg(name || ' ' || version || ' ' || coalesce(checkpoint_epoch, -1), '; ') FROM mlops.models) FROM mlops.training_runs").Scan(&runs)
+			t.Fatalf("no checkpoint of g within a minute (%v); runs: %s", err, runs)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if _, err := os.Stat(csv); err != nil {
-		t.Fatal(err)
-	}
-	return csv
 }
 
 // execAll runs each statement on conn and fails the test on the first error.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
@@ -22,16 +21,7 @@ import (
 func TestReopenRestoresMallard(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "m.duckdb")
 	addr, httpAddr := freePort(t), freePort(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs bytes.Buffer
-	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath, "--http", httpAddr, "--shutdown-grace", "0"}, &logs, &logs)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	srv := serveInProcess(t, "--listen", addr, "--db", dbPath, "--http", httpAddr, "--shutdown-grace", "0")
 	bg := context.Background()
 	conn := connectRetry(t, addr)
 	for _, q := range []string{
@@ -54,7 +44,7 @@ func TestReopenRestoresMallard(t *testing.T) {
 		if err := c.Ping(bg); err == nil {
 			after = c
 		} else if time.Now().After(deadline) {
-			t.Fatalf("no working session after the reopen: %v\n%s", err, logs.String())
+			t.Fatalf("no working session after the reopen: %v\n%s", err, srv.logs.String())
 		}
 	}
 	checks := map[string]string{

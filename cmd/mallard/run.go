@@ -95,7 +95,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	srv, err := server.Open(ctx, server.Config{DB: storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
 		Sandbox: true, DataDirs: cfg.DataDirs, SandboxHint: cfg.sandboxHint()}, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
 		Version: Version, Metrics: dashLn != nil, Log: log,
-		MPI: functions.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, JobDir: cfg.JobDir}})
+		MPI: functions.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, Launcher: cfg.Launcher, JobDir: cfg.JobDir}})
 	if err != nil {
 		closeListeners()
 		return err

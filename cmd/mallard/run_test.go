@@ -56,6 +56,10 @@ func TestConfigValidate(t *testing.T) {
 		{"reader without owner password", func(c *Config) { c.ReaderUser, c.ReaderPassword = "reader", "r" }, "needs -password"},
 		{"reader named as the owner", func(c *Config) { c.User, c.Password, c.ReaderUser, c.ReaderPassword = "mallard", "p", "mallard", "r" }, "-reader-user"},
 		{"reader", func(c *Config) { c.User, c.Password, c.ReaderUser, c.ReaderPassword = "mallard", "p", "reader", "r" }, ""},
+		{"launcher", func(c *Config) { c.Launcher = "srun -n {ranks} {worker} train-worker --job {job}" }, ""},
+		{"launcher without job", func(c *Config) { c.Launcher = "srun -n {ranks} {worker} train-worker" }, "{job}"},
+		{"launcher with unknown placeholder", func(c *Config) { c.Launcher = "srun -n {nodes} {worker} train-worker --job {job}" }, "{nodes}"},
+		{"launcher with hostfile", func(c *Config) { c.Launcher, c.MPIHostfile = "srun {worker} train-worker --job {job}", "hosts" }, "-mpi-hostfile"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,12 +119,7 @@ func TestShutdownCheckpoints(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "m.duckdb")
 	addr, httpAddr := freePort(t), freePort(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs bytes.Buffer
-	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", dbPath, "--http", httpAddr, "--shutdown-grace", "0"}, &logs, &logs)
-	}()
+	srv := serveInProcess(t, "--listen", addr, "--db", dbPath, "--http", httpAddr, "--shutdown-grace", "0")
 	conn := connectRetry(t, addr)
 	// An open dashboard event stream must not hold shutdown up.
 	events, err := http.Get("http://" + httpAddr + "/api/events")
@@ -138,17 +137,12 @@ func TestShutdownCheckpoints(t *testing.T) {
 		busyErr <- err
 	}()
 	time.Sleep(200 * time.Millisecond)
-	cancel()
+	srv.cancel()
 	if err := <-busyErr; err == nil {
 		t.Error("a running statement survived shutdown")
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v\n%s", err, logs.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("server did not stop")
+	if err := srv.stop(); err != nil {
+		t.Fatalf("Run: %v\n%s", err, srv.logs.String())
 	}
 	_, err = conn.Exec(context.Background(), "SELECT 1")
 	var pe *pgconn.PgError
@@ -160,17 +154,11 @@ func TestShutdownCheckpoints(t *testing.T) {
 	}
 	// The file opens again and holds the data.
 	addr2 := freePort(t)
-	ctx2, cancel2 := context.WithCancel(context.Background())
-	defer cancel2()
-	go func() {
-		done <- Run(ctx2, []string{"serve", "--listen", addr2, "--db", dbPath, "--http", ""}, &logs, &logs)
-	}()
+	serveInProcess(t, "--listen", addr2, "--db", dbPath, "--http", "")
 	var v int
 	if err := connectRetry(t, addr2).QueryRow(context.Background(), "SELECT v FROM kept").Scan(&v); err != nil || v != 42 {
 		t.Fatalf("v = %d, %v", v, err)
 	}
-	cancel2()
-	<-done
 }
 
 func connectRetry(t *testing.T, addr string) *pgx.Conn {
@@ -195,14 +183,7 @@ func connectRetry(t *testing.T, addr string) *pgx.Conn {
 // taken stops the server from starting.
 func TestDashboardAuthAndAddress(t *testing.T) {
 	addr, httpAddr := freePort(t), freePort(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs bytes.Buffer
-	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", httpAddr, "--password", "pw",
-			"--reader-password", "rpw"}, &logs, &logs)
-	}()
-	defer func() { cancel(); <-done }()
+	serveInProcess(t, "--listen", addr, "--db", ":memory:", "--http", httpAddr, "--password", "pw", "--reader-password", "rpw")
 	var resp *http.Response
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var err error
@@ -246,12 +227,7 @@ func TestDashboardAuthAndAddress(t *testing.T) {
 func TestSandbox(t *testing.T) {
 	data, outside := t.TempDir(), t.TempDir()
 	addr := freePort(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", "", "--data-dir", data}, io.Discard, io.Discard)
-	}()
-	defer func() { cancel(); <-done }()
+	serveInProcess(t, "--listen", addr, "--db", ":memory:", "--http", "", "--data-dir", data)
 	conn := connectRetry(t, addr)
 	bg := context.Background()
 	denied := []struct{ query, path string }{
@@ -323,12 +299,7 @@ func TestDataDirFlagsAndEnvironment(t *testing.T) {
 // without --data-dir, as make run starts it: it names the flag.
 func TestSandboxHintWithoutDataDir(t *testing.T) {
 	addr := freePort(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"serve", "--listen", addr, "--db", ":memory:", "--http", ""}, io.Discard, io.Discard)
-	}()
-	defer func() { cancel(); <-done }()
+	serveInProcess(t, "--listen", addr, "--db", ":memory:", "--http", "")
 	conn := connectRetry(t, addr)
 	_, err := conn.Exec(context.Background(), "SELECT * FROM read_csv('sales.csv')")
 	var pe *pgconn.PgError

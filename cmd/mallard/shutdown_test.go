@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
 )
 
 // terminate sends the server SIGTERM once its log says it listens, and
@@ -211,29 +212,8 @@ func TestShutdownDuringTraining(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "m.duckdb")
 	server := startMallard(t, dbPath, "--log-level", "info", "--shutdown-grace", "1s")
 	conn := server.dial(t)
-	execAll(t, conn,
-		fmt.Sprintf("CREATE TABLE u AS SELECT * FROM read_csv('%s')", unemploymentCSV(t)),
-		"CREATE TABLE w AS SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count')",
-		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')")
-	trainer := server.dial(t)
-	trained := make(chan error, 1)
-	go func() {
-		defer trainer.Close(context.Background())
-		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2)")
-		trained <- err
-	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var checkpoint *int
-		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
-		if err == nil && checkpoint != nil && *checkpoint >= 4 {
-			break
-		}
-		if err != nil || time.Now().After(deadline) {
-			t.Fatalf("no checkpoint of g within a minute (%v)", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	execAll(t, conn, testserver.Unemployment(t)...)
+	trained := trainUntilCheckpoint(t, server, conn)
 	conn.Close(ctx)
 	exited := server.terminate(t)
 	if err := <-trained; !isShutdown(err) {

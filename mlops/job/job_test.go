@@ -2,6 +2,7 @@ package job_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -130,6 +131,8 @@ func TestSpecRefused(t *testing.T) {
 		{"missing time column", func(s *job.Spec) { s.Time = []string{"year"} }, nil},
 		{"no files", func(s *job.Spec) { s.Source = "none-*.parquet" }, nil},
 		{"bad hyperparameter", func(s *job.Spec) { s.GAT = json.RawMessage(`{"epochs": 0}`) }, nil},
+		{"shard of a GAT job", func(s *job.Spec) { s.Shard = job.ShardFile }, nil},
+		{"missing start", func(s *job.Spec) { s.Start = "none.artifact" }, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := gatJob(t, 1, smallGAT)
@@ -150,5 +153,80 @@ func TestSpecRefused(t *testing.T) {
 				t.Errorf("a refused job wrote an artifact (%v)", err)
 			}
 		})
+	}
+}
+
+// TestGATJobStart checks a GAT job that starts from a checkpoint (spec
+// start): it trains the epochs after the checkpoint's, as gat.TrainFrom
+// does from the same model; and that checkpoint_best writes a checkpoint
+// at a best epoch.
+func TestGATJobStart(t *testing.T) {
+	first := gatJob(t, 1, `{"epochs": 2, "hidden": [8, 8], "batch_size": 16, "patience": 0}`)
+	if _, err := job.Run(context.Background(), first, version, parallel.LocalComms(1)[0]); err != nil {
+		t.Fatal(err)
+	}
+	checkpoint, err := os.ReadFile(filepath.Join(first, job.CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := gat.UnmarshalArtifact(checkpoint)
+	if err != nil || a.Epoch != 2 {
+		t.Fatalf("the checkpoint decodes to epoch %v (%v), want 2", a, err)
+	}
+	dir := gatJob(t, 1, smallGAT)
+	spec, err := job.ReadSpec(dir, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Start, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles = "start.artifact", 0, true, true
+	if err := spec.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, spec.Start), checkpoint, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := job.Run(context.Background(), dir, version, parallel.LocalComms(1)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := spec.GATConfig(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []gat.Epoch
+	if _, err := gat.TrainFrom(context.Background(), cfg, series.Synthetic(8, 160, 3, 12), gat.Start{Model: a.Model, Epoch: 2}, func(e gat.Epoch) error {
+		want = append(want, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := readProgress(t, dir)
+	if len(got) != 2 || len(want) != 2 || res.Epochs != 4 {
+		t.Fatalf("%d progress lines, %d epochs from gat.TrainFrom, the job's last epoch %d; want 2, 2, 4", len(got), len(want), res.Epochs)
+	}
+	best := false
+	for i, e := range want {
+		if g := got[i]; g.Epoch != e.Epoch || *g.Metrics["train_mse"] != e.TrainMSE || *g.Metrics["test_mse"] != e.TestMSE {
+			t.Errorf("epoch %d: progress %+v, want train %v test %v", e.Epoch, g, e.TrainMSE, e.TestMSE)
+		}
+		best = best || got[i].Best
+	}
+	if _, err := os.Stat(filepath.Join(dir, job.CheckpointFile)); (err == nil) != best {
+		t.Errorf("checkpoint_best: a best epoch %v, a checkpoint written: %v", best, err)
+	}
+	latest, _ := os.ReadFile(filepath.Join(dir, job.CheckpointFile))
+	for _, p := range got { // checkpoint_files: each best epoch's checkpoint in a file of its own
+		data, err := os.ReadFile(filepath.Join(dir, job.CheckpointFileOf(p.Epoch)))
+		if (err == nil) != p.Best {
+			t.Errorf("epoch %d, best %v: its checkpoint file: %v", p.Epoch, p.Best, err)
+		}
+		if err == nil {
+			if a, err := gat.UnmarshalArtifact(data); err != nil || a.Epoch != p.Epoch {
+				t.Errorf("epoch %d's checkpoint file decodes to %v (%v)", p.Epoch, a, err)
+			}
+			if p.Epoch == 4 && !bytes.Equal(data, latest) {
+				t.Errorf("%s is not the last checkpoint", job.CheckpointFile)
+			}
+		}
 	}
 }

@@ -197,3 +197,52 @@ func TestMPIRefusesAnotherVersion(t *testing.T) {
 		t.Fatalf("mpirun = %v, want the version refused:\n%s", err, out)
 	}
 }
+
+// readLine is what each rank says it read of the source.
+var readLine = regexp.MustCompile(`rank (\d+)/\d+: .*, read (\d+) of (\d+) rows`)
+
+// TestMPIShardedMatchesOneProcess checks a sharded recommender job under
+// mpirun: each rank reads only its own users' ratings (together every one
+// once), every rank ends with the same weights, and the curve is that of
+// one process of as many workers on the same job sharded for one rank, to
+// 1e-9 relative.
+func TestMPIShardedMatchesOneProcess(t *testing.T) {
+	bin := mallard(t)
+	train, test := shardedRatings(t)
+	total := train.Len() + test.Len()
+	for _, ranks := range []int{2, 3} {
+		t.Run(strconv.Itoa(ranks)+"x1", func(t *testing.T) {
+			one := shardedJob(t, binVersion, 1, ranks, train, test)
+			if out, err := exec.Command(bin, "train-worker", "--job", one).CombinedOutput(); err != nil {
+				t.Fatalf("one process: %v\n%s", err, out)
+			}
+			many := shardedJob(t, binVersion, ranks, 1, train, test)
+			args := []string{"-np", strconv.Itoa(ranks)}
+			if ranks > runtime.NumCPU() {
+				args = append(args, "--oversubscribe")
+			}
+			out, err := mpirun(t, append(args, bin, "train-worker", "--job", many)...)
+			if err != nil {
+				t.Fatalf("mpirun: %v\n%s", err, out)
+			}
+			ds := digests(t, out, ranks)
+			for r, d := range ds {
+				if d != ds[0] {
+					t.Errorf("rank %d's weights differ from rank 0's", r)
+				}
+			}
+			read := 0
+			for _, m := range readLine.FindAllStringSubmatch(out, -1) {
+				n, _ := strconv.Atoi(m[2])
+				if all, _ := strconv.Atoi(m[3]); all != total || n >= total {
+					t.Errorf("rank %s read %d of %s rows, want its share of %d", m[1], n, m[3], total)
+				}
+				read += n
+			}
+			if read != total {
+				t.Errorf("the ranks read %d rows in all, want %d:\n%s", read, total, out)
+			}
+			sameProgress(t, readProgress(t, many), readProgress(t, one))
+		})
+	}
+}

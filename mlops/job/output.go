@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mallard/mallard/mlops/recommender"
 )
 
 // The files rank 0 writes in the job directory. An artifact is what the
@@ -15,6 +17,10 @@ const (
 	CheckpointFile = "checkpoint.artifact" // the latest checkpoint's artifact
 	ArtifactFile   = "model.artifact"      // the final artifact
 )
+
+// CheckpointFileOf is the name of epoch's checkpoint in a job that keeps
+// each (Spec.CheckpointFiles).
+func CheckpointFileOf(epoch int) string { return fmt.Sprintf("checkpoint-%d.artifact", epoch) }
 
 // Progress is one epoch, a line of ProgressFile. Metrics are named as the
 // SQL training functions' columns are (train_mse, ...); a NaN is null.
@@ -49,6 +55,53 @@ func (w *progress) add(p Progress) error {
 }
 
 func (w *progress) Close() error { return w.f.Close() }
+
+// epoch writes an epoch's progress line, after the checkpoint snapshot
+// makes when one is due (every checkpointEvery epochs, 0: never; and at a
+// best epoch when best is set), so that a reader that sees the line finds
+// the epoch's checkpoint: as CheckpointFile until a later one replaces
+// it, and with files also as CheckpointFileOf(epoch), linked to the same
+// data, until the reader removes it.
+func (w *progress) epoch(dir string, checkpointEvery int, best, files bool, p Progress, snapshot func() ([]byte, error)) error {
+	if checkpointEvery > 0 && p.Epoch%checkpointEvery == 0 || best && p.Best {
+		data, err := snapshot()
+		if err != nil {
+			return err
+		}
+		if !files {
+			err = writeFile(filepath.Join(dir, CheckpointFile), data)
+		} else if err = writeFile(filepath.Join(dir, CheckpointFileOf(p.Epoch)), data); err == nil {
+			err = linkFile(filepath.Join(dir, CheckpointFileOf(p.Epoch)), filepath.Join(dir, CheckpointFile))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return w.add(p)
+}
+
+// linkFile makes path name the file at from as well, replacing what path
+// named atomically.
+func linkFile(from, path string) error {
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".link")
+	os.Remove(tmp)
+	if err := os.Link(from, tmp); err != nil {
+		return fmt.Errorf("link %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("link %s: %w", path, err)
+	}
+	return nil
+}
+
+// recommenderEpoch is epoch for a recommender's epoch, its metrics named
+// as train_recommender's columns.
+func (w *progress) recommenderEpoch(dir string, checkpointEvery int, e recommender.Epoch, snapshot func() ([]byte, error)) error {
+	return w.epoch(dir, checkpointEvery, false, false, Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
+		"train_rmse": metric(e.TrainRMSE), "test_rmse": metric(e.TestRMSE), "train_loss": metric(e.TrainLoss),
+		"recall_at_10": metric(e.RecallAt10), "ndcg_at_10": metric(e.NDCGAt10)}}, snapshot)
+}
 
 // writeFile replaces path with data atomically: a reader sees the old
 // file or the new one, never part of one.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -28,6 +29,10 @@ type Result struct {
 	// Reducing is the time the rank spent in the all-reduce across ranks
 	// (waiting for the others included).
 	Reducing time.Duration
+	// Read is the number of the source's rows the rank read (ratings, or
+	// the GAT's time steps), and Rows the source's in all: a rank of a
+	// sharded job reads only its own.
+	Read, Rows int
 }
 
 // Run runs the job in dir as this process's rank of comm: version is the
@@ -62,6 +67,9 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 	if err != nil {
 		return Result{}, err
 	}
+	if spec.Shard != "" {
+		return runShard(ctx, dir, spec, cfg, files, db, comm)
+	}
 	src, err := readRatings(ctx, db, files, spec)
 	if err != nil {
 		return Result{}, err
@@ -92,19 +100,7 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 		defer p.Close()
 		report = func(e recommender.Epoch) error {
 			epochs = e.Epoch
-			if err := p.add(Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
-				"train_rmse": metric(e.TrainRMSE), "test_rmse": metric(e.TestRMSE), "train_loss": metric(e.TrainLoss),
-				"recall_at_10": metric(e.RecallAt10), "ndcg_at_10": metric(e.NDCGAt10)}}); err != nil {
-				return err
-			}
-			if spec.CheckpointEvery == 0 || e.Epoch%spec.CheckpointEvery != 0 {
-				return nil
-			}
-			data, err := artifact(e.Snapshot(), e.Epoch)
-			if err != nil {
-				return err
-			}
-			return writeFile(filepath.Join(dir, CheckpointFile), data)
+			return p.recommenderEpoch(dir, spec.CheckpointEvery, e, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch) })
 		}
 	}
 	coll := parallel.NewRanks(comm, spec.workers())
@@ -122,7 +118,47 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 		}
 	}
 	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
-		Reducing: coll.Reducing()}, nil
+		Reducing: coll.Reducing(), Read: src.all.Len(), Rows: src.all.Len()}, nil
+}
+
+// runShard trains a sharded recommender job (see WriteShards): the rank
+// reads its own users' ratings only, and the statistics over every rating
+// from the job; rank 0's artifacts are the model alone, which the server
+// that exported the job completes with the ratings it holds.
+func runShard(ctx context.Context, dir string, spec Spec, cfg recommender.Config, files []string, db *storage.DB, comm parallel.Comm) (Result, error) {
+	s, train, test, err := readShard(ctx, db, dir, spec, files, comm.Rank(), comm.Size())
+	if err != nil {
+		return Result{}, err
+	}
+	var report func(recommender.Epoch) error
+	epochs := 0
+	if comm.Rank() == 0 {
+		p, err := openProgress(dir)
+		if err != nil {
+			return Result{}, err
+		}
+		defer p.Close()
+		report = func(e recommender.Epoch) error {
+			epochs = e.Epoch
+			return p.recommenderEpoch(dir, spec.CheckpointEvery, e, func() ([]byte, error) { return e.Snapshot().AppendBinary(nil) })
+		}
+	}
+	coll := parallel.NewRanks(comm, spec.workers())
+	model, err := recommender.TrainShard(ctx, coll, cfg, train, test, s, report)
+	if err != nil {
+		return Result{}, fmt.Errorf("train: %w", err)
+	}
+	if comm.Rank() == 0 {
+		data, err := model.AppendBinary(nil)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
+		Reducing: coll.Reducing(), Read: train.Len() + test.Len(), Rows: s.TrainRatings + s.TestRatings}, nil
 }
 
 // recWeights are a recommender's weights as float64s.
@@ -163,22 +199,26 @@ func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *stor
 		defer p.Close()
 		report = func(e gat.Epoch) error {
 			epochs = e.Epoch
-			if err := p.add(Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
-				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}); err != nil {
-				return err
-			}
-			if spec.CheckpointEvery == 0 || e.Epoch%spec.CheckpointEvery != 0 {
-				return nil
-			}
-			data, err := artifact(e.Snapshot(), e.Epoch, false)
-			if err != nil {
-				return err
-			}
-			return writeFile(filepath.Join(dir, CheckpointFile), data)
+			pr := Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
+				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}
+			return p.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles, pr, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch, false) })
 		}
 	}
+	var start gat.Start
+	if spec.Start != "" {
+		data, err := os.ReadFile(filepath.Join(dir, spec.Start))
+		if err != nil {
+			return Result{}, fmt.Errorf("read the start: %w", err)
+		}
+		a, err := gat.UnmarshalArtifact(data)
+		if err != nil {
+			return Result{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
+		}
+		start = gat.Start{Model: a.Model, Epoch: a.Epoch}
+		epochs = a.Epoch
+	}
 	coll := parallel.NewRanks(comm, spec.workers())
-	model, err := gat.TrainOn(ctx, coll, cfg, w.m, gat.Start{}, report)
+	model, err := gat.TrainOn(ctx, coll, cfg, w.m, start, report)
 	if err != nil {
 		return Result{}, fmt.Errorf("train: %w", err)
 	}
@@ -192,7 +232,7 @@ func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *stor
 		}
 	}
 	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(model.Weights),
-		Reducing: coll.Reducing()}, nil
+		Reducing: coll.Reducing(), Read: w.m.T, Rows: w.m.T}, nil
 }
 
 // digest is the SHA-256 of the bits of weights, in order.

@@ -19,6 +19,9 @@ func (s Spec) files(dir string) ([]string, error) {
 	pattern := s.Source
 	if pattern == "" {
 		pattern = "*.parquet"
+		if s.Shard != "" {
+			pattern = shardPattern
+		}
 	}
 	if !filepath.IsAbs(pattern) {
 		pattern = filepath.Join(dir, pattern)

@@ -52,6 +52,19 @@ type Spec struct {
 	Workers int `json:"workers,omitempty"`
 	// CheckpointEvery writes a checkpoint every so many epochs (0: none).
 	CheckpointEvery int `json:"checkpoint_every,omitempty"`
+	// CheckpointBest, for a GAT job, also writes a checkpoint after each
+	// epoch with a new lowest selection MSE (train_gat's checkpoint_every
+	// := 0).
+	CheckpointBest bool `json:"checkpoint_best,omitempty"`
+	// CheckpointFiles also keeps each checkpoint as the file
+	// CheckpointFileOf(epoch) until its reader (the SQL server) removes it,
+	// so that none is missed when a later one replaces CheckpointFile
+	// before it is read.
+	CheckpointFiles bool `json:"checkpoint_files,omitempty"`
+	// Start, for a GAT job, names an artifact (a checkpoint) whose model
+	// the job trains on from the epoch after the artifact's, as train_gat's
+	// resume does.
+	Start string `json:"start,omitempty"`
 	// GAT are the hyperparameters of a GAT job; those left out keep
 	// gat.DefaultConfig's values.
 	GAT json.RawMessage `json:"gat,omitempty"`
@@ -65,6 +78,11 @@ type Spec struct {
 	// Recommender are the hyperparameters of a recommender job; those
 	// left out keep recommender.DefaultConfig's values.
 	Recommender json.RawMessage `json:"recommender,omitempty"`
+	// Shard, for a recommender job, names the statistics over every rating
+	// of a source sharded across the ranks (see WriteShards): each rank
+	// then reads only its own file of the source (by default
+	// shard-*.parquet, one per rank), whose ratings are split already.
+	Shard string `json:"shard,omitempty"`
 }
 
 // ReadSpec reads the spec in dir and checks it against the worker's
@@ -95,6 +113,10 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("job spec: workers %d must be at least 1", s.Workers)
 	case s.CheckpointEvery < 0:
 		return fmt.Errorf("job spec: checkpoint_every %d must be at least 0", s.CheckpointEvery)
+	case (s.Start != "" || s.CheckpointBest) && s.Kind != KindGAT:
+		return fmt.Errorf("job spec: start and checkpoint_best are for a GAT job, not %q", s.Kind)
+	case s.Shard != "" && s.Kind != KindRecommender:
+		return fmt.Errorf("job spec: shard is for a recommender job, not %q", s.Kind)
 	case s.Kind == KindGAT && len(s.Time) == 0:
 		return errors.New("job spec: time must name the GAT source's time columns, which order its rows")
 	}

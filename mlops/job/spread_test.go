@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -145,5 +146,112 @@ func TestRecommenderArtifact(t *testing.T) {
 	}
 	if p := readProgress(t, dir); len(p) != 3 || p[2].Metrics["test_rmse"] == nil {
 		t.Errorf("progress %+v", p)
+	}
+}
+
+// shardedRatings are 300 users' ratings of 90 items, split as a server
+// splits them before it exports a sharded job.
+func shardedRatings(t *testing.T) (train, test recommender.Ratings) {
+	t.Helper()
+	b := recommender.NewBuilder(recommender.DuplicatesError)
+	for u := range 300 {
+		for i := range 90 {
+			if (u*31+i*17)%4 == 0 {
+				if err := b.Add(recommender.Int(int64(u)), recommender.Int(int64(i)), float64(1+((u%7)*(i%5)+u/50)%5)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	all, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recommender.Split(all, 0.1, 9)
+}
+
+// shardedJob writes a recommender job sharded for ranks ranks of workers
+// workers each.
+func shardedJob(t *testing.T, v string, ranks, workers int, train, test recommender.Ratings) string {
+	t.Helper()
+	dir := t.TempDir()
+	spec := job.Spec{Version: v, Kind: job.KindRecommender, Seed: 9, Workers: workers, CheckpointEvery: 1,
+		Recommender: json.RawMessage(smallRecommender), Shard: job.ShardFile}
+	cfg, err := spec.RecommenderConfig(ranks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.WriteShards(context.Background(), dir, train, test, recommender.ShardOf(cfg, train, test, ranks)); err != nil {
+		t.Fatal(err)
+	}
+	if err := spec.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestShardedJob checks that the ranks of a sharded recommender job each
+// read only their own users' ratings, together every one once, and train
+// what one process of as many workers trains on all of them: the curve
+// to 1e-9 relative, every rank the same weights; and that a job sharded
+// for another number of ranks is refused.
+func TestShardedJob(t *testing.T) {
+	train, test := shardedRatings(t)
+	for _, shape := range [][2]int{{2, 1}, {3, 1}, {2, 2}} {
+		ranks, workers := shape[0], shape[1]
+		dir := shardedJob(t, version, ranks, workers, train, test)
+		results := runSpread(t, dir, ranks)
+		read := 0
+		for r, res := range results {
+			if res.Weights != results[0].Weights {
+				t.Errorf("%dx%d: rank %d's weights differ from rank 0's", ranks, workers, r)
+			}
+			if res.Rows != train.Len()+test.Len() || res.Read >= res.Rows || res.Read == 0 {
+				t.Errorf("%dx%d: rank %d read %d of %d rows, want its share of %d", ranks, workers, r, res.Read, res.Rows, train.Len()+test.Len())
+			}
+			read += res.Read
+		}
+		if read != train.Len()+test.Len() {
+			t.Errorf("%dx%d: the ranks read %d rows in all, want %d", ranks, workers, read, train.Len()+test.Len())
+		}
+		spec, err := job.ReadSpec(dir, version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := spec.RecommenderConfig(ranks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []job.Progress
+		if _, err := recommender.Train(context.Background(), cfg, train, test, func(e recommender.Epoch) error {
+			m := map[string]*float64{"train_rmse": &e.TrainRMSE, "test_rmse": &e.TestRMSE, "recall_at_10": &e.RecallAt10, "ndcg_at_10": &e.NDCGAt10}
+			want = append(want, job.Progress{Epoch: e.Epoch, Metrics: m})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		sameProgress(t, readProgress(t, dir), want)
+		if _, err := os.Stat(filepath.Join(dir, job.CheckpointFile)); err != nil {
+			t.Errorf("%dx%d: no checkpoint: %v", ranks, workers, err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := recommender.Unmarshal(data); err != nil || m.Items != train.Items {
+			t.Errorf("%dx%d: the artifact decodes to %v, %v; want a model of %d items", ranks, workers, m, err, train.Items)
+		}
+	}
+	dir := shardedJob(t, version, 3, 1, train, test)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for r, comm := range parallel.LocalComms(2) {
+		wg.Go(func() { _, errs[r] = job.Run(context.Background(), dir, version, comm) })
+	}
+	wg.Wait()
+	for r, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "sharded for 3 ranks") {
+			t.Errorf("rank %d of 2 ran a job sharded for 3: %v", r, err)
+		}
 	}
 }

@@ -18,13 +18,20 @@ const userClaim = 64
 // workers beyond the weights themselves. Only rank 0's Epoch is filled in.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 	ulo, uhi := w.userBlock()
+	if w.own != nil {
+		ulo, uhi = 0, len(w.own)
+	}
 	for w.rk == nil {
 		lo, hi := w.evaluated.claim(userClaim, uhi-ulo)
 		if lo == hi {
 			break
 		}
 		lo, hi = lo+ulo, hi+ulo
-		for u := lo; u < hi; u++ {
+		for k := lo; k < hi; k++ {
+			u := k
+			if w.own != nil {
+				u = w.own[k]
+			}
 			a, base := w.ev.code(u)
 			items, vals := w.train.Row(u)
 			w.trainSSE[u] = w.ev.sse(items, vals, a, base)
@@ -32,9 +39,13 @@ func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 			w.testSSE[u] = w.ev.sse(items, vals, a, base)
 		}
 	}
-	size := w.coll.Size()
-	rlo, rhi := w.rank*len(w.ranked)/size, (w.rank+1)*len(w.ranked)/size
-	w.ev.rank(w.ranked[rlo:rhi], w.recall[rlo:rhi], w.ndcg[rlo:rhi])
+	if w.shard != nil && !w.whole {
+		w.rankOwn()
+	} else {
+		size := w.coll.Size()
+		rlo, rhi := w.rank*len(w.ranked)/size, (w.rank+1)*len(w.ranked)/size
+		w.ev.rank(w.ranked[rlo:rhi], w.recall[rlo:rhi], w.ndcg[rlo:rhi])
+	}
 	if !w.whole {
 		return w.spanEpoch(ctx, epoch)
 	}
@@ -44,7 +55,8 @@ func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 	e := Epoch{Epoch: epoch, TrainRMSE: math.NaN(), TestRMSE: math.NaN(),
 		RecallAt10: mean(w.recall), NDCGAt10: mean(w.ndcg), Elapsed: time.Since(w.start)}
 	if w.rk == nil {
-		e.TrainRMSE, e.TestRMSE = math.Sqrt(sum(w.trainSSE)/float64(w.train.Len())), math.Sqrt(sum(w.testSSE)/float64(w.test.Len()))
+		trainN, testN := w.ratingCounts()
+		e.TrainRMSE, e.TestRMSE = math.Sqrt(sum(w.trainSSE)/float64(trainN)), math.Sqrt(sum(w.testSSE)/float64(testN))
 	}
 	return e, nil
 }

@@ -2,27 +2,27 @@ package recommender
 
 import "math"
 
-// itemCounts sets r.users to the users training learns from and returns,
-// by item, how many of them have it in their training row: the users
-// with a rating and their ratings, or, for the ranking objective, the
-// users with an interaction and their interactions.
-func (r *training) itemCounts() []int {
-	counts := make([]int, r.train.Items)
-	cut := r.scale.in(r.cfg.Relevant)
-	for u := range r.train.Users {
-		items, vals := r.train.Row(u)
+// itemCounts returns the users training learns from and, by item, how
+// many of them have it in their training row: the users with a rating and
+// their ratings, or, for the ranking objective, the users with an
+// interaction and their interactions.
+func itemCounts(cfg Config, train Ratings, sc scale) (counts, users []int) {
+	counts = make([]int, train.Items)
+	cut := sc.in(cfg.Relevant)
+	for u := range train.Users {
+		items, vals := train.Row(u)
 		n := 0
 		for i, j := range items {
-			if !r.cfg.ranking() || r.scale.in(float64(vals[i])) >= cut {
+			if !cfg.ranking() || sc.in(float64(vals[i])) >= cut {
 				counts[j]++
 				n++
 			}
 		}
 		if n > 0 {
-			r.users = append(r.users, u)
+			users = append(users, u)
 		}
 	}
-	return counts
+	return counts, users
 }
 
 // rowPenalties returns, by item, the weight of the penalty on its table

@@ -152,7 +152,8 @@ func (w *worker) spanEpoch(ctx context.Context, epoch int) (Epoch, error) {
 		RecallAt10: mean(recall), NDCGAt10: mean(ndcg), Elapsed: time.Since(w.start),
 		TrainLoss: sum(losses) / float64(w.lossCount(w.users))}
 	if w.rk == nil {
-		e.TrainRMSE, e.TestRMSE = math.Sqrt(sum(trainSSE)/float64(w.train.Len())), math.Sqrt(sum(testSSE)/float64(w.test.Len()))
+		trainN, testN := w.ratingCounts()
+		e.TrainRMSE, e.TestRMSE = math.Sqrt(sum(trainSSE)/float64(trainN)), math.Sqrt(sum(testSSE)/float64(testN))
 	}
 	return e, nil
 }

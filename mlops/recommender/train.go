@@ -110,6 +110,9 @@ type training struct {
 	lead        int       // the lowest rank in this process
 	whole       bool      // whether every worker runs in this process
 	span        *spanRows // the tables' exchange across processes; nil when whole
+	shard       *Shard    // what this process needs of the ratings it does not hold; nil when it holds them all
+	own         []int     // with shard, the users this process holds
+	ownRanked   []int     // with shard, the positions in ranked of the users this process holds
 	workers     []*worker // this process's, from rank lead on
 	enc, dec    []float64 // the shared tables
 	encMV       []float32 // their Adam moments (see optimizer.update); nil for SGD
@@ -165,6 +168,12 @@ func newTraining(cfg Config, train, test Ratings, start Start, report func(Epoch
 }
 
 func newTrainingOn(coll parallel.Collective, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*training, error) {
+	return newTrainingOf(coll, cfg, train, test, start, nil, report)
+}
+
+// newTrainingOf is newTrainingOn for the ratings of every user, or, with
+// shard, for this process's users only (see TrainShard).
+func newTrainingOf(coll parallel.Collective, cfg Config, train, test Ratings, start Start, shard *Shard, report func(Epoch) error) (*training, error) {
 	cfg = cfg.ForItems(train.Items)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -172,13 +181,17 @@ func newTrainingOn(coll parallel.Collective, cfg Config, train, test Ratings, st
 	if err := checkData(train, test); err != nil {
 		return nil, err
 	}
-	if train.Len() == 0 {
+	lo, hi := train.scale()
+	mean, ratings := mean32(train.Value), train.Len()
+	if shard != nil {
+		lo, hi, mean, ratings = shard.Min, shard.Max, shard.Mean, shard.TrainRatings
+	}
+	if ratings == 0 {
 		return nil, fmt.Errorf("no training ratings")
 	}
-	lo, hi := train.scale()
-	r := &training{cfg: cfg, train: train, test: test, scale: scale{lo, hi}, coll: coll,
+	r := &training{cfg: cfg, train: train, test: test, scale: scale{lo, hi}, coll: coll, shard: shard,
 		start: time.Now(), report: report, first: start.Epoch + 1}
-	enc, dense, dec := initWeights(cfg, train.Items, r.scale.in(mean32(train.Value)), rand.New(rand.NewPCG(cfg.Seed, 0)))
+	enc, dense, dec := initWeights(cfg, train.Items, r.scale.in(mean), rand.New(rand.NewPCG(cfg.Seed, 0)))
 	if m := start.Model; m != nil {
 		if err := m.fits(cfg, train.Items); err != nil {
 			return nil, err
@@ -192,14 +205,23 @@ func newTrainingOn(coll parallel.Collective, cfg Config, train, test Ratings, st
 	r.enc, r.dec = enc, dec
 	r.encMV, r.decMV = opt.moments(len(enc)), opt.moments(len(dec))
 	r.pages(true)
-	counts := r.itemCounts()
+	var counts []int
+	if shard != nil {
+		counts, r.users = shard.Counts, shard.Learners
+	} else {
+		counts, r.users = itemCounts(cfg, train, r.scale)
+	}
 	var sampled []float64
 	if cfg.ranking() {
 		r.sampler = newSampler(cfg.Negatives, counts)
 		sampled = r.sampler.chance(train.Items)
 	}
 	r.penalty = rowPenalties(counts, len(r.users), cfg.BatchSize, cfg.L2, sampled)
-	r.ranked = rankedUsers(test, cfg.Relevant, cfg.RankUsers, cfg.Seed)
+	if shard != nil {
+		r.ranked = shard.Ranked
+	} else {
+		r.ranked = rankedUsers(test, cfg.Relevant, cfg.RankUsers, cfg.Seed)
+	}
 	r.trainSSE, r.testSSE = make([]float64, train.Users), make([]float64, train.Users)
 	r.times, r.losses = make([]WorkerTime, cfg.Workers), make([]float64, cfg.Workers)
 	r.recall, r.ndcg = make([]float64, len(r.ranked)), make([]float64, len(r.ranked))
@@ -207,6 +229,18 @@ func newTrainingOn(coll parallel.Collective, cfg Config, train, test Ratings, st
 	r.lead, r.whole = lead, locals == cfg.Workers
 	if !r.whole {
 		r.span = newSpanRows(coll, train.Users, locals)
+	}
+	if shard != nil {
+		for u := range train.Users {
+			if shard.Owner(u) == r.process() {
+				r.own = append(r.own, u)
+			}
+		}
+		for p, u := range r.ranked {
+			if shard.Owner(u) == r.process() {
+				r.ownRanked = append(r.ownRanked, p)
+			}
+		}
 	}
 	for i := range locals {
 		r.workers = append(r.workers, r.newWorker(lead+i, dense))

@@ -43,6 +43,7 @@ type deal struct {
 	others         []int // the batch's users dealt to the other workers
 	order, mine    []int // the batch's users in dealing order; this worker's
 	ratings, users []int // by rank, what each worker has been dealt
+	held           []int // with a shard, the batch's users this process holds
 }
 
 func (r *training) newWorker(rank int, dense []float64) *worker {
@@ -257,7 +258,12 @@ func (w *worker) ratings(users []int) int {
 }
 
 // rated is the number of training ratings of user u.
-func (w *worker) rated(u int) int { return w.train.Ptr[u+1] - w.train.Ptr[u] }
+func (w *worker) rated(u int) int {
+	if w.shard != nil {
+		return w.shard.Rated[u]
+	}
+	return w.train.Ptr[u+1] - w.train.Ptr[u]
+}
 
 // share is this worker's part of batch. The users are dealt, most
 // ratings first, each to the worker with the fewest ratings so far among
@@ -270,7 +276,15 @@ func (w *worker) rated(u int) int { return w.train.Ptr[u+1] - w.train.Ptr[u] }
 // had about a tenth more work than the next, and the others waited for it
 // at every step.)
 func (w *worker) share(batch []int) []int {
-	size := w.coll.Size()
+	if w.shard != nil && !w.whole {
+		return w.ownShare(batch)
+	}
+	return w.dealt(batch, w.coll.Size(), w.rank)
+}
+
+// dealt deals batch to size workers as share describes and returns the
+// part of worker rank.
+func (w *worker) dealt(batch []int, size, rank int) []int {
 	part := (len(batch) + size - 1) / size
 	d := &w.deal
 	d.order = append(d.order[:0], batch...)
@@ -287,7 +301,7 @@ func (w *worker) share(batch []int) []int {
 		}
 		d.ratings[to] += w.rated(u)
 		d.users[to]++
-		if to == w.rank {
+		if to == rank {
 			d.mine = append(d.mine, u)
 		} else {
 			d.others = append(d.others, u)

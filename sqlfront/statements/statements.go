@@ -1,7 +1,7 @@
 // Package statements keeps the statistics of the statements a server runs,
 // grouped by role and by the fingerprint of the statement's text (the
-// Postgres parser's, which ignores constants, whitespace and comments):
-// what pg_stat_statements shows.
+// planner's, which ignores constants, whitespace and comments): what
+// pg_stat_statements shows.
 package statements
 
 import (
@@ -10,8 +10,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	pg "github.com/pganalyze/pg_query_go/v6"
 )
 
 // Stat is one group's statistics, with Postgres' column meanings. Times
@@ -34,7 +32,8 @@ type Stat struct {
 // new group replaces the one called least, as Postgres' extension evicts
 // the least used entries.
 type Table struct {
-	max int
+	max      int
+	identify Fingerprinter
 
 	mu     sync.Mutex
 	groups map[key]*Stat
@@ -56,9 +55,15 @@ type fingerprint struct {
 // maxCachedTexts bounds the fingerprint cache; past it the cache starts over.
 const maxCachedTexts = 10000
 
-// New returns a table for at most n groups (at least 1).
-func New(n int) *Table {
-	return &Table{max: max(n, 1), groups: map[key]*Stat{}, ids: map[string]fingerprint{}}
+// Fingerprinter groups text with every statement that differs from it
+// only in constants, whitespace and comments, and returns text normalised
+// for Stat.Query (planner.Planner.Fingerprint).
+type Fingerprinter func(text string) (id int64, normalized string)
+
+// New returns a table for at most n groups (at least 1) that groups
+// statements by identify.
+func New(n int, identify Fingerprinter) *Table {
+	return &Table{max: max(n, 1), identify: identify, groups: map[key]*Stat{}, ids: map[string]fingerprint{}}
 }
 
 // Record counts one run of text by user that took d and returned or
@@ -106,7 +111,8 @@ func (t *Table) fingerprint(text string) fingerprint {
 	if ok {
 		return fp
 	}
-	fp = fingerprintOf(text)
+	id, query := t.identify(text)
+	fp = fingerprint{id: id, query: query}
 	t.mu.Lock()
 	if len(t.ids) >= maxCachedTexts {
 		clear(t.ids)
@@ -114,21 +120,6 @@ func (t *Table) fingerprint(text string) fingerprint {
 	t.ids[text] = fp
 	t.mu.Unlock()
 	return fp
-}
-
-// fingerprintOf groups text with every statement that differs from it
-// only in constants, whitespace and comments; text the Postgres parser
-// cannot read is its own group.
-func fingerprintOf(text string) fingerprint {
-	id, err := pg.FingerprintToUInt64(text)
-	if err != nil {
-		return fingerprint{id: int64(pg.HashXXH3_64([]byte(text), 0)), query: text}
-	}
-	query, err := pg.Normalize(text)
-	if err != nil {
-		query = text
-	}
-	return fingerprint{id: int64(id), query: query}
 }
 
 // Snapshot returns the groups, most total time first.

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package statements_test
 
 import (
@@ -5,11 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront/statements"
 )
 
 func TestGroupsByFingerprint(t *testing.T) {
-	tab := statements.New(10)
+	tab := statements.New(10, planner.New(plan.Catalog{}).Fingerprint)
 	tab.Record("mallard", "SELECT * FROM t WHERE id = 1", 2*time.Millisecond, 1)
 	tab.Record("mallard", "select *  from t where id = 42 -- again", 4*time.Millisecond, 3)
 	tab.Record("reader", "SELECT * FROM t WHERE id = 7", time.Millisecond, 1)
@@ -41,7 +45,7 @@ func TestGroupsByFingerprint(t *testing.T) {
 }
 
 func TestEvictsLeastCalled(t *testing.T) {
-	tab := statements.New(2)
+	tab := statements.New(2, planner.New(plan.Catalog{}).Fingerprint)
 	for range 3 {
 		tab.Record("u", "SELECT 1", time.Millisecond, 1)
 	}
@@ -56,7 +60,7 @@ func TestEvictsLeastCalled(t *testing.T) {
 // BenchmarkRecord is the cost Record adds to each statement, for a text
 // already fingerprinted: 8 goroutines record into one table.
 func BenchmarkRecord(b *testing.B) {
-	tab := statements.New(5000)
+	tab := statements.New(5000, planner.New(plan.Catalog{}).Fingerprint)
 	tab.Record("mallard", "select $1::int", time.Millisecond, 1)
 	b.SetParallelism(4)
 	b.RunParallel(func(pb *testing.PB) {

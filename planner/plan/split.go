@@ -1,11 +1,15 @@
-// Package planner is Mallard's light, dependency-free view of SQL text. It
-// splits a simple-Query string into statements, classifies each statement
-// (which decides how the wire server runs it and which CommandComplete tag
-// it sends) and parses the COPY statements that the server carries out
-// itself. It works from a lexer, not a parser: it looks at the leading
-// keywords of a statement and leaves every other judgement, syntax errors
-// included, to the engine.
-package planner
+// Package plan is what the planner hands the wire server: statements as
+// plain data (Statement, with its Setting, CursorOp, Copy and DDL steps),
+// the run-time parameters a session knows, and Mallard's light,
+// parser-free view of SQL text. It splits a simple-Query string into
+// statements, classifies each statement (which decides how the wire server
+// runs it and which CommandComplete tag it sends) and parses the COPY
+// statements that the server carries out itself. It works from a lexer,
+// not a parser: it looks at the leading keywords of a statement and leaves
+// every other judgement, syntax errors included, to the engine. Package
+// planner refines these statements with the Postgres parser (cgo); this
+// package needs no cgo, so sqlfront builds without it.
+package plan
 
 import "strings"
 
@@ -60,6 +64,18 @@ type Statement struct {
 	// with PlanParse, declaring those types, to run the statement with
 	// Postgres' semantics.
 	ArrayParams []int
+}
+
+// CursorOp is DECLARE, FETCH, MOVE or CLOSE of an SQL cursor.
+type CursorOp struct {
+	Op   string // "declare", "fetch", "move" or "close"
+	Name string // lower-cased; "" with close means CLOSE ALL
+	// Query is the planned query of DECLARE.
+	Query *Statement
+	// Count is the number of rows FETCH or MOVE asks for; 0 means ALL.
+	Count int64
+	// Hold is DECLARE ... WITH HOLD: the cursor outlives its transaction.
+	Hold bool
 }
 
 // Split splits a query string into statements at top-level semicolons:

@@ -1,10 +1,10 @@
-package planner_test
+package plan_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -24,14 +24,14 @@ func FuzzSplit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, query string) {
-		for _, s := range planner.Split(query) {
+		for _, s := range plan.Split(query) {
 			if s.Offset < 0 || s.Offset+len(s.Text) > len(query) || query[s.Offset:s.Offset+len(s.Text)] != s.Text {
 				t.Fatalf("Split(%q): %q not at offset %d", query, s.Text, s.Offset)
 			}
 			if s.Text == "" || strings.Trim(s.Text, " \t\n\r\f\v") != s.Text {
 				t.Fatalf("Split(%q): statement %q is empty or untrimmed", query, s.Text)
 			}
-			if s.Kind == planner.KindEmpty {
+			if s.Kind == plan.KindEmpty {
 				t.Fatalf("Split(%q): statement %q has KindEmpty", query, s.Text)
 			}
 		}
@@ -50,7 +50,7 @@ func FuzzParseCopy(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		c, ok, err := planner.ParseCopy(text)
+		c, ok, err := plan.ParseCopy(text)
 		if err != nil {
 			if sqlstate.CodeOf(err) == "" {
 				t.Fatalf("ParseCopy(%q) error %v has no SQLSTATE", text, err)

@@ -1,4 +1,4 @@
-package planner
+package plan
 
 // classifyUtility classifies a statement that starts with keyword w
 // (already consumed) and is neither a query, DML, COPY, SET, RESET nor

@@ -1,9 +1,9 @@
-package planner_test
+package plan_test
 
 import (
 	"testing"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // TestCustomParameterNames: a name with a dot is a customized option, which
@@ -27,10 +27,10 @@ func TestCustomParameterNames(t *testing.T) {
 		{"myapp.$x", true, false},
 		{"my-app.x", true, false},
 	} {
-		if got := planner.IsCustomParameter(tt.name); got != tt.custom {
+		if got := plan.IsCustomParameter(tt.name); got != tt.custom {
 			t.Errorf("IsCustomParameter(%q) = %v, want %v", tt.name, got, tt.custom)
 		}
-		if got := planner.ValidCustomParameter(tt.name); got != tt.valid {
+		if got := plan.ValidCustomParameter(tt.name); got != tt.valid {
 			t.Errorf("ValidCustomParameter(%q) = %v, want %v", tt.name, got, tt.valid)
 		}
 	}

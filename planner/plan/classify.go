@@ -1,4 +1,4 @@
-package planner
+package plan
 
 // Classify classifies the statement at the start of text: its Kind, its
 // CommandComplete Tag and, for DML, whether it has a RETURNING clause. It

@@ -1,26 +1,26 @@
-package planner_test
+package plan_test
 
 import (
 	"errors"
 	"reflect"
 	"testing"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlstate"
 )
 
 // textIn returns COPY t FROM STDIN with text format's defaults.
-func textIn() planner.Copy {
-	return planner.Copy{FromStdin: true, Table: "t", Format: "text", Delimiter: "\t", Null: `\N`}
+func textIn() plan.Copy {
+	return plan.Copy{FromStdin: true, Table: "t", Format: "text", Delimiter: "\t", Null: `\N`}
 }
 
 // csvOut returns COPY t TO STDOUT with csv format's defaults.
-func csvOut() planner.Copy {
-	return planner.Copy{Table: "t", Format: "csv", Delimiter: ",", Null: "", Quote: `"`, Escape: `"`}
+func csvOut() plan.Copy {
+	return plan.Copy{Table: "t", Format: "csv", Delimiter: ",", Null: "", Quote: `"`, Escape: `"`}
 }
 
 // with returns c after applying edit to it.
-func with(c planner.Copy, edit func(*planner.Copy)) planner.Copy {
+func with(c plan.Copy, edit func(*plan.Copy)) plan.Copy {
 	edit(&c)
 	return c
 }
@@ -29,61 +29,61 @@ func TestParseCopy(t *testing.T) {
 	tests := []struct {
 		name  string
 		input string
-		want  planner.Copy
+		want  plan.Copy
 	}{
 		{"from stdin", "COPY t FROM STDIN", textIn()},
-		{"binary", "COPY t FROM STDIN (FORMAT binary)", planner.Copy{FromStdin: true, Table: "t", Format: "binary"}},
+		{"binary", "COPY t FROM STDIN (FORMAT binary)", plan.Copy{FromStdin: true, Table: "t", Format: "binary"}},
 		{"binary as pgx sends it", `copy "t" ( "a", "b" ) from stdin binary;`,
-			planner.Copy{FromStdin: true, Table: `"t"`, Columns: []string{`"a"`, `"b"`}, Format: "binary"}},
-		{"binary before table", "COPY BINARY t FROM STDIN", planner.Copy{FromStdin: true, Table: "t", Format: "binary"}},
+			plan.Copy{FromStdin: true, Table: `"t"`, Columns: []string{`"a"`, `"b"`}, Format: "binary"}},
+		{"binary before table", "COPY BINARY t FROM STDIN", plan.Copy{FromStdin: true, Table: "t", Format: "binary"}},
 		{"lower-case stdin with semicolon", "copy t from stdin;", textIn()},
-		{"to stdout", "COPY t TO STDOUT", with(textIn(), func(c *planner.Copy) { c.FromStdin = false })},
-		{"qualified with columns", `COPY public.t (a, "B c") FROM STDIN`, with(textIn(), func(c *planner.Copy) {
+		{"to stdout", "COPY t TO STDOUT", with(textIn(), func(c *plan.Copy) { c.FromStdin = false })},
+		{"qualified with columns", `COPY public.t (a, "B c") FROM STDIN`, with(textIn(), func(c *plan.Copy) {
 			c.Table, c.Columns = "public.t", []string{"a", `"B c"`}
 		})},
 		{"quoted table", `COPY "My Schema"."T" FROM STDIN`,
-			with(textIn(), func(c *planner.Copy) { c.Table = `"My Schema"."T"` })},
+			with(textIn(), func(c *plan.Copy) { c.Table = `"My Schema"."T"` })},
 		{"query to stdout csv header", "COPY (SELECT 1, 'a)' ) TO STDOUT WITH CSV HEADER",
-			with(csvOut(), func(c *planner.Copy) { c.Table, c.Query, c.Header = "", "SELECT 1, 'a)'", true })},
+			with(csvOut(), func(c *plan.Copy) { c.Table, c.Query, c.Header = "", "SELECT 1, 'a)'", true })},
 		{"query with nested parentheses", "COPY ((SELECT 1) UNION (SELECT 2)) TO STDOUT",
-			planner.Copy{Query: "(SELECT 1) UNION (SELECT 2)", Format: "text", Delimiter: "\t", Null: `\N`}},
+			plan.Copy{Query: "(SELECT 1) UNION (SELECT 2)", Format: "text", Delimiter: "\t", Null: `\N`}},
 		{"old style delimiter without with", "COPY t FROM STDIN DELIMITER ','",
-			with(textIn(), func(c *planner.Copy) { c.Delimiter = "," })},
+			with(textIn(), func(c *plan.Copy) { c.Delimiter = "," })},
 		{"old style everything", `COPY t TO STDOUT WITH CSV HEADER DELIMITER AS ';' NULL AS 'x' QUOTE AS '''' ESCAPE AS '\' FORCE QUOTE *`,
-			with(csvOut(), func(c *planner.Copy) {
+			with(csvOut(), func(c *plan.Copy) {
 				c.Header, c.Delimiter, c.Null, c.Quote, c.Escape, c.ForceQuote = true, ";", "x", "'", `\`, []string{"*"}
 			})},
 		{"old style without as", "COPY t TO STDOUT CSV QUOTE '\"' FORCE QUOTE a, \"B\"",
-			with(csvOut(), func(c *planner.Copy) { c.ForceQuote = []string{"a", `"B"`} })},
+			with(csvOut(), func(c *plan.Copy) { c.ForceQuote = []string{"a", `"B"`} })},
 		{"old style e string delimiter", `COPY t FROM STDIN WITH DELIMITER E'\x7c' NULL ''`,
-			with(textIn(), func(c *planner.Copy) { c.Delimiter, c.Null = "|", "" })},
+			with(textIn(), func(c *plan.Copy) { c.Delimiter, c.Null = "|", "" })},
 		{"old style with only", "COPY t FROM STDIN WITH", textIn()},
 		{"new style", `COPY t FROM STDIN WITH (FORMAT csv, HEADER true, DELIMITER ',', NULL 'x', QUOTE '"', ESCAPE '\')`,
-			with(csvOut(), func(c *planner.Copy) {
+			with(csvOut(), func(c *plan.Copy) {
 				c.FromStdin, c.Header, c.Null, c.Escape = true, true, "x", `\`
 			})},
 		{"new style without with", "COPY t TO STDOUT (FORMAT 'CSV', HEADER)",
-			with(csvOut(), func(c *planner.Copy) { c.Header = true })},
+			with(csvOut(), func(c *plan.Copy) { c.Header = true })},
 		{"new style bare values", "copy t from stdin (format text, delimiter '|', null NA, header off)",
-			with(textIn(), func(c *planner.Copy) { c.Delimiter, c.Null = "|", "na" })},
-		{"new style header 1", "COPY t FROM STDIN (HEADER 1)", with(textIn(), func(c *planner.Copy) { c.Header = true })},
-		{"new style header on", "COPY t FROM STDIN (HEADER on)", with(textIn(), func(c *planner.Copy) { c.Header = true })},
+			with(textIn(), func(c *plan.Copy) { c.Delimiter, c.Null = "|", "na" })},
+		{"new style header 1", "COPY t FROM STDIN (HEADER 1)", with(textIn(), func(c *plan.Copy) { c.Header = true })},
+		{"new style header on", "COPY t FROM STDIN (HEADER on)", with(textIn(), func(c *plan.Copy) { c.Header = true })},
 		{"new style header false", "COPY t FROM STDIN (HEADER false)", textIn()},
 		{"new style header 0", "COPY t FROM STDIN (HEADER 0)", textIn()},
 		{"new style force quote list", "COPY t TO STDOUT (FORMAT csv, FORCE_QUOTE (a, b))",
-			with(csvOut(), func(c *planner.Copy) { c.ForceQuote = []string{"a", "b"} })},
+			with(csvOut(), func(c *plan.Copy) { c.ForceQuote = []string{"a", "b"} })},
 		{"new style force quote star", "COPY t TO STDOUT (FORMAT csv, FORCE_QUOTE *)",
-			with(csvOut(), func(c *planner.Copy) { c.ForceQuote = []string{"*"} })},
+			with(csvOut(), func(c *plan.Copy) { c.ForceQuote = []string{"*"} })},
 		{"new style tab delimiter", `COPY t FROM STDIN (DELIMITER E'\t', ENCODING 'utf-8', FREEZE)`, textIn()},
-		{"new style dollar-quoted null", "COPY t FROM STDIN (NULL $$-$$)", with(textIn(), func(c *planner.Copy) { c.Null = "-" })},
+		{"new style dollar-quoted null", "COPY t FROM STDIN (NULL $$-$$)", with(textIn(), func(c *plan.Copy) { c.Null = "-" })},
 		{"csv escape defaults to quote", "COPY t TO STDOUT (FORMAT csv, QUOTE '''')",
-			with(csvOut(), func(c *planner.Copy) { c.Quote, c.Escape = "'", "'" })},
+			with(csvOut(), func(c *plan.Copy) { c.Quote, c.Escape = "'", "'" })},
 		{"comments", "/* c */ COPY t -- x\n FROM STDIN", textIn()},
-		{"table named binary", "COPY binary FROM STDIN", with(textIn(), func(c *planner.Copy) { c.Table = "binary" })},
+		{"table named binary", "COPY binary FROM STDIN", with(textIn(), func(c *plan.Copy) { c.Table = "binary" })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok, err := planner.ParseCopy(tt.input)
+			got, ok, err := plan.ParseCopy(tt.input)
 			if err != nil || !ok {
 				t.Fatalf("ParseCopy(%q) = _, %v, %v; want ok", tt.input, ok, err)
 			}
@@ -109,7 +109,7 @@ func TestParseCopyServerSide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ok, err := planner.ParseCopy(tt.input)
+			_, ok, err := plan.ParseCopy(tt.input)
 			if ok || err != nil {
 				t.Errorf("ParseCopy(%q) = _, %v, %v; want not ok and no error", tt.input, ok, err)
 			}
@@ -168,7 +168,7 @@ func TestParseCopyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := planner.ParseCopy(tt.input)
+			_, _, err := plan.ParseCopy(tt.input)
 			var se *sqlstate.Error
 			if !errors.As(err, &se) {
 				t.Fatalf("ParseCopy(%q) error = %v, want an *sqlstate.Error", tt.input, err)
@@ -194,7 +194,7 @@ func TestParseCopyErrorNamesOption(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := planner.ParseCopy(tt.input)
+			_, _, err := plan.ParseCopy(tt.input)
 			if got := sqlstate.From(err).Message; got != tt.want {
 				t.Errorf("ParseCopy(%q) message = %q, want %q", tt.input, got, tt.want)
 			}
@@ -204,7 +204,7 @@ func TestParseCopyErrorNamesOption(t *testing.T) {
 
 func TestParseCopyErrorPosition(t *testing.T) {
 	const input = "COPY é FROM STDIN (BOGUS)"
-	_, _, err := planner.ParseCopy(input)
+	_, _, err := plan.ParseCopy(input)
 	if got, want := sqlstate.From(err).Position, 20; got != want {
 		t.Errorf("ParseCopy(%q) error position = %d, want %d", input, got, want)
 	}

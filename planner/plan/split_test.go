@@ -1,10 +1,10 @@
-package planner_test
+package plan_test
 
 import (
 	"reflect"
 	"testing"
 
-	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/plan"
 )
 
 // piece is the part of a Statement that Split decides.
@@ -71,7 +71,7 @@ func TestSplit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stmts := planner.Split(tt.input)
+			stmts := plan.Split(tt.input)
 			var got []piece
 			for _, s := range stmts {
 				got = append(got, piece{s.Text, s.Offset})
@@ -89,18 +89,18 @@ func TestSplit(t *testing.T) {
 }
 
 func TestSplitEmptyIsNotNil(t *testing.T) {
-	if got := planner.Split("-- x"); got == nil || len(got) != 0 {
+	if got := plan.Split("-- x"); got == nil || len(got) != 0 {
 		t.Errorf("Split(comment) = %#v, want an empty non-nil slice", got)
 	}
 }
 
 func TestSplitClassifies(t *testing.T) {
-	got := planner.Split("BEGIN; INSERT INTO t VALUES (1) RETURNING a; COMMIT")
-	want := []planner.Statement{
-		{Text: "BEGIN", Offset: 0, Kind: planner.KindBegin, Tag: "BEGIN"},
-		{Text: "INSERT INTO t VALUES (1) RETURNING a", Offset: 7, Kind: planner.KindInsert,
+	got := plan.Split("BEGIN; INSERT INTO t VALUES (1) RETURNING a; COMMIT")
+	want := []plan.Statement{
+		{Text: "BEGIN", Offset: 0, Kind: plan.KindBegin, Tag: "BEGIN"},
+		{Text: "INSERT INTO t VALUES (1) RETURNING a", Offset: 7, Kind: plan.KindInsert,
 			Tag: "INSERT", Returning: true},
-		{Text: "COMMIT", Offset: 45, Kind: planner.KindCommit, Tag: "COMMIT"},
+		{Text: "COMMIT", Offset: 45, Kind: plan.KindCommit, Tag: "COMMIT"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Split = %+v, want %+v", got, want)

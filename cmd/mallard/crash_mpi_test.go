@@ -1,0 +1,112 @@
+//go:build duckdb_arrow && mpi
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/internal/testserver"
+)
+
+// TestKilledDuringMPITraining kills the real server process (built with
+// MPI) with SIGKILL while a train_gat run trains across 2 ranks: mpirun
+// and the ranks stop with it, the server started again marks the run
+// interrupted with rank 0's last checkpoint, and resume with ranks := 2
+// continues from that checkpoint to a ready version.
+func TestKilledDuringMPITraining(t *testing.T) {
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	dir := t.TempDir()
+	dbPath, jobs := filepath.Join(dir, "m.duckdb"), filepath.Join(dir, "jobs")
+	ctx := context.Background()
+	server := startMallard(t, dbPath, "--job-dir", jobs)
+	conn := server.connect(t)
+	for _, q := range testserver.Unemployment(t) {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	trainer := server.dial(t)
+	trained := make(chan error, 1)
+	go func() {
+		defer trainer.Close(context.Background())
+		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', ranks := 2, epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0)")
+		trained <- err
+	}()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		var checkpoint *int
+		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
+		if err == nil && checkpoint != nil && *checkpoint >= 4 {
+			break
+		}
+		select {
+		case err := <-trained:
+			t.Fatalf("training ended before the kill: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint of g within 90 s (%v)", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(processesUnder(jobs)) == 0 {
+		t.Fatal("no process of the MPI job runs while it trains")
+	}
+	server.kill(t)
+	for deadline := time.Now().Add(15 * time.Second); len(processesUnder(jobs)) > 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if left := processesUnder(jobs); len(left) > 0 {
+		t.Errorf("processes of the MPI job still run after the server was killed: %q", left)
+	}
+
+	conn = startMallard(t, dbPath, "--job-dir", jobs).connect(t)
+	var runStatus, modelStatus string
+	var checkpoint int
+	if err := conn.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
+		JOIN mlops.models m ON m.name = r.model AND m.version = r.version WHERE r.model = 'g'`).Scan(&runStatus, &modelStatus, &checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if runStatus != "interrupted" || modelStatus != "interrupted" || checkpoint < 4 {
+		t.Fatalf("g after the restart: run %s, model %s, checkpoint epoch %d", runStatus, modelStatus, checkpoint)
+	}
+	rows, err := conn.Query(ctx, fmt.Sprintf("SELECT epoch FROM train_gat('uw', resume := 'g', ranks := 2, epochs := %d)", checkpoint+2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	epochs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil || len(epochs) != 2 || epochs[0] != int64(checkpoint+1) {
+		t.Fatalf("resume across ranks after the crash: epochs %v (%v), want %d and %d", epochs, err, checkpoint+1, checkpoint+2)
+	}
+	var status, resumedFrom string
+	if err := conn.QueryRow(ctx, `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
+		WHERE m.name = 'g' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil || status != "ready" || resumedFrom != "g@1" {
+		t.Errorf("the resumed version is %q, resumed from %q (%v); want ready, from g@1", status, resumedFrom, err)
+	}
+}
+
+// processesUnder are the command lines of the processes that name a path
+// under dir (mpirun and the ranks of a job there).
+func processesUnder(dir string) []string {
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var out []string
+	for _, p := range cmdlines {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if line := strings.ReplaceAll(string(data), "\x00", " "); strings.Contains(line, dir+"/") {
+			out = append(out, line)
+		}
+	}
+	return out
+}

@@ -1,0 +1,21 @@
+package plan
+
+// Catalog names the objects Mallard installs in place of Postgres' system
+// catalog, which the planner redirects references to.
+type Catalog struct {
+	// Database and the schemas in it that hold the replacement objects.
+	Database, PGSchema, InfoSchema string
+	// Views are pg_catalog relations (pg_class, ...), InfoViews
+	// information_schema relations, Macros pg_catalog functions and
+	// InfoMacros information_schema functions (_pg_expandarray).
+	Views, InfoViews, Macros, InfoMacros []string
+	// Functions maps each of Mallard's table functions to the names of its
+	// named arguments; the planner rewrites calls of them (planner.rewriteCalls).
+	Functions map[string][]string
+	// Operations are Mallard's scalar functions named schema.function
+	// (mlops.cancel, ...); calls of them are rewritten too.
+	Operations []string
+	// Scalars are Mallard's scalar functions that take the calling
+	// session before their own arguments (recommendations).
+	Scalars []string
+}
