@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -306,15 +307,15 @@ func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) er
 	return err
 }
 
-// result scores the trained model against the baselines, computes its
-// report and encodes it, the three at the same time: each reads the model
-// and m and writes only its own result.
+// result scores the trained model against the baselines, computes and
+// encodes its report, and encodes the model, the three at the same time:
+// each reads the model and m and writes only its own result.
 func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry.Result, error) {
 	var (
 		metrics []gat.Metrics
 		skipped []error
 		data    []byte
-		report  *gatReport
+		report  json.RawMessage
 		wg      sync.WaitGroup
 		errs    [3]error
 		ph      = &j.phases
@@ -327,7 +328,13 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry
 		})
 	})
 	wg.Go(func() {
-		errs[1] = timed(&ph.report, func() (err error) { report, err = j.report(m, model); return err })
+		errs[1] = timed(&ph.report, func() error {
+			r, err := j.report(m, model)
+			if err == nil {
+				report, err = json.Marshal(r) // here, beside the others, rather than when storing
+			}
+			return err
+		})
 	})
 	wg.Go(func() {
 		errs[2] = timed(&ph.artifact, func() (err error) { data, err = j.artifact(m, model, epoch, true); return err })

@@ -272,7 +272,7 @@ func fitOne(cfg Config, m series.Matrix, fit []int, kind string) (*Anchor, basel
 		return &Anchor{Kind: kind}, f, err
 	}
 	opt := baseline.Options{Window: cfg.Window, Season: max(1, cfg.Season)}
-	f, err := baseline.FitForecaster(baseline.Kind(kind), m, fit, opt)
+	f, err := fitBaseline(baseline.Kind(kind), m, fit, opt, cfg.Workers)
 	if err != nil {
 		return nil, nil, fmt.Errorf("gat: fit anchor %s: %w", kind, err)
 	}

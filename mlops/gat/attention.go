@@ -2,6 +2,8 @@ package gat
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mallard/mallard/mlops/nn"
 	"github.com/mallard/mallard/mlops/series"
@@ -30,6 +32,11 @@ type Edge struct {
 // over the samples that had it, not over all of rows: the weights into a
 // target then need not sum to 1, and a pair that was rarely an edge may
 // weigh as much as one that always was.
+//
+// The network runs on the rows on up to Config.Workers goroutines, each
+// with a network and a sampler of its own, without the anchor (which is
+// added to the network's output and does not change its attention); the
+// weights do not depend on the number of workers.
 func (m *Model) Attention(x series.Matrix, rows []int) ([]Edge, error) {
 	if x.N != m.Entities {
 		return nil, fmt.Errorf("gat model has %d entities, the data %d", m.Entities, x.N)
@@ -37,17 +44,92 @@ func (m *Model) Attention(x series.Matrix, rows []int) ([]Edge, error) {
 	if err := series.CheckSamples(x, m.Config.Span(), rows); err != nil {
 		return nil, err
 	}
-	net, s, err := m.prepared(x)
-	if err != nil {
-		return nil, err
+	workers := max(1, min(m.Config.Workers, len(rows)))
+	nets, samplers := make([]*Net, workers), make([]*sampler, workers)
+	for w := range workers {
+		net, s, err := m.prepared(x)
+		if err != nil {
+			return nil, err
+		}
+		nets[w], samplers[w] = net, s
 	}
-	last := net.layers[len(net.layers)-1].conv
+	// The samples run forward on the workers a round at a time; each
+	// sample's weights are added in the order of rows, as one goroutine
+	// would add them, while the workers run the next round, so the sums
+	// do not depend on the number of workers.
+	round := max(workers, min(8*workers, attentionRoundBytes/(16*edgesPerSample(m.Config, x.N))))
+	bufs := [2][]sampleAttention{make([]sampleAttention, round), make([]sampleAttention, round)}
 	acc := newAttentionSum(x.N)
-	for k, t := range rows {
-		s.predict(net, t)
-		acc.add(s.last, last, k+1)
+	var adding sync.WaitGroup
+	for from, r := 0, 0; from < len(rows); from, r = from+round, 1-r {
+		batch, buf := rows[from:min(from+round, len(rows))], bufs[r]
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				net, s := nets[w], samplers[w]
+				last := net.layers[len(net.layers)-1].conv
+				for k := int(next.Add(1) - 1); k < len(batch); k = int(next.Add(1) - 1) {
+					s.forward(net, batch[k])
+					buf[k].set(s.last, last, x.N)
+				}
+			})
+		}
+		wg.Wait()
+		adding.Wait() // the previous round is added: its buffer is free
+		adding.Go(func() {
+			for k := range batch {
+				acc.addSample(&buf[k], from+k+1)
+			}
+		})
 	}
+	adding.Wait()
 	return acc.edges(), nil
+}
+
+// attentionRoundBytes bounds the per-sample weights Attention holds in
+// each of its two rounds: 16 bytes an edge (its pair and weight).
+const attentionRoundBytes = 32 << 20
+
+// edgesPerSample is the most edges, self loops included, a sample's graph
+// of n entities has under cfg.
+func edgesPerSample(cfg Config, n int) int {
+	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
+		return n * (cfg.Neighbors + 1)
+	}
+	return n * n
+}
+
+// sampleAttention is one sample's head-averaged attention of the last
+// layer: for each edge of its graph, then each self loop the layer adds,
+// the (source, target) pair, at target*n+source, and its weight.
+type sampleAttention struct {
+	pair   []int
+	weight []float64
+}
+
+// set fills a with the attention of conv's last Forward, which ran on g,
+// for n entities. A self loop in g's own edge list, which the layer
+// ignores, is left out.
+func (a *sampleAttention) set(g *nn.Graph, conv *nn.GATConv, n int) {
+	att := conv.Attention()
+	_, heads := att.Dims()
+	a.pair, a.weight = a.pair[:0], a.weight[:0]
+	for k := range len(g.Src) + g.N {
+		src, dst := k-len(g.Src), k-len(g.Src)
+		if k < len(g.Src) {
+			src, dst = g.Src[k], g.Dst[k]
+			if src == dst {
+				continue // ignored by the layer, its row is zero
+			}
+		}
+		w := 0.0
+		for _, v := range att.RawRowView(k) {
+			w += v
+		}
+		a.pair = append(a.pair, dst*n+src)
+		a.weight = append(a.weight, w/float64(heads))
+	}
 }
 
 // attentionSum accumulates head-averaged attention per (source, target)
@@ -64,25 +146,10 @@ func newAttentionSum(n int) *attentionSum {
 	return &attentionSum{n: n, sum: make([]float64, n*n), count: make([]int, n*n), sample: make([]int, n*n)}
 }
 
-// add adds the attention of conv's last Forward, which ran on g, as the
-// sample numbered sample (from 1, a different number for every call).
-func (a *attentionSum) add(g *nn.Graph, conv *nn.GATConv, sample int) {
-	att := conv.Attention()
-	_, heads := att.Dims()
-	for k := range len(g.Src) + g.N {
-		src, dst := k-len(g.Src), k-len(g.Src)
-		if k < len(g.Src) {
-			src, dst = g.Src[k], g.Dst[k]
-			if src == dst {
-				continue // ignored by the layer, its row is zero
-			}
-		}
-		w := 0.0
-		for _, v := range att.RawRowView(k) {
-			w += v
-		}
-		p := dst*a.n + src
-		a.sum[p] += w / float64(heads)
+// addSample adds one sample's weights as the sample numbered sample.
+func (a *attentionSum) addSample(one *sampleAttention, sample int) {
+	for k, p := range one.pair {
+		a.sum[p] += one.weight[k]
 		if a.sample[p] != sample {
 			a.sample[p] = sample
 			a.count[p]++

@@ -4,8 +4,10 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -113,4 +115,63 @@ func softmaxByHand(src, dst []int, attr []float64, n int, c []float64) []float64
 		}
 	}
 	return out
+}
+
+// TestAttentionWorkers checks that Attention gives, bit for bit, what one
+// goroutine gives that predicts the rows in order with the model's
+// anchor and adds each sample's attention as it goes, whatever the
+// number of workers: with the complete graph and with a neighbour limit,
+// anchored to a fitted baseline, over more rows than one round holds.
+func TestAttentionWorkers(t *testing.T) {
+	const n, rows, season = 6, 160, 12
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := series.Matrix{N: n, T: rows, Values: make([]float64, n*rows)}
+	for r := range rows {
+		for i := range n {
+			m.Values[r*n+i] = math.Sin(2*math.Pi*float64(r)/season+float64(i)) + 0.1*rng.NormFloat64()
+		}
+	}
+	for _, neighbors := range []int{0, 2} {
+		cfg := DefaultConfig()
+		cfg.Epochs, cfg.Heads, cfg.Hidden, cfg.Neighbors, cfg.Season, cfg.Anchor = 1, 2, []int{4}, neighbors, season, string(baseline.KindETS)
+		trained, err := Train(context.Background(), cfg, m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, test, err := trained.Config.Samples(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := append(slices.Clone(test), test[:5]...) // a row twice counts twice
+		net, s, err := trained.prepared(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.anchor == nil {
+			t.Fatal("the model has no fitted anchor")
+		}
+		last := net.layers[len(net.layers)-1].conv
+		acc := newAttentionSum(n)
+		for k, row := range rows {
+			s.predict(net, row)
+			var one sampleAttention
+			one.set(s.last, last, n)
+			acc.addSample(&one, k+1)
+		}
+		want := acc.edges()
+		for _, workers := range []int{1, 2, 3, 5} {
+			model := *trained
+			model.Config.Workers = workers
+			got, err := model.Attention(m, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) <= 8*workers {
+				t.Fatalf("%d rows fit in one round of %d workers", len(rows), workers)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("neighbors %d, %d workers: the attention differs from one goroutine's (%d edges, want %d)", neighbors, workers, len(got), len(want))
+			}
+		}
+	}
 }

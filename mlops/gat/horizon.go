@@ -88,7 +88,8 @@ func (h *withHistory) Forecast(m series.Matrix, origin int, dst [][]float64) {
 
 // Methods are the model and the baselines it is compared with, each
 // fitted on the samples train of m (the model was trained before), up to
-// the model's workers at once. Baselines that cannot be fitted, such as
+// the model's workers at once (and ets's entities split over as many, see
+// fitBaseline). Baselines that cannot be fitted, such as
 // ets with fewer than two seasons, are left out and reported in skipped,
 // in baseline.Kinds order. A baseline that choosing the model's anchor
 // fitted on the same samples of m with the same options is reused, not
@@ -119,7 +120,7 @@ func Methods(model *Model, m series.Matrix, train []int, season int) (fs []basel
 				fitted[i] = f
 				return
 			}
-			fitted[i], errs[i] = baseline.FitForecaster(kind, m, samples, opt)
+			fitted[i], errs[i] = fitBaseline(kind, m, samples, opt, model.Config.Workers)
 		})
 	}
 	wg.Wait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -97,4 +98,42 @@ func forecasts(f baseline.Forecaster, m series.Matrix, origin, h int) []float64 
 	}
 	f.Forecast(m, origin, dst)
 	return slices.Concat(dst...)
+}
+
+// TestFitBaselineBlocks checks that ets fitted on blocks of entities, on
+// up to 5 goroutines, is the fit of the whole matrix, value for value, and
+// that a block that fails gives the error of the whole matrix's fit.
+func TestFitBaselineBlocks(t *testing.T) {
+	const n, rows, season = 7, 96, 12
+	rng := rand.New(rand.NewPCG(5, 6))
+	m := series.Matrix{N: n, T: rows, Values: make([]float64, n*rows)}
+	for r := range rows {
+		for i := range n {
+			m.Values[r*n+i] = math.Sin(2*math.Pi*float64(r)/season+float64(i)) + 0.02*float64(r*i) + 0.2*rng.NormFloat64()
+		}
+	}
+	var train []int
+	for r := 4; r < 70; r++ {
+		train = append(train, r)
+	}
+	opt := baseline.Options{Window: 4, Season: season}
+	want, err := baseline.FitForecaster(baseline.KindETS, m, train, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 3, 5, 20} {
+		got, err := fitBaseline(baseline.KindETS, m, train, opt, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: the ets fit differs from the whole matrix's", workers)
+		}
+	}
+	bad := series.Matrix{N: n, T: rows, Values: slices.Clone(m.Values)}
+	bad.Values[10*n+5] = math.NaN()
+	_, wantErr := baseline.FitForecaster(baseline.KindETS, bad, train, opt)
+	if _, err := fitBaseline(baseline.KindETS, bad, train, opt, 3); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+		t.Errorf("a NaN at row 10, entity 5: error %v, want %v", err, wantErr)
+	}
 }

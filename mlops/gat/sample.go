@@ -109,9 +109,7 @@ func (s *sampler) inputs(t int) {
 // predict runs net forward on the sample whose target is row t; it returns
 // the predictions (N x 1) and row t (nil when t is past the data).
 func (s *sampler) predict(net *Net, t int) (*mat.Dense, []float64) {
-	s.inputs(t)
-	s.last = s.graph(t)
-	pred := net.forward(s.last, s.x, s.lags)
+	pred := s.forward(net, t)
 	if s.anchored {
 		for i, b := range s.anchorAt(t) {
 			pred.Set(i, 0, pred.At(i, 0)+b)
@@ -124,6 +122,15 @@ func (s *sampler) predict(net *Net, t int) (*mat.Dense, []float64) {
 		s.target[i] = s.m.At(t, i)
 	}
 	return pred, s.target
+}
+
+// forward runs net forward on the sample whose target is row t and
+// returns its output (N x 1) before the anchor is added: what the network
+// computes, and all its attention depends on.
+func (s *sampler) forward(net *Net, t int) *mat.Dense {
+	s.inputs(t)
+	s.last = s.graph(t)
+	return net.forward(s.last, s.x, s.lags)
 }
 
 // anchorAt is the anchor's forecast of row t: the last value, the one

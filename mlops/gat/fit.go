@@ -1,0 +1,52 @@
+package gat
+
+import (
+	"sync"
+
+	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/series"
+)
+
+// fitBaseline fits the baseline of kind on the samples of m, as
+// baseline.FitForecaster does, on up to workers goroutines. ets fits each
+// entity by a search of its own over that entity's column alone, one
+// entity after another: the longest fit of the ladder and of the anchor's
+// candidates. It is fitted here on blocks of entities at once and the
+// blocks joined, which gives the fit of the whole matrix, since no entity's
+// fit reads another's column. If a block fails, the whole matrix is fitted
+// as one, so that the error names the entity and row as that fit does.
+func fitBaseline(kind baseline.Kind, m series.Matrix, samples []int, opt baseline.Options, workers int) (baseline.Forecaster, error) {
+	blocks := min(workers, m.N)
+	if kind != baseline.KindETS || blocks < 2 || len(samples) == 0 || series.CheckSamples(m, opt.Window, samples) != nil {
+		return baseline.FitForecaster(kind, m, samples, opt)
+	}
+	rows := 0 // the training rows: those up to the last sample
+	for _, t := range samples {
+		rows = max(rows, t+1)
+	}
+	parts := make([]*baseline.ETS, blocks)
+	var wg sync.WaitGroup
+	for b := range blocks {
+		lo, hi := b*m.N/blocks, (b+1)*m.N/blocks
+		wg.Go(func() {
+			sub := series.Matrix{T: rows, N: hi - lo, Values: make([]float64, rows*(hi-lo))}
+			for t := range rows {
+				copy(sub.Values[t*sub.N:(t+1)*sub.N], m.Values[t*m.N+lo:t*m.N+hi])
+			}
+			if f, err := baseline.FitForecaster(kind, sub, samples, opt); err == nil {
+				parts[b], _ = f.(*baseline.ETS)
+			}
+		})
+	}
+	wg.Wait()
+	whole := &baseline.ETS{}
+	for _, p := range parts {
+		if p == nil {
+			return baseline.FitForecaster(kind, m, samples, opt)
+		}
+		whole.Season = p.Season
+		whole.Params = append(whole.Params, p.Params...)
+		whole.Init = append(whole.Init, p.Init...)
+	}
+	return whole, nil
+}
