@@ -12,20 +12,22 @@ import (
 	"github.com/mallard/mallard/mlops/recommender"
 )
 
-// spread trains cfg as processes x workers, each process a goroutine
-// training its own tables, and returns every process's model and rank 0's
-// epochs.
-func spread(t *testing.T, cfg recommender.Config, processes, workers int, train, test recommender.Ratings) ([]*recommender.Model, []recommender.Epoch) {
+// processTrainer trains process p of a run as coll's member, calling
+// report with the epochs (in rank 0's process only).
+type processTrainer func(p int, coll parallel.Collective, report func(recommender.Epoch) error) (*recommender.Model, error)
+
+// acrossProcesses runs train as processes x workers, each process a
+// goroutine training its own tables, and returns every process's model
+// and rank 0's epochs.
+func acrossProcesses(t *testing.T, processes, workers int, train processTrainer) ([]*recommender.Model, []recommender.Epoch) {
 	t.Helper()
-	cfg.Workers = processes * workers
 	models := make([]*recommender.Model, processes)
 	errs := make([]error, processes)
 	var epochs []recommender.Epoch
 	var wg sync.WaitGroup
 	for p, comm := range parallel.LocalComms(processes) {
 		wg.Go(func() {
-			coll := parallel.NewRanks(comm, workers)
-			models[p], errs[p] = recommender.TrainOn(context.Background(), coll, cfg, train, test, recommender.Start{}, func(e recommender.Epoch) error {
+			models[p], errs[p] = train(p, parallel.NewRanks(comm, workers), func(e recommender.Epoch) error {
 				epochs = append(epochs, e) // rank 0's process only
 				return nil
 			})
@@ -40,12 +42,24 @@ func spread(t *testing.T, cfg recommender.Config, processes, workers int, train,
 	return models, epochs
 }
 
-// TestSpreadOverProcesses checks that workers spread over processes, each
-// process with tables of its own, train what as many workers train in one
-// process: the same curves to 1e-9 relative, and every process the same
-// model bit for bit; one worker per process gives the one process's
-// weights exactly.
-func TestSpreadOverProcesses(t *testing.T) {
+// spread trains cfg as processes x workers, every process with all the
+// ratings, and returns every process's model and rank 0's epochs.
+func spread(t *testing.T, cfg recommender.Config, processes, workers int, train, test recommender.Ratings) ([]*recommender.Model, []recommender.Epoch) {
+	t.Helper()
+	cfg.Workers = processes * workers
+	return acrossProcesses(t, processes, workers, func(_ int, coll parallel.Collective, report func(recommender.Epoch) error) (*recommender.Model, error) {
+		return recommender.TrainOn(context.Background(), coll, cfg, train, test, recommender.Start{}, report)
+	})
+}
+
+// checkAsOneProcess trains, for both objectives and processes x workers
+// of 2x1, 3x1 and 2x2, with run and with as many workers in one process,
+// and checks that run gives the same curves to 1e-9 relative and every
+// process the same model bit for bit; then it calls weights with the one
+// process's model and run's to check the weights as the caller expects.
+func checkAsOneProcess(t *testing.T, run func(cfg recommender.Config, processes, workers int, train, test recommender.Ratings) ([]*recommender.Model, []recommender.Epoch),
+	weights func(label string, shape [2]int, want *recommender.Model, models []*recommender.Model)) {
+	t.Helper()
 	train, test := lowRank(5, 300, 120, 3, 0.2, 0.3)
 	for _, objective := range []string{recommender.Rating, recommender.Ranking} {
 		cfg := smallConfig()
@@ -58,7 +72,7 @@ func TestSpreadOverProcesses(t *testing.T) {
 			one := cfg
 			one.Workers = shape[0] * shape[1]
 			want, wantEpochs := curve(t, one, train, test)
-			models, epochs := spread(t, cfg, shape[0], shape[1], train, test)
+			models, epochs := run(cfg, shape[0], shape[1], train, test)
 			if len(epochs) != len(wantEpochs) {
 				t.Fatalf("%s: %d epochs, want %d", label, len(epochs), len(wantEpochs))
 			}
@@ -79,9 +93,22 @@ func TestSpreadOverProcesses(t *testing.T) {
 					t.Errorf("%s: process %d's weights differ from process 0's", label, p)
 				}
 			}
-			if shape[1] == 1 && shape[0] == 2 && !reflect.DeepEqual(models[0].Weights, want.Weights) {
-				t.Errorf("%s: the weights differ from one process's", label)
-			}
+			weights(label, shape, want, models)
 		}
 	}
+}
+
+// TestSpreadOverProcesses checks that workers spread over processes, each
+// process with tables of its own, train what as many workers train in one
+// process: the same curves to 1e-9 relative, and every process the same
+// model bit for bit; one worker per process gives the one process's
+// weights exactly.
+func TestSpreadOverProcesses(t *testing.T) {
+	checkAsOneProcess(t, func(cfg recommender.Config, processes, workers int, train, test recommender.Ratings) ([]*recommender.Model, []recommender.Epoch) {
+		return spread(t, cfg, processes, workers, train, test)
+	}, func(label string, shape [2]int, want *recommender.Model, models []*recommender.Model) {
+		if shape[1] == 1 && shape[0] == 2 && !reflect.DeepEqual(models[0].Weights, want.Weights) {
+			t.Errorf("%s: the weights differ from one process's", label)
+		}
+	})
 }
