@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/server"
 )
 
@@ -218,7 +219,7 @@ func TestRanksCancel(t *testing.T) {
 			if !rows.Next() {
 				t.Fatalf("no epoch before cancel: %v", rows.Err())
 			}
-			if len(jobProcesses(t, jobs)) == 0 {
+			if len(testserver.ProcessesUnder(jobs)) == 0 {
 				t.Fatal("no process of the job runs while it trains")
 			}
 			if how == "CancelRequest" {
@@ -232,10 +233,10 @@ func TestRanksCancel(t *testing.T) {
 				t.Errorf("canceled run ended with %v, want 57014", err)
 			}
 			deadline := time.Now().Add(15 * time.Second)
-			for len(jobProcesses(t, jobs)) > 0 && time.Now().Before(deadline) {
+			for len(testserver.ProcessesUnder(jobs)) > 0 && time.Now().Before(deadline) {
 				time.Sleep(100 * time.Millisecond)
 			}
-			if left := jobProcesses(t, jobs); len(left) > 0 {
+			if left := testserver.ProcessesUnder(jobs); len(left) > 0 {
 				t.Errorf("processes of the job still run after cancel: %q", left)
 			}
 			other := connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
@@ -251,24 +252,6 @@ func TestRanksCancel(t *testing.T) {
 			}
 		})
 	}
-}
-
-// jobProcesses are the command lines of the processes that name a
-// directory under jobs (mpirun and the ranks).
-func jobProcesses(t *testing.T, jobs string) []string {
-	t.Helper()
-	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	var out []string
-	for _, p := range cmdlines {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if line := strings.ReplaceAll(string(data), "\x00", " "); strings.Contains(line, jobs+"/") {
-			out = append(out, line)
-		}
-	}
-	return out
 }
 
 // TestRanksTrainGAT checks that train_gat with ranks := 2 streams the loss

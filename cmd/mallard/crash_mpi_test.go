@@ -5,9 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -58,14 +56,14 @@ func TestKilledDuringMPITraining(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if len(processesUnder(jobs)) == 0 {
+	if len(testserver.ProcessesUnder(jobs)) == 0 {
 		t.Fatal("no process of the MPI job runs while it trains")
 	}
 	server.kill(t)
-	for deadline := time.Now().Add(15 * time.Second); len(processesUnder(jobs)) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(15 * time.Second); len(testserver.ProcessesUnder(jobs)) > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if left := processesUnder(jobs); len(left) > 0 {
+	if left := testserver.ProcessesUnder(jobs); len(left) > 0 {
 		t.Errorf("processes of the MPI job still run after the server was killed: %q", left)
 	}
 
@@ -92,21 +90,4 @@ func TestKilledDuringMPITraining(t *testing.T) {
 		WHERE m.name = 'g' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil || status != "ready" || resumedFrom != "g@1" {
 		t.Errorf("the resumed version is %q, resumed from %q (%v); want ready, from g@1", status, resumedFrom, err)
 	}
-}
-
-// processesUnder are the command lines of the processes that name a path
-// under dir (mpirun and the ranks of a job there).
-func processesUnder(dir string) []string {
-	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	var out []string
-	for _, p := range cmdlines {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if line := strings.ReplaceAll(string(data), "\x00", " "); strings.Contains(line, dir+"/") {
-			out = append(out, line)
-		}
-	}
-	return out
 }
