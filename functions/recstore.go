@@ -32,43 +32,22 @@ type recHeader struct {
 	Columns recColumns `json:"columns"`
 }
 
-var recMagic = []byte("MRA1")
-
-// artifact is the model after epoch, as stored: a magic number, the
-// header's length and JSON, then the model's, the training ratings' and
-// the test ratings' encodings, each after its length. The parts are
-// encoded straight into the one buffer: at MovieLens-25M scale each is
-// hundreds of megabytes.
+// artifact is the model after epoch, as stored: recommender.AppendArtifact
+// of the header (the epoch and the source's columns), the model and the
+// training and test ratings.
 func (j *recJob) artifact(model *recommender.Model, train, test recommender.Ratings, epoch int) ([]byte, error) {
 	header, err := json.Marshal(recHeader{Epoch: epoch, Columns: j.cols})
 	if err != nil {
 		return nil, err
 	}
-	size := len(recMagic) + 4*8 + len(header) + 1<<16 + train.EncodedSize() + test.EncodedSize()
-	for _, w := range model.Weights {
-		size += 8 + 8*len(w)
-	}
-	out := append(make([]byte, 0, size), recMagic...)
-	parts := []func([]byte) ([]byte, error){
-		func(b []byte) ([]byte, error) { return append(b, header...), nil },
-		model.AppendBinary, train.AppendBinary, test.AppendBinary,
-	}
-	for _, part := range parts {
-		at := len(out)
-		out = binary.LittleEndian.AppendUint64(out, 0) // the length, set below
-		if out, err = part(out); err != nil {
-			return nil, err
-		}
-		binary.LittleEndian.PutUint64(out[at:], uint64(len(out)-at-8))
-	}
-	return out, nil
+	return recommender.AppendArtifact(nil, header, model, train, test)
 }
 
 func decodeRecArtifact(data []byte) (*recArtifact, error) {
-	if len(data) < len(recMagic) || string(data[:len(recMagic)]) != string(recMagic) {
+	if len(data) < len(recommender.ArtifactMagic) || string(data[:len(recommender.ArtifactMagic)]) != string(recommender.ArtifactMagic) {
 		return nil, fmt.Errorf("decode recommender artifact: not one")
 	}
-	data = data[len(recMagic):]
+	data = data[len(recommender.ArtifactMagic):]
 	var parts [][]byte
 	for range 4 {
 		if len(data) < 8 || binary.LittleEndian.Uint64(data) > uint64(len(data)-8) {

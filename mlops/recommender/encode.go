@@ -23,11 +23,28 @@ var (
 // its configuration, scale and ids, then each weight tensor as its length
 // and its little-endian float64 values.
 func (m *Model) Marshal() ([]byte, error) {
-	size := 0
+	size, err := m.EncodedSize()
+	if err != nil {
+		return nil, err
+	}
+	return m.AppendBinary(make([]byte, 0, size))
+}
+
+// EncodedSize is the length of the model's encoding, so that a buffer can
+// be made for it at once: growing one that is too small while the weights
+// are appended copies hundreds of megabytes at MovieLens-25M scale and
+// holds both copies until the next collection. Its JSON header, with
+// every user and item id, can be megabytes itself.
+func (m *Model) EncodedSize() (int, error) {
+	header, err := json.Marshal(m)
+	if err != nil {
+		return 0, err
+	}
+	size := len(modelMagic) + 4 + len(header)
 	for _, w := range m.Weights {
 		size += 8 + 8*len(w)
 	}
-	return m.AppendBinary(make([]byte, 0, size+1<<16))
+	return size, nil
 }
 
 // AppendBinary appends the model's encoding (see Marshal) to out.

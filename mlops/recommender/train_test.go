@@ -203,6 +203,32 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 }
 
+// TestArtifactSizedOnce checks that an artifact is encoded into one
+// buffer of its exact size: a buffer grown while the weights go in holds
+// two copies of hundreds of megabytes at MovieLens-25M scale. The ids
+// make the model's JSON header long, as the 25M shape's do.
+func TestArtifactSizedOnce(t *testing.T) {
+	train, test := lowRank(6, 3000, 400, 2, 0.05, 0.3)
+	m, _ := curve(t, smallConfig(), train, test)
+	data, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) != cap(data) {
+		t.Errorf("a model of %d bytes was encoded into a buffer of %d", len(data), cap(data))
+	}
+	art, err := recommender.AppendArtifact(nil, []byte(`{"epoch":1}`), m, train, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(art) != cap(art) {
+		t.Errorf("an artifact of %d bytes was encoded into a buffer of %d", len(art), cap(art))
+	}
+	if size, _ := m.EncodedSize(); size < 1<<16 {
+		t.Errorf("the model's encoding is %d bytes, too short to show a header beyond the old 64 KiB allowance", size)
+	}
+}
+
 func TestRecommend(t *testing.T) {
 	train, test := lowRank(7, 100, 60, 2, 0.3, 0.3)
 	m, _ := curve(t, smallConfig(), train, test)
