@@ -68,15 +68,7 @@ func TestKilledDuringMPITraining(t *testing.T) {
 	}
 
 	conn = startMallard(t, dbPath, "--job-dir", jobs).connect(t)
-	var runStatus, modelStatus string
-	var checkpoint int
-	if err := conn.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
-		JOIN mlops.models m ON m.name = r.model AND m.version = r.version WHERE r.model = 'g'`).Scan(&runStatus, &modelStatus, &checkpoint); err != nil {
-		t.Fatal(err)
-	}
-	if runStatus != "interrupted" || modelStatus != "interrupted" || checkpoint < 4 {
-		t.Fatalf("g after the restart: run %s, model %s, checkpoint epoch %d", runStatus, modelStatus, checkpoint)
-	}
+	checkpoint := interruptedAt(t, conn, "g")
 	rows, err := conn.Query(ctx, fmt.Sprintf("SELECT epoch FROM train_gat('uw', resume := 'g', ranks := 2, epochs := %d)", checkpoint+2))
 	if err != nil {
 		t.Fatal(err)

@@ -44,15 +44,7 @@ func TestKilledDuringTraining(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM uw").Scan(&uwAfter); err != nil || uwAfter != uwRows {
 		t.Fatalf("uw has %d rows after the restart (%v), had %d", uwAfter, err, uwRows)
 	}
-	var runStatus, modelStatus string
-	var checkpoint int
-	if err := conn.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
-		JOIN mlops.models m ON m.name = r.model AND m.version = r.version WHERE r.model = 'g'`).Scan(&runStatus, &modelStatus, &checkpoint); err != nil {
-		t.Fatal(err)
-	}
-	if runStatus != "interrupted" || modelStatus != "interrupted" || checkpoint < 4 {
-		t.Errorf("g after the restart: run %s, model %s, checkpoint epoch %d", runStatus, modelStatus, checkpoint)
-	}
+	checkpoint := interruptedAt(t, conn, "g")
 	rows, err := conn.Query(ctx, "SELECT name || '@' || version FROM mlops.models WHERE status = 'ready'")
 	if err != nil {
 		t.Fatal(err)
@@ -79,4 +71,21 @@ func TestKilledDuringTraining(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT status FROM mlops.models WHERE name = 'g' AND version = 2").Scan(&status); err != nil || status != "ready" {
 		t.Errorf("the resumed version is %q (%v)", status, err)
 	}
+}
+
+// interruptedAt checks that model's run and version are marked
+// interrupted after a server restart, with a checkpoint of epoch 4 or
+// later, and returns that epoch.
+func interruptedAt(t *testing.T, conn *pgx.Conn, model string) int {
+	t.Helper()
+	var runStatus, modelStatus string
+	var checkpoint int
+	if err := conn.QueryRow(context.Background(), `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
+		JOIN mlops.models m ON m.name = r.model AND m.version = r.version WHERE r.model = $1`, model).Scan(&runStatus, &modelStatus, &checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if runStatus != "interrupted" || modelStatus != "interrupted" || checkpoint < 4 {
+		t.Fatalf("%s after the restart: run %s, model %s, checkpoint epoch %d", model, runStatus, modelStatus, checkpoint)
+	}
+	return checkpoint
 }
