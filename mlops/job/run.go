@@ -90,35 +90,50 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 		}
 		return recommender.AppendArtifact(nil, header, model, train, test)
 	}
+	coll := parallel.NewRanks(comm, spec.workers())
+	model, epochs, err := trainRecommender(dir, spec, comm, artifact, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
+		return recommender.TrainOn(ctx, coll, cfg, fit, test, recommender.Start{}, report)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
+		Reducing: coll.Reducing(), Read: src.all.Len(), Rows: src.all.Len()}, nil
+}
+
+// trainRecommender runs train as this rank's part of a recommender job:
+// rank 0 writes each epoch's progress, with a checkpoint encoded by encode
+// when one is due, and then the trained model, encoded likewise, as the
+// job's artifact. It returns the model and the last epoch trained.
+func trainRecommender(dir string, spec Spec, comm parallel.Comm, encode func(*recommender.Model, int) ([]byte, error),
+	train func(report func(recommender.Epoch) error) (*recommender.Model, error)) (*recommender.Model, int, error) {
 	var report func(recommender.Epoch) error
 	epochs := 0
 	if comm.Rank() == 0 {
 		p, err := openProgress(dir)
 		if err != nil {
-			return Result{}, err
+			return nil, 0, err
 		}
 		defer p.Close()
 		report = func(e recommender.Epoch) error {
 			epochs = e.Epoch
-			return p.recommenderEpoch(dir, spec.CheckpointEvery, e, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch) })
+			return p.recommenderEpoch(dir, spec.CheckpointEvery, e, func() ([]byte, error) { return encode(e.Snapshot(), e.Epoch) })
 		}
 	}
-	coll := parallel.NewRanks(comm, spec.workers())
-	model, err := recommender.TrainOn(ctx, coll, cfg, fit, test, recommender.Start{}, report)
+	model, err := train(report)
 	if err != nil {
-		return Result{}, fmt.Errorf("train: %w", err)
+		return nil, 0, fmt.Errorf("train: %w", err)
 	}
 	if comm.Rank() == 0 {
-		data, err := artifact(model, epochs)
+		data, err := encode(model, epochs)
 		if err != nil {
-			return Result{}, err
+			return nil, 0, err
 		}
 		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
-			return Result{}, err
+			return nil, 0, err
 		}
 	}
-	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
-		Reducing: coll.Reducing(), Read: src.all.Len(), Rows: src.all.Len()}, nil
+	return model, epochs, nil
 }
 
 // runShard trains a sharded recommender job (see WriteShards): the rank
@@ -130,32 +145,13 @@ func runShard(ctx context.Context, dir string, spec Spec, cfg recommender.Config
 	if err != nil {
 		return Result{}, err
 	}
-	var report func(recommender.Epoch) error
-	epochs := 0
-	if comm.Rank() == 0 {
-		p, err := openProgress(dir)
-		if err != nil {
-			return Result{}, err
-		}
-		defer p.Close()
-		report = func(e recommender.Epoch) error {
-			epochs = e.Epoch
-			return p.recommenderEpoch(dir, spec.CheckpointEvery, e, func() ([]byte, error) { return e.Snapshot().AppendBinary(nil) })
-		}
-	}
 	coll := parallel.NewRanks(comm, spec.workers())
-	model, err := recommender.TrainShard(ctx, coll, cfg, train, test, s, report)
+	encode := func(m *recommender.Model, _ int) ([]byte, error) { return m.Marshal() }
+	model, epochs, err := trainRecommender(dir, spec, comm, encode, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
+		return recommender.TrainShard(ctx, coll, cfg, train, test, s, report)
+	})
 	if err != nil {
-		return Result{}, fmt.Errorf("train: %w", err)
-	}
-	if comm.Rank() == 0 {
-		data, err := model.AppendBinary(nil)
-		if err != nil {
-			return Result{}, err
-		}
-		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
-			return Result{}, err
-		}
+		return Result{}, err
 	}
 	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
 		Reducing: coll.Reducing(), Read: train.Len() + test.Len(), Rows: s.TrainRatings + s.TestRatings}, nil
