@@ -97,15 +97,15 @@ func (w *worker) rankShare(share []int, weight float64) float64 {
 	cand := n.candidates(neg, rk)
 	rk.logits = resized(rk.logits, m*k)
 	z := blas64.General{Rows: m, Cols: k, Stride: k, Data: rk.logits}
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, codes, cand, 0, z)
+	gemm(blas.NoTrans, blas.Trans, 1, codes, cand, 0, z)
 	for i := range share {
 		var l float64
 		l, rk.other[i] = n.multinomial(rk.traces[i], rk.logits[i*k:(i+1)*k], neg, weight)
 		loss += l
 	}
 	rk.da, rk.dd = resized(rk.da, m*h), resized(rk.dd, k*h)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, z, cand, 0, blas64.General{Rows: m, Cols: h, Stride: h, Data: rk.da})
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, z, codes, 0, blas64.General{Rows: k, Cols: h, Stride: h, Data: rk.dd})
+	gemm(blas.NoTrans, blas.NoTrans, 1, z, cand, 0, blas64.General{Rows: m, Cols: h, Stride: h, Data: rk.da})
+	gemm(blas.Trans, blas.NoTrans, 1, z, codes, 0, blas64.General{Rows: k, Cols: h, Stride: h, Data: rk.dd})
 	for s, j := range neg.items {
 		_, gd := w.g.row(j)
 		floats.Add(gd[:h], rk.dd[s*h:(s+1)*h])
