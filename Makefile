@@ -35,9 +35,10 @@ test-go:
 # statements the planner hands it (planner/plan) and the types they read
 # build, vet and pass their tests without cgo. The wire fuzzers FuzzStartup,
 # FuzzMessages and FuzzAuth run their seed corpora there on
-# sqlfront/internal/memengine; with DuckDB (test-go) they run on the real
-# engine. pgcodec compares its encodings with PostgreSQL 15, hence
-# with-postgres.sh.
+# sqlfront/internal/memengine, and TestWireScripts the wire-only scripts of
+# sqlfront/testdata/wire; with DuckDB (test-go) they run on the real
+# engine, the scripts with those of testdata/wire/engine. pgcodec compares
+# its encodings with PostgreSQL 15, hence with-postgres.sh.
 NOCGO := ./sqltype/... ./planner/plan/... ./sqlfront/...
 test-nocgo:
 	CGO_ENABLED=0 $(GO) vet $(NOCGO)

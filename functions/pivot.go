@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -299,7 +300,8 @@ func (p *pivot) read(ctx context.Context, c *call) (g *grid, release func(), err
 					last = key
 				}
 			}
-			e, ok := p.index[textAt(b.Column(k), i)]
+			name, _ := pgcodec.StringAt(b.Column(k), i) // the entity column is cast to VARCHAR; aliases the batch
+			e, ok := p.index[name]
 			if !ok {
 				return nil, release, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState,
 					"%s: the source gained an entity after the statement was prepared", pivotName).WithHint("Run the statement again.")
@@ -363,21 +365,6 @@ func sameValue(a arrow.Array, i, j int) bool {
 		return bytes.Equal(buf[(off+i)*w:(off+i+1)*w], buf[(off+j)*w:(off+j+1)*w])
 	}
 	return valueAt(a, i) == valueAt(a, j)
-}
-
-// textAt is the text at row i of a VARCHAR column, aliasing the batch's
-// memory: for a lookup, not to keep.
-func textAt(a arrow.Array, i int) string {
-	switch a := a.(type) {
-	case *array.String:
-		return a.Value(i)
-	case *array.LargeString:
-		return a.Value(i)
-	case *array.StringView:
-		return a.Value(i)
-	}
-	s, _ := valueAt(a, i).(string)
-	return s
 }
 
 func sameKey(a, b []any) bool {

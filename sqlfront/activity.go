@@ -182,17 +182,7 @@ func (s *Server) Activity() []Backend {
 // role's; a pid that names no session is false with a WARNING to the
 // caller. A caller that is no session of this server may signal none.
 func (s *Server) Signal(by uint64, pid int64, terminate bool) (bool, error) {
-	s.mu.Lock()
-	var target, caller *session
-	for _, sess := range s.sessions {
-		if int64(sess.key.pid) == pid {
-			target = sess
-		}
-		if sess.db.ID() == by {
-			caller = sess
-		}
-	}
-	s.mu.Unlock()
+	target, caller := s.findSessions(pid, by)
 	verb := map[bool]string{false: "cancel query", true: "terminate backend process"}[terminate]
 	if caller == nil {
 		return false, sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied to %s", verb).

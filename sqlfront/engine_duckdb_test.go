@@ -14,8 +14,12 @@ import (
 
 // The package's tests run on the real engine when DuckDB is built in
 // (tag duckdb_arrow): server.Engine over a fresh in-memory database,
-// planned by package planner. Without it, only the wire fuzzers build,
-// on the stand-in of engine_mem_test.go.
+// planned by package planner. Without it, only the wire fuzzers and the
+// wire-only scripts build, on the stand-in of engine_mem_test.go.
+
+// wireScriptDirs are the script directories TestWireScripts runs: on
+// DuckDB, the wire-only scripts and those that need the real engine.
+var wireScriptDirs = []string{"testdata/wire", "testdata/wire/engine"}
 
 // startServerHandle is startServer for tests that need the server itself:
 // its session count, or an explicit Shutdown.

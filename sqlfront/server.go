@@ -301,17 +301,7 @@ func errAdminShutdown() *sqlstate.Error {
 func (s *Server) AwaitEnd(by uint64, pid int64, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for {
-		s.mu.Lock()
-		var target, caller *session
-		for _, sess := range s.sessions {
-			if int64(sess.key.pid) == pid {
-				target = sess
-			}
-			if sess.db.ID() == by {
-				caller = sess
-			}
-		}
-		s.mu.Unlock()
+		target, caller := s.findSessions(pid, by)
 		if target == nil || target == caller { // a session ends itself once the statement does
 			return true
 		}
@@ -323,6 +313,23 @@ func (s *Server) AwaitEnd(by uint64, pid int64, timeout time.Duration) bool {
 		}
 		time.Sleep(min(drainPoll, time.Until(deadline)))
 	}
+}
+
+// findSessions returns the session with process id pid and the one whose
+// engine connection is by, the caller of a function that signals it;
+// either is nil where there is none.
+func (s *Server) findSessions(pid int64, by uint64) (target, caller *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sess := range s.sessions {
+		if int64(sess.key.pid) == pid {
+			target = sess
+		}
+		if sess.db.ID() == by {
+			caller = sess
+		}
+	}
+	return target, caller
 }
 
 // register gives sess a fresh cancel key.

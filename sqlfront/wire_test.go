@@ -1,5 +1,3 @@
-//go:build duckdb_arrow
-
 package sqlfront_test
 
 import (
@@ -21,9 +19,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected messages of testdata/wire scripts")
 
-// TestWireScripts runs the send/expect scripts in testdata/wire through
-// pgproto3.Frontend against a fresh server each. A script is a sequence of
-// blocks separated by blank lines:
+// TestWireScripts runs the send/expect scripts of wireScriptDirs through
+// pgproto3.Frontend against a fresh server each. The scripts directly in
+// testdata/wire test the wire alone: they use only what both engines
+// answer alike (constants, parameters, the server's own statements and
+// errors), so they run on memengine without cgo and on DuckDB with it.
+// Those in testdata/wire/engine need real SQL (tables, COPY, DuckDB's
+// errors) and run only on DuckDB. A script is a sequence of blocks
+// separated by blank lines:
 //
 //	send
 //	Parse {"Query": "SELECT $1::INTEGER"}
@@ -36,14 +39,17 @@ var update = flag.Bool("update", false, "rewrite the expected messages of testda
 // An expect block reads messages until ReadyForQuery, or exactly as many as
 // it lists if it lists no ReadyForQuery. Lines starting with # are comments.
 func TestWireScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/wire/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
-			runScript(t, file)
-		})
+	for _, dir := range wireScriptDirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no scripts in %s: %v", dir, err)
+		}
+		for _, file := range files {
+			name, _ := filepath.Rel("testdata/wire", strings.TrimSuffix(file, ".txt"))
+			t.Run(filepath.ToSlash(name), func(t *testing.T) {
+				runScript(t, file)
+			})
+		}
 	}
 }
 

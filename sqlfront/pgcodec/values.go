@@ -7,24 +7,36 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
-// stringAt returns the string at row i of a utf8, large_utf8 or
-// string_view array, or of a dictionary of strings (DuckDB's ENUM). The
-// result aliases arr's memory and must not outlive it.
-func stringAt(arr arrow.Array, i int) string {
+// StringAt returns the string at row i of a utf8, large_utf8 or
+// string_view array, of a dictionary of strings (DuckDB's ENUM), or of an
+// extension type stored as one of these; ok is false for an array of any
+// other type. The string aliases arr's memory and must not outlive it.
+// It is the one reading of Arrow strings that Mallard's packages share:
+// pgcodec is free of cgo, so any of them may import it.
+func StringAt(arr arrow.Array, i int) (s string, ok bool) {
 	switch a := arr.(type) {
 	case *array.String:
-		return a.Value(i)
+		return a.Value(i), true
 	case *array.LargeString:
-		return a.Value(i)
+		return a.Value(i), true
 	case *array.StringView:
-		return a.Value(i)
+		return a.Value(i), true
 	case *array.Dictionary:
-		return stringAt(a.Dictionary(), a.GetValueIndex(i))
+		return StringAt(a.Dictionary(), a.GetValueIndex(i))
 	case array.ExtensionArray:
-		return stringAt(a.Storage(), i)
+		return StringAt(a.Storage(), i)
 	}
-	unexpected(arr, "a string")
-	return ""
+	return "", false
+}
+
+// stringAt is StringAt for an array whose type the encoder chose it for,
+// which must be one of strings.
+func stringAt(arr arrow.Array, i int) string {
+	s, ok := StringAt(arr, i)
+	if !ok {
+		unexpected(arr, "a string")
+	}
+	return s
 }
 
 // boolAt returns the boolean at row i of a boolean array, or of the int8

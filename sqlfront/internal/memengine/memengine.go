@@ -2,8 +2,11 @@
 // planner that sqlfront serves with, for testing the wire protocol alone:
 // it needs neither DuckDB nor the Postgres parser, so the wire fuzzers
 // build and run without cgo. It is not a database. It runs SELECT of a
-// list of constants (integers and single-quoted strings), which is what
-// the fuzzers' clients check a session with; it answers the server's own
+// list of constants (integers and single-quoted strings) and of parameters
+// cast to INTEGER, BIGINT, TEXT or VARCHAR, each optionally named with AS,
+// and VALUES of rows of constants (NULL after the first row): what the fuzzers' clients check a
+// session with, and what the wire-only scripts of sqlfront/testdata/wire
+// send, which must answer as DuckDB does. It answers the server's own
 // queries of DuckDB's metadata functions (duckdb_schemas(), ...) with no
 // rows, for it keeps nothing; it accepts, without effect, the statements
 // the server executes itself (the catalog, settings, transaction
@@ -15,12 +18,10 @@ import (
 	"context"
 	"hash/fnv"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront"
@@ -68,16 +69,19 @@ type conn struct {
 	readOnly atomic.Bool
 }
 
-// Prepare accepts SELECT of constants and of DuckDB's metadata, and
-// refuses anything else.
-func (c *conn) Prepare(_ context.Context, query string) (sqlfront.Stmt, error) {
-	if values, ok := constants(query); ok {
-		return &stmt{values: values}, nil
+// Prepare accepts what memengine runs (see parseSelect, parseValues and
+// metadataQuery), and refuses anything else.
+func (c *conn) Prepare(_ context.Context, text string) (sqlfront.Stmt, error) {
+	if q, ok := parseSelect(text); ok {
+		return &stmt{q: q}, nil
 	}
-	if n, ok := metadataQuery(query); ok {
-		return &stmt{empty: n}, nil
+	if q, ok := parseValues(text); ok {
+		return &stmt{q: q}, nil
 	}
-	return nil, sqlstate.New(sqlstate.FeatureNotSupported, "memengine runs only SELECT of constants, not %q", query)
+	if n, ok := metadataQuery(text); ok {
+		return &stmt{q: metadata(n)}, nil
+	}
+	return nil, sqlstate.New(sqlstate.FeatureNotSupported, "memengine runs only SELECT and VALUES of constants, not %q", text)
 }
 
 func (c *conn) Exec(context.Context, string) error { return nil }
@@ -86,160 +90,70 @@ func (c *conn) ID() uint64                         { return c.id }
 func (c *conn) SetReadOnly()                       { c.readOnly.Store(true) }
 func (c *conn) Stale() bool                        { return false }
 
-// constants reads "SELECT c1, c2, ..." where each c is an integer or a
-// single-quoted string (” for a quote), into int64s and strings.
-func constants(query string) ([]any, bool) {
-	rest, ok := cutKeyword(strings.TrimSpace(query), "SELECT")
-	if !ok {
-		return nil, false
+// metadata is the answer to a query of DuckDB's metadata: n VARCHAR
+// columns and no rows.
+func metadata(n int) *query {
+	q := &query{cols: make([]sqltype.Column, n)}
+	for i := range q.cols {
+		q.cols[i] = sqltype.Column{Name: "column" + strconv.Itoa(i), Type: sqltype.Type{ID: sqltype.Varchar}}
 	}
-	var values []any
-	for {
-		rest = strings.TrimSpace(rest)
-		var v any
-		if v, rest, ok = constant(rest); !ok {
-			return nil, false
-		}
-		values = append(values, v)
-		rest = strings.TrimSpace(rest)
-		if rest == "" {
-			return values, true
-		}
-		if rest[0] != ',' {
-			return nil, false
-		}
-		rest = rest[1:]
-	}
+	return q
 }
 
-func cutKeyword(s, kw string) (string, bool) {
-	if len(s) <= len(kw) || !strings.EqualFold(s[:len(kw)], kw) || !strings.ContainsRune(" \t\r\n", rune(s[len(kw)])) {
-		return "", false
-	}
-	return s[len(kw):], true
-}
-
-// metadataQuery reports whether query is a SELECT from one of DuckDB's
-// metadata functions, and how many columns its select list has.
-func metadataQuery(query string) (columns int, ok bool) {
-	rest, ok := cutKeyword(strings.TrimSpace(query), "SELECT")
-	if !ok {
-		return 0, false
-	}
-	from := strings.Index(rest, " FROM duckdb_")
-	if from < 0 {
-		return 0, false
-	}
-	depth := 0
-	columns = 1
-	for _, r := range rest[:from] {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')':
-			depth--
-		case r == ',' && depth == 0:
-			columns++
-		}
-	}
-	return columns, true
-}
-
-// constant reads one constant at the start of s.
-func constant(s string) (any, string, bool) {
-	if strings.HasPrefix(s, "'") {
-		var b strings.Builder
-		for i := 1; i < len(s); i++ {
-			switch {
-			case s[i] != '\'':
-				b.WriteByte(s[i])
-			case i+1 < len(s) && s[i+1] == '\'':
-				b.WriteByte('\'')
-				i++
-			default:
-				return b.String(), s[i+1:], true
-			}
-		}
-		return nil, "", false
-	}
-	end := strings.IndexFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n' })
-	if end < 0 {
-		end = len(s)
-	}
-	n, err := strconv.ParseInt(s[:end], 10, 32)
-	if err != nil {
-		return nil, "", false
-	}
-	return n, s[end:], true
-}
-
-// stmt is a prepared SELECT without parameters: of constants (one row of
-// values), or of metadata (no rows, empty VARCHAR columns).
+// stmt is a prepared query and the parameters of its next Query.
 type stmt struct {
-	values []any
-	empty  int
+	q    *query
+	args []any
 }
 
-func (s *stmt) Params() []sqltype.Type { return nil }
+func (s *stmt) Params() []sqltype.Type    { return s.q.params }
+func (s *stmt) Columns() []sqltype.Column { return s.q.cols }
+func (s *stmt) Result() sqltype.Result    { return sqltype.ResultRows }
+func (s *stmt) Close()                    {}
 
-func (s *stmt) Columns() []sqltype.Column {
-	if s.values == nil {
-		cols := make([]sqltype.Column, s.empty)
-		for i := range cols {
-			cols[i] = sqltype.Column{Name: "column" + strconv.Itoa(i), Type: sqltype.Type{ID: sqltype.Varchar}}
-		}
-		return cols
-	}
-	cols := make([]sqltype.Column, len(s.values))
-	for i, v := range s.values {
-		cols[i] = sqltype.Column{Name: "?column?", Type: sqltype.Type{ID: sqltype.Varchar}}
-		if _, ok := v.(int64); ok {
-			cols[i].Type.ID = sqltype.Integer
-		}
-	}
-	return cols
-}
-
-func (s *stmt) Result() sqltype.Result { return sqltype.ResultRows }
-
+// Bind keeps args for Query; sqlfront has checked their number.
 func (s *stmt) Bind(args []any) error {
-	if len(args) > 0 {
-		return sqlstate.New(sqlstate.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires 0", len(args))
+	if len(args) != len(s.q.params) {
+		return sqlstate.New(sqlstate.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(args), len(s.q.params))
 	}
+	s.args = args
 	return nil
 }
 
+// Query returns the rows in one batch, their parameters replaced by the
+// values of the last Bind, converted to the types they are cast to.
 func (s *stmt) Query(context.Context) (sqlfront.Rows, error) {
-	cols := s.Columns()
-	if s.values == nil {
-		return &rows{cols: cols}, nil
+	r := &rows{cols: s.q.cols}
+	if len(s.q.rows) == 0 {
+		return r, nil
 	}
-	fields := make([]arrow.Field, len(cols))
-	arrays := make([]arrow.Array, len(cols))
-	for i, v := range s.values {
-		switch v := v.(type) {
-		case int64:
-			b := array.NewInt32Builder(memory.DefaultAllocator)
-			b.Append(int32(v))
-			fields[i], arrays[i] = arrow.Field{Name: cols[i].Name, Type: arrow.PrimitiveTypes.Int32}, b.NewArray()
-			b.Release()
-		case string:
-			b := array.NewStringBuilder(memory.DefaultAllocator)
-			b.Append(v)
-			fields[i], arrays[i] = arrow.Field{Name: cols[i].Name, Type: arrow.BinaryTypes.String}, b.NewArray()
-			b.Release()
+	fields := make([]arrow.Field, len(s.q.cols))
+	arrays := make([]arrow.Array, len(s.q.cols))
+	defer func() {
+		for _, a := range arrays {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, col := range s.q.cols {
+		values := make([]any, len(s.q.rows))
+		for j, row := range s.q.rows {
+			values[j] = row[i].value
+			if n := row[i].param; n > 0 {
+				values[j] = s.args[n-1]
+			}
+		}
+		var err error
+		if fields[i], arrays[i], err = column(col, values); err != nil {
+			return nil, err
 		}
 	}
-	batch := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, 1)
-	for _, a := range arrays {
-		a.Release()
-	}
-	return &rows{cols: cols, batch: batch}, nil
+	r.batch = array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, int64(len(s.q.rows)))
+	return r, nil
 }
 
-func (s *stmt) Close() {}
-
-// rows is the result of a stmt: one batch of one row, or none.
+// rows is the result of a stmt: one batch, or none.
 type rows struct {
 	cols  []sqltype.Column
 	batch arrow.RecordBatch
