@@ -175,12 +175,29 @@ func TestClassifyCommands(t *testing.T) {
 	})
 }
 
+// boolCase is a statement and the value a property of its Statement
+// should have.
+type boolCase struct {
+	name  string
+	input string
+	want  bool
+}
+
+// checkProperty checks property, named as its failures print it, of
+// Classify's result for each case.
+func checkProperty(t *testing.T, property string, of func(plan.Statement) bool, cases []boolCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := of(plan.Classify(tt.input)); got != tt.want {
+				t.Errorf("Classify(%q).%s = %v, want %v", tt.input, property, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestClassifyReturning(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		want  bool
-	}{
+	checkProperty(t, "Returning", func(s plan.Statement) bool { return s.Returning }, []boolCase{
 		{"insert", "INSERT INTO t VALUES (1)", false},
 		{"insert returning", "INSERT INTO t VALUES (1) RETURNING *", true},
 		{"update returning", "update t set a = 1 returning a", true},
@@ -191,22 +208,11 @@ func TestClassifyReturning(t *testing.T) {
 		{"returning in string", "INSERT INTO t VALUES ('RETURNING')", false},
 		{"returning after semicolon", "DELETE FROM t; SELECT 1 AS returning", false},
 		{"select is not dml", "SELECT 1 AS returning", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := plan.Classify(tt.input).Returning; got != tt.want {
-				t.Errorf("Classify(%q).Returning = %v, want %v", tt.input, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestIsTransactionExit(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		want  bool
-	}{
+	checkProperty(t, "IsTransactionExit()", plan.Statement.IsTransactionExit, []boolCase{
 		{"commit", "COMMIT", true},
 		{"end", "END TRANSACTION", true},
 		{"rollback", "ROLLBACK", true},
@@ -216,12 +222,5 @@ func TestIsTransactionExit(t *testing.T) {
 		{"begin", "BEGIN", false},
 		{"savepoint", "SAVEPOINT s", false},
 		{"select", "SELECT 1", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := plan.Classify(tt.input).IsTransactionExit(); got != tt.want {
-				t.Errorf("Classify(%q).IsTransactionExit() = %v, want %v", tt.input, got, tt.want)
-			}
-		})
-	}
+	})
 }
