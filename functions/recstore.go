@@ -43,6 +43,10 @@ func (j *recJob) artifact(model *recommender.Model, train, test recommender.Rati
 	return recommender.AppendArtifact(nil, header, model, train, test)
 }
 
+// decodeRecArtifact decodes an artifact for serving: the model's weights
+// and the ratings share data's memory rather than copy it (see
+// recommender.UnmarshalShared), so that decoding does not hold the
+// artifact and a copy of it at once; data is not to be used afterwards.
 func decodeRecArtifact(data []byte) (*recArtifact, error) {
 	if len(data) < len(recommender.ArtifactMagic) || string(data[:len(recommender.ArtifactMagic)]) != string(recommender.ArtifactMagic) {
 		return nil, fmt.Errorf("decode recommender artifact: not one")
@@ -60,15 +64,15 @@ func decodeRecArtifact(data []byte) (*recArtifact, error) {
 	if err := json.Unmarshal(parts[0], &h); err != nil {
 		return nil, fmt.Errorf("decode recommender artifact: %w", err)
 	}
-	m, err := recommender.Unmarshal(parts[1])
+	m, err := recommender.UnmarshalShared(parts[1])
 	if err != nil {
 		return nil, err
 	}
 	a := &recArtifact{Model: m, Columns: h.Columns, Epoch: h.Epoch}
-	if a.Train, err = recommender.UnmarshalRatings(parts[2], m.UserIDs, m.ItemIDs); err != nil {
+	if a.Train, err = recommender.UnmarshalRatingsShared(parts[2], m.UserIDs, m.ItemIDs); err != nil {
 		return nil, err
 	}
-	if a.Test, err = recommender.UnmarshalRatings(parts[3], m.UserIDs, m.ItemIDs); err != nil {
+	if a.Test, err = recommender.UnmarshalRatingsShared(parts[3], m.UserIDs, m.ItemIDs); err != nil {
 		return nil, err
 	}
 	if a.Train.Items != m.Items || a.Test.Items != m.Items || a.Train.Users != a.Test.Users {

@@ -67,7 +67,11 @@ func (m *Model) AppendBinary(out []byte) ([]byte, error) {
 
 // Unmarshal decodes a model written by Marshal and checks its shape.
 func Unmarshal(data []byte) (*Model, error) {
-	m, err := unmarshalModel(&decoder{data: data})
+	return unmarshal(&decoder{data: data})
+}
+
+func unmarshal(d *decoder) (*Model, error) {
+	m, err := unmarshalModel(d)
 	if err != nil {
 		return nil, fmt.Errorf("decode recommender model: %w", err)
 	}
@@ -140,7 +144,10 @@ func (r Ratings) AppendBinary(out []byte) ([]byte, error) {
 // UnmarshalRatings decodes ratings written by MarshalBinary, gives them
 // users and items as their ids (either may be nil), and checks them.
 func UnmarshalRatings(data []byte, users, items *IDs) (Ratings, error) {
-	d := &decoder{data: data}
+	return unmarshalRatingsFrom(&decoder{data: data}, users, items)
+}
+
+func unmarshalRatingsFrom(d *decoder, users, items *IDs) (Ratings, error) {
 	r, err := unmarshalRatings(d)
 	if err == nil && len(d.data) > 0 {
 		err = fmt.Errorf("%d bytes after the ratings", len(d.data))
@@ -167,6 +174,11 @@ func unmarshalRatings(d *decoder) (Ratings, error) {
 	if users > uint64(len(d.data))/8 || n > uint64(len(d.data))/8 || items > math.MaxInt32 {
 		return Ratings{}, errShort
 	}
+	if d.shared {
+		r := Ratings{Users: int(users), Items: int(items)}
+		r.Ptr, r.Item, r.Value = view[int](d, int(users)+1), view[int32](d, int(n)), view[float32](d, int(n))
+		return r, d.err
+	}
 	r := Ratings{Users: int(users), Items: int(items), Ptr: make([]int, users+1), Item: make([]int32, n), Value: make([]float32, n)}
 	for i := range r.Ptr {
 		r.Ptr[i] = int(d.uint64())
@@ -185,6 +197,9 @@ func unmarshalRatings(d *decoder) (Ratings, error) {
 type decoder struct {
 	data []byte
 	err  error
+	// shared is set where the decoded arrays may share data's memory
+	// (see UnmarshalShared).
+	shared bool
 }
 
 func (d *decoder) bytes(n int) []byte {
@@ -217,6 +232,9 @@ func (d *decoder) uint64() uint64 {
 func (d *decoder) float64s(n int) Floats {
 	if got := d.uint64(); d.err == nil && got != uint64(n) {
 		d.err = fmt.Errorf("a tensor of %d values where %d belong", got, n)
+	}
+	if d.shared {
+		return view[float64](d, n)
 	}
 	raw := d.bytes(8 * n)
 	if d.err != nil {

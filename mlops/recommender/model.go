@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"sync"
 )
 
 // Model is a trained autoencoder: its configuration, the number of items,
@@ -25,6 +23,14 @@ type Model struct {
 	// Weights are the encoder table, the dense part and the decoder
 	// table, laid out as the package comment describes.
 	Weights []Floats `json:"-"`
+
+	// bufs keeps the items-sized buffers of Recommend and Similar
+	// between calls.
+	bufs sync.Pool
+	// serving is made from the weights at Recommend's first call (see
+	// servingTables).
+	servingOnce sync.Once
+	serving     *serving
 }
 
 // Kind is the method name of the model in Evaluate's results.
@@ -64,28 +70,19 @@ func (m *Model) net() *net {
 // any order, each at most once); for the ranking objective, to the
 // probability the model gives each item of being the user's next
 // interaction (the softmax of the outputs over every item, the user's
-// own included). It panics if dst does not have Items values or an item
-// is out of range. It does not change the model, so concurrent calls are
-// safe.
+// own included). The items are scored in chunks on several goroutines
+// (see chunks), each value exactly as one pass over them gives it. It
+// panics if dst does not have Items values or an item is out of range. It
+// does not change the model, so concurrent calls are safe.
 func (m *Model) Scores(items []int32, vals []float32, dst []float64) {
 	if len(dst) != m.Items {
 		panic(fmt.Sprintf("recommender: Scores into %d values for %d items", len(dst), m.Items))
 	}
 	n, s, t := m.net(), scale{m.Min, m.Max}, newTrace(m.Config.Hidden)
 	t.load(vals, s)
-	a := n.encode(items, t.x, t)
-	h := len(a)
-	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: m.Items, Cols: h, Stride: h + 1, Data: n.dec},
-		blas64.Vector{N: h, Inc: 1, Data: a}, 0, blas64.Vector{N: m.Items, Inc: 1, Data: dst})
-	base := n.base(a)
-	for j := range dst {
-		dst[j] += n.dec[j*(h+1)+h] + base
-		if !n.ranking {
-			dst[j] = s.out(n.out.Apply(dst[j]))
-		}
-	}
+	top := n.outputs(n.encode(items, t.x, t), s, dst)
 	if n.ranking {
-		softmax(dst)
+		softmaxFrom(dst, top)
 	}
 }
 
@@ -97,10 +94,19 @@ type Scored struct {
 
 // Recommend returns the k items of the highest predicted ratings for a
 // user whose ratings are vals of items, best first, ties to the lower
-// index; with excludeSeen the user's own items are left out. It panics as
-// Scores does.
+// index; with excludeSeen the user's own items are left out. The items
+// and their order are those of Scores' values; the scores are Scores',
+// those of the ranking objective to float32's relative precision (see
+// recommend32). It panics as Scores does. It keeps a float32 copy of
+// the decoder table, made at its first call: the weights must not change
+// after it.
 func (m *Model) Recommend(items []int32, vals []float32, k int, excludeSeen bool) []Scored {
-	scores := make([]float64, m.Items)
+	if recs, ok := m.recommend32(items, vals, k, excludeSeen); ok {
+		return recs
+	}
+	buf := m.scoreBuf()
+	defer m.putScoreBuf(buf)
+	scores := *buf
 	m.Scores(items, vals, scores)
 	if excludeSeen {
 		for _, j := range items {
