@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
@@ -59,6 +60,12 @@ type gatJob struct {
 type gatPhases struct {
 	read, prepare, setup, checkpoints  time.Duration
 	evaluate, report, artifact, finish time.Duration
+	// lastEpoch is when the last epoch's row was handed to fill, computed
+	// when the result was, and stored the size of its artifact: the
+	// training goroutine writes them, the NOTICE of storing reads them
+	// once stream has handed fill the end, which comes after the writes.
+	lastEpoch, computed time.Time
+	stored              int // bytes of the stored artifact
 }
 
 // String lists the phases for the closing NOTICE; evaluate, report and
@@ -68,6 +75,33 @@ func (p *gatPhases) String() string {
 	s := func(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 	return fmt.Sprintf("read %s, prepare %s, setup %s, checkpoints %s, evaluate+report+artifact %s (together; alone %s, %s, %s)",
 		s(p.read), s(p.prepare), s(p.setup), s(p.checkpoints), s(p.finish), s(p.evaluate), s(p.report), s(p.artifact))
+}
+
+// storing is the closing NOTICE's text once the result is stored, at
+// now: how long storing took (writing the artifact and the report,
+// marking the version ready, deploying it and freeing the run's memory,
+// from when the result was computed), and the statement's time after its
+// last epoch in all. It is the last phase outside the epochs, and says
+// so, as the NOTICE of the others does.
+func (p *gatPhases) storing(now time.Time) string {
+	return fmt.Sprintf("outside the epochs: storing %.2fs (artifact %.2f MB); after the last epoch %.2fs in all",
+		now.Sub(p.computed).Seconds(), float64(p.stored)/1e6, now.Sub(p.lastEpoch).Seconds())
+}
+
+// noticeStoring makes r send, when it ends with its result stored, the
+// NOTICE of gatPhases.storing: stream stores the result after train
+// returns and hands fill the end once it has.
+func (j *gatJob) noticeStoring(r *run, ref mlops.Ref) *run {
+	fill, noticed := r.fill, false
+	r.fill = func(chunk duckdb.DataChunk) (int, error) {
+		n, err := fill(chunk)
+		if n == 0 && err == nil && !noticed && !j.phases.computed.IsZero() {
+			noticed = true
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: %s", ref, j.phases.storing(time.Now())))
+		}
+		return n, err
+	}
+	return r
 }
 
 // timed runs do and adds its duration to d.
@@ -181,7 +215,7 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 		return nil, err
 	}
 	j.phases.prepare = time.Since(began)
-	return stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
+	return j.noticeStoring(stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
 		defer release()
 		last := from.Epoch
 		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
@@ -196,7 +230,9 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 				note += fmt.Sprintf(" val_mse %.6g", e.ValMSE)
 			}
 			j.c.caller.Notice(note)
-			return emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, e.Best, float64(e.Elapsed.Microseconds())/1000)
+			err := emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, e.Best, float64(e.Elapsed.Microseconds())/1000)
+			j.phases.lastEpoch = time.Now()
+			return err
 		})
 		if err != nil {
 			return nil, err
@@ -211,9 +247,10 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 		res, err := j.result(m, model, last)
 		if err == nil {
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: outside the epochs: %v; storing follows", tr.Ref(), &j.phases))
+			j.phases.computed, j.phases.stored = time.Now(), len(res.Artifact)
 		}
 		return res, err
-	}), nil
+	}), tr.Ref()), nil
 }
 
 // reserve takes the memory of the run's training data from the server's

@@ -4,6 +4,7 @@ package functions_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"regexp"
 	"strings"
@@ -36,6 +37,7 @@ type gatScaleRun struct {
 	statement time.Duration   // the client's wall time of the statement
 	elapsed   []time.Duration // each epoch's elapsed_ms: since training started
 	phases    string          // the closing NOTICE's times outside the epochs
+	storing   string          // the last NOTICE's time of storing
 	cpuUser   time.Duration   // this process's CPU time during the statement
 	cpuSys    time.Duration
 	cpuTail   time.Duration // of which after the last epoch's NOTICE arrived
@@ -96,7 +98,10 @@ func (r gatScaleRun) later() time.Duration {
 	return sum / time.Duration(len(r.elapsed)-1)
 }
 
-var phasesNotice = regexp.MustCompile(`outside the epochs: (.*); storing follows`)
+var (
+	phasesNotice  = regexp.MustCompile(`outside the epochs: (.*); storing follows`)
+	storingNotice = regexp.MustCompile(`outside the epochs: (storing .*)$`)
+)
 
 func trainScale(b *testing.B, conn *pgx.Conn, notices *scaleNotices, source, model string, epochs, workers, neighbors int) gatScaleRun {
 	b.Helper()
@@ -130,17 +135,27 @@ func trainScale(b *testing.B, conn *pgx.Conn, notices *scaleNotices, source, mod
 		if m := phasesNotice.FindStringSubmatch(n); m != nil {
 			r.phases = m[1]
 		}
+		if m := storingNotice.FindStringSubmatch(n); m != nil {
+			r.storing = m[1]
+		}
 		if strings.Contains(n, last) {
 			r.cpuTail = time.Duration(after.Utime.Nano()+after.Stime.Nano()) - notices.cpu[k]
 		}
 	}
-	if len(r.elapsed) != epochs || r.phases == "" || r.cpuTail == 0 {
-		b.Fatalf("%s: %d epochs, phases %q and no notice of epoch %d", q, len(r.elapsed), r.phases, epochs)
+	if len(r.elapsed) != epochs || r.phases == "" || r.storing == "" || r.cpuTail == 0 {
+		b.Fatalf("%s: %d epochs, phases %q, storing %q and no notice of epoch %d", q, len(r.elapsed), r.phases, r.storing, epochs)
 	}
-	b.Logf("%-32s statement %6.1fs, epochs %v, cpu user %.1fs sys %.1fs (%.2f cores busy), after the epochs %.1fs; %s", model, r.statement.Seconds(),
-		r.elapsed, r.cpuUser.Seconds(), r.cpuSys.Seconds(), (r.cpuUser+r.cpuSys).Seconds()/r.statement.Seconds(), r.cpuTail.Seconds(), r.phases)
+	b.Logf("%-32s statement %6.1fs, epochs %v, cpu user %.1fs sys %.1fs (%.2f cores busy), after the epochs %.1fs; %s; %s", model, r.statement.Seconds(),
+		r.elapsed, r.cpuUser.Seconds(), r.cpuSys.Seconds(), (r.cpuUser+r.cpuSys).Seconds()/r.statement.Seconds(), r.cpuTail.Seconds(), r.phases, r.storing)
 	return r
 }
+
+// gatScaleKNN is the shape of BenchmarkGATScale's neighbour-limited run;
+// a smaller one checks that the run works without the hour the full one
+// takes on a small host:
+//
+//	go test -tags duckdb_arrow -run '^$' -bench GATScale -benchtime 1x -short -gatscale.knn 300x600 ./functions/
+var gatScaleKNN = flag.String("gatscale.knn", "1000x3000", "entities x steps of BenchmarkGATScale's run with neighbors := 10; given, it runs with -short too")
 
 // BenchmarkGATScale measures the goals of sparse attention and of the
 // statement's serial tail in one run, through the server: an epoch at
@@ -151,16 +166,23 @@ func trainScale(b *testing.B, conn *pgx.Conn, notices *scaleNotices, source, mod
 //
 //	go test -tags duckdb_arrow -run '^$' -bench GATScale -benchtime 1x -timeout 60m ./functions/
 //
-// With -short it leaves out the 1,000 x 3,000 run. On a shared host the
+// With -short it leaves out the 1,000 x 3,000 run, unless -gatscale.knn
+// gives that run's shape (see gatScaleKNN). On a shared host the
 // ratios are only as steady as the host; each run's CPU time is logged
 // beside its wall time, with the part after the last epoch's NOTICE, and
 // the statement's ratio is also reported in CPU time (see tailCPU).
 func BenchmarkGATScale(b *testing.B) {
+	var entities, steps int
+	if _, err := fmt.Sscanf(*gatScaleKNN, "%dx%d", &entities, &steps); err != nil || entities < 12 || steps < 100 {
+		b.Fatalf("-gatscale.knn %q: want ENTITIESxSTEPS, at least 12x100 (%v)", *gatScaleKNN, err)
+	}
+	knnRun := !testing.Short()
+	flag.Visit(func(f *flag.Flag) { knnRun = knnRun || f.Name == "gatscale.knn" })
 	var notices scaleNotices
 	conn := connectScale(b, startServer(b), &notices)
 	exec(b, conn, wideSQL("w200", 200, 1000))
-	if !testing.Short() {
-		exec(b, conn, wideSQL("w1000", 1000, 3000))
+	if knnRun {
+		exec(b, conn, wideSQL("wknn", entities, steps))
 	}
 	for range b.N {
 		full2 := trainScale(b, conn, &notices, "w200", "full_w2", 3, 2, 0)
@@ -169,12 +191,12 @@ func BenchmarkGATScale(b *testing.B) {
 		workers := full2.later().Seconds() / full1.later().Seconds()
 		b.ReportMetric(tail, "statement/epochs")
 		b.ReportMetric(workers, "2w/1w-epoch")
-		if !testing.Short() {
-			knn := trainScale(b, conn, &notices, "w1000", "knn_w2", 3, 2, 10)
+		if knnRun {
+			knn := trainScale(b, conn, &notices, "wknn", "knn_w2", 3, 2, 10)
 			sparse := knn.later().Seconds() / full2.later().Seconds()
 			b.ReportMetric(sparse, "knn/full-epoch")
-			b.Logf("epoch 1000x3000 k=10 %.2fs (first %.2fs) / 200x1000 full %.2fs = %.2f (goal <= 1.5)",
-				knn.later().Seconds(), knn.epoch(1).Seconds(), full2.later().Seconds(), sparse)
+			b.Logf("epoch %s k=10 %.2fs (first %.2fs) / 200x1000 full %.2fs = %.2f (goal <= 1.5 at 1000x3000)",
+				*gatScaleKNN, knn.later().Seconds(), knn.epoch(1).Seconds(), full2.later().Seconds(), sparse)
 		}
 		b.ReportMetric(full2.tailCPU(), "statement/epochs-cpu")
 		b.Logf("statement 200x1000 3 epochs 2 workers %.2fs / its epochs %.2fs = %.2f (goal <= 1.1); in CPU time %.3f",

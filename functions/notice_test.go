@@ -5,6 +5,8 @@ package functions_test
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -53,5 +55,50 @@ func TestTrainingNoticesFollowClientMinMessages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTrainGATNoticesTimeEveryPhase checks that train_gat's closing
+// NOTICEs give the time of every phase outside the epochs, storing
+// included: the phases before storing, then, after the deployment's
+// NOTICE, storing with the size of the stored artifact and the time after
+// the last epoch, which covers the phases after the epochs and storing.
+func TestTrainGATNoticesTimeEveryPhase(t *testing.T) {
+	ctx := context.Background()
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
+	scaledUnemployment(t, conn)
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'timed', epochs := 2, scaler := 'u', seed := 5)")
+	if len(notices) < 3 {
+		t.Fatalf("notices %q", notices)
+	}
+	phases := regexp.MustCompile(`^train_gat timed@1: outside the epochs: read (\d+\.\d\d)s, prepare (\d+\.\d\d)s, setup (\d+\.\d\d)s, ` +
+		`checkpoints (\d+\.\d\d)s, evaluate\+report\+artifact (\d+\.\d\d)s \(together; alone (\d+\.\d\d)s, (\d+\.\d\d)s, (\d+\.\d\d)s\); storing follows$`).
+		FindStringSubmatch(notices[len(notices)-3])
+	deployed := notices[len(notices)-2]
+	storing := regexp.MustCompile(`^train_gat timed@1: outside the epochs: storing (\d+\.\d\d)s \(artifact (\d+\.\d\d) MB\); after the last epoch (\d+\.\d\d)s in all$`).
+		FindStringSubmatch(notices[len(notices)-1])
+	if phases == nil || deployed != "train_gat: timed@1 is deployed" || storing == nil {
+		t.Fatalf("the last three notices %q: want the phases, the deployment, then storing", notices[len(notices)-3:])
+	}
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	var size int64
+	if err := conn.QueryRow(ctx, "SELECT artifact_size FROM mlops.models WHERE name = 'timed' AND version = 1").Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	// Each figure is rounded to 0.01: finishing (evaluate, report and
+	// artifact together) and storing both follow the last epoch.
+	store, mb, after, finish := num(storing[1]), num(storing[2]), num(storing[3]), num(phases[5])
+	if want := float64(size) / 1e6; size <= 0 || mb < want-0.006 || mb > want+0.006 {
+		t.Errorf("storing notice says artifact %.2f MB; mlops.models says %d bytes", mb, size)
+	}
+	if store+finish > after+0.02 {
+		t.Errorf("storing %.2fs and evaluate+report+artifact %.2fs exceed the %.2fs after the last epoch", store, finish, after)
 	}
 }

@@ -42,6 +42,9 @@ type Net struct {
 	// intercept. It is the last of params.
 	highway *nn.Param
 	lags    *mat.Dense // the highway's input of the last forward
+	// adj is the last forward's graph as its convolutions attend over it,
+	// grouped once for all of them.
+	adj nn.Adjacency
 }
 
 // newNet builds the network of cfg: window input features, the hidden
@@ -114,11 +117,14 @@ func (n *Net) forward(g *nn.Graph, x, lags *mat.Dense) *mat.Dense {
 	return out
 }
 
-// convs runs the convolutions.
+// convs runs the convolutions. It panics if g is invalid.
 func (n *Net) convs(g *nn.Graph, x *mat.Dense) *mat.Dense {
+	if err := n.adj.Set(g); err != nil {
+		panic("gat: " + err.Error())
+	}
 	h := x
 	for _, l := range n.layers {
-		out := l.conv.Forward(g, h)
+		out := l.conv.ForwardOn(&n.adj, h)
 		if l.skip != nil {
 			out.Add(out, l.skip.Forward(h))
 		} else {
@@ -152,7 +158,7 @@ func (n *Net) backward(dy *mat.Dense) {
 		if l.relu != nil {
 			d = l.relu.Backward(d)
 		}
-		dx := l.conv.Backward(d)
+		dx := l.conv.BackwardOn(d)
 		if l.skip != nil {
 			dx.Add(dx, l.skip.Backward(d))
 		} else {

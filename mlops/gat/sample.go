@@ -55,14 +55,28 @@ func newSampler(m series.Matrix, cfg Config, anchor baseline.Forecaster, pre []f
 	return s
 }
 
+// windowsExact is the longest window whose series.Windows.Corr is bit for
+// bit series.Correlation's value.
+const windowsExact = 64
+
 // graph is the correlation graph of the windows before row t, valid until
 // the next call. Without a neighbour limit series.Edges keeps every ordered
 // pair whatever the correlations, so the sampler lists the edges once and
-// afterwards only sets their attributes, as Edges does, in place. With a
+// afterwards only sets their attributes, as Edges does, in place: from the
+// windows' dot products, one per edge, where the window allows (see
+// windowsExact), rather than from Correlation's N x N matrix, whose
+// product gonum splits over goroutines at every sample. With a
 // limit below N-1 it is sparse's graph, which costs O(N neighbors) memory.
 func (s *sampler) graph(t int) *nn.Graph {
 	if s.neighbors > 0 && s.neighbors < s.m.N-1 {
 		return s.sparse(t)
+	}
+	if g := s.complete; g != nil && s.window <= windowsExact {
+		s.win.Set(s.m, t, s.window)
+		for e, i := range g.Src {
+			g.Attr[e] = s.win.Corr(i, g.Dst[e])
+		}
+		return g
 	}
 	series.Correlation(s.m, t, s.window, s.corr)
 	if g := s.complete; g != nil {

@@ -315,6 +315,7 @@ type worker struct {
 	net  *Net
 	opt  nn.Optimizer
 	buf  []float64
+	dy   *mat.Dense // a sample's loss gradient, reused
 	s    sampler
 	// cur holds the predictions of the last evaluation, kept those of the
 	// kept epoch's; nil when the run keeps none. Every worker swaps them
@@ -428,7 +429,10 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	}
 	for _, t := range w.share(batch) {
 		pred, target := w.s.predict(w.net, t)
-		dy := mat.NewDense(w.m.N, 1, nil)
+		if w.dy == nil {
+			w.dy = mat.NewDense(w.m.N, 1, nil)
+		}
+		dy := w.dy
 		for i := range w.m.N {
 			dy.Set(i, 0, 2*(pred.At(i, 0)-target[i]))
 		}

@@ -5,7 +5,8 @@ import "gonum.org/v1/gonum/mat"
 // The layers keep what Backward needs and their scratch in buffers that
 // they reuse from call to call, so that training allocates once per layer
 // rather than once per sample. A layer never reuses a matrix it returned:
-// the caller owns those.
+// the caller owns those, except the outputs of GATConv's ForwardOn and
+// BackwardOn, which say so.
 
 // resized returns buf with length n, reallocated only when its capacity
 // is short. Its contents are unspecified.
@@ -77,4 +78,81 @@ func dot(x, y []float64) float64 {
 		s0 += x[i] * y[i]
 	}
 	return (s0 + s2) + (s1 + s3)
+}
+
+// The GAT layer's matrix products below are gonum's (blas/gonum's Dgemm
+// with alpha 1 and beta 0, as mat.Dense.Mul calls it) to the bit, without
+// its goroutines: at a few hundred nodes gonum splits a product into
+// 64-row blocks, one goroutine each, which costs a sample more than the
+// arithmetic and, with a worker per core, only competes with the other
+// workers. Each element is summed in gonum's order: over the inner index
+// in turn, a term whose left factor is 0 left out, and for a product with
+// b transposed, one dot product per 64 of the inner index when gonum
+// splits the product (see gemmSplits).
+const (
+	gemmBlock     = 64 // gonum's blockSize
+	gemmParBlocks = 4  // gonum's minParBlock
+)
+
+// gemmSplits reports whether gonum computes an m x n product in blocks.
+func gemmSplits(m, n int) bool {
+	blocks := func(d int) int { return (d + gemmBlock - 1) / gemmBlock }
+	return blocks(m)*blocks(n) >= gemmParBlocks
+}
+
+// mulInto returns a b in c's storage (see reusedDense).
+func mulInto(c, a, b *mat.Dense) *mat.Dense {
+	m, k := a.Dims()
+	_, n := b.Dims()
+	c = reusedDense(c, m, n)
+	ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
+	for i := range m {
+		crow := cr.Data[i*cr.Stride : i*cr.Stride+n]
+		for l, v := range ar.Data[i*ar.Stride : i*ar.Stride+k] {
+			if v != 0 {
+				axpy(crow, v, br.Data[l*br.Stride:l*br.Stride+n])
+			}
+		}
+	}
+	return c
+}
+
+// mulTransAInto returns a^T b in c's storage.
+func mulTransAInto(c, a, b *mat.Dense) *mat.Dense {
+	k, m := a.Dims()
+	_, n := b.Dims()
+	c = reusedDense(c, m, n)
+	ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
+	for l := range k {
+		brow := br.Data[l*br.Stride : l*br.Stride+n]
+		for i, v := range ar.Data[l*ar.Stride : l*ar.Stride+m] {
+			if v != 0 {
+				axpy(cr.Data[i*cr.Stride:i*cr.Stride+n], v, brow)
+			}
+		}
+	}
+	return c
+}
+
+// mulTransBInto returns a b^T in c's storage.
+func mulTransBInto(c, a, b *mat.Dense) *mat.Dense {
+	m, k := a.Dims()
+	n, _ := b.Dims()
+	c = reusedDense(c, m, n)
+	ar, br, cr := a.RawMatrix(), b.RawMatrix(), c.RawMatrix()
+	step := k
+	if gemmSplits(m, n) {
+		step = gemmBlock
+	}
+	for i := range m {
+		arow, crow := ar.Data[i*ar.Stride:i*ar.Stride+k], cr.Data[i*cr.Stride:i*cr.Stride+n]
+		for j := range n {
+			brow := br.Data[j*br.Stride : j*br.Stride+k]
+			for from := 0; from < k; from += step {
+				to := min(from+step, k)
+				crow[j] += dot(arow[from:to], brow[from:to])
+			}
+		}
+	}
+	return c
 }

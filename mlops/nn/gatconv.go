@@ -62,6 +62,10 @@ const gatNegativeSlope = 0.2
 //
 // Forward keeps what Backward needs, so a GATConv serves one
 // forward/backward pair at a time and is not safe for concurrent use.
+// ForwardOn and BackwardOn are Forward and Backward for a network that runs
+// a layer sample after sample: they take the graph grouped once for all
+// the network's layers and return matrices the layer reuses, so that a
+// sample allocates nothing.
 type GATConv struct {
 	W       *Param // in x Heads*Out, PyG's lin.weight transposed
 	AttSrc  *Param // Heads x Out
@@ -75,8 +79,10 @@ type GATConv struct {
 
 	x     *mat.Dense // input of the last Forward, owned by the layer
 	xp    *mat.Dense // x W
-	adj   gatAdj     // the last graph, grouped by target, self loops added
+	adj   *gatAdj    // the last graph, grouped by target, self loops added
 	edges int        // len(Src) of the last graph
+	own   Adjacency  // the graph of Forward, which ForwardOn is given
+	y, dx *mat.Dense // the outputs of ForwardOn and BackwardOn, reused
 	logit []float64  // pre-activation logit of slot e, head h at e*Heads+h
 	alpha []float64  // attention of slot e, head h at e*Heads+h
 	work  gatWork
@@ -148,21 +154,32 @@ func (l *GATConv) Params() []*Param {
 }
 
 // Forward returns the layer's output (g.N x OutDim()) for node features x
-// (g.N x in) on graph g. It panics if g is invalid or x has the wrong shape.
+// (g.N x in) on graph g; the matrix is the caller's. It panics if g is
+// invalid or x has the wrong shape.
 func (l *GATConv) Forward(g *Graph, x *mat.Dense) *mat.Dense {
-	if err := g.Validate(); err != nil {
+	if err := l.own.Set(g); err != nil {
 		panic(fmt.Sprintf("nn: GATConv %q: %v", l.W.Name, err))
 	}
+	return mat.DenseCopyOf(l.ForwardOn(&l.own, x))
+}
+
+// ForwardOn is Forward on the graph a was set to, which layers running on
+// the same graph share: a must not change until this forward's Backward
+// (and Attention) have run. The output is the layer's: the caller may
+// change it, and the next ForwardOn or Forward overwrites it. It panics if
+// a is empty or x has the wrong shape.
+func (l *GATConv) ForwardOn(a *Adjacency, x *mat.Dense) *mat.Dense {
+	if !a.built {
+		panic(fmt.Sprintf("nn: GATConv %q: forward on an empty Adjacency", l.W.Name))
+	}
 	n, c := x.Dims()
-	in, hc := l.W.W.Dims()
-	if n != g.N || c != in {
-		panic(fmt.Sprintf("nn: GATConv %q: input is %d x %d, want %d x %d", l.W.Name, n, c, g.N, in))
+	in, _ := l.W.W.Dims()
+	if n != a.n || c != in {
+		panic(fmt.Sprintf("nn: GATConv %q: input is %d x %d, want %d x %d", l.W.Name, n, c, a.n, in))
 	}
 	l.x = copiedDense(l.x, x)
-	l.xp = reusedDense(l.xp, n, hc)
-	l.xp.Mul(x, l.W.W)
-	l.adj.build(g)
-	l.edges = len(g.Src)
+	l.xp = mulInto(l.xp, x, l.W.W)
+	l.adj, l.edges = &a.adj, a.edges
 	w := &l.work
 	w.sSrc, w.sDst, w.k = l.nodeScores(w.sSrc, l.AttSrc), l.nodeScores(w.sDst, l.AttDst), l.edgeScale(w.k)
 	l.attend(w.sSrc, w.sDst, w.k)
@@ -237,7 +254,7 @@ func gatLeakySlope(s float64) float64 {
 // for each target and head, a max-shifted softmax of the LeakyReLU'd logits
 // of its incoming slots.
 func (l *GATConv) attend(sSrc, sDst, k []float64) {
-	H, a := l.Heads, &l.adj
+	H, a := l.Heads, l.adj
 	l.logit = resized(l.logit, len(a.src)*H)
 	l.alpha = resized(l.alpha, len(a.src)*H)
 	for j := range len(a.ptr) - 1 {
@@ -270,7 +287,8 @@ func (l *GATConv) attend(sSrc, sDst, k []float64) {
 // incoming slots, heads concatenated or averaged, plus Bias.
 func (l *GATConv) aggregate() *mat.Dense {
 	n, _ := l.xp.Dims()
-	y := mat.NewDense(n, l.OutDim(), nil)
+	l.y = reusedDense(l.y, n, l.OutDim())
+	y := l.y
 	bias := l.Bias.W.RawRowView(0)
 	for j := range n {
 		yr := y.RawRowView(j)
@@ -292,7 +310,7 @@ func (l *GATConv) aggregate() *mat.Dense {
 // adding it into dst would. Eight columns are summed at a time, in
 // registers rather than through dst.
 func (l *GATConv) sumSlots(dst []float64, j, h0, h1 int) {
-	H, C, a, scale := l.Heads, l.Out, &l.adj, l.outScale()
+	H, C, a, scale := l.Heads, l.Out, l.adj, l.outScale()
 	xp := l.xp.RawMatrix()
 	lo, hi := a.ptr[j], a.ptr[j+1]
 	c := 0
@@ -340,10 +358,18 @@ func (l *GATConv) Attention() *mat.Dense {
 }
 
 // Backward takes dL/dy for the output of the last Forward, adds the
-// gradients of all six parameters into their Grad and returns dL/dx. The
-// edge attributes are inputs without a gradient. It panics if called
-// before Forward or if dy has the wrong shape.
+// gradients of all six parameters into their Grad and returns dL/dx; the
+// matrix is the caller's. The edge attributes are inputs without a
+// gradient. It panics if called before Forward or if dy has the wrong
+// shape.
 func (l *GATConv) Backward(dy *mat.Dense) *mat.Dense {
+	return mat.DenseCopyOf(l.BackwardOn(dy))
+}
+
+// BackwardOn is Backward returning a matrix that is the layer's, as
+// ForwardOn's output is: the caller may change it, and the next BackwardOn
+// or Backward overwrites it.
+func (l *GATConv) BackwardOn(dy *mat.Dense) *mat.Dense {
 	if l.xp == nil {
 		panic(fmt.Sprintf("nn: GATConv %q: Backward before Forward", l.W.Name))
 	}
@@ -362,20 +388,17 @@ func (l *GATConv) Backward(dy *mat.Dense) *mat.Dense {
 	for j := range n {
 		floats.Add(bg, dy.RawRowView(j))
 	}
-	in, _ := l.W.W.Dims()
-	w.gw = reusedDense(w.gw, in, hc)
-	w.gw.Mul(l.x.T(), dxp)
+	w.gw = mulTransAInto(w.gw, l.x, dxp)
 	l.W.Grad.Add(l.W.Grad, w.gw)
-	dx := mat.NewDense(n, in, nil)
-	dx.Mul(dxp, l.W.W.T())
-	return dx
+	l.dx = mulTransBInto(l.dx, dxp, l.W.W)
+	return l.dx
 }
 
 // backAggregate adds into dxp the gradient of the weighted sums with
 // respect to x' and returns their gradient with respect to each slot's
 // attention, at e*Heads+h, in the layer's scratch.
 func (l *GATConv) backAggregate(dy, dxp *mat.Dense) []float64 {
-	H, a, scale := l.Heads, &l.adj, l.outScale()
+	H, a, scale := l.Heads, l.adj, l.outScale()
 	l.work.dAttn = resized(l.work.dAttn, len(a.src)*H)
 	dAlpha := l.work.dAttn
 	xp, dxpRaw, hc := l.xp.RawMatrix(), dxp.RawMatrix(), H*l.Out
@@ -398,7 +421,7 @@ func (l *GATConv) backAggregate(dy, dxp *mat.Dense) []float64 {
 // attention into the gradient with respect to its pre-activation logit,
 // through the softmax over the target's slots and the LeakyReLU.
 func (l *GATConv) backSoftmax(d []float64) {
-	H, a := l.Heads, &l.adj
+	H, a := l.Heads, l.adj
 	for j := range len(a.ptr) - 1 {
 		lo, hi := a.ptr[j], a.ptr[j+1]
 		for h := range H {
@@ -419,7 +442,7 @@ func (l *GATConv) backSoftmax(d []float64) {
 // WEdge and AttEdge.
 func (l *GATConv) backScores(ds []float64, dxp *mat.Dense) {
 	n, _ := l.xp.Dims()
-	H, a := l.Heads, &l.adj
+	H, a := l.Heads, l.adj
 	w := &l.work
 	w.dSrc, w.dDst, w.dk = cleared(w.dSrc, n*H), cleared(w.dDst, n*H), cleared(w.dk, H)
 	dSrc, dDst, dk := w.dSrc, w.dDst, w.dk

@@ -140,3 +140,65 @@ func (a *gatAdj) fill(g *Graph) {
 		a.next[run], a.sum[run] = e, sum
 	}
 }
+
+// Adjacency is a Graph as GATConv attends over it: grouped by target, its
+// self loops replaced by one per node. The layers of a network that run on
+// one graph can share one Adjacency (see GATConv.ForwardOn) instead of each
+// grouping the graph again. The zero value is empty; an Adjacency must not
+// be Set again while a layer that ran forward on it has yet to run
+// Backward or Attention.
+type Adjacency struct {
+	adj   gatAdj
+	n     int // nodes
+	edges int // len(Src) of the graph
+	built bool
+}
+
+// Set makes a the adjacency of g, reusing a's storage, or returns g's
+// Validate error and leaves a empty. When g has the nodes and the edges,
+// in the same order, of the graph a was last set to and no self loop
+// (as a training run's complete graph keeps them from sample to sample,
+// changing only the attributes), Set only takes the attributes and the
+// self loops' means anew: checking the edges against a's costs less
+// than grouping them, and the result is the same to the bit.
+func (a *Adjacency) Set(g *Graph) error {
+	if a.built && a.n == g.N && a.edges == len(g.Src) && len(g.Dst) == len(g.Src) && len(g.Attr) == len(g.Src) &&
+		a.adj.ptr[g.N] == len(g.Src)+g.N && a.adj.reweigh(g) {
+		return nil
+	}
+	a.built = false
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	a.adj.build(g)
+	a.n, a.edges, a.built = g.N, len(g.Src), true
+	return nil
+}
+
+// reweigh sets the attributes of a's slots from g and its self loops'
+// means, summing each target's attributes in slot order, the edge order
+// build summed them in, if every slot's edge of g still runs from the
+// slot's source to its target; it reports whether they all do. a must
+// have a slot for every edge of g (no self loop was dropped), so that
+// edges matching their slots are all of g's edges, where build put them.
+func (a *gatAdj) reweigh(g *Graph) bool {
+	src, dst, attr := g.Src, g.Dst[:len(g.Src)], g.Attr[:len(g.Src)]
+	for j := range len(a.ptr) - 1 {
+		lo, hi := a.ptr[j], a.ptr[j+1]-1 // hi is j's self loop
+		sum := 0.0
+		for e := lo; e < hi; e++ {
+			k := a.edge[e]
+			if src[k] != a.src[e] || dst[k] != j {
+				return false // attributes already taken are taken again by build
+			}
+			a.attr[e] = attr[k]
+			sum += attr[k]
+		}
+		mean := 0.0
+		if cnt := hi - lo; cnt > 0 {
+			mean = sum / float64(cnt)
+		}
+		a.attr[hi] = mean
+	}
+	return true
+}
