@@ -75,15 +75,11 @@ func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, tes
 // recordEpoch records an epoch of a run across ranks as record does, with
 // no checkpoint: the model is in the ranks.
 func (j *recJob) recordEpoch(tr *registry.Training, e *recommender.Epoch) (bool, error) {
-	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
-	if recommender.IsRanking(j.cfg.Objective) {
-		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
+	l, err := j.registryLosses(e)
+	if err != nil {
+		return false, err
 	}
-	if err := diverged(trainRecommenderName, name, trainLoss, e.Epoch); err != nil {
-		return false, err.WithHint("Lower lr (it is %g).", j.cfg.LR)
-	}
-	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
-	return tr.Epoch(e.Epoch, trainLoss, testLoss, testLoss, float64(e.Elapsed.Microseconds())/1000, extra)
+	return tr.Epoch(l.Epoch, l.Train, l.Test, l.Selection, l.ElapsedMS, l.Extra)
 }
 
 // launchAcross prepares the run's launch across ranks when ranks := N is

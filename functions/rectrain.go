@@ -465,22 +465,30 @@ func (j *recJob) params() any {
 }
 
 // record commits an epoch to the registry, reports whether its test loss
-// (the test RMSE, or for the ranking objective 1 − NDCG@10) is the lowest
-// so far, and saves a checkpoint when one is due (see
-// registry.Training.Record).
+// (see registryLosses) is the lowest so far, and saves a checkpoint when one is
+// due (see registry.Training.Record).
 func (j *recJob) record(tr *registry.Training, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
+	l, err := j.registryLosses(e)
+	if err != nil {
+		return false, err
+	}
+	return tr.Record(l, func() ([]byte, error) { return j.artifact(e.Snapshot(), train, test, e.Epoch) })
+}
+
+// registryLosses are an epoch's figures as the registry records them: the test
+// RMSE as the test loss, or for the ranking objectives 1 − NDCG@10, the
+// ranking metrics besides; an error where training diverged.
+func (j *recJob) registryLosses(e *recommender.Epoch) (registry.Losses, error) {
 	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
 	if recommender.IsRanking(j.cfg.Objective) {
 		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
 	}
 	if err := diverged(trainRecommenderName, name, trainLoss, e.Epoch); err != nil {
-		return false, err.WithHint("Lower lr (it is %g).", j.cfg.LR)
+		return registry.Losses{}, err.WithHint("Lower lr (it is %g).", j.cfg.LR)
 	}
-	extra := map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}
-	return tr.Record(registry.Losses{Epoch: e.Epoch, Train: trainLoss, Test: testLoss, Selection: testLoss,
-		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000, Extra: extra}, func() ([]byte, error) {
-		return j.artifact(e.Snapshot(), train, test, e.Epoch)
-	})
+	return registry.Losses{Epoch: e.Epoch, Train: trainLoss, Test: testLoss, Selection: testLoss,
+		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000,
+		Extra:     map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}}, nil
 }
 
 // result measures the trained model against the baselines and stores it.
