@@ -133,6 +133,7 @@ func TestSpecRefused(t *testing.T) {
 		{"bad hyperparameter", func(s *job.Spec) { s.GAT = json.RawMessage(`{"epochs": 0}`) }, nil},
 		{"shard of a GAT job", func(s *job.Spec) { s.Shard = job.ShardFile }, nil},
 		{"missing start", func(s *job.Spec) { s.Start = "none.artifact" }, nil},
+		{"start_epoch of a GAT job", func(s *job.Spec) { s.StartEpoch = 2 }, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := gatJob(t, 1, smallGAT)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/job"
@@ -23,31 +24,57 @@ import (
 // The two are run interleaved, MPI_BENCH_ROUNDS times (3 by default); an
 // epoch time is the mean of a run's epochs after the first (which has
 // the set-up in it), and the table shows each configuration's median.
+// MPI_BENCH_MODELS (gat, recommender, or both comma-separated, the
+// default) picks the models. MPI_BENCH_BASELINE names other mallard
+// binaries built with MPI, of the same version (say, of the last commit),
+// separated by colons: their runs are interleaved with this tree's and
+// shown on lines of their own, marked with their file names, so that a
+// change is measured against them on the same machine at the same time.
 func BenchmarkMPIScaling(b *testing.B) {
-	bin := mallard(b)
+	bins := []struct{ label, path string }{{"", mallard(b)}}
+	for base := range strings.SplitSeq(os.Getenv("MPI_BENCH_BASELINE"), ":") {
+		if base != "" {
+			bins = append(bins, struct{ label, path string }{" [" + filepath.Base(base) + "]", base})
+		}
+	}
 	rounds := 3
 	if n, err := strconv.Atoi(os.Getenv("MPI_BENCH_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
-	jobs := []struct{ name, dir string }{
-		{"gat (60 entities x 1200 steps, hidden 32,32)", benchGAT(b)},
-		{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", benchRecommender(b)},
+	models := os.Getenv("MPI_BENCH_MODELS")
+	if models == "" {
+		models = "gat,recommender"
 	}
-	fmt.Printf("%-62s %12s %12s %8s %16s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share")
+	var jobs []struct{ name, dir string }
+	for _, m := range strings.Split(models, ",") {
+		switch m {
+		case "gat":
+			jobs = append(jobs, struct{ name, dir string }{"gat (60 entities x 1200 steps, hidden 32,32)", benchGAT(b)})
+		case "recommender":
+			jobs = append(jobs, struct{ name, dir string }{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", benchRecommender(b)})
+		default:
+			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat or recommender", models)
+		}
+	}
+	fmt.Printf("%-74s %12s %12s %8s %16s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share")
 	for _, j := range jobs {
-		var one, two, share []float64
+		one, two, share := make([][]float64, len(bins)), make([][]float64, len(bins)), make([][]float64, len(bins))
 		for range rounds {
-			for _, ranks := range []int{1, 2} {
-				epoch, reduce := benchRun(b, bin, j.dir, ranks)
-				if ranks == 1 {
-					one = append(one, epoch)
-				} else {
-					two, share = append(two, epoch), append(share, reduce)
+			for k, bin := range bins {
+				for _, ranks := range []int{1, 2} {
+					epoch, reduce := benchRun(b, bin.path, j.dir, ranks)
+					if ranks == 1 {
+						one[k] = append(one[k], epoch)
+					} else {
+						two[k], share[k] = append(two[k], epoch), append(share[k], reduce)
+					}
 				}
 			}
 		}
-		o, t := median(one), median(two)
-		fmt.Printf("%-62s %12.3f %12.3f %8.2f %15.1f%%\n", j.name, o, t, t/o, 100*median(share))
+		for k, bin := range bins {
+			o, t := median(one[k]), median(two[k])
+			fmt.Printf("%-74s %12.3f %12.3f %8.2f %15.1f%%\n", j.name+bin.label, o, t, t/o, 100*median(share[k]))
+		}
 	}
 }
 

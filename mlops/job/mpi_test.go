@@ -246,3 +246,48 @@ func TestMPIShardedMatchesOneProcess(t *testing.T) {
 		})
 	}
 }
+
+// TestMPIRecommenderStart checks, under mpirun, a recommender job across
+// 2 ranks that starts from the last checkpoint of another such job (see
+// TestRecommenderJobStart), every rank reading every rating or sharded:
+// it trains the epochs after the checkpoint's, every rank to the same
+// weights bit for bit, along the curve of one process of 2 workers from
+// the same checkpoint, to 1e-9 relative.
+func TestMPIRecommenderStart(t *testing.T) {
+	bin := mallard(t)
+	train, test := shardedRatings(t)
+	for _, sharded := range []bool{false, true} {
+		newJob := func(ranks, workers int) string {
+			if sharded {
+				return shardedJob(t, binVersion, ranks, workers, train, test)
+			}
+			return recJobOf(t, binVersion, workers, smallRecommender)
+		}
+		t.Run(map[bool]string{false: "every rating", true: "sharded"}[sharded], func(t *testing.T) {
+			first := newJob(2, 1)
+			startFrom(t, first, binVersion, "", 0, 2)
+			if out, err := mpirun(t, "-np", "2", bin, "train-worker", "--job", first); err != nil {
+				t.Fatalf("mpirun: %v\n%s", err, out)
+			}
+			across, one := newJob(2, 1), newJob(1, 2)
+			for _, dir := range []string{across, one} {
+				startFrom(t, dir, binVersion, filepath.Join(first, job.CheckpointFile), 2, 4)
+			}
+			out, err := mpirun(t, "-np", "2", bin, "train-worker", "--job", across)
+			if err != nil {
+				t.Fatalf("mpirun: %v\n%s", err, out)
+			}
+			if ds := digests(t, out, 2); ds[0] != ds[1] {
+				t.Errorf("rank 1's weights differ from rank 0's")
+			}
+			if out, err := exec.Command(bin, "train-worker", "--job", one).CombinedOutput(); err != nil {
+				t.Fatalf("one process: %v\n%s", err, out)
+			}
+			got := readProgress(t, across)
+			if len(got) != 2 || got[0].Epoch != 3 || got[1].Epoch != 4 {
+				t.Fatalf("the resumed job's epochs are %v, want 3 and 4", got)
+			}
+			sameProgress(t, got, readProgress(t, one))
+		})
+	}
+}

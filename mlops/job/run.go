@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -90,9 +91,13 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 		}
 		return recommender.AppendArtifact(nil, header, model, train, test)
 	}
+	start, err := recommenderStart(dir, spec)
+	if err != nil {
+		return Result{}, err
+	}
 	coll := parallel.NewRanks(comm, spec.workers())
 	model, epochs, err := trainRecommender(dir, spec, comm, artifact, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
-		return recommender.TrainOn(ctx, coll, cfg, fit, test, recommender.Start{}, report)
+		return recommender.TrainOn(ctx, coll, cfg, fit, test, start, report)
 	})
 	if err != nil {
 		return Result{}, err
@@ -145,16 +150,47 @@ func runShard(ctx context.Context, dir string, spec Spec, cfg recommender.Config
 	if err != nil {
 		return Result{}, err
 	}
+	start, err := recommenderStart(dir, spec)
+	if err != nil {
+		return Result{}, err
+	}
 	coll := parallel.NewRanks(comm, spec.workers())
 	encode := func(m *recommender.Model, _ int) ([]byte, error) { return m.Marshal() }
 	model, epochs, err := trainRecommender(dir, spec, comm, encode, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
-		return recommender.TrainShard(ctx, coll, cfg, train, test, s, report)
+		return recommender.TrainShard(ctx, coll, cfg, train, test, s, start, report)
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(recWeights(model)),
 		Reducing: coll.Reducing(), Read: train.Len() + test.Len(), Rows: s.TrainRatings + s.TestRatings}, nil
+}
+
+// recommenderStart is the model a recommender job starts from (see
+// Spec.Start): none without a start.
+func recommenderStart(dir string, spec Spec) (recommender.Start, error) {
+	if spec.Start == "" {
+		return recommender.Start{}, nil
+	}
+	data, err := os.ReadFile(filepath.Join(dir, spec.Start))
+	if err != nil {
+		return recommender.Start{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
+	}
+	if bytes.HasPrefix(data, recommender.ArtifactMagic) { // the model is the second part, after the header
+		rest := data[len(recommender.ArtifactMagic):]
+		for part := range 2 {
+			if len(rest) < 8 || binary.LittleEndian.Uint64(rest) > uint64(len(rest)-8) {
+				return recommender.Start{}, fmt.Errorf("read the start %s: the artifact ends within its %s", spec.Start, [2]string{"header", "model"}[part])
+			}
+			n := binary.LittleEndian.Uint64(rest)
+			data, rest = rest[8:8+n], rest[8+n:]
+		}
+	}
+	m, err := recommender.Unmarshal(data)
+	if err != nil {
+		return recommender.Start{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
+	}
+	return recommender.Start{Model: m, Epoch: spec.StartEpoch}, nil
 }
 
 // recWeights are a recommender's weights as float64s.

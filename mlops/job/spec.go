@@ -61,10 +61,13 @@ type Spec struct {
 	// so that none is missed when a later one replaces CheckpointFile
 	// before it is read.
 	CheckpointFiles bool `json:"checkpoint_files,omitempty"`
-	// Start, for a GAT job, names an artifact (a checkpoint) whose model
-	// the job trains on from the epoch after the artifact's, as train_gat's
-	// resume does.
-	Start string `json:"start,omitempty"`
+	// Start names a checkpoint whose model the job trains on from the
+	// epoch after the checkpoint's, as train_gat's resume does: for a GAT
+	// job an artifact, which holds its epoch; for a recommender job one
+	// that such a job wrote (an artifact, or a sharded job's model), of
+	// epoch StartEpoch.
+	Start      string `json:"start,omitempty"`
+	StartEpoch int    `json:"start_epoch,omitempty"`
 	// GAT are the hyperparameters of a GAT job; those left out keep
 	// gat.DefaultConfig's values.
 	GAT json.RawMessage `json:"gat,omitempty"`
@@ -113,8 +116,12 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("job spec: workers %d must be at least 1", s.Workers)
 	case s.CheckpointEvery < 0:
 		return fmt.Errorf("job spec: checkpoint_every %d must be at least 0", s.CheckpointEvery)
-	case (s.Start != "" || s.CheckpointBest) && s.Kind != KindGAT:
-		return fmt.Errorf("job spec: start and checkpoint_best are for a GAT job, not %q", s.Kind)
+	case s.CheckpointBest && s.Kind != KindGAT:
+		return fmt.Errorf("job spec: checkpoint_best is for a GAT job, not %q", s.Kind)
+	case s.Kind == KindRecommender && s.Start != "" && s.StartEpoch < 1:
+		return fmt.Errorf("job spec: start_epoch %d must be at least 1, the epoch of the recommender's start %q", s.StartEpoch, s.Start)
+	case s.StartEpoch != 0 && (s.Kind != KindRecommender || s.Start == ""):
+		return fmt.Errorf("job spec: start_epoch %d is for a recommender job with a start", s.StartEpoch)
 	case s.Shard != "" && s.Kind != KindRecommender:
 		return fmt.Errorf("job spec: shard is for a recommender job, not %q", s.Kind)
 	case s.Kind == KindGAT && len(s.Time) == 0:

@@ -255,3 +255,116 @@ func TestShardedJob(t *testing.T) {
 		}
 	}
 }
+
+// startFrom makes the recommender job in dir, of version v, train to
+// epoch epochs from the checkpoint at path, of epoch at.
+func startFrom(t *testing.T, dir, v, path string, at, epochs int) {
+	t.Helper()
+	spec, err := job.ReadSpec(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hyper map[string]any
+	if err := json.Unmarshal(spec.Recommender, &hyper); err != nil {
+		t.Fatal(err)
+	}
+	hyper["epochs"] = epochs
+	if spec.Recommender, err = json.Marshal(hyper); err != nil {
+		t.Fatal(err)
+	}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "start.artifact"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec.Start, spec.StartEpoch = "start.artifact", at
+	}
+	if err := spec.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecommenderJobStart checks a recommender job that starts from a
+// checkpoint (spec start and start_epoch) across 2 ranks, every rank
+// reading every rating or sharded: it trains the epochs after the
+// checkpoint's, every rank to the same weights, along the curve of one
+// rank of 2 workers from the same checkpoint, and for the sharded job of
+// recommender.TrainFrom from its model, to 1e-9 relative. The checkpoint
+// is the last of a job across 2 ranks: an artifact, or a sharded job's
+// model.
+func TestRecommenderJobStart(t *testing.T) {
+	train, test := shardedRatings(t)
+	for _, sharded := range []bool{false, true} {
+		newJob := func(ranks, workers int) string {
+			if sharded {
+				return shardedJob(t, version, ranks, workers, train, test)
+			}
+			return recJobOf(t, version, workers, smallRecommender)
+		}
+		t.Run(map[bool]string{false: "every rating", true: "sharded"}[sharded], func(t *testing.T) {
+			first := newJob(2, 1)
+			startFrom(t, first, version, "", 0, 2)
+			runSpread(t, first, 2)
+			checkpoint := filepath.Join(first, job.CheckpointFile)
+			across, one := newJob(2, 1), newJob(1, 2)
+			for _, dir := range []string{across, one} {
+				startFrom(t, dir, version, checkpoint, 2, 4)
+			}
+			results := runSpread(t, across, 2)
+			if results[0].Epochs != 4 {
+				t.Errorf("rank 0 trained to epoch %d, want 4", results[0].Epochs)
+			}
+			if results[0].Weights != results[1].Weights {
+				t.Errorf("rank 1's weights differ from rank 0's")
+			}
+			runSpread(t, one, 1)
+			got := readProgress(t, across)
+			if len(got) != 2 || got[0].Epoch != 3 || got[1].Epoch != 4 {
+				t.Fatalf("the resumed job's epochs are %v, want 3 and 4", got)
+			}
+			sameProgress(t, got, readProgress(t, one))
+			if !sharded { // a start without its epoch is refused
+				spec, err := job.ReadSpec(one, version)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spec.StartEpoch = 0
+				if err := spec.Write(one); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := job.Run(context.Background(), one, version, parallel.LocalComms(1)[0]); err == nil || !strings.Contains(err.Error(), "start_epoch 0 must be at least 1") {
+					t.Errorf("a start without start_epoch: %v", err)
+				}
+				return
+			}
+			data, err := os.ReadFile(checkpoint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := recommender.Unmarshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := job.ReadSpec(across, version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := spec.RecommenderConfig(2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []job.Progress
+			if _, err := recommender.TrainFrom(context.Background(), cfg, train, test, recommender.Start{Model: m, Epoch: 2}, func(e recommender.Epoch) error {
+				want = append(want, job.Progress{Epoch: e.Epoch, Metrics: map[string]*float64{"train_rmse": &e.TrainRMSE, "test_rmse": &e.TestRMSE,
+					"recall_at_10": &e.RecallAt10, "ndcg_at_10": &e.NDCGAt10}})
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			sameProgress(t, got, want)
+		})
+	}
+}

@@ -24,6 +24,12 @@ package parallel
 // static int mallard_sum_f32(float *buf, int n) {
 // 	return MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 // }
+// static int mallard_reduce_scatter_f64(double *send, double *recv, int *counts) {
+// 	return MPI_Reduce_scatter(send, recv, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+// }
+// static int mallard_allgather_f64(double *buf, int *counts, int *displs) {
+// 	return MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
+// }
 // static int mallard_bcast(void *buf, int n, int root) {
 // 	return MPI_Bcast(buf, n, MPI_BYTE, root, MPI_COMM_WORLD);
 // }
@@ -39,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -69,8 +76,12 @@ func Init() (*World, error) {
 	return &World{rank: int(rank), size: int(size)}, nil
 }
 
-// World is MPI's world communicator: every process of the job. It is a Comm.
-type World struct{ rank, size int }
+// World is MPI's world communicator: every process of the job. It is a
+// Comm and a Scatterer.
+type World struct {
+	rank, size int
+	part       []float64 // ReduceScatterSum's receive buffer
+}
 
 // Rank is this process's rank.
 func (w *World) Rank() int { return w.rank }
@@ -102,6 +113,62 @@ func (w *World) AllReduceSum32(buf []float32) error {
 		buf = buf[n:]
 	}
 	return nil
+}
+
+// ReduceScatterSum sums every process's buf, as AllReduceSum does, into
+// each process's part only (see Scatterer).
+func (w *World) ReduceScatterSum(buf []float64, counts []int) error {
+	cs, _, off, err := w.parts("MPI_Reduce_scatter", buf, counts)
+	if err != nil || len(buf) == 0 {
+		return err
+	}
+	part := buf[off : off+counts[w.rank]]
+	w.part = slices.Grow(w.part[:0], len(part)+1)[:len(part)+1] // never empty: its first element's address is passed
+	if rc := C.mallard_reduce_scatter_f64((*C.double)(unsafe.Pointer(&buf[0])), (*C.double)(unsafe.Pointer(&w.part[0])), &cs[0]); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Reduce_scatter", rc)
+	}
+	copy(part, w.part)
+	return nil
+}
+
+// AllGather copies each process's part of buf into every other process's
+// buf (see Scatterer).
+func (w *World) AllGather(buf []float64, counts []int) error {
+	cs, ds, _, err := w.parts("MPI_Allgatherv", buf, counts)
+	if err != nil || len(buf) == 0 {
+		return err
+	}
+	if rc := C.mallard_allgather_f64((*C.double)(unsafe.Pointer(&buf[0])), &cs[0], &ds[0]); rc != C.MPI_SUCCESS {
+		return mpiError("MPI_Allgatherv", rc)
+	}
+	return nil
+}
+
+// parts checks counts against buf for op and returns them and their
+// offsets in buf as C ints, and this process's offset.
+func (w *World) parts(op string, buf []float64, counts []int) (cs, ds []C.int, off int, err error) {
+	if len(counts) != w.size {
+		return nil, nil, 0, fmt.Errorf("parallel: %s of %d parts among %d processes", op, len(counts), w.size)
+	}
+	if len(buf) > maxCount {
+		return nil, nil, 0, fmt.Errorf("parallel: %s of %d values, more than MPI's %d", op, len(buf), maxCount)
+	}
+	cs, ds = make([]C.int, w.size), make([]C.int, w.size)
+	at := 0
+	for p, n := range counts {
+		if n < 0 || n > len(buf)-at {
+			return nil, nil, 0, fmt.Errorf("parallel: %s of parts %v of %d values", op, counts, len(buf))
+		}
+		if p == w.rank {
+			off = at
+		}
+		cs[p], ds[p] = C.int(n), C.int(at)
+		at += n
+	}
+	if at != len(buf) {
+		return nil, nil, 0, fmt.Errorf("parallel: %s of parts %v of %d values", op, counts, len(buf))
+	}
+	return cs, ds, off, nil
 }
 
 // Broadcast copies root's buf into every other process's buf.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,21 @@ func worldRank(w *parallel.World) error {
 	if b[0] != 20 {
 		return fmt.Errorf("broadcast from 2: %v", b)
 	}
+	parts := []int{1, 2, 0}
+	sums := []float64{float64(rank), 1, float64(2 * rank)}
+	if err := w.ReduceScatterSum(sums, parts); err != nil {
+		return err
+	}
+	if want := [][]float64{{3}, {3, 6}, {}}[rank]; !slices.Equal(sums[[]int{0, 1, 3}[rank]:][:len(want)], want) {
+		return fmt.Errorf("reduce-scatter: part %v of %v, want %v", parts, sums, want)
+	}
+	gather := []float64{float64(10 * rank), float64(10*rank + 1), float64(10*rank + 2)}
+	if err := w.AllGather(gather, parts); err != nil {
+		return err
+	}
+	if !slices.Equal(gather, []float64{0, 11, 12}) {
+		return fmt.Errorf("all-gather of parts %v: %v", parts, gather)
+	}
 	// Three ranks of two workers each: a collective of six.
 	c := parallel.NewRanks(w, 2)
 	return parallel.RunLocals(context.Background(), c, func(ctx context.Context, r int) error {
@@ -92,6 +108,23 @@ func worldRank(w *parallel.World) error {
 		}
 		if buf[0] != 15 || buf[1] != 6 {
 			return fmt.Errorf("worker %d: sum %v", r, buf)
+		}
+		scattered := []float64{float64(r), float64(r), float64(r)}
+		if err := c.ReduceScatterSum(ctx, r, scattered, []int{1, 1, 1}); err != nil {
+			return err
+		}
+		if scattered[r/2] != 15 {
+			return fmt.Errorf("worker %d: reduce-scatter %v", r, scattered)
+		}
+		gathered := []float64{0, 0, 0}
+		if r%2 == 0 {
+			gathered[r/2] = float64(100 * (r / 2))
+		}
+		if err := c.AllGather(ctx, r, gathered, []int{1, 1, 1}); err != nil {
+			return err
+		}
+		if !slices.Equal(gathered, []float64{0, 100, 200}) {
+			return fmt.Errorf("worker %d: all-gather %v", r, gathered)
 		}
 		one := []float64{float64(r)}
 		if err := c.Broadcast(ctx, r, 3, one); err != nil {

@@ -3,6 +3,7 @@ package parallel
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -59,19 +60,87 @@ func (r *Ranks) Locals() (first, n int) { return r.comm.Rank() * r.workers, r.wo
 // AllReduceSum sums every worker's buf into each buf: this process's
 // workers' in rank order, then the processes' sums.
 func (r *Ranks) AllReduceSum(ctx context.Context, rank int, buf []float64) error {
+	return r.reduce(ctx, rank, buf, r.comm.AllReduceSum)
+}
+
+// Scatterer is a Comm that can also sum into parts and gather parts, each
+// moving about half of what an all-reduce moves. The parts of a buffer
+// are consecutive, one per process in rank order, process p's of
+// counts[p] values; every process passes the same counts.
+type Scatterer interface {
+	// ReduceScatterSum sums every process's buf, in the order that
+	// AllReduceSum would, into each process's part only; the rest of buf
+	// is undefined.
+	ReduceScatterSum(buf []float64, counts []int) error
+	// AllGather copies each process's part of buf into every other
+	// process's buf.
+	AllGather(buf []float64, counts []int) error
+}
+
+// ReduceScatterSum sums every worker's buf as AllReduceSum does, and
+// leaves the sum in the part of buf of the worker's process (see
+// Scatterer; counts are by process): a process that steps only its part
+// of what is summed needs no more. The rest of buf is undefined. Over a
+// Comm that is no Scatterer it is AllReduceSum.
+func (r *Ranks) ReduceScatterSum(ctx context.Context, rank int, buf []float64, counts []int) error {
+	cross := r.comm.AllReduceSum
+	if s, ok := r.comm.(Scatterer); ok {
+		cross = func(b []float64) error { return s.ReduceScatterSum(b, counts) }
+	}
+	return r.reduce(ctx, rank, buf, cross)
+}
+
+// AllGather hands every worker each process's part of buf (see Scatterer;
+// counts are by process), which is the sum of the process's workers' bufs
+// there: each worker writes its own values of the part, and zeros where
+// another worker of its process writes. Over a Comm that is no Scatterer,
+// each process broadcasts its part.
+func (r *Ranks) AllGather(ctx context.Context, rank int, buf []float64, counts []int) error {
+	if len(counts) != r.comm.Size() {
+		panic(fmt.Sprintf("parallel: AllGather of %d parts among %d processes", len(counts), r.comm.Size()))
+	}
+	cross := func(b []float64) error {
+		at := 0
+		for p, n := range counts {
+			if err := r.comm.Broadcast(b[at:at+n], p); err != nil {
+				return err
+			}
+			at += n
+		}
+		return nil
+	}
+	if s, ok := r.comm.(Scatterer); ok {
+		cross = func(b []float64) error { return s.AllGather(b, counts) }
+	}
+	return r.reduce(ctx, rank, buf, cross)
+}
+
+// reduce sums this process's workers' bufs in rank order, runs cross on
+// the sum and hands every worker the result. A process of one worker runs
+// cross on its buf in place, without the meeting and copies.
+func (r *Ranks) reduce(ctx context.Context, rank int, buf []float64, cross func([]float64) error) error {
+	if r.workers == 1 {
+		if first, _ := r.Locals(); rank != first {
+			panic(fmt.Sprintf("parallel: rank %d is not this process's %d", rank, first))
+		}
+		start := time.Now()
+		err := cross(buf)
+		r.reducing += time.Since(start)
+		return err
+	}
 	return r.joint(ctx, rank, buf, func() error {
 		l := r.local
 		l.result = append(l.result[:0], l.bufs[0]...)
 		for i := 1; i < l.n; i++ {
 			if len(l.bufs[i]) != len(l.result) {
-				panic(fmt.Sprintf("parallel: AllReduceSum of %d values and of %d", len(l.result), len(l.bufs[i])))
+				panic(fmt.Sprintf("parallel: a reduction of %d values and of %d", len(l.result), len(l.bufs[i])))
 			}
 			for j, v := range l.bufs[i] {
 				l.result[j] += v
 			}
 		}
 		start := time.Now()
-		err := r.comm.AllReduceSum(l.result)
+		err := cross(l.result)
 		r.reducing += time.Since(start)
 		return err
 	})
@@ -146,9 +215,9 @@ func RunLocals(ctx context.Context, c Collective, work func(ctx context.Context,
 	return Run(ctx, n, func(ctx context.Context, i int) error { return work(ctx, first+i) })
 }
 
-// LocalComms returns n Comms that join goroutines of this process as if
-// each were a process of its own, the i-th of rank i: code that spans
-// processes runs on them without MPI, in tests.
+// LocalComms returns n Comms, Scatterers too, that join goroutines of
+// this process as if each were a process of its own, the i-th of rank i:
+// code that spans processes runs on them without MPI, in tests.
 func LocalComms(n int) []Comm {
 	all := NewLocal(n)
 	comms := make([]Comm, n)
@@ -173,3 +242,34 @@ func (c *localComm) Broadcast(buf []float64, root int) error {
 	return c.all.Broadcast(context.Background(), c.rank, root, buf)
 }
 func (c *localComm) Barrier() error { return c.all.Barrier(context.Background(), c.rank) }
+
+// ReduceScatterSum sums as AllReduceSum does and then sets the values
+// outside this process's part to NaN, which a caller that reads them
+// would carry into its results.
+func (c *localComm) ReduceScatterSum(buf []float64, counts []int) error {
+	if err := c.AllReduceSum(buf); err != nil {
+		return err
+	}
+	at := 0
+	for p, n := range counts {
+		if p != c.rank {
+			for k := at; k < at+n; k++ {
+				buf[k] = math.NaN()
+			}
+		}
+		at += n
+	}
+	return nil
+}
+
+// AllGather broadcasts each process's part from it.
+func (c *localComm) AllGather(buf []float64, counts []int) error {
+	at := 0
+	for p, n := range counts {
+		if err := c.Broadcast(buf[at:at+n], p); err != nil {
+			return err
+		}
+		at += n
+	}
+	return nil
+}

@@ -69,15 +69,15 @@ func (s *Shard) Part(r Ratings, process int) Ratings {
 	return out
 }
 
-// TrainShard trains as TrainOn does, where this process's train and test
-// hold the rows of its own users only (see Shard.Part) and s says what the
-// run needs of the others'. Each process's workers are dealt only its
-// users of each batch, and evaluate and rank only them; so the sums
-// over the workers add the same terms as in one process, grouped
-// otherwise, and the model equals one process's to the last bits of
-// those sums. The processes must be s.Processes, each with as many of
-// coll's workers.
-func TrainShard(ctx context.Context, coll parallel.Collective, cfg Config, train, test Ratings, s *Shard, report func(Epoch) error) (*Model, error) {
+// TrainShard trains as TrainOn does, from start, where this process's
+// train and test hold the rows of its own users only (see Shard.Part) and
+// s says what the run needs of the others'. Each process's workers are
+// dealt only its users of each batch, and evaluate and rank only them; so
+// the sums over the workers add the same terms as in one process, grouped
+// otherwise, and the model equals one process's to the last bits of those
+// sums. The processes must be s.Processes, each with as many of coll's
+// workers.
+func TrainShard(ctx context.Context, coll parallel.Collective, cfg Config, train, test Ratings, s *Shard, start Start, report func(Epoch) error) (*Model, error) {
 	if coll.Size() != cfg.Workers {
 		return nil, fmt.Errorf("recommender: a collective of %d workers for workers %d", coll.Size(), cfg.Workers)
 	}
@@ -89,7 +89,7 @@ func TrainShard(ctx context.Context, coll parallel.Collective, cfg Config, train
 		len(s.Counts) != s.Items {
 		return nil, fmt.Errorf("recommender: a shard of %d users and %d items for ratings of %d and %d", s.Users, s.Items, train.Users, train.Items)
 	}
-	run, err := newTrainingOf(coll, cfg, train, test, Start{}, s, report)
+	run, err := newTrainingOf(coll, cfg, train, test, start, s, report)
 	if err != nil {
 		return nil, err
 	}

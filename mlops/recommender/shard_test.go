@@ -17,7 +17,7 @@ func sharded(t *testing.T, cfg recommender.Config, processes, workers int, train
 	cfg.Workers = processes * workers
 	s := recommender.ShardOf(cfg, train, test, processes)
 	return acrossProcesses(t, processes, workers, func(p int, coll parallel.Collective, report func(recommender.Epoch) error) (*recommender.Model, error) {
-		return recommender.TrainShard(context.Background(), coll, cfg, s.Part(train, p), s.Part(test, p), &s, report)
+		return recommender.TrainShard(context.Background(), coll, cfg, s.Part(train, p), s.Part(test, p), &s, recommender.Start{}, report)
 	})
 }
 
@@ -47,7 +47,7 @@ func TestShardedProcesses(t *testing.T) {
 	cfg.Workers = 2
 	s := recommender.ShardOf(cfg, train, test, 3)
 	for _, comm := range parallel.LocalComms(1) {
-		_, err := recommender.TrainShard(context.Background(), parallel.NewRanks(comm, 2), cfg, s.Part(train, 0), s.Part(test, 0), &s, nil)
+		_, err := recommender.TrainShard(context.Background(), parallel.NewRanks(comm, 2), cfg, s.Part(train, 0), s.Part(test, 0), &s, recommender.Start{}, nil)
 		if err == nil {
 			t.Errorf("a shard of 3 processes trained in 1 of 2 workers")
 		}

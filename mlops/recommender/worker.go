@@ -30,6 +30,7 @@ type worker struct {
 	loss         float64
 	spent        WorkerTime    // in the epoch so far
 	reduced      time.Duration // in the last batch's all-reduce
+	rowsReduced  time.Duration // in the last batch's exchange of rows across processes (see spanRows)
 	ahead        time.Duration // stepping rows ahead in the last batch (see stepAhead)
 	steps        int64         // the batches this worker has computed its share of
 	// others marks the items the other workers' shares of the batch rated
@@ -137,10 +138,10 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	if w.whole || len(w.workers) > 1 { // the barrier guards this process's tables only
 		err = w.coll.Barrier(ctx, w.rank)
 	}
-	w.spent.Step += t2.Sub(t1) + w.ahead
+	w.spent.Step += t2.Sub(t1) + w.ahead - w.rowsReduced
 	w.spent.Barrier += time.Since(t2)
 	w.spent.Gradient += t1.Sub(t0) - w.reduced - w.ahead
-	w.spent.Reduce += w.reduced
+	w.spent.Reduce += w.reduced + w.rowsReduced
 	return err
 }
 
@@ -156,6 +157,12 @@ func (w *worker) stepAhead() {
 	w.ahead = 0
 	size := int64(len(w.workers))
 	if size == 1 || !w.whole { // across processes, rows step after their exchange (see spanRows)
+		return
+	}
+	if w.batch == 0 && w.report != nil {
+		// Rank 0 may still be reporting the last epoch, its snapshot
+		// reading the tables: it reaches this batch's all-reduce only
+		// after, and the rows step once all have passed it.
 		return
 	}
 	w.steps++
@@ -231,8 +238,15 @@ func (w *worker) gradient(ctx context.Context, batch []int, meanwhile func()) (f
 		meanwhile()
 	}
 	reducing := time.Now()
-	if err := w.coll.AllReduceSum(ctx, w.rank, w.g.dense); err != nil {
+	buf := w.g.dense
+	if w.span != nil { // with the items the shares used (see spanRows)
+		buf = w.spanDense()
+	}
+	if err := w.coll.AllReduceSum(ctx, w.rank, buf); err != nil {
 		return 0, err
+	}
+	if w.span != nil {
+		w.spanUsed(buf)
 	}
 	w.reduced = time.Since(reducing)
 	w.net.addPenalty(w.g.dense, w.cfg.L2)
