@@ -88,10 +88,9 @@
 // optimiser step are divided among the workers, who steps a row does not
 // matter, and the result depends on the number of workers only through
 // the order of floating-point sums. Across processes the tables' exchange
-// would become a reduce-scatter of the used rows to owners fixed in
-// advance (the items of each residue mod the workers, say) and an
-// all-gather of the stepped ones, operations a Collective could grow; the
-// owner-computes structure would not change.
+// is a reduce-scatter of the used rows to their owners (the items of each
+// residue mod the processes) and an all-gather of the stepped ones, and
+// the owner-computes structure is the same (see spanRows).
 //
 // # Metrics
 //

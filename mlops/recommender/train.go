@@ -36,7 +36,8 @@ type Epoch struct {
 
 // WorkerTime is where one worker's time in an epoch went: computing its
 // share of the batches' gradients, waiting in the all-reduce of the dense
-// gradient for the other workers, stepping table rows and its replica of
+// gradient for the other workers (across processes, also in the exchange
+// of the used rows: see spanRows), stepping table rows and its replica of
 // the dense part, waiting at the end of the batches, and evaluating
 // (waiting for the others included). The parts add up to the epoch's time.
 type WorkerTime struct {
