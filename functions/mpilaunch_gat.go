@@ -167,14 +167,8 @@ const startFile = "start.artifact"
 // rank 0 writes it, by the same rule, as its own file before the epoch's
 // progress line (job.Spec.CheckpointFiles), which is removed once read.
 func (j *gatJob) checkpointAcross(tr *registry.Training, m series.Matrix, dir string, epoch int, best bool) error {
-	path := filepath.Join(dir, job.CheckpointFileOf(epoch))
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil // none written (not due, or rank 0 saw no new lowest MSE where the registry did)
-	}
-	os.Remove(path)
-	every := j.checkpointEvery
-	if due := every == 0 && best || every > 0 && epoch%every == 0; !due || epoch == j.cfg.Epochs {
+	data := rankCheckpoint(dir, epoch, j.checkpointEvery, j.cfg.Epochs, best)
+	if data == nil {
 		return nil
 	}
 	a, err := decodeGATArtifact(data)

@@ -200,7 +200,9 @@ func TestRanksRankFailure(t *testing.T) {
 
 // TestRanksCancel checks that canceling the statement, by a CancelRequest
 // or its statement_timeout, ends the MPI job: mpirun and its ranks are
-// gone soon after, and the run is not registered as ready.
+// gone soon after, and the run is not registered as ready. Canceled after
+// its third epoch, the run keeps rank 0's checkpoint (checkpoint_every :=
+// 2) as a local run keeps its own, and the version serves from it.
 func TestRanksCancel(t *testing.T) {
 	for _, how := range []string{"CancelRequest", "statement_timeout"} {
 		t.Run(how, func(t *testing.T) {
@@ -212,11 +214,15 @@ func TestRanksCancel(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			rows, err := conn.Query(ctx, "SELECT epoch FROM train_recommender('r', model := 'long', ranks := 2, hidden := [16], epochs := 100000, batch_size := 16)")
+			rows, err := conn.Query(ctx, "SELECT epoch FROM train_recommender('r', model := 'long', ranks := 2, hidden := [16], epochs := 100000, batch_size := 16, checkpoint_every := 2)")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !rows.Next() {
+			seen := 0
+			for seen < 3 && rows.Next() {
+				seen++
+			}
+			if seen == 0 {
 				t.Fatalf("no epoch before cancel: %v", rows.Err())
 			}
 			if len(testserver.ProcessesUnder(jobs)) == 0 {
@@ -240,12 +246,31 @@ func TestRanksCancel(t *testing.T) {
 				t.Errorf("processes of the job still run after cancel: %q", left)
 			}
 			other := connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
+			// The client may read the error (pgx, its context canceled, even
+			// without the server's) before the server has ended the run.
 			var status string
-			if err := other.QueryRow(context.Background(), "SELECT status FROM mlops.models WHERE name = 'long'").Scan(&status); err != nil {
-				t.Fatal(err)
+			for {
+				if err := other.QueryRow(context.Background(), "SELECT status FROM mlops.models WHERE name = 'long'").Scan(&status); err != nil {
+					t.Fatal(err)
+				}
+				if left, _ := os.ReadDir(jobs); status != "training" && len(left) == 0 || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
 			}
 			if status == "ready" || status == "training" {
 				t.Errorf("canceled run's model is %s", status)
+			}
+			if how == "CancelRequest" {
+				var checkpoint, served int
+				if err := other.QueryRow(context.Background(), "SELECT coalesce(checkpoint_epoch, -1) FROM mlops.models WHERE name = 'long'").Scan(&checkpoint); err != nil {
+					t.Fatal(err)
+				}
+				if checkpoint < 2 || checkpoint%2 != 0 {
+					t.Errorf("canceled after %d epochs, the run's checkpoint is of epoch %d; want an even epoch from 2", seen, checkpoint)
+				} else if err := other.QueryRow(context.Background(), "SELECT count(*) FROM recommend('long@1', user_id := 7, k := 5)").Scan(&served); err != nil || served != 5 {
+					t.Errorf("recommend from the canceled run's checkpoint: %d rows, %v; want 5", served, err)
+				}
 			}
 			if left, _ := os.ReadDir(jobs); len(left) != 0 {
 				t.Errorf("the job directory keeps %d entries after a canceled run", len(left))

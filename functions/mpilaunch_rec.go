@@ -21,8 +21,8 @@ import (
 // only its own users' ratings, and the ranks train what workers := ranks
 // x workers trains here (the curve to 1e-9). Rank 0's epochs are
 // recorded, sent as NOTICEs and emitted as a local run's are; the model
-// it stores is then measured and stored as a local run's is. A run across
-// ranks stores no checkpoints.
+// it stores is then measured and stored as a local run's is, and so are
+// its checkpoints (see checkpointAcross).
 func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, test recommender.Ratings,
 	emit func(row ...any) error) (*registry.Result, error) {
 	perRank := j.cfg.Workers / j.mpi.ranks
@@ -37,19 +37,23 @@ func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, tes
 		fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
 	}
 	shard := recommender.ShardOf(j.cfg, fit, test, j.mpi.ranks)
-	spec := job.Spec{Kind: job.KindRecommender, Seed: j.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile}
+	spec := job.Spec{Kind: job.KindRecommender, Seed: j.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
+		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteShards(ctx, dir, fit, test, shard); err != nil {
 			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainRecommenderName, j.mpi.jobDir, err)
 		}
 		return nil
 	}
-	data, err := j.mpi.run(ctx, spec, export, func(_ string, p job.Progress) error {
+	data, err := j.mpi.run(ctx, spec, export, func(dir string, p job.Progress) error {
 		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: metricOf(p, "train_rmse"), TestRMSE: metricOf(p, "test_rmse"),
 			TrainLoss: metricOf(p, "train_loss"), RecallAt10: metricOf(p, "recall_at_10"), NDCGAt10: metricOf(p, "ndcg_at_10"),
 			Elapsed: time.Duration(p.ElapsedMS) * time.Millisecond}
 		best, err := j.recordEpoch(tr, &e)
 		if err != nil {
+			return err
+		}
+		if err := j.checkpointAcross(tr, fit, train, test, dir, e.Epoch, best); err != nil {
 			return err
 		}
 		j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d %s recall_at_10 %.4f ndcg_at_10 %.4f; %d ranks",
@@ -108,4 +112,25 @@ func (j *recJob) ranks() int {
 		return 0
 	}
 	return j.mpi.ranks
+}
+
+// checkpointAcross stores rank 0's checkpoint of epoch as the version's
+// when the registry's rule (see registry.Training.Record) makes one due,
+// as gatJob.checkpointAcross does: rank 0 writes the model alone, by the
+// same rule, before the epoch's progress line, and this server completes
+// it with the ratings as a local run's checkpoint is.
+func (j *recJob) checkpointAcross(tr *registry.Training, fit, train, test recommender.Ratings, dir string, epoch int, best bool) error {
+	data := rankCheckpoint(dir, epoch, j.checkpointEvery, j.cfg.Epochs, best)
+	if data == nil {
+		return nil
+	}
+	model, err := recommender.Unmarshal(data)
+	if err != nil {
+		return sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainRecommenderName, err)
+	}
+	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs
+	if data, err = j.artifact(model, train, test, epoch); err != nil {
+		return err
+	}
+	return tr.Checkpoint(epoch, data)
 }

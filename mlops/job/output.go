@@ -95,10 +95,11 @@ func linkFile(from, path string) error {
 	return nil
 }
 
-// recommenderEpoch is epoch for a recommender's epoch, its metrics named
-// as train_recommender's columns.
-func (w *progress) recommenderEpoch(dir string, checkpointEvery int, e recommender.Epoch, snapshot func() ([]byte, error)) error {
-	return w.epoch(dir, checkpointEvery, false, false, Progress{Epoch: e.Epoch, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
+// recommenderEpoch is epoch for a recommender's epoch, best when its
+// selection loss is the lowest so far, its metrics named as
+// train_recommender's columns.
+func (w *progress) recommenderEpoch(dir string, spec Spec, best bool, e recommender.Epoch, snapshot func() ([]byte, error)) error {
+	return w.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles, Progress{Epoch: e.Epoch, Best: best, ElapsedMS: e.Elapsed.Milliseconds(), Metrics: map[string]*float64{
 		"train_rmse": metric(e.TrainRMSE), "test_rmse": metric(e.TestRMSE), "train_loss": metric(e.TrainLoss),
 		"recall_at_10": metric(e.RecallAt10), "ndcg_at_10": metric(e.NDCGAt10)}}, snapshot)
 }

@@ -96,7 +96,7 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 		return Result{}, err
 	}
 	coll := parallel.NewRanks(comm, spec.workers())
-	model, epochs, err := trainRecommender(dir, spec, comm, artifact, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
+	model, epochs, err := trainRecommender(dir, spec, cfg.Objective, comm, artifact, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
 		return recommender.TrainOn(ctx, coll, cfg, fit, test, start, report)
 	})
 	if err != nil {
@@ -110,7 +110,7 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 // rank 0 writes each epoch's progress, with a checkpoint encoded by encode
 // when one is due, and then the trained model, encoded likewise, as the
 // job's artifact. It returns the model and the last epoch trained.
-func trainRecommender(dir string, spec Spec, comm parallel.Comm, encode func(*recommender.Model, int) ([]byte, error),
+func trainRecommender(dir string, spec Spec, objective string, comm parallel.Comm, encode func(*recommender.Model, int) ([]byte, error),
 	train func(report func(recommender.Epoch) error) (*recommender.Model, error)) (*recommender.Model, int, error) {
 	var report func(recommender.Epoch) error
 	epochs := 0
@@ -120,9 +120,14 @@ func trainRecommender(dir string, spec Spec, comm parallel.Comm, encode func(*re
 			return nil, 0, err
 		}
 		defer p.Close()
+		lowest := math.Inf(1)
 		report = func(e recommender.Epoch) error {
 			epochs = e.Epoch
-			return p.recommenderEpoch(dir, spec.CheckpointEvery, e, func() ([]byte, error) { return encode(e.Snapshot(), e.Epoch) })
+			best := selection(objective, e) < lowest // false for a NaN, as the registry has it
+			if best {
+				lowest = selection(objective, e)
+			}
+			return p.recommenderEpoch(dir, spec, best, e, func() ([]byte, error) { return encode(e.Snapshot(), e.Epoch) })
 		}
 	}
 	model, err := train(report)
@@ -141,6 +146,16 @@ func trainRecommender(dir string, spec Spec, comm parallel.Comm, encode func(*re
 	return model, epochs, nil
 }
 
+// selection is the loss by which an epoch of a recommender of objective
+// is the best so far, as train_recommender records it: the test RMSE, or
+// for the ranking objectives 1 − NDCG@10.
+func selection(objective string, e recommender.Epoch) float64 {
+	if recommender.IsRanking(objective) {
+		return 1 - e.NDCGAt10
+	}
+	return e.TestRMSE
+}
+
 // runShard trains a sharded recommender job (see WriteShards): the rank
 // reads its own users' ratings only, and the statistics over every rating
 // from the job; rank 0's artifacts are the model alone, which the server
@@ -156,7 +171,7 @@ func runShard(ctx context.Context, dir string, spec Spec, cfg recommender.Config
 	}
 	coll := parallel.NewRanks(comm, spec.workers())
 	encode := func(m *recommender.Model, _ int) ([]byte, error) { return m.Marshal() }
-	model, epochs, err := trainRecommender(dir, spec, comm, encode, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
+	model, epochs, err := trainRecommender(dir, spec, cfg.Objective, comm, encode, func(report func(recommender.Epoch) error) (*recommender.Model, error) {
 		return recommender.TrainShard(ctx, coll, cfg, train, test, s, start, report)
 	})
 	if err != nil {

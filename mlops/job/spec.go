@@ -52,9 +52,10 @@ type Spec struct {
 	Workers int `json:"workers,omitempty"`
 	// CheckpointEvery writes a checkpoint every so many epochs (0: none).
 	CheckpointEvery int `json:"checkpoint_every,omitempty"`
-	// CheckpointBest, for a GAT job, also writes a checkpoint after each
-	// epoch with a new lowest selection MSE (train_gat's checkpoint_every
-	// := 0).
+	// CheckpointBest also writes a checkpoint after each epoch with a new
+	// lowest selection loss (checkpoint_every := 0 of the SQL training
+	// functions): a GAT's validation MSE, else its test MSE; a
+	// recommender's test RMSE, or 1 − NDCG@10 for the ranking objectives.
 	CheckpointBest bool `json:"checkpoint_best,omitempty"`
 	// CheckpointFiles also keeps each checkpoint as the file
 	// CheckpointFileOf(epoch) until its reader (the SQL server) removes it,
@@ -116,8 +117,6 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("job spec: workers %d must be at least 1", s.Workers)
 	case s.CheckpointEvery < 0:
 		return fmt.Errorf("job spec: checkpoint_every %d must be at least 0", s.CheckpointEvery)
-	case s.CheckpointBest && s.Kind != KindGAT:
-		return fmt.Errorf("job spec: checkpoint_best is for a GAT job, not %q", s.Kind)
 	case s.Kind == KindRecommender && s.Start != "" && s.StartEpoch < 1:
 		return fmt.Errorf("job spec: start_epoch %d must be at least 1, the epoch of the recommender's start %q", s.StartEpoch, s.Start)
 	case s.StartEpoch != 0 && (s.Kind != KindRecommender || s.Start == ""):
