@@ -281,14 +281,17 @@ func (s *Stmt) Close() {
 
 // runTasks runs pending's tasks on this thread until its result is ready
 // (true) or it failed (false), as duckdb_execute_pending does before it
-// takes the result, but without its spin: DuckDB's loop calls for the
-// next task without pause, and while the tasks left are on DuckDB's
+// takes the result, but without its endless spin. DuckDB's loop asks for
+// the next task without pause, and while the tasks left are on DuckDB's
 // worker threads, such as a Mallard table function's waiting for its next
 // row (a training's next epoch), it keeps a whole core busy for as long.
 // Measured on train_recommender with workers := 1: the process kept two
 // cores busy, one of them in that loop. Here, where no task is free, this
-// thread sleeps, from pollMin doubling to pollMax, and asks again.
+// thread keeps asking for spinFor, as a short query's result is ready
+// that soon, and then sleeps, from pollMin doubling to pollMax, between
+// asks.
 func runTasks(pending mapping.PendingResult) bool {
+	var idle time.Time // since when no task was free; zero while there were
 	wait := pollMin
 	for {
 		switch bindings.PendingExecuteTask(pending) {
@@ -297,18 +300,24 @@ func runTasks(pending mapping.PendingResult) bool {
 		case bindings.PendingStateError:
 			return false
 		case bindings.PendingStateNoTasksAvailable:
-			time.Sleep(wait)
-			wait = min(2*wait, pollMax)
+			if idle.IsZero() {
+				idle = time.Now()
+			} else if time.Since(idle) > spinFor {
+				time.Sleep(wait)
+				wait = min(2*wait, pollMax)
+			}
 		default:
-			wait = pollMin
+			idle, wait = time.Time{}, pollMin
 		}
 	}
 }
 
-// The pauses of runTasks while DuckDB's worker threads hold every
-// task: short at first, for a query about to finish, and at most pollMax
-// of latency added to a result that waits on a long one.
+// How runTasks waits while DuckDB's worker threads hold every task: it
+// asks again at once for spinFor, then sleeps from pollMin, doubling, to
+// at most pollMax, the latency this adds to a result that waits on a long
+// task.
 const (
+	spinFor = 200 * time.Microsecond
 	pollMin = 20 * time.Microsecond
 	pollMax = time.Millisecond
 )
