@@ -95,14 +95,6 @@ func (n *net) outputs(a []float64, s scale, dst []float64) float64 {
 // softmax does, value for value: the exponentials and the scaling in
 // chunks, their sum in item order.
 func softmaxFrom(z []float64, top float64) {
-	chunks(len(z), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			z[i] = math.Exp(z[i] - top)
-		}
-	})
-	var sum float64
-	for _, v := range z {
-		sum += v
-	}
+	sum := normaliser(z, top, z) // the exponentials in place
 	chunks(len(z), func(_, lo, hi int) { floats.Scale(1/sum, z[lo:hi]) })
 }
