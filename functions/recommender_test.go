@@ -302,7 +302,7 @@ func TestRecommenderErrors(t *testing.T) {
 	cols := ", user := 'usr', item := 'itm', rating := 'stars', epochs := 1, hidden := [4]"
 	expectErrors(t, conn, []failing{
 		{"SELECT * FROM train_recommender('words', model := 'm'" + cols + ")", "42804", "ratings must be numeric"},
-		{"SELECT * FROM train_recommender('reals', model := 'm'" + cols + ")", "42804", "ids must be integers or text"},
+		{"SELECT * FROM train_recommender('reals', model := 'm'" + cols + ")", "42804", "ids must be integers within BIGINT (TINYINT to BIGINT, UTINYINT to UINTEGER) or text"},
 		{"SELECT * FROM train_recommender('nulls', model := 'm'" + cols + ")", "22004", "the rating of user u1 for item i9 is NULL"},
 		{"SELECT * FROM train_recommender('nullid', model := 'm'" + cols + ")", "22004", "user column usr has a NULL"},
 		{"SELECT * FROM train_recommender('none', model := 'm'" + cols + ")", "22000", "has no ratings"},

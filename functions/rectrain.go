@@ -205,8 +205,8 @@ func ratingColumns(src *source, user, item, rating string) (recColumns, error) {
 		case c.Type.ID == storage.TypeVarchar:
 			*col.isText = true
 		default:
-			return out, sqlstate.New(sqlstate.DatatypeMismatch, "%s: %s := %s names column %s of type %s; ids must be integers or text",
-				src.fn, col.arg, quote(col.name), c.Name, c.Type).WithHint("Cast it in the source, for example CAST(%s AS VARCHAR).", ident(c.Name))
+			return out, sqlstate.New(sqlstate.DatatypeMismatch, "%s: %s := %s names column %s of type %s; ids must be integers within BIGINT (TINYINT to BIGINT, UTINYINT to UINTEGER) or text",
+				src.fn, col.arg, quote(col.name), c.Name, c.Type).WithHint("Cast it in the source, for example CAST(%s AS VARCHAR), or CAST(%s AS BIGINT) where its values fit.", ident(c.Name), ident(c.Name))
 		}
 	}
 	return out, nil
