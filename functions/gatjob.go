@@ -191,6 +191,7 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 	began = time.Now()
 	fpDone := make(chan string, 1)
 	go func() { fpDone <- dataFingerprint(j.w.entityNames(), m) }() // beside the season's detection
+	j.noticeNeighbors(m)
 	err = j.resolveSeason(m)
 	fp := <-fpDone
 	if err != nil {
@@ -420,6 +421,15 @@ func largest(m series.Matrix) float64 {
 
 // resolveSeason sets the season the baselines and MASE use: the one given,
 // checked against the training rows, or the one detected in them.
+// noticeNeighbors tells, where neighbors := k asks for at least every
+// other entity of m's, that the graph keeps every pair, as neighbors := 0
+// does: the clamp the README documents.
+func (j *gatJob) noticeNeighbors(m series.Matrix) {
+	if k := j.cfg.Neighbors; k > 0 && k >= m.N-1 {
+		j.c.caller.Notice(fmt.Sprintf("train_gat: neighbors := %d is at least the %d other entities of each; every pair of entities is an edge, as with neighbors := 0", k, m.N-1))
+	}
+}
+
 func (j *gatJob) resolveSeason(m series.Matrix) error {
 	train, _, err := series.Split(m, j.cfg.Span(), j.cfg.TrainFraction)
 	if err != nil {

@@ -55,6 +55,7 @@ func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, erro
 				release()
 			}
 		}()
+		j.noticeNeighbors(m)
 		if err := j.resolveSeason(m); err != nil {
 			return nil, err
 		}

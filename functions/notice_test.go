@@ -102,3 +102,47 @@ func TestTrainGATNoticesTimeEveryPhase(t *testing.T) {
 		t.Errorf("storing %.2fs and evaluate+report+artifact %.2fs exceed the %.2fs after the last epoch", store, finish, after)
 	}
 }
+
+// TestTrainGATNeighborsClamped checks that neighbors := k of at least the
+// other entities trains on every pair, as neighbors := 0 does (the same
+// losses), and says so in a NOTICE; a k below them sends none.
+func TestTrainGATNeighborsClamped(t *testing.T) {
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(t, conn, "CREATE TABLE tri AS SELECT i AS t, sin(i / 3.0) AS a, cos(i / 5.0) AS b, sin(i / 7.0) AS c FROM range(60) r(i)")
+	losses := func(neighbors int) []float64 {
+		rows, err := conn.Query(context.Background(), fmt.Sprintf(
+			"SELECT train_mse FROM train_gat('tri', model := 'n%d', time := ['t'], epochs := 2, neighbors := %d)", neighbors, neighbors))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := pgx.CollectRows(rows, pgx.RowTo[float64])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	clamped := func() bool {
+		for _, n := range notices {
+			if regexp.MustCompile(`^train_gat: neighbors := \d+ is at least the 2 other entities of each; every pair`).MatchString(n) {
+				return true
+			}
+		}
+		return false
+	}
+	notices = nil
+	all := losses(0)
+	if clamped() {
+		t.Errorf("neighbors := 0 sent the clamp NOTICE: %q", notices)
+	}
+	for _, k := range []int{2, 50} {
+		notices = nil
+		if got := losses(k); fmt.Sprint(got) != fmt.Sprint(all) || !clamped() {
+			t.Errorf("neighbors := %d: losses %v (neighbors := 0: %v), NOTICEs %q; want the same losses and the clamp NOTICE", k, got, all, notices)
+		}
+	}
+	notices = nil
+	if losses(1); clamped() {
+		t.Errorf("neighbors := 1 of 2 other entities sent the clamp NOTICE: %q", notices)
+	}
+}
