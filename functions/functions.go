@@ -286,7 +286,14 @@ func (t *table) start() error {
 	}
 	t.cur = r
 	if r.close != nil {
-		r.close = sync.OnceFunc(r.close)
+		// A canceled statement reports its cancel once close has run (a
+		// training run has ended canceled), not while it still runs.
+		release := t.caller.Hold()
+		close := r.close
+		r.close = sync.OnceFunc(func() {
+			defer release()
+			close()
+		})
 		runtime.AddCleanup(r, func(f func()) { f() }, r.close)
 		r.stop = context.AfterFunc(ctx, func() {
 			t.mu.Lock()

@@ -210,6 +210,17 @@ func TestCancelRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, other, "SELECT status FROM mlops.training_runs WHERE run_id = 2", "canceled")
+
+	// A statement canceled by the server (statement_timeout) reports its
+	// cancel once the run has ended: the next statement of any session
+	// sees the run canceled, never still training. (pgx gives up on a
+	// query whose context ends without waiting for the server's answer.)
+	timed := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	exec(t, timed, "SET statement_timeout = '1500ms'")
+	wantCode(t, <-startTraining(timed, context.Background(), strings.ReplaceAll(longTraining, "'g'", "'k'")), "57014")
+	if s := scanOne[string](t, other, "SELECT status FROM mlops.training_runs WHERE model = 'k'"); s != "canceled" {
+		t.Errorf("run status %s once the statement_timeout is reported", s)
+	}
 }
 
 // TestTrainingQueue runs one training at a time: a second waits as queued

@@ -43,7 +43,8 @@ type identity struct {
 type callState struct {
 	ctx     context.Context
 	mu      sync.Mutex
-	failure error // the typed error a function failed the statement with
+	failure error          // the typed error a function failed the statement with
+	holds   sync.WaitGroup // work a canceled statement waits for (see Caller.Hold)
 }
 
 // CallerOf returns the caller whose token (the value of CallerVariable on
@@ -108,6 +109,23 @@ func (c Caller) Fail(err error) error {
 		st.mu.Unlock()
 	}
 	return err
+}
+
+// Hold marks work the calling statement started, such as a training run,
+// that must wind up before a canceled statement reports its cancel: when
+// the client cancels, times out or goes away, the statement's error is
+// sent only once every hold is released, so that a session that looks
+// next sees the run already ended (canceled), not still training. The
+// caller releases the hold when the work has wound up, at the latest once
+// the statement's context is done; a statement that ends otherwise does not
+// wait for it. Release may be called more than once.
+func (c Caller) Hold() (release func()) {
+	st := c.state()
+	if st == nil {
+		return func() {}
+	}
+	st.holds.Add(1)
+	return sync.OnceFunc(st.holds.Done)
 }
 
 func (c Caller) state() *callState {

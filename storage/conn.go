@@ -95,7 +95,8 @@ func (c *Conn) Exec(ctx context.Context, query string) error {
 
 // watch interrupts c whenever ctx is done, until the returned stop is called.
 // stop waits for the interrupting goroutine, so no interrupt meant for this
-// statement can reach the next one.
+// statement can reach the next one, and, where ctx is done, for the work
+// Mallard's functions hold (see Caller.Hold).
 func (c *Conn) watch(ctx context.Context) (stop func()) {
 	call := c.begin(ctx)
 	done := make(chan struct{})
@@ -117,6 +118,7 @@ func (c *Conn) watch(ctx context.Context) (stop func()) {
 		close(done)
 		if !unregister() {
 			<-finished
+			call.holds.Wait()
 		}
 		c.end(call)
 	}
