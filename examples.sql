@@ -180,6 +180,11 @@ FROM recommend('movies', user_id := 100000, k := 3, fallback := 'popular', items
 SELECT u.userId, m.title, round(r.score, 2) AS predicted
 FROM (VALUES (1), (2)) AS u(userId), unnest(recommendations('movies', u.userId, 2)) AS t(r)
 JOIN movies m ON m.movieId = r.item ORDER BY u.userId, r.score DESC;
+-- Train on from the newest version's weights: a new version whose epochs
+-- number on from its 10, with the columns and options it was trained with
+-- (the optimiser's state starts afresh). Kept out of serving here.
+SELECT epoch, round(train_rmse, 2) AS train_rmse, round(test_rmse, 2) AS test_rmse
+FROM train_recommender('ratings', resume := 'movies', epochs := 11, deploy := 'never');
 
 -- Ranking what a user will pick is another objective: a multinomial
 -- denoising autoencoder (Mult-DAE) learns a softmax over every movie from

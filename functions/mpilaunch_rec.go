@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/mallard/mallard/mlops/job"
@@ -22,7 +24,8 @@ import (
 // x workers trains here (the curve to 1e-9). Rank 0's epochs are
 // recorded, sent as NOTICEs and emitted as a local run's are; the model
 // it stores is then measured and stored as a local run's is, and so are
-// its checkpoints (see checkpointAcross).
+// its checkpoints (see checkpointAcross). A resumed run's ranks start from
+// the resumed version's model, which this server writes into the job.
 func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, test recommender.Ratings,
 	emit func(row ...any) error) (*registry.Result, error) {
 	perRank := j.cfg.Workers / j.mpi.ranks
@@ -39,11 +42,14 @@ func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, tes
 	shard := recommender.ShardOf(j.cfg, fit, test, j.mpi.ranks)
 	spec := job.Spec{Kind: job.KindRecommender, Seed: j.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
 		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
+	if j.from != nil {
+		spec.Start, spec.StartEpoch = startFile, j.from.epoch
+	}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteShards(ctx, dir, fit, test, shard); err != nil {
 			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainRecommenderName, j.mpi.jobDir, err)
 		}
-		return nil
+		return j.exportStart(dir)
 	}
 	data, err := j.mpi.run(ctx, spec, export, func(dir string, p job.Progress) error {
 		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: metricOf(p, "train_rmse"), TestRMSE: metricOf(p, "test_rmse"),
@@ -74,6 +80,22 @@ func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, tes
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs // the ranks knew the users and items by index only
 	return j.result(ctx, model, train, test)
+}
+
+// exportStart writes the model a resumed run goes on from into the job
+// in dir as its start (see job.Spec.Start); nothing for a new run.
+func (j *recJob) exportStart(dir string) error {
+	if j.from == nil {
+		return nil
+	}
+	data, err := j.from.model.Marshal()
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, startFile), data, 0o644)
+	}
+	if err != nil {
+		return j.mpi.dirError(err)
+	}
+	return nil
 }
 
 // recordEpoch records an epoch of a run across ranks as record does, with

@@ -48,20 +48,8 @@ func (j *recJob) artifact(model *recommender.Model, train, test recommender.Rati
 // recommender.UnmarshalShared), so that decoding does not hold the
 // artifact and a copy of it at once; data is not to be used afterwards.
 func decodeRecArtifact(data []byte) (*recArtifact, error) {
-	if len(data) < len(recommender.ArtifactMagic) || string(data[:len(recommender.ArtifactMagic)]) != string(recommender.ArtifactMagic) {
-		return nil, fmt.Errorf("decode recommender artifact: not one")
-	}
-	data = data[len(recommender.ArtifactMagic):]
-	var parts [][]byte
-	for range 4 {
-		if len(data) < 8 || binary.LittleEndian.Uint64(data) > uint64(len(data)-8) {
-			return nil, fmt.Errorf("decode recommender artifact: truncated")
-		}
-		n := binary.LittleEndian.Uint64(data)
-		parts, data = append(parts, data[8:8+n]), data[8+n:]
-	}
-	var h recHeader
-	if err := json.Unmarshal(parts[0], &h); err != nil {
+	parts, h, err := splitRecArtifact(data, 4)
+	if err != nil {
 		return nil, fmt.Errorf("decode recommender artifact: %w", err)
 	}
 	m, err := recommender.UnmarshalShared(parts[1])
@@ -79,6 +67,30 @@ func decodeRecArtifact(data []byte) (*recArtifact, error) {
 		return nil, fmt.Errorf("decode recommender artifact: the ratings do not fit the model")
 	}
 	return a, nil
+}
+
+// splitRecArtifact returns the first n parts of an artifact (see
+// recommender.AppendArtifact), without copying them out of data, and its
+// header, the first part, decoded.
+func splitRecArtifact(data []byte, n int) ([][]byte, recHeader, error) {
+	var h recHeader
+	magic := recommender.ArtifactMagic
+	if len(data) < len(magic) || string(data[:len(magic)]) != string(magic) {
+		return nil, h, fmt.Errorf("not a recommender artifact")
+	}
+	data = data[len(magic):]
+	parts := make([][]byte, n)
+	for i := range parts {
+		if len(data) < 8 || binary.LittleEndian.Uint64(data) > uint64(len(data)-8) {
+			return nil, h, fmt.Errorf("the artifact is truncated")
+		}
+		size := binary.LittleEndian.Uint64(data)
+		parts[i], data = data[8:8+size], data[8+size:]
+	}
+	if err := json.Unmarshal(parts[0], &h); err != nil {
+		return nil, h, err
+	}
+	return parts, h, nil
 }
 
 // popularItems are every item, most popular first, as the model's Popular

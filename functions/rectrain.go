@@ -65,6 +65,8 @@ func trainRecommenderFunction() tableFunction {
 				{name: "hold_out_users", kind: kindFloat, min: 0, max: 0.9, def: 0.0},
 				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
+				{name: "resume", kind: kindText},
+				{name: "allow_data_change", kind: kindBool, def: false},
 				{name: "objective", kind: kindText, choices: recommender.Objectives(), def: def.Objective},
 				{name: "dropout", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: ranking.Dropout},
 				{name: "negatives", kind: kindInt, min: 0, max: 1_000_000, def: int64(ranking.Negatives)},
@@ -92,6 +94,9 @@ type recJob struct {
 	checkpointEvery int
 	// mpi launches the run across MPI ranks; nil trains in this process.
 	mpi *mpiLaunch
+	// from is the version a resumed run continues; nil for a new run.
+	from            *recStart
+	allowDataChange bool
 	// reserved gives back the memory this execution reserved in the
 	// server's budget (the ratings, then the item tables); nil when none.
 	reserved []func()
@@ -112,6 +117,13 @@ type recColumns struct {
 }
 
 func bindTrainRecommender(c *call, a args) (*table, error) {
+	var from *recStart
+	if a.given("resume") {
+		var err error
+		if a, from, err = resumeArgs(c, a); err != nil {
+			return nil, err
+		}
+	}
 	cfg := recommender.DefaultConfig()
 	cfg.Hidden, cfg.Activation, cfg.Output = a.ints("hidden"), a.text("activation"), a.text("output")
 	cfg.Epochs, cfg.LR, cfg.Optimizer = int(a.int("epochs")), a.float("lr"), a.text("optimizer")
@@ -137,10 +149,15 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
 	}
+	if from != nil {
+		if err := from.checkEpochs(cfg.Epochs); err != nil {
+			return nil, err
+		}
+	}
 	dup, _ := recommender.ParseDuplicates(a.text("duplicates"))
 	job := &recJob{c: c, cfg: cfg, name: a.text("model"), testFraction: a.float("test_fraction"),
 		minUserRatings: a.int("min_user_ratings"), duplicates: dup, deploy: a.text("deploy"),
-		checkpointEvery: int(a.int("checkpoint_every"))}
+		checkpointEvery: int(a.int("checkpoint_every")), from: from, allowDataChange: a.bool("allow_data_change")}
 	if job.name == "" {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainRecommenderName).
 			WithHint("Name the model to train: train_recommender(source, model := 'name').")
@@ -170,6 +187,8 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 		if job.cols.ItemNames, err = itemNamesArg(c, a.text("item_names"), job.cols); err != nil {
 			return nil, err
 		}
+	} else if from != nil {
+		job.cols.ItemNames = from.itemNames
 	}
 	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_rmse", T: doubleType()},
 		{Name: "test_rmse", T: doubleType()}, {Name: "recall_at_10", T: doubleType()}, {Name: "ndcg_at_10", T: doubleType()},
@@ -415,9 +434,16 @@ func (j *recJob) start(ctx context.Context) (r *run, err error) {
 		trainRecommenderName, train.Items, j.cfg.Hidden, j.cfg.Optimizer)); err != nil {
 		return nil, err
 	}
+	fp := ratingsFingerprint(train, test)
+	if j.from != nil {
+		if err := j.checkResume(train, fp); err != nil {
+			return nil, err
+		}
+	}
 	spec := registry.Spec{Kind: recommenderKind, Name: j.name, Params: j.params(), Source: j.src.text,
-		Fingerprint: ratingsFingerprint(train, test), Rows: int64(train.Len() + test.Len()), Entities: int64(train.Users),
-		Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy, Session: j.c.caller.ID()}
+		Fingerprint: fp, Rows: int64(train.Len() + test.Len()), Entities: int64(train.Users),
+		Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy, Session: j.c.caller.ID(),
+		ResumedFrom: j.resumedFrom()}
 	tr, err := j.c.reg.Begin(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -434,7 +460,7 @@ func (j *recJob) start(ctx context.Context) (r *run, err error) {
 		if h := j.cfg.HoldOutUsers; h > 0 {
 			fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
 		}
-		model, err := recommender.Train(ctx, j.cfg, fit, test, func(e recommender.Epoch) error {
+		model, err := recommender.TrainFrom(ctx, j.cfg, fit, test, j.startPoint(), func(e recommender.Epoch) error {
 			best, err := j.record(tr, train, test, &e)
 			if err != nil {
 				return err
@@ -453,15 +479,8 @@ func (j *recJob) start(ctx context.Context) (r *run, err error) {
 }
 
 // params are the run's hyperparameters as recorded.
-func (j *recJob) params() any {
-	return struct {
-		recommender.Config
-		recColumns
-		TestFraction   float64 `json:"test_fraction"`
-		MinUserRatings int64   `json:"min_user_ratings"`
-		Duplicates     string  `json:"duplicates"`
-		Ranks          int     `json:"ranks,omitempty"`
-	}{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String(), j.ranks()}
+func (j *recJob) params() recParams {
+	return recParams{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String(), j.ranks()}
 }
 
 // record commits an epoch to the registry, reports whether its test loss

@@ -261,7 +261,7 @@ func trainUntilCheckpoint(t *testing.T, p *mallardProcess, conn *pgx.Conn) <-cha
 	trained := make(chan error, 1)
 	go func() {
 		defer trainer.Close(context.Background())
-		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2)")
+		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0)")
 		trained <- err
 	}()
 	deadline := time.Now().Add(60 * time.Second)

@@ -30,8 +30,8 @@ Usage:
 On SIGTERM or SIGINT the server stops accepting clients and ends idle
 sessions at once; running statements may complete for --shutdown-grace,
 then they are canceled, training runs are recorded interrupted (resume
-them with train_gat(..., resume := 'model')), the database is
-checkpointed, and mallard exits 0.
+them with train_gat(..., resume := 'model') or train_recommender(...,
+resume := 'model')), the database is checkpointed, and mallard exits 0.
 
 Every flag can also be set by the environment variable in brackets; a flag
 given on the command line wins.

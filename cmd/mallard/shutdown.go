@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
+	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
@@ -32,8 +34,9 @@ type stopping struct {
 // grace, and each session ends once its statement has; when grace is
 // over the statements still running are canceled and their sessions end
 // (57P01). Training runs stopped that way are recorded interrupted, their
-// last checkpoint kept for train_gat's resume. Last, the database is
-// checkpointed and closed. Each step is logged.
+// last checkpoint kept for resume := of the function that trained them
+// (see resumeCalls). Last, the database is checkpointed and closed. Each
+// step is logged.
 func (s stopping) stop() error {
 	s.log.Info("shutting down: accepting no more clients, ending idle sessions", "sessions", s.srv.Sessions(), "grace", s.grace.String())
 	gctx, cancel := context.WithTimeout(context.Background(), s.grace)
@@ -56,9 +59,35 @@ func (s stopping) stop() error {
 		if ierr := s.reg.Interrupted(ctx, runs); ierr != nil {
 			err = errors.Join(err, ierr)
 		} else {
-			s.log.Info("shutting down: training runs interrupted; resume them with train_gat(..., resume := 'model')", "run_ids", runs)
+			s.log.Info("shutting down: training runs interrupted; resume them with "+s.resumeCalls(ctx, runs), "run_ids", runs)
 		}
 	}
 	s.log.Info("shutting down: checkpointing and closing the database")
 	return errors.Join(err, s.db.Close(ctx))
+}
+
+// resumeCalls names the calls that resume the training runs ids, by the
+// kinds of model they train: train_gat(..., resume := 'model') for a GAT,
+// train_recommender(..., resume := 'model') for a recommender, each once,
+// joined by "or"; both where a run cannot be read.
+func (s stopping) resumeCalls(ctx context.Context, ids []int64) string {
+	fns := map[string]bool{}
+	for _, id := range ids {
+		run, err := s.reg.Run(ctx, id)
+		switch {
+		case err != nil:
+			fns["train_gat"], fns["train_recommender"] = true, true
+		case run.Kind == job.KindRecommender:
+			fns["train_recommender"] = true
+		default:
+			fns["train_gat"] = true
+		}
+	}
+	var calls []string
+	for _, fn := range []string{"train_gat", "train_recommender"} {
+		if fns[fn] {
+			calls = append(calls, fn+"(..., resume := 'model')")
+		}
+	}
+	return strings.Join(calls, " or ")
 }

@@ -34,7 +34,8 @@ func (r *Registry) Unfinished(ctx context.Context) ([]int64, error) {
 // (they ended canceled, or had not ended yet), and their model versions
 // as interrupted, as a restart records the runs a killed server left
 // unfinished: a version keeps its last checkpoint, and
-// train_gat(..., resume := 'name') goes on from it. It is called once the
+// train_gat(..., resume := 'name') or train_recommender(..., resume :=
+// 'name') goes on from it. It is called once the
 // runs' statements are canceled, and first waits, until ctx ends, for
 // each run to record its end: a training goroutine may outlive its
 // session by the time it takes to notice and write, and must not write

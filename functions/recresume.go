@@ -1,0 +1,228 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+
+	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// recStart is the version a resumed train_recommender run continues: the
+// model of its last checkpoint (or its final one), the epoch it had
+// trained, and what the registry recorded of its data.
+type recStart struct {
+	ref         mlops.Ref
+	fingerprint string
+	model       *recommender.Model
+	epoch       int
+	itemNames   itemNames
+}
+
+// recParams are a train_recommender run's hyperparameters as
+// mlops.models records them.
+type recParams struct {
+	recommender.Config
+	recColumns
+	TestFraction   float64 `json:"test_fraction"`
+	MinUserRatings int64   `json:"min_user_ratings"`
+	Duplicates     string  `json:"duplicates"`
+	Ranks          int     `json:"ranks,omitempty"`
+}
+
+// resumeArgs reads the version that resume := names (the model's newest
+// with saved weights, if it names no version) and returns the call's
+// arguments as if it had also given each option it left out as that
+// version was trained with: its architecture, its data's columns and
+// split, its optimiser's and evaluation's options, and its workers when
+// the run stays in this process (ranks := N takes workers per rank, as a
+// new run does). model defaults to the resumed model's name. It refuses
+// an architecture other than the checkpoint's.
+func resumeArgs(c *call, a args) (args, *recStart, error) {
+	from, prev, err := loadRecStart(c, a.text("resume"))
+	if err != nil {
+		return nil, nil, err
+	}
+	// The arguments that shape the network: a resumed run has its
+	// checkpoint's, and a call may repeat them, not change them.
+	had := map[string]any{"objective": cmp.Or(prev.Objective, recommender.Rating), "hidden": prev.Hidden,
+		"activation": prev.Activation, "output": prev.Output}
+	for _, name := range []string{"objective", "hidden", "activation", "output"} {
+		if a.explicit(name) && fmt.Sprint(a.value(name)) != fmt.Sprint(had[name]) {
+			return nil, nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
+				trainRecommenderName, name, argText(a.value(name)), argText(had[name]), from.ref).
+				WithHint("Leave %s out to keep the checkpoint's.", name)
+		}
+	}
+	maps.Copy(had, map[string]any{"epochs": int64(prev.Epochs), "lr": prev.LR, "optimizer": prev.Optimizer,
+		"batch_size": int64(prev.BatchSize), "l2": prev.L2, "seed": int64(prev.Seed), "rank_users": int64(prev.RankUsers),
+		"hold_out_users": prev.HoldOutUsers, "test_fraction": prev.TestFraction, "min_user_ratings": prev.MinUserRatings,
+		"duplicates": prev.Duplicates, "user": prev.User, "item": prev.Item, "implicit": prev.Implicit})
+	if a.int("ranks") <= 1 {
+		had["workers"] = int64(prev.Workers)
+	}
+	implicit := prev.Implicit
+	if a.explicit("implicit") {
+		implicit = a.bool("implicit")
+	}
+	if !implicit { // implicit data have no rating column, and every interaction is relevant
+		had["rating"], had["relevant"] = prev.Rating, prev.Relevant
+	}
+	if recommender.IsRanking(prev.Objective) {
+		had["dropout"], had["negatives"] = prev.Dropout, int64(prev.Negatives)
+	}
+	if prev.Objective == recommender.RankingVAE {
+		had["anneal_cap"] = prev.AnnealCap
+	}
+	out := maps.Clone(a)
+	explicit := map[string]bool{}
+	if e, ok := a[explicitKey].(map[string]bool); ok {
+		maps.Copy(explicit, e)
+	}
+	out[explicitKey] = explicit
+	for name, v := range had {
+		if !explicit[name] {
+			out[name], explicit[name] = v, true
+		}
+	}
+	if !a.given("model") {
+		out["model"] = from.ref.Name
+	}
+	return out, from, nil
+}
+
+// argText is an argument's value as a call writes it.
+func argText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return quote(v)
+	case []int:
+		parts := make([]string, len(v))
+		for i, n := range v {
+			parts[i] = strconv.Itoa(n)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// loadRecStart reads the model version ref names, and its hyperparameters.
+func loadRecStart(c *call, text string) (*recStart, recParams, error) {
+	var prev recParams
+	ref, err := mlops.ParseRef(text)
+	if err != nil {
+		return nil, prev, sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", trainRecommenderName, err)
+	}
+	if ref.Version == 0 {
+		if ref.Version, err = c.reg.LatestWithWeights(c.ctx(), ref.Name); err != nil {
+			return nil, prev, err
+		}
+		if ref.Version == 0 {
+			return nil, prev, sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", trainRecommenderName, quote(ref.Name)).
+				WithHint("SELECT name, version, status, checkpoint_epoch FROM mlops.models lists the versions and their checkpoints.")
+		}
+	}
+	m, err := c.reg.Load(c.ctx(), recommenderKind, ref)
+	if err != nil {
+		return nil, prev, registryError(trainRecommenderName, err)
+	}
+	v, err := c.reg.Version(c.ctx(), m.Ref)
+	if err != nil {
+		return nil, prev, registryError(trainRecommenderName, err)
+	}
+	if err := json.Unmarshal([]byte(v.Hyperparameters), &prev); err != nil {
+		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the hyperparameters of %s: %v", trainRecommenderName, m.Ref, err)
+	}
+	from, err := decodeRecStart(m.Artifact)
+	if err != nil {
+		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the saved weights of %s: %v", trainRecommenderName, m.Ref, err)
+	}
+	from.ref, from.fingerprint, from.itemNames = m.Ref, v.Fingerprint, prev.ItemNames
+	return from, prev, nil
+}
+
+// decodeRecStart decodes the parts of a recommender artifact (see
+// recArtifact) that training goes on from: the header and the model,
+// copied out of data, so that the ratings, the bulk of it, are not kept.
+func decodeRecStart(data []byte) (*recStart, error) {
+	parts, h, err := splitRecArtifact(data, 2)
+	if err != nil {
+		return nil, err
+	}
+	m, err := recommender.Unmarshal(parts[1])
+	if err != nil {
+		return nil, err
+	}
+	return &recStart{model: m, epoch: h.Epoch}, nil
+}
+
+// checkEpochs refuses a resumed run that would train no epoch.
+func (s *recStart) checkEpochs(epochs int) error {
+	if s.epoch >= epochs {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
+			trainRecommenderName, s.ref, s.epoch, epochs).WithHint("Give epochs := %d or more.", s.epoch+1)
+	}
+	return nil
+}
+
+// checkResume checks that a resumed run trains on the items its
+// checkpoint has a row of weights for, in the same order, and unless
+// allowed, on the data it was trained on, split alike.
+func (j *recJob) checkResume(train recommender.Ratings, fp string) error {
+	had, has := j.from.model.ItemIDs, train.ItemIDs
+	same := had != nil && has != nil && had.Len() == has.Len()
+	for k := 0; same && k < had.Len(); k++ {
+		same = had.At(k) == has.At(k)
+	}
+	if !same {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the source's items differ from those %s was trained on",
+			trainRecommenderName, j.from.ref).WithDetail("It has weights for %d items; the ratings to train on have %d%s.",
+			j.from.model.Items, train.Items, firstItemDiff(had, has)).
+			WithHint("The network has a row of weights per item: resume on ratings of the same items, or train a new model.")
+	}
+	if fp != j.from.fingerprint && !j.allowDataChange {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the data differs from the data %s was trained on", trainRecommenderName, j.from.ref).
+			WithDetail("Its fingerprint was %s; the source's is %s. The fingerprint covers every rating and their split by test_fraction and seed.",
+				j.from.fingerprint, fp).
+			WithHint("allow_data_change := true resumes on the new data.")
+	}
+	return nil
+}
+
+// firstItemDiff names the first item where two lists of items differ.
+func firstItemDiff(had, has *recommender.IDs) string {
+	if had == nil || has == nil {
+		return ""
+	}
+	for k := range min(had.Len(), has.Len()) {
+		if had.At(k) != has.At(k) {
+			return fmt.Sprintf("; the first to differ is item %s, where it had %s", has.At(k), had.At(k))
+		}
+	}
+	return ""
+}
+
+// startPoint is where the run's training begins: from scratch, or from
+// the resumed version's model after its epochs.
+func (j *recJob) startPoint() recommender.Start {
+	if j.from == nil {
+		return recommender.Start{}
+	}
+	return recommender.Start{Model: j.from.model, Epoch: j.from.epoch}
+}
+
+// resumedFrom is the version the run continues, as mlops.training_runs
+// records it: "" for a new run.
+func (j *recJob) resumedFrom() string {
+	if j.from == nil {
+		return ""
+	}
+	return j.from.ref.String()
+}
