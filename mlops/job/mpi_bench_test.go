@@ -20,7 +20,13 @@ import (
 // BenchmarkMPIScaling prints, for each model, the epoch time of 1 rank x 1
 // worker and of 2 ranks x 1 worker (mpirun --bind-to none --mca
 // mpi_yield_when_idle 1 on this machine, Open MPI's default transports),
-// their ratio, and the 2 ranks' all-reduce share.
+// their ratio, and the 2 ranks' all-reduce share. It also prints this
+// host's floor for that ratio: two 1 x 1 runs of the whole job started at
+// once each take an epoch time P, so two processors do two epochs' work in
+// P, and 2 ranks that split one epoch's work perfectly, exchanging nothing,
+// would take P/2: the floor is P/2 over the 1 x 1 epoch time alone. Where
+// the processors slow each other down (shared caches, memory bandwidth, a
+// hypervisor's sibling threads), it is above 0.5.
 // The two are run interleaved, MPI_BENCH_ROUNDS times (3 by default); an
 // epoch time is the mean of a run's epochs after the first (which has
 // the set-up in it), and the table shows each configuration's median.
@@ -56,9 +62,11 @@ func BenchmarkMPIScaling(b *testing.B) {
 			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat or recommender", models)
 		}
 	}
-	fmt.Printf("%-74s %12s %12s %8s %16s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share")
+	fmt.Printf("%-74s %12s %12s %8s %16s %7s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share", "floor")
 	for _, j := range jobs {
 		one, two, share := make([][]float64, len(bins)), make([][]float64, len(bins)), make([][]float64, len(bins))
+		var pair []float64 // two 1 x 1 runs of this tree's binary at once: their mean epoch time
+		twin := copyJob(b, j.dir)
 		for range rounds {
 			for k, bin := range bins {
 				for _, ranks := range []int{1, 2} {
@@ -70,12 +78,49 @@ func BenchmarkMPIScaling(b *testing.B) {
 					}
 				}
 			}
+			pair = append(pair, benchPair(b, bins[0].path, j.dir, twin))
 		}
 		for k, bin := range bins {
 			o, t := median(one[k]), median(two[k])
-			fmt.Printf("%-74s %12.3f %12.3f %8.2f %15.1f%%\n", j.name+bin.label, o, t, t/o, 100*median(share[k]))
+			fmt.Printf("%-74s %12.3f %12.3f %8.2f %15.1f%% %7.2f\n", j.name+bin.label, o, t, t/o, 100*median(share[k]), median(pair)/2/median(one[0]))
 		}
 	}
+}
+
+// benchPair runs the 1 x 1 job of dir and its copy twin at once and
+// returns the mean of their epoch times.
+func benchPair(b *testing.B, bin, dir, twin string) float64 {
+	var other float64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		other, _ = benchRun(b, bin, twin, 1)
+	}()
+	epoch, _ := benchRun(b, bin, dir, 1)
+	<-done
+	return (epoch + other) / 2
+}
+
+// copyJob copies the files of the job in dir into a new directory.
+func copyJob(b *testing.B, dir string) string {
+	twin := b.TempDir()
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		if f.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(twin, f.Name()), data, 0o644)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return twin
 }
 
 // benchRun runs the job in dir on ranks ranks and returns its mean epoch

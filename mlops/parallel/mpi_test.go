@@ -92,6 +92,16 @@ func worldRank(w *parallel.World) error {
 	if want := [][]float64{{3}, {3, 6}, {}}[rank]; !slices.Equal(sums[[]int{0, 1, 3}[rank]:][:len(want)], want) {
 		return fmt.Errorf("reduce-scatter: part %v of %v, want %v", parts, sums, want)
 	}
+	// Sums in rank order: 1+e+e is 1 so taken, and e+e+1 is 1+2e, where
+	// e is half the spacing of float64s at 1; any other order differs.
+	e := math.Ldexp(1, -53)
+	ordered := [][]float64{{1, e, 1, e}, {e, e, e, e}, {e, 1, e, 1}}[rank]
+	if err := w.ReduceScatterSum(ordered, []int{0, 2, 2}); err != nil {
+		return err
+	}
+	if got := ordered[max(2*rank-2, 0):][:2]; rank > 0 && (got[0] != 1 || got[1] != 1+2*e) {
+		return fmt.Errorf("reduce-scatter in rank order: part %v, want [1 %v]", got, 1+2*e)
+	}
 	gather := []float64{float64(10 * rank), float64(10*rank + 1), float64(10*rank + 2)}
 	if err := w.AllGather(gather, parts); err != nil {
 		return err

@@ -68,9 +68,8 @@ func (r *Ranks) AllReduceSum(ctx context.Context, rank int, buf []float64) error
 // are consecutive, one per process in rank order, process p's of
 // counts[p] values; every process passes the same counts.
 type Scatterer interface {
-	// ReduceScatterSum sums every process's buf, in the order that
-	// AllReduceSum would, into each process's part only; the rest of buf
-	// is undefined.
+	// ReduceScatterSum sums every process's buf, in rank order, into each
+	// process's part only; the rest of buf is undefined.
 	ReduceScatterSum(buf []float64, counts []int) error
 	// AllGather copies each process's part of buf into every other
 	// process's buf.

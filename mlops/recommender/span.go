@@ -16,19 +16,20 @@ import (
 // index mod the processes, which alone keeps the row's optimiser moments
 // and steps it. Per batch, three exchanges cross the processes. The dense
 // all-reduce carries, after each worker's dense gradient, a mask of the
-// items its share used (one value per item: 1 where used). Then the
+// items its share used (one value per item: 1 where used), which adds
+// values to an exchange whose cost is mostly its latency. Then the
 // gradients of the rows any share used, grouped by owner and in item
 // order within, each summed first over the process's workers in rank
 // order (by the local worker whose part of the rows it is in, zeros in
 // the others' buffers, which change no bit), are reduce-scattered: each
-// owner receives the sums of its rows, steps them, its workers each their
-// part, and an all-gather hands every process the stepped rows' new
-// weights. Each row's sum is taken once, in the order an all-reduce would
-// take it, so one worker per process reproduces the in-process sums
-// exactly, and every process ends the batch with the same tables. The
-// reduce-scatter and the all-gather together move about what one
-// all-reduce of the rows moves (where the Comm is no parallel.Scatterer,
-// they are an all-reduce and broadcasts).
+// process sends each owner its part, and each owner sums what it receives
+// of its rows in rank order, steps them, its workers each their part; an
+// all-gather then hands every process the stepped rows' new weights. Each
+// row's sum is taken once, by its owner, in rank order, so one worker per
+// process reproduces the in-process sums exactly, and every process ends
+// the batch with the same tables. The reduce-scatter and the all-gather
+// together move about what one all-reduce of the rows moves (where the
+// Comm is no parallel.Scatterer, they are an all-reduce and broadcasts).
 type spanRows struct {
 	processes, process int // how many processes, and which this one is
 	users              int
@@ -118,18 +119,13 @@ func (w *worker) stepSpanTables(ctx context.Context) error {
 	}
 	width := w.g.wEnc + w.g.wDec
 	rows := slices.Grow(s.rows[i][:0], len(items)*width)[:len(items)*width]
-	clear(rows)
 	// Every local worker's gradient is complete (the dense all-reduce has
 	// passed) and stays so until the step's barrier.
 	lo, hi := i*len(items)/nw, (i+1)*len(items)/nw
+	clear(rows[:lo*width])
+	clear(rows[hi*width:])
 	for k := lo; k < hi; k++ {
-		j, row := items[k], rows[k*width:(k+1)*width]
-		for _, other := range w.workers { // in rank order
-			if slot, ok := other.g.find(j); ok {
-				addTo(row[:w.g.wEnc], other.g.enc[slot*w.g.wEnc:(slot+1)*w.g.wEnc])
-				addTo(row[w.g.wEnc:], other.g.dec[slot*w.g.wDec:(slot+1)*w.g.wDec])
-			}
-		}
+		w.localRowGradient(items[k], rows[k*width:(k+1)*width])
 	}
 	s.rows[i] = rows
 	reducing := time.Now()
@@ -143,11 +139,9 @@ func (w *worker) stepSpanTables(ctx context.Context) error {
 	clear(rows[own[0]*width : mlo*width])
 	clear(rows[mhi*width : own[1]*width])
 	for k := mlo; k < mhi; k++ {
-		j := items[k]
-		copy(w.ge, rows[k*width:k*width+w.g.wEnc])
-		copy(w.gd, rows[k*width+w.g.wEnc:(k+1)*width])
-		w.addRowPenalty(j)
-		w.stepRow(j)
+		j, ge, gd := items[k], rows[k*width:k*width+w.g.wEnc], rows[k*width+w.g.wEnc:(k+1)*width]
+		w.addRowPenaltyTo(j, ge, gd)
+		w.stepRowBy(j, ge, gd)
 		copy(rows[k*width:], w.net.encRow(j))
 		copy(rows[k*width+w.g.wEnc:], w.net.decRow(j))
 	}
@@ -165,6 +159,31 @@ func (w *worker) stepSpanTables(ctx context.Context) error {
 		copy(w.net.decRow(j), rows[k*width+w.g.wEnc:(k+1)*width])
 	}
 	return nil
+}
+
+// localRowGradient sets row to item j's gradient rows, encoder's then
+// decoder's, summed over this process's workers in rank order: zeros
+// where none used it.
+func (w *worker) localRowGradient(j int32, row []float64) {
+	enc, dec, first := row[:w.g.wEnc], row[w.g.wEnc:], true
+	for _, other := range w.workers {
+		slot, ok := other.g.find(j)
+		if !ok {
+			continue
+		}
+		ge, gd := other.g.enc[slot*w.g.wEnc:(slot+1)*w.g.wEnc], other.g.dec[slot*w.g.wDec:(slot+1)*w.g.wDec]
+		if first {
+			copy(enc, ge)
+			copy(dec, gd)
+			first = false
+		} else {
+			addTo(enc, ge)
+			addTo(dec, gd)
+		}
+	}
+	if first {
+		clear(row)
+	}
 }
 
 // addTo adds src to dst elementwise, in order.

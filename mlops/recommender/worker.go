@@ -328,9 +328,12 @@ func (w *worker) dealt(batch []int, size, rank int) []int {
 func (w *worker) stepTables() { w.eachRow(w.stepRow) }
 
 // stepRow steps item j's table rows by their gradient in w.ge and w.gd.
-func (w *worker) stepRow(j int32) {
-	w.opt.update(w.net.encRow(j), rowOf(w.encMV, j, 2*w.g.wEnc), w.ge)
-	w.opt.update(w.net.decRow(j), rowOf(w.decMV, j, 2*w.g.wDec), w.gd)
+func (w *worker) stepRow(j int32) { w.stepRowBy(j, w.ge, w.gd) }
+
+// stepRowBy steps item j's table rows by the gradient rows ge and gd.
+func (w *worker) stepRowBy(j int32, ge, gd []float64) {
+	w.opt.update(w.net.encRow(j), rowOf(w.encMV, j, 2*w.g.wEnc), ge)
+	w.opt.update(w.net.decRow(j), rowOf(w.decMV, j, 2*w.g.wDec), gd)
 }
 
 // rowClaim is the number of entries of the workers' grads (see eachRow) a
@@ -408,10 +411,14 @@ func (w *worker) ownRowGradient(j int32, s int) {
 }
 
 // addRowPenalty adds the gradient of item j's penalty to w.ge and w.gd.
-func (w *worker) addRowPenalty(j int32) {
+func (w *worker) addRowPenalty(j int32) { w.addRowPenaltyTo(j, w.ge, w.gd) }
+
+// addRowPenaltyTo adds the gradient of item j's penalty to the gradient
+// rows ge and gd.
+func (w *worker) addRowPenaltyTo(j int32, ge, gd []float64) {
 	if l2 := w.penalty[j]; l2 != 0 {
-		floats.AddScaled(w.ge, l2, w.net.encRow(j))
-		floats.AddScaled(w.gd, l2, w.net.decRow(j))
+		floats.AddScaled(ge, l2, w.net.encRow(j))
+		floats.AddScaled(gd, l2, w.net.decRow(j))
 	}
 }
 
