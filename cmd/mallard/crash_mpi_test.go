@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/mallard/mallard/internal/testserver"
 )
 
@@ -56,30 +55,7 @@ func killDuringMPITraining(t *testing.T, setup []string, train, resume string) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	trainer := server.dial(t)
-	trained := make(chan error, 1)
-	go func() {
-		defer trainer.Close(context.Background())
-		_, err := trainer.Exec(ctx, train)
-		trained <- err
-	}()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		var checkpoint *int
-		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
-		if err == nil && checkpoint != nil && *checkpoint >= 4 {
-			break
-		}
-		select {
-		case err := <-trained:
-			t.Fatalf("training ended before the kill: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint of g within 90 s (%v)", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	trainUntil(t, server, conn, train, "g", 90*time.Second)
 	if len(testserver.ProcessesUnder(jobs)) == 0 {
 		t.Fatal("no process of the MPI job runs while it trains")
 	}
@@ -93,17 +69,5 @@ func killDuringMPITraining(t *testing.T, setup []string, train, resume string) {
 
 	conn = startMallard(t, dbPath, "--job-dir", jobs).connect(t)
 	checkpoint := interruptedAt(t, conn, "g")
-	rows, err := conn.Query(ctx, fmt.Sprintf(resume, checkpoint+2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	epochs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil || len(epochs) != 2 || epochs[0] != int64(checkpoint+1) {
-		t.Fatalf("resume across ranks after the crash: epochs %v (%v), want %d and %d", epochs, err, checkpoint+1, checkpoint+2)
-	}
-	var status, resumedFrom string
-	if err := conn.QueryRow(ctx, `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
-		WHERE m.name = 'g' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil || status != "ready" || resumedFrom != "g@1" {
-		t.Errorf("the resumed version is %q, resumed from %q (%v); want ready, from g@1", status, resumedFrom, err)
-	}
+	resumedTo(t, conn, fmt.Sprintf(resume, checkpoint+2), "g", checkpoint)
 }

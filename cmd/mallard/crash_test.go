@@ -61,18 +61,7 @@ func TestKilledDuringTraining(t *testing.T) {
 			t.Errorf("forecast(%s): %d rows (%v), want 28", ref, n, err)
 		}
 	}
-	var epochs []int64
-	rows, err = conn.Query(ctx, fmt.Sprintf("SELECT epoch FROM train_gat('uw', resume := 'g', epochs := %d)", checkpoint+2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if epochs, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil || len(epochs) != 2 || epochs[0] != int64(checkpoint+1) {
-		t.Fatalf("resume after the crash: epochs %v (%v), want %d and %d", epochs, err, checkpoint+1, checkpoint+2)
-	}
-	var status string
-	if err := conn.QueryRow(ctx, "SELECT status FROM mlops.models WHERE name = 'g' AND version = 2").Scan(&status); err != nil || status != "ready" {
-		t.Errorf("the resumed version is %q (%v)", status, err)
-	}
+	resumedTo(t, conn, fmt.Sprintf("SELECT epoch FROM train_gat('uw', resume := 'g', epochs := %d)", checkpoint+2), "g", checkpoint)
 }
 
 // interruptedAt checks that model's run and version are marked
@@ -106,7 +95,7 @@ func TestKilledDuringRecommenderTraining(t *testing.T) {
 	conn := server.connect(t)
 	execAll(t, conn, `CREATE TABLE r AS SELECT u AS user_id, i AS item_id, CAST(1 + (u * 7 + i * 13) % 5 AS DOUBLE) AS rating
 		FROM range(60) t(u), range(40) s(i) WHERE (u * 31 + i * 17) % 3 = 0`)
-	trainRecUntil(t, server, conn, "SELECT count(*) FROM train_recommender('r', model := 'rm', epochs := 100000, hidden := [16], batch_size := 16, checkpoint_every := 2)", 1)
+	trainUntil(t, server, conn, "SELECT count(*) FROM train_recommender('r', model := 'rm', epochs := 100000, hidden := [16], batch_size := 16, checkpoint_every := 2)", "rm", time.Minute)
 	server.kill(t)
 
 	server = startMallard(t, dbPath, "--log-level", "info", "--shutdown-grace", "1s")
@@ -116,24 +105,12 @@ func TestKilledDuringRecommenderTraining(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM recommend('rm@1', user_id := 7, k := 5)").Scan(&served); err != nil || served != 5 {
 		t.Errorf("recommend from the interrupted version's checkpoint: %d rows (%v), want 5", served, err)
 	}
-	rows, err := conn.Query(ctx, fmt.Sprintf("SELECT epoch FROM train_recommender('r', resume := 'rm', epochs := %d)", checkpoint+2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	epochs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil || len(epochs) != 2 || epochs[0] != int64(checkpoint+1) {
-		t.Fatalf("resume after the crash: epochs %v (%v), want %d and %d", epochs, err, checkpoint+1, checkpoint+2)
-	}
-	var status, resumedFrom string
-	if err := conn.QueryRow(ctx, `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
-		WHERE m.name = 'rm' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil || status != "ready" || resumedFrom != "rm@1" {
-		t.Errorf("the resumed version is %q, resumed from %q (%v); want ready, from rm@1", status, resumedFrom, err)
-	}
+	resumedTo(t, conn, fmt.Sprintf("SELECT epoch FROM train_recommender('r', resume := 'rm', epochs := %d)", checkpoint+2), "rm", checkpoint)
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM recommend('rm', user_id := 7, k := 5)").Scan(&served); err != nil || served != 5 {
 		t.Errorf("recommend from the resumed version: %d rows (%v), want 5", served, err)
 	}
 
-	trained := trainRecUntil(t, server, conn, "SELECT count(*) FROM train_recommender('r', resume := 'rm', epochs := 100000, checkpoint_every := 2)", 3)
+	trained := trainUntil(t, server, conn, "SELECT count(*) FROM train_recommender('r', resume := 'rm', epochs := 100000, checkpoint_every := 2)", "rm", time.Minute)
 	exited := server.terminate(t)
 	if err := <-trained; !isShutdown(err) {
 		t.Errorf("the training statement: %v, want 57P01", err)
@@ -142,37 +119,5 @@ func TestKilledDuringRecommenderTraining(t *testing.T) {
 	log := server.logText(t)
 	if !strings.Contains(log, `resume them with train_recommender(..., resume := 'model')" run_ids=[3]`) || strings.Contains(log, "train_gat") {
 		t.Errorf("the log does not tell to resume the interrupted run with train_recommender alone:\n%s", log)
-	}
-}
-
-// trainRecUntil runs query, a long train_recommender run of model rm, on
-// a connection of its own to p, and returns once conn sees a checkpoint
-// of epoch 4 or later of rm's version; the channel receives the training
-// statement's error when it ends. The test fails if the run ends first,
-// or if no such checkpoint comes within a minute.
-func trainRecUntil(t *testing.T, p *mallardProcess, conn *pgx.Conn, query string, version int) <-chan error {
-	t.Helper()
-	ctx := context.Background()
-	trainer := p.dial(t)
-	trained := make(chan error, 1)
-	go func() {
-		defer trainer.Close(context.Background())
-		_, err := trainer.Exec(ctx, query)
-		trained <- err
-	}()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		var checkpoint *int
-		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'rm' AND version = $1", version).Scan(&checkpoint)
-		if err == nil && checkpoint != nil && *checkpoint >= 4 {
-			return trained
-		}
-		select {
-		case err := <-trained:
-			t.Fatalf("training ended before a checkpoint at epoch 4: %v", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no checkpoint of rm@%d at epoch 4 or later within a minute (%v)", version, err)
-		}
 	}
 }

@@ -249,39 +249,67 @@ func sqlState(err error) string {
 }
 
 // trainUntilCheckpoint starts a run of GAT model g on uw (see
-// testserver.Unemployment) on a connection of its own to p, a run that
-// would train for a long time, checkpointing every 2 epochs, and returns
-// once conn sees a checkpoint of g at epoch 4 or later. The channel
-// receives the training statement's error when it ends. The test fails if
-// the run ends first, or if no such checkpoint comes within a minute.
+// testserver.Unemployment) that would train for a long time,
+// checkpointing every 2 epochs, as trainUntil does.
 func trainUntilCheckpoint(t *testing.T, p *mallardProcess, conn *pgx.Conn) <-chan error {
+	t.Helper()
+	return trainUntil(t, p, conn, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0)", "g", time.Minute)
+}
+
+// trainUntil runs query, a long training run of model, on a connection of
+// its own to p, and returns once conn sees a checkpoint of epoch 4 or later
+// of model's newest version. The channel receives the training statement's
+// error when it ends. The test fails if the run ends first, or if no such
+// checkpoint comes within the time given.
+func trainUntil(t *testing.T, p *mallardProcess, conn *pgx.Conn, query, model string, within time.Duration) <-chan error {
 	t.Helper()
 	ctx := context.Background()
 	trainer := p.dial(t)
 	trained := make(chan error, 1)
 	go func() {
 		defer trainer.Close(context.Background())
-		_, err := trainer.Exec(ctx, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0)")
+		_, err := trainer.Exec(ctx, query)
 		trained <- err
 	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	for deadline := time.Now().Add(within); ; time.Sleep(20 * time.Millisecond) {
 		var checkpoint *int
-		err := conn.QueryRow(ctx, "SELECT max(checkpoint_epoch) FROM mlops.models WHERE name = 'g'").Scan(&checkpoint)
+		err := conn.QueryRow(ctx, `SELECT checkpoint_epoch FROM mlops.models WHERE name = $1
+			ORDER BY version DESC LIMIT 1`, model).Scan(&checkpoint)
 		if err == nil && checkpoint != nil && *checkpoint >= 4 {
 			return trained
 		}
 		select {
 		case err := <-trained:
-			t.Fatalf("training ended before a checkpoint at epoch 4: %v", err)
+			t.Fatalf("training ended before a checkpoint of %s at epoch 4: %v", model, err)
 		default:
 		}
 		if time.Now().After(deadline) {
 			var runs string
 			_ = conn.QueryRow(ctx, "SELECT string_agg(model || ' ' || status || ' ' || epochs_done, '; ') || (SELECT string_agg(name || ' ' || version || ' ' || coalesce(checkpoint_epoch, -1), '; ') FROM mlops.models) FROM mlops.training_runs").Scan(&runs)
-			t.Fatalf("no checkpoint of g within a minute (%v); runs: %s", err, runs)
+			t.Fatalf("no checkpoint of %s at epoch 4 or later within %v (%v); runs: %s", model, within, err, runs)
 		}
-		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// resumedTo runs query, which resumes model's first version after its
+// checkpoint of epoch checkpoint and trains to checkpoint+2, and checks
+// that its epochs are the two after the checkpoint and that version 2 is
+// ready, resumed from version 1.
+func resumedTo(t *testing.T, conn *pgx.Conn, query, model string, checkpoint int) {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := conn.Query(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epochs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil || len(epochs) != 2 || epochs[0] != int64(checkpoint+1) {
+		t.Fatalf("resume after the crash: epochs %v (%v), want %d and %d", epochs, err, checkpoint+1, checkpoint+2)
+	}
+	var status, resumedFrom string
+	if err := conn.QueryRow(ctx, `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
+		WHERE m.name = $1 AND m.version = 2`, model).Scan(&status, &resumedFrom); err != nil || status != "ready" || resumedFrom != model+"@1" {
+		t.Errorf("the resumed version is %q, resumed from %q (%v); want ready, from %s@1", status, resumedFrom, err, model)
 	}
 }
 
