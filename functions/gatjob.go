@@ -419,8 +419,6 @@ func largest(m series.Matrix) float64 {
 	return big
 }
 
-// resolveSeason sets the season the baselines and MASE use: the one given,
-// checked against the training rows, or the one detected in them.
 // noticeNeighbors tells, where neighbors := k asks for at least every
 // other entity of m's, that the graph keeps every pair, as neighbors := 0
 // does: the clamp the README documents.
@@ -430,6 +428,8 @@ func (j *gatJob) noticeNeighbors(m series.Matrix) {
 	}
 }
 
+// resolveSeason sets the season the baselines and MASE use: the one given,
+// checked against the training rows, or the one detected in them.
 func (j *gatJob) resolveSeason(m series.Matrix) error {
 	train, _, err := series.Split(m, j.cfg.Span(), j.cfg.TrainFraction)
 	if err != nil {

@@ -498,9 +498,9 @@ func (j *recJob) record(tr *registry.Training, train, test recommender.Ratings, 
 // RMSE as the test loss, or for the ranking objectives 1 − NDCG@10, the
 // ranking metrics besides; an error where training diverged.
 func (j *recJob) registryLosses(e *recommender.Epoch) (registry.Losses, error) {
-	trainLoss, testLoss, name := e.TrainRMSE, e.TestRMSE, "train_rmse"
+	trainLoss, testLoss, name := e.TrainRMSE, recommender.SelectionLoss(j.cfg.Objective, *e), "train_rmse"
 	if recommender.IsRanking(j.cfg.Objective) {
-		trainLoss, testLoss, name = e.TrainLoss, 1-e.NDCGAt10, "train_loss"
+		trainLoss, name = e.TrainLoss, "train_loss"
 	}
 	if err := diverged(trainRecommenderName, name, trainLoss, e.Epoch); err != nil {
 		return registry.Losses{}, err.WithHint("Lower lr (it is %g).", j.cfg.LR)

@@ -123,9 +123,10 @@ func trainRecommender(dir string, spec Spec, objective string, comm parallel.Com
 		lowest := math.Inf(1)
 		report = func(e recommender.Epoch) error {
 			epochs = e.Epoch
-			best := selection(objective, e) < lowest // false for a NaN, as the registry has it
+			loss := recommender.SelectionLoss(objective, e)
+			best := loss < lowest // false for a NaN, as the registry has it
 			if best {
-				lowest = selection(objective, e)
+				lowest = loss
 			}
 			return p.recommenderEpoch(dir, spec, best, e, func() ([]byte, error) { return encode(e.Snapshot(), e.Epoch) })
 		}
@@ -144,16 +145,6 @@ func trainRecommender(dir string, spec Spec, objective string, comm parallel.Com
 		}
 	}
 	return model, epochs, nil
-}
-
-// selection is the loss by which an epoch of a recommender of objective
-// is the best so far, as train_recommender records it: the test RMSE, or
-// for the ranking objectives 1 − NDCG@10.
-func selection(objective string, e recommender.Epoch) float64 {
-	if recommender.IsRanking(objective) {
-		return 1 - e.NDCGAt10
-	}
-	return e.TestRMSE
 }
 
 // runShard trains a sharded recommender job (see WriteShards): the rank

@@ -34,6 +34,16 @@ type Epoch struct {
 	Snapshot func() *Model
 }
 
+// SelectionLoss is the loss by which an epoch of a model of objective is
+// the best so far, and a version is deployed: the test RMSE, or for the
+// ranking objectives, whose outputs are no ratings, 1 − NDCG@10.
+func SelectionLoss(objective string, e Epoch) float64 {
+	if IsRanking(objective) {
+		return 1 - e.NDCGAt10
+	}
+	return e.TestRMSE
+}
+
 // WorkerTime is where one worker's time in an epoch went: computing its
 // share of the batches' gradients, waiting in the all-reduce of the dense
 // gradient for the other workers (across processes, also in the exchange
