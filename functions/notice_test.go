@@ -111,16 +111,8 @@ func TestTrainGATNeighborsClamped(t *testing.T) {
 	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
 	exec(t, conn, "CREATE TABLE tri AS SELECT i AS t, sin(i / 3.0) AS a, cos(i / 5.0) AS b, sin(i / 7.0) AS c FROM range(60) r(i)")
 	losses := func(neighbors int) []float64 {
-		rows, err := conn.Query(context.Background(), fmt.Sprintf(
+		return scanAll[float64](t, conn, fmt.Sprintf(
 			"SELECT train_mse FROM train_gat('tri', model := 'n%d', time := ['t'], epochs := 2, neighbors := %d)", neighbors, neighbors))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := pgx.CollectRows(rows, pgx.RowTo[float64])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
 	}
 	clamped := func() bool {
 		for _, n := range notices {

@@ -81,6 +81,20 @@ func scanOne[T any](t *testing.T, conn *pgx.Conn, query string) T {
 	return v
 }
 
+// scanAll returns query's single column, every row of it.
+func scanAll[T any](t *testing.T, conn *pgx.Conn, query string) []T {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[T])
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return out
+}
+
 // TestTrainingMetricsLive reads a run's metrics from a second session while
 // the first still trains: each epoch is committed before its row reaches
 // the training session.

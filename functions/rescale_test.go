@@ -183,18 +183,9 @@ func TestRescalePassThrough(t *testing.T) {
 // (LIMIT) or cancels (statement_timeout) while it writes its output ends
 // with the statement and leaves the session usable.
 func TestRescaleEndsEarly(t *testing.T) {
-	ctx := context.Background()
 	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
 	head := func() []int64 {
-		rows, err := conn.Query(ctx, "SELECT t FROM rescale('SELECT i AS t, i * 1.5 AS x FROM range(100000) r(i)', time := ['t']) LIMIT 3")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got
+		return scanAll[int64](t, conn, "SELECT t FROM rescale('SELECT i AS t, i * 1.5 AS x FROM range(100000) r(i)', time := ['t']) LIMIT 3")
 	}
 	if got := head(); !slices.Equal(got, []int64{0, 1, 2}) {
 		t.Errorf("LIMIT 3: got %v, want [0 1 2]", got)
