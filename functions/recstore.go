@@ -3,7 +3,6 @@
 package functions
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -74,18 +73,9 @@ func decodeRecArtifact(data []byte) (*recArtifact, error) {
 // header, the first part, decoded.
 func splitRecArtifact(data []byte, n int) ([][]byte, recHeader, error) {
 	var h recHeader
-	magic := recommender.ArtifactMagic
-	if len(data) < len(magic) || string(data[:len(magic)]) != string(magic) {
-		return nil, h, fmt.Errorf("not a recommender artifact")
-	}
-	data = data[len(magic):]
-	parts := make([][]byte, n)
-	for i := range parts {
-		if len(data) < 8 || binary.LittleEndian.Uint64(data) > uint64(len(data)-8) {
-			return nil, h, fmt.Errorf("the artifact is truncated")
-		}
-		size := binary.LittleEndian.Uint64(data)
-		parts[i], data = data[8:8+size], data[8+size:]
+	parts, err := recommender.ArtifactParts(data, n)
+	if err != nil {
+		return nil, h, err
 	}
 	if err := json.Unmarshal(parts[0], &h); err != nil {
 		return nil, h, err

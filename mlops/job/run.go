@@ -183,14 +183,11 @@ func recommenderStart(dir string, spec Spec) (recommender.Start, error) {
 		return recommender.Start{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
 	}
 	if bytes.HasPrefix(data, recommender.ArtifactMagic) { // the model is the second part, after the header
-		rest := data[len(recommender.ArtifactMagic):]
-		for part := range 2 {
-			if len(rest) < 8 || binary.LittleEndian.Uint64(rest) > uint64(len(rest)-8) {
-				return recommender.Start{}, fmt.Errorf("read the start %s: the artifact ends within its %s", spec.Start, [2]string{"header", "model"}[part])
-			}
-			n := binary.LittleEndian.Uint64(rest)
-			data, rest = rest[8:8+n], rest[8+n:]
+		parts, err := recommender.ArtifactParts(data, 2)
+		if err != nil {
+			return recommender.Start{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
 		}
+		data = parts[1]
 	}
 	m, err := recommender.Unmarshal(data)
 	if err != nil {

@@ -1,6 +1,9 @@
 package recommender
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"errors"
+)
 
 // ArtifactMagic opens a recommender artifact as the registry stores it.
 var ArtifactMagic = []byte("MRA1")
@@ -34,4 +37,23 @@ func AppendArtifact(out, header []byte, model *Model, train, test Ratings) ([]by
 		binary.LittleEndian.PutUint64(out[at:], uint64(len(out)-at-8))
 	}
 	return out, nil
+}
+
+// ArtifactParts returns the first n parts of an artifact that
+// AppendArtifact made (the header, the model, the training and the test
+// ratings), without copying them out of data.
+func ArtifactParts(data []byte, n int) ([][]byte, error) {
+	if len(data) < len(ArtifactMagic) || string(data[:len(ArtifactMagic)]) != string(ArtifactMagic) {
+		return nil, errors.New("not a recommender artifact")
+	}
+	data = data[len(ArtifactMagic):]
+	parts := make([][]byte, n)
+	for i := range parts {
+		if len(data) < 8 || binary.LittleEndian.Uint64(data) > uint64(len(data)-8) {
+			return nil, errors.New("the artifact is truncated")
+		}
+		size := binary.LittleEndian.Uint64(data)
+		parts[i], data = data[8:8+size], data[8+size:]
+	}
+	return parts, nil
 }

@@ -133,3 +133,11 @@ func AnnealBeta(cfg Config, train Ratings, epoch, batch int) (float64, error) {
 	w.epoch, w.batch = epoch, batch
 	return w.beta(), nil
 }
+
+// SetOwnedRatingsChunk sets the ratings each process sends in one round
+// of exchangeOwned and returns the previous number.
+func SetOwnedRatingsChunk(n int) int {
+	old := ownedRatingsChunk
+	ownedRatingsChunk = n
+	return old
+}

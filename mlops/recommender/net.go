@@ -169,7 +169,14 @@ func (n *net) encodeInputs(items []int32, x []float64, t *trace) []float64 {
 			floats.AddScaled(z, x[i], n.encRow(j))
 		}
 	}
-	activate(n.act, t.a[0], z)
+	return n.forward(t)
+}
+
+// forward runs the hidden layers from the first one's pre-activation,
+// which t.z[0] holds, and returns the last one's activation, which t keeps
+// with the rest of the pass.
+func (n *net) forward(t *trace) []float64 {
+	activate(n.act, t.a[0], t.z[0])
 	for k, l := range n.inner {
 		z, prev := t.z[k+1], t.a[k]
 		copy(z, n.dense[l.b:l.b+l.out])
@@ -254,6 +261,23 @@ func (n *net) backwardFrom(items []int32, t *trace, g *grads, other float64) {
 			total += d
 		}
 	}
+	n.backwardDense(t, g, total)
+	for i, j := range items {
+		if x := t.x[i]; x != 0 {
+			ge, _ := g.row(j)
+			floats.AddScaled(ge, x, t.d[0])
+		}
+	}
+}
+
+// backwardDense adds to g.dense the gradient of the dense part, where
+// t.d holds at the last hidden layer dL/da from the item outputs and total
+// is Σ dL/do over every output, and leaves dL/dz of the first hidden
+// layer in t.d[0], from which the encoder rows' gradients follow.
+func (n *net) backwardDense(t *trace, g *grads, total float64) {
+	last := len(n.sizes) - 1
+	a, da := t.a[last], t.d[last]
+	h := len(a)
 	gs := g.dense[len(g.dense)-h-1:]
 	floats.AddScaled(gs[:h], total, a)
 	gs[h] += total
@@ -280,12 +304,6 @@ func (n *net) backwardFrom(items []int32, t *trace, g *grads, other float64) {
 		floats.Add(g.dense[l.b:l.b+l.out], dz)
 	}
 	floats.Add(g.dense[:n.sizes[0]], t.d[0])
-	for i, j := range items {
-		if x := t.x[i]; x != 0 {
-			ge, _ := g.row(j)
-			floats.AddScaled(ge, x, t.d[0])
-		}
-	}
 }
 
 // addPenalty adds l2·w to the dense gradient g for every inner layer

@@ -2,7 +2,7 @@ package recommender_test
 
 import (
 	"context"
-	"math"
+	"reflect"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/parallel"
@@ -31,16 +31,7 @@ func TestShardedProcesses(t *testing.T) {
 	checkAsOneProcess(t, func(cfg recommender.Config, processes, workers int, train, test recommender.Ratings) ([]*recommender.Model, []recommender.Epoch) {
 		return sharded(t, cfg, processes, workers, train, test)
 	}, func(label string, _ [2]int, want *recommender.Model, models []*recommender.Model) {
-		// The workers add the same terms grouped otherwise, and Adam's
-		// step for a gradient near 0 is its sign times lr whatever its
-		// size: a weight may differ in a few units of 1e-9.
-		for k := range want.Weights {
-			for i, v := range want.Weights[k] {
-				if got := models[0].Weights[k][i]; math.Abs(got-v) > 1e-7*max(1, math.Abs(v)) {
-					t.Fatalf("%s: weight %d of table %d is %.15g, in one process %.15g", label, i, k, got, v)
-				}
-			}
-		}
+		closeWeights(t, label, want, models[0])
 	})
 	train, test := lowRank(5, 300, 120, 3, 0.2, 0.3)
 	cfg := smallConfig()
@@ -50,6 +41,33 @@ func TestShardedProcesses(t *testing.T) {
 		_, err := recommender.TrainShard(context.Background(), parallel.NewRanks(comm, 2), cfg, s.Part(train, 0), s.Part(test, 0), &s, recommender.Start{}, nil)
 		if err == nil {
 			t.Errorf("a shard of 3 processes trained in 1 of 2 workers")
+		}
+	}
+}
+
+// TestShardedExchangeRounds checks that processes holding their own users
+// only, which hand each other their items' ratings in rounds of a few
+// ratings (rows cut across rounds, processes with unequal numbers of
+// ratings, some with none left in the last rounds), train exactly what
+// they train when the ratings cross in one round.
+func TestShardedExchangeRounds(t *testing.T) {
+	train, test := lowRank(5, 300, 120, 3, 0.2, 0.3)
+	cfg := smallConfig()
+	cfg.Epochs = 2
+	for _, shape := range [][2]int{{3, 1}, {2, 2}} {
+		want, wantEpochs := sharded(t, cfg, shape[0], shape[1], train, test)
+		old := recommender.SetOwnedRatingsChunk(7)
+		got, epochs := sharded(t, cfg, shape[0], shape[1], train, test)
+		recommender.SetOwnedRatingsChunk(old)
+		if !reflect.DeepEqual(got[0].Weights, want[0].Weights) {
+			t.Errorf("%dx%d: rounds of 7 ratings train other weights than one round", shape[0], shape[1])
+		}
+		for i := range epochs {
+			epochs[i].Elapsed, epochs[i].Workers, epochs[i].Snapshot = 0, nil, nil
+			wantEpochs[i].Elapsed, wantEpochs[i].Workers, wantEpochs[i].Snapshot = 0, nil, nil
+		}
+		if !reflect.DeepEqual(epochs, wantEpochs) {
+			t.Errorf("%dx%d: rounds of 7 ratings give the epochs %+v, one round %+v", shape[0], shape[1], epochs, wantEpochs)
 		}
 	}
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/mallard/mallard/mlops/parallel"
 )
 
-// spanRows is how the tables meet when the workers of a run are spread
-// over processes (a parallel.Ranks collective): each process holds a copy
+// spanRows is how the tables meet when the workers of a run of a ranking
+// objective are spread over processes (a parallel.Ranks collective; the
+// rating objective's meet as ownedRows): each process holds a copy
 // of the tables, and each row has an owner, the process of its item's
 // index mod the processes, which alone keeps the row's optimiser moments
 // and steps it. Per batch, three exchanges cross the processes. The dense

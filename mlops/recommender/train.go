@@ -87,7 +87,8 @@ func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start
 // TrainOn trains as TrainFrom does, with the workers of coll (cfg.Workers
 // of them) that run in this process (see parallel.Locals): workers in
 // other processes, each training on the same ratings, take their shares
-// of every mini-batch (see spanRows for how the tables then meet). Every
+// of every mini-batch (see ownedRows and spanRows for how the tables then
+// meet). Every
 // process returns the same model; report is called in the process of
 // rank 0 only.
 func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*Model, error) {
@@ -118,15 +119,16 @@ type training struct {
 	train, test Ratings
 	scale       scale
 	coll        parallel.Collective
-	lead        int       // the lowest rank in this process
-	whole       bool      // whether every worker runs in this process
-	span        *spanRows // the tables' exchange across processes; nil when whole
-	shard       *Shard    // what this process needs of the ratings it does not hold; nil when it holds them all
-	own         []int     // with shard, the users this process holds
-	ownRanked   []int     // with shard, the positions in ranked of the users this process holds
-	workers     []*worker // this process's, from rank lead on
-	enc, dec    []float64 // the shared tables
-	encMV       []float32 // their Adam moments (see optimizer.update); nil for SGD
+	lead        int        // the lowest rank in this process
+	whole       bool       // whether every worker runs in this process
+	span        *spanRows  // the tables' exchange across processes; nil when whole
+	owned       *ownedRows // for the rating objective across processes, the rows' owners' ratings (see ownedRows); else nil
+	shard       *Shard     // what this process needs of the ratings it does not hold; nil when it holds them all
+	own         []int      // with shard, the users this process holds
+	ownRanked   []int      // with shard, the positions in ranked of the users this process holds
+	workers     []*worker  // this process's, from rank lead on
+	enc, dec    []float64  // the shared tables
+	encMV       []float32  // their Adam moments (see optimizer.update); nil for SGD
 	decMV       []float32
 	users       []int     // the users with training ratings (for Ranking, interactions)
 	sampler     *sampler  // the ranking objective's negatives; nil for Rating
@@ -240,6 +242,9 @@ func newTrainingOf(coll parallel.Collective, cfg Config, train, test Ratings, st
 	r.lead, r.whole = lead, locals == cfg.Workers
 	if !r.whole {
 		r.span = newSpanRows(coll, train.Users, locals)
+	}
+	if !r.whole && !cfg.ranking() && shard == nil {
+		r.owned = ownedOf(train, r.scale, r.span.processes, r.span.process)
 	}
 	if shard != nil {
 		for u := range train.Users {

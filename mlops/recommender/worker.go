@@ -32,6 +32,7 @@ type worker struct {
 	reduced      time.Duration // in the last batch's all-reduce
 	rowsReduced  time.Duration // in the last batch's exchange of rows across processes (see spanRows)
 	ahead        time.Duration // stepping rows ahead in the last batch (see stepAhead)
+	ow           *ownedWork    // with ownedRows (the rating objective across processes), else nil
 	steps        int64         // the batches this worker has computed its share of
 	// others marks the items the other workers' shares of the batch rated
 	// (those with others[j] == othersGen), found when stepAhead needs them.
@@ -61,11 +62,19 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 	}
 	w.deal.ratings, w.deal.users = make([]int, r.cfg.Workers), make([]int, r.cfg.Workers)
 	w.ev = newEvaluator(n, r.train, r.test, r.scale, r.cfg.Relevant)
+	if !r.whole && !r.cfg.ranking() {
+		w.ow = &ownedWork{at: make([]int32, r.train.Users)}
+	}
 	return w
 }
 
 // loop runs every epoch on this worker.
 func (w *worker) loop(ctx context.Context) error {
+	if w.ow != nil && w.shard != nil {
+		if err := w.exchangeOwned(ctx); err != nil {
+			return err
+		}
+	}
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
 		if w.rank == w.lead {
 			// No worker claims users to evaluate now: all have passed the
@@ -78,6 +87,11 @@ func (w *worker) loop(ctx context.Context) error {
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
 			w.batch = from / w.cfg.BatchSize
 			if err := w.step(ctx, order[from:min(from+w.cfg.BatchSize, len(order))]); err != nil {
+				return err
+			}
+		}
+		if w.ow != nil {
+			if err := w.gatherOwned(ctx); err != nil {
 				return err
 			}
 		}
@@ -115,6 +129,9 @@ func (w *worker) loop(ctx context.Context) error {
 // steps its replica of the dense part alike. The barrier at the end keeps
 // the next batch from reading rows still moving.
 func (w *worker) step(ctx context.Context, batch []int) error {
+	if w.ow != nil {
+		return w.stepOwned(ctx, batch)
+	}
 	if w.rank == w.lead {
 		// No worker claims rows now: all have passed the last batch's
 		// barrier, and none passes this one's all-reduce before rank 0.
