@@ -6,6 +6,7 @@
 # mlops/job/mpi_bench_test.go). Needs libopenmpi-dev and openmpi-bin.
 # MPI_BENCH_ROUNDS (default 3) sets how many interleaved runs of each the
 # medians are over; MPI_BENCH_MODELS=gat or =recommender runs one model
+# (=ranking, the recommender's ranking objective, or a comma-separated list)
 # only; MPI_BENCH_BASELINE=PATH[:PATH...] interleaves the runs of other
 # mallard binaries built with MPI (make build-mpi at an earlier commit, of
 # the same version) and prints their figures as well, marked [file name].

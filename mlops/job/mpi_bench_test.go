@@ -30,8 +30,9 @@ import (
 // The two are run interleaved, MPI_BENCH_ROUNDS times (3 by default); an
 // epoch time is the mean of a run's epochs after the first (which has
 // the set-up in it), and the table shows each configuration's median.
-// MPI_BENCH_MODELS (gat, recommender, or both comma-separated, the
-// default) picks the models. MPI_BENCH_BASELINE names other mallard
+// MPI_BENCH_MODELS (gat, recommender, ranking, comma-separated; gat and
+// recommender by default) picks the models: ranking is the recommender
+// with the ranking objective's default options. MPI_BENCH_BASELINE names other mallard
 // binaries built with MPI, of the same version (say, of the last commit),
 // separated by colons: their runs are interleaved with this tree's and
 // shown on lines of their own, marked with their file names, so that a
@@ -57,9 +58,13 @@ func BenchmarkMPIScaling(b *testing.B) {
 		case "gat":
 			jobs = append(jobs, struct{ name, dir string }{"gat (60 entities x 1200 steps, hidden 32,32)", benchGAT(b)})
 		case "recommender":
-			jobs = append(jobs, struct{ name, dir string }{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", benchRecommender(b)})
+			jobs = append(jobs, struct{ name, dir string }{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", benchRecommender(b, `{"epochs": 4, "rank_users": 500}`)})
+		case "ranking":
+			// DefaultRankingConfig's options.
+			jobs = append(jobs, struct{ name, dir string }{"recommender, ranking (the same, hidden 200, 1000 negatives)",
+				benchRecommender(b, `{"epochs": 4, "rank_users": 500, "objective": "ranking", "hidden": [200], "lr": 0.003, "dropout": 0.5, "negatives": 1000}`)})
 		default:
-			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat or recommender", models)
+			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat, recommender or ranking", models)
 		}
 	}
 	fmt.Printf("%-74s %12s %12s %8s %16s %7s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share", "floor")
@@ -169,7 +174,9 @@ func benchGAT(b *testing.B) string {
 	return dir
 }
 
-func benchRecommender(b *testing.B) string {
+// benchRecommender writes the benchmark's recommender job, of the
+// hyperparameters hyper.
+func benchRecommender(b *testing.B, hyper string) string {
 	dir := b.TempDir()
 	q := `SELECT u AS user_id, i AS item_id, CAST(1 + ((u % 11) * (i % 7) + u // 400 + i // 300) % 5 AS DOUBLE) AS rating
 FROM range(4000) a(u), range(1200) c(i) WHERE (u * 7919 + i * 104729) % 20 = 0`
@@ -177,7 +184,7 @@ FROM range(4000) a(u), range(1200) c(i) WHERE (u * 7919 + i * 104729) % 20 = 0`
 		b.Fatal(err)
 	}
 	spec := job.Spec{Version: binVersion, Kind: job.KindRecommender, Seed: 1, Workers: 1,
-		Recommender: json.RawMessage(`{"epochs": 4, "rank_users": 500}`)}
+		Recommender: json.RawMessage(hyper)}
 	if err := spec.Write(dir); err != nil {
 		b.Fatal(err)
 	}

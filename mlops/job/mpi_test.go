@@ -117,18 +117,25 @@ func digests(t *testing.T, out string, ranks int) []string {
 // to 1e-9 relative, every rank's final weights equal bit for bit.
 func TestMPIMatchesOneProcess(t *testing.T) {
 	bin := mallard(t)
+	const ranking = `{"hidden": [24], "epochs": 3, "batch_size": 16, "lr": 0.005, "rank_users": 0, "objective": "ranking", "negatives": 30, "dropout": 0.3}`
 	cases := []struct {
-		kind           string
+		kind, hyper    string
 		ranks, workers int
-	}{{job.KindGAT, 2, 1}, {job.KindGAT, 3, 1}, {job.KindGAT, 2, 2}, {job.KindRecommender, 2, 1}, {job.KindRecommender, 3, 1}}
+	}{{job.KindGAT, smallGAT, 2, 1}, {job.KindGAT, smallGAT, 3, 1}, {job.KindGAT, smallGAT, 2, 2},
+		{job.KindRecommender, smallRecommender, 2, 1}, {job.KindRecommender, smallRecommender, 3, 1},
+		{job.KindRecommender, ranking, 2, 1}, {job.KindRecommender, ranking, 2, 2}}
 	for _, tc := range cases {
 		newJob := func(workers int) string {
 			if tc.kind == job.KindGAT {
-				return gatJobOf(t, binVersion, workers, smallGAT)
+				return gatJobOf(t, binVersion, workers, tc.hyper)
 			}
-			return recJobOf(t, binVersion, workers, smallRecommender)
+			return recJobOf(t, binVersion, workers, tc.hyper)
 		}
-		t.Run(tc.kind+" "+strconv.Itoa(tc.ranks)+"x"+strconv.Itoa(tc.workers), func(t *testing.T) {
+		name := tc.kind
+		if tc.hyper == ranking {
+			name += " ranking"
+		}
+		t.Run(name+" "+strconv.Itoa(tc.ranks)+"x"+strconv.Itoa(tc.workers), func(t *testing.T) {
 			one := newJob(tc.ranks * tc.workers)
 			if out, err := exec.Command(bin, "train-worker", "--job", one).CombinedOutput(); err != nil {
 				t.Fatalf("one process: %v\n%s", err, out)

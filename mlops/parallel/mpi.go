@@ -7,7 +7,7 @@ package parallel
 // #include <mpi.h>
 //
 // // Mallard's whole use of MPI: the world communicator, in-place sums,
-// // an exchange of parts, gathers, broadcasts and barriers. Each returns
+// // gathers, broadcasts and barriers. Each returns
 // // MPI's error code.
 // static int mallard_init(int *rank, int *size, int *provided) {
 // 	int done = 0;
@@ -24,22 +24,6 @@ package parallel
 // }
 // static int mallard_sum_f32(float *buf, int n) {
 // 	return MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-// }
-// // Sends each other process its part of buf and receives the other
-// // processes' values of this one's part, by rank, into from (counts[rank]
-// // values each, this process's own slot left as it is).
-// static int mallard_exchange_f64(double *buf, double *from, int *counts, int *displs, int rank, int size) {
-// 	MPI_Request *reqs = malloc(2 * size * sizeof(MPI_Request));
-// 	if (reqs == NULL) return MPI_ERR_NO_MEM;
-// 	int n = 0, rc = MPI_SUCCESS, own = counts[rank];
-// 	for (int p = 0; p < size && rc == MPI_SUCCESS; p++) {
-// 		if (p == rank) continue;
-// 		if (own > 0) rc = MPI_Irecv(from + (size_t)p * own, own, MPI_DOUBLE, p, 0, MPI_COMM_WORLD, &reqs[n++]);
-// 		if (rc == MPI_SUCCESS && counts[p] > 0) rc = MPI_Isend(buf + displs[p], counts[p], MPI_DOUBLE, p, 0, MPI_COMM_WORLD, &reqs[n++]);
-// 	}
-// 	if (rc == MPI_SUCCESS) rc = MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
-// 	free(reqs);
-// 	return rc;
 // }
 // static int mallard_allgather_f64(double *buf, int *counts, int *displs) {
 // 	return MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD);
@@ -59,7 +43,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"unsafe"
 )
 
@@ -91,10 +74,9 @@ func Init() (*World, error) {
 }
 
 // World is MPI's world communicator: every process of the job. It is a
-// Comm and a Scatterer.
+// Comm and a Gatherer.
 type World struct {
 	rank, size int
-	from       []float64 // ReduceScatterSum's receive buffer: each process's values of this one's part
 }
 
 // Rank is this process's rank.
@@ -129,59 +111,8 @@ func (w *World) AllReduceSum32(buf []float32) error {
 	return nil
 }
 
-// ReduceScatterSum sums every process's buf into each process's part
-// only, in rank order (see Scatterer). Each process sends every other its
-// part and sums the values it receives of its own: MPI_Reduce_scatter
-// moves as much, but in a C loop over 200,000 values on 2 processes of a
-// 2-core machine Open MPI 4.1's took 0.45 ms where this exchange takes
-// 0.16 ms (and an all-reduce of the values 0.37 ms).
-func (w *World) ReduceScatterSum(buf []float64, counts []int) error {
-	cs, ds, off, err := w.parts("MPI_Reduce_scatter", buf, counts)
-	if err != nil || len(buf) == 0 || w.size == 1 {
-		return err
-	}
-	n := counts[w.rank]
-	w.from = slices.Grow(w.from[:0], w.size*n+1)[:w.size*n+1] // never empty: its first element's address is passed
-	if rc := C.mallard_exchange_f64((*C.double)(unsafe.Pointer(&buf[0])), (*C.double)(unsafe.Pointer(&w.from[0])), &cs[0], &ds[0],
-		C.int(w.rank), C.int(w.size)); rc != C.MPI_SUCCESS {
-		return mpiError("MPI_Isend/MPI_Irecv", rc)
-	}
-	part := buf[off : off+n]
-	from := func(p int) []float64 {
-		if p == w.rank {
-			return part
-		}
-		return w.from[p*n : (p+1)*n]
-	}
-	// The sum runs in rank order; its first two terms commute, so that
-	// processes 0 and 1 build it up in place.
-	sum, next := part, 2
-	switch w.rank {
-	case 0:
-		addTo(part, from(1))
-	case 1:
-		addTo(part, from(0))
-	default:
-		sum, next = w.from[:n], 1
-	}
-	for p := next; p < w.size; p++ {
-		addTo(sum, from(p))
-	}
-	if w.rank > 1 {
-		copy(part, sum)
-	}
-	return nil
-}
-
-// addTo adds src to dst elementwise.
-func addTo(dst, src []float64) {
-	for k, v := range src {
-		dst[k] += v
-	}
-}
-
 // AllGather copies each process's part of buf into every other process's
-// buf (see Scatterer).
+// buf (see Gatherer).
 func (w *World) AllGather(buf []float64, counts []int) error {
 	cs, ds, _, err := w.parts("MPI_Allgatherv", buf, counts)
 	if err != nil || len(buf) == 0 {

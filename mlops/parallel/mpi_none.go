@@ -26,9 +26,6 @@ func (*World) AllReduceSum([]float64) error { return nil }
 // AllReduceSum32 leaves buf as it is.
 func (*World) AllReduceSum32([]float32) error { return nil }
 
-// ReduceScatterSum leaves buf as it is: the sum over one process.
-func (*World) ReduceScatterSum([]float64, []int) error { return nil }
-
 // AllGather leaves buf as it is: the one process's part is all of it.
 func (*World) AllGather([]float64, []int) error { return nil }
 

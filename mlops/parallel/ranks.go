@@ -3,7 +3,6 @@ package parallel
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -63,36 +62,19 @@ func (r *Ranks) AllReduceSum(ctx context.Context, rank int, buf []float64) error
 	return r.reduce(ctx, rank, buf, r.comm.AllReduceSum)
 }
 
-// Scatterer is a Comm that can also sum into parts and gather parts, each
-// moving about half of what an all-reduce moves. The parts of a buffer
+// Gatherer is a Comm that can also gather parts. The parts of a buffer
 // are consecutive, one per process in rank order, process p's of
 // counts[p] values; every process passes the same counts.
-type Scatterer interface {
-	// ReduceScatterSum sums every process's buf, in rank order, into each
-	// process's part only; the rest of buf is undefined.
-	ReduceScatterSum(buf []float64, counts []int) error
+type Gatherer interface {
 	// AllGather copies each process's part of buf into every other
 	// process's buf.
 	AllGather(buf []float64, counts []int) error
 }
 
-// ReduceScatterSum sums every worker's buf as AllReduceSum does, and
-// leaves the sum in the part of buf of the worker's process (see
-// Scatterer; counts are by process): a process that steps only its part
-// of what is summed needs no more. The rest of buf is undefined. Over a
-// Comm that is no Scatterer it is AllReduceSum.
-func (r *Ranks) ReduceScatterSum(ctx context.Context, rank int, buf []float64, counts []int) error {
-	cross := r.comm.AllReduceSum
-	if s, ok := r.comm.(Scatterer); ok {
-		cross = func(b []float64) error { return s.ReduceScatterSum(b, counts) }
-	}
-	return r.reduce(ctx, rank, buf, cross)
-}
-
-// AllGather hands every worker each process's part of buf (see Scatterer;
+// AllGather hands every worker each process's part of buf (see Gatherer;
 // counts are by process), which is the sum of the process's workers' bufs
 // there: each worker writes its own values of the part, and zeros where
-// another worker of its process writes. Over a Comm that is no Scatterer,
+// another worker of its process writes. Over a Comm that is no Gatherer,
 // each process broadcasts its part.
 func (r *Ranks) AllGather(ctx context.Context, rank int, buf []float64, counts []int) error {
 	if len(counts) != r.comm.Size() {
@@ -108,7 +90,7 @@ func (r *Ranks) AllGather(ctx context.Context, rank int, buf []float64, counts [
 		}
 		return nil
 	}
-	if s, ok := r.comm.(Scatterer); ok {
+	if s, ok := r.comm.(Gatherer); ok {
 		cross = func(b []float64) error { return s.AllGather(b, counts) }
 	}
 	return r.reduce(ctx, rank, buf, cross)
@@ -214,7 +196,7 @@ func RunLocals(ctx context.Context, c Collective, work func(ctx context.Context,
 	return Run(ctx, n, func(ctx context.Context, i int) error { return work(ctx, first+i) })
 }
 
-// LocalComms returns n Comms, Scatterers too, that join goroutines of
+// LocalComms returns n Comms, Gatherers too, that join goroutines of
 // this process as if each were a process of its own, the i-th of rank i:
 // code that spans processes runs on them without MPI, in tests.
 func LocalComms(n int) []Comm {
@@ -241,25 +223,6 @@ func (c *localComm) Broadcast(buf []float64, root int) error {
 	return c.all.Broadcast(context.Background(), c.rank, root, buf)
 }
 func (c *localComm) Barrier() error { return c.all.Barrier(context.Background(), c.rank) }
-
-// ReduceScatterSum sums as AllReduceSum does and then sets the values
-// outside this process's part to NaN, which a caller that reads them
-// would carry into its results.
-func (c *localComm) ReduceScatterSum(buf []float64, counts []int) error {
-	if err := c.AllReduceSum(buf); err != nil {
-		return err
-	}
-	at := 0
-	for p, n := range counts {
-		if p != c.rank {
-			for k := at; k < at+n; k++ {
-				buf[k] = math.NaN()
-			}
-		}
-		at += n
-	}
-	return nil
-}
 
 // AllGather broadcasts each process's part from it.
 func (c *localComm) AllGather(buf []float64, counts []int) error {

@@ -144,13 +144,10 @@ func TestLocalsOfLocal(t *testing.T) {
 	}
 }
 
-// TestRanksScatterGather checks ReduceScatterSum and AllGather over Comms
-// that are no Scatterer (procs: an all-reduce and broadcasts) and over
-// LocalComms (whose reduce-scatter leaves NaN outside a process's part):
-// each process's part holds the sum over every worker, and an all-gather
-// hands every worker each process's part, the sum of its workers' values
-// there.
-func TestRanksScatterGather(t *testing.T) {
+// TestRanksAllGather checks AllGather over Comms that are no
+// Gatherer (procs: broadcasts) and over LocalComms: an all-gather hands
+// every worker each process's part, the sum of its workers' values there.
+func TestRanksAllGather(t *testing.T) {
 	check := func(c *parallel.Ranks, nprocs, workers, rank int) error {
 		counts := make([]int, nprocs) // process p's part: p+1 values at p(p+1)/2
 		for p := range counts {
@@ -161,19 +158,6 @@ func TestRanksScatterGather(t *testing.T) {
 		part := [2]int{p * (p + 1) / 2, (p + 1) * (p + 2) / 2}
 		for round := range 5 {
 			buf := make([]float64, n)
-			for k := range buf {
-				buf[k] = float64(rank + k + round)
-			}
-			if err := c.ReduceScatterSum(context.Background(), rank, buf, counts); err != nil {
-				return err
-			}
-			size := nprocs * workers
-			for k := part[0]; k < part[1]; k++ {
-				if want := float64(size*(size-1)/2 + size*(k+round)); buf[k] != want {
-					return fmt.Errorf("rank %d: reduce-scatter %v, want %g at %d", rank, buf, want, k)
-				}
-			}
-			clear(buf)
 			for k := part[0]; k < part[1]; k++ {
 				if (k-part[0])%workers == local { // each worker its own values of the part
 					buf[k] = float64(1000*round + k)
@@ -195,7 +179,7 @@ func TestRanksScatterGather(t *testing.T) {
 		if err := spread(nprocs, workers, func(c parallel.Collective, rank int) error {
 			return check(c.(*parallel.Ranks), nprocs, workers, rank)
 		}); err != nil {
-			t.Errorf("%d processes x %d workers, no Scatterer: %v", nprocs, workers, err)
+			t.Errorf("%d processes x %d workers, no Gatherer: %v", nprocs, workers, err)
 		}
 		comms := parallel.LocalComms(nprocs)
 		if err := parallel.Run(context.Background(), nprocs, func(ctx context.Context, p int) error {

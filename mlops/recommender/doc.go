@@ -88,13 +88,10 @@
 // optimiser step are divided among the workers, who steps a row does not
 // matter, and the result depends on the number of workers only through
 // the order of floating-point sums. Across processes each row has an
-// owner (the items of each residue mod the processes). For the rating
-// objective the rows stay with their owners for the epoch, each process
-// computes its items' part of every user's pass, and what crosses is a
-// few vectors per user (see ownedRows); for the ranking objectives the
-// used rows' gradients are reduce-scattered to their owners and the
-// stepped rows all-gathered, and the owner-computes structure is the same
-// (see spanRows).
+// owner (the items of each residue mod the processes), and the rows stay
+// with their owners for the epoch: each process computes its items' part
+// of every user's pass, and what crosses is a few vectors per user (see
+// ownedRows).
 //
 // # Metrics
 //

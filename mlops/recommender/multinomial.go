@@ -135,20 +135,27 @@ func (w *worker) rankInputs(u int, t *trace) {
 		}
 	}
 	t.x, t.dy = resized(t.x, len(t.pos)), resized(t.dy, len(t.pos))
-	in, p := 1/math.Sqrt(float64(len(t.pos))), w.cfg.Dropout
-	w.rk.drop.Seed(w.cfg.Seed^0xd209, uint64(w.epoch)<<32|uint64(u))
-	for i := range t.x {
-		t.x[i] = in / (1 - p)
-		if p > 0 && w.rk.dropRand.Float64() < p {
-			t.x[i] = 0
-		}
-	}
+	w.dropout(u, t.x)
 	if w.net.head != 0 {
 		if t.vae == nil {
 			t.vae = newVAETrace(w.net.sizes[len(w.net.sizes)-1])
 		}
 		for k := range t.vae.eps {
 			t.vae.eps[k] = w.rk.dropRand.NormFloat64()
+		}
+	}
+}
+
+// dropout sets x, one value per interaction of user u, to the inputs
+// training feeds them as (see rankInputs), and leaves the user's random
+// source after the mask's draws.
+func (w *worker) dropout(u int, x []float64) {
+	in, p := 1/math.Sqrt(float64(len(x))), w.cfg.Dropout
+	w.rk.drop.Seed(w.cfg.Seed^0xd209, uint64(w.epoch)<<32|uint64(u))
+	for i := range x {
+		x[i] = in / (1 - p)
+		if p > 0 && w.rk.dropRand.Float64() < p {
+			x[i] = 0
 		}
 	}
 }

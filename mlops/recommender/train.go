@@ -46,8 +46,8 @@ func SelectionLoss(objective string, e Epoch) float64 {
 
 // WorkerTime is where one worker's time in an epoch went: computing its
 // share of the batches' gradients, waiting in the all-reduce of the dense
-// gradient for the other workers (across processes, also in the exchange
-// of the used rows: see spanRows), stepping table rows and its replica of
+// gradient for the other workers (across processes, in the exchanges of
+// ownedRows), stepping table rows and its replica of
 // the dense part, waiting at the end of the batches, and evaluating
 // (waiting for the others included). The parts add up to the epoch's time.
 type WorkerTime struct {
@@ -87,8 +87,7 @@ func TrainFrom(ctx context.Context, cfg Config, train, test Ratings, start Start
 // TrainOn trains as TrainFrom does, with the workers of coll (cfg.Workers
 // of them) that run in this process (see parallel.Locals): workers in
 // other processes, each training on the same ratings, take their shares
-// of every mini-batch (see ownedRows and spanRows for how the tables then
-// meet). Every
+// of every mini-batch (see ownedRows for how the tables then meet). Every
 // process returns the same model; report is called in the process of
 // rank 0 only.
 func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, train, test Ratings, start Start, report func(Epoch) error) (*Model, error) {
@@ -121,8 +120,8 @@ type training struct {
 	coll        parallel.Collective
 	lead        int        // the lowest rank in this process
 	whole       bool       // whether every worker runs in this process
-	span        *spanRows  // the tables' exchange across processes; nil when whole
-	owned       *ownedRows // for the rating objective across processes, the rows' owners' ratings (see ownedRows); else nil
+	span        *spanRows  // this process among the run's processes; nil when whole
+	owned       *ownedRows // across processes, the ratings of this process's items (see ownedRows); nil when whole
 	shard       *Shard     // what this process needs of the ratings it does not hold; nil when it holds them all
 	own         []int      // with shard, the users this process holds
 	ownRanked   []int      // with shard, the positions in ranked of the users this process holds
@@ -241,10 +240,10 @@ func newTrainingOf(coll parallel.Collective, cfg Config, train, test Ratings, st
 	lead, locals := parallel.Locals(coll)
 	r.lead, r.whole = lead, locals == cfg.Workers
 	if !r.whole {
-		r.span = newSpanRows(coll, train.Users, locals)
+		r.span = newSpanRows(coll, train.Users)
 	}
-	if !r.whole && !cfg.ranking() && shard == nil {
-		r.owned = ownedOf(train, r.scale, r.span.processes, r.span.process)
+	if !r.whole && shard == nil {
+		r.owned = ownedOf(cfg, train, r.scale, r.span.processes, r.span.process)
 	}
 	if shard != nil {
 		for u := range train.Users {

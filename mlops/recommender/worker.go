@@ -30,9 +30,8 @@ type worker struct {
 	loss         float64
 	spent        WorkerTime    // in the epoch so far
 	reduced      time.Duration // in the last batch's all-reduce
-	rowsReduced  time.Duration // in the last batch's exchange of rows across processes (see spanRows)
 	ahead        time.Duration // stepping rows ahead in the last batch (see stepAhead)
-	ow           *ownedWork    // with ownedRows (the rating objective across processes), else nil
+	ow           *ownedWork    // across processes (see ownedRows); nil when whole
 	steps        int64         // the batches this worker has computed its share of
 	// others marks the items the other workers' shares of the batch rated
 	// (those with others[j] == othersGen), found when stepAhead needs them.
@@ -62,7 +61,7 @@ func (r *training) newWorker(rank int, dense []float64) *worker {
 	}
 	w.deal.ratings, w.deal.users = make([]int, r.cfg.Workers), make([]int, r.cfg.Workers)
 	w.ev = newEvaluator(n, r.train, r.test, r.scale, r.cfg.Relevant)
-	if !r.whole && !r.cfg.ranking() {
+	if !r.whole {
 		w.ow = &ownedWork{at: make([]int32, r.train.Users)}
 	}
 	return w
@@ -127,7 +126,8 @@ func (w *worker) loop(ctx context.Context) error {
 // complete. The workers then claim the batch's table rows, sum each one's
 // gradient over the workers in rank order and step it, while every worker
 // steps its replica of the dense part alike. The barrier at the end keeps
-// the next batch from reading rows still moving.
+// the next batch from reading rows still moving. Across processes,
+// stepOwned trains on the batch instead.
 func (w *worker) step(ctx context.Context, batch []int) error {
 	if w.ow != nil {
 		return w.stepOwned(ctx, batch)
@@ -145,20 +145,14 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	}
 	w.loss += loss
 	t1 := time.Now()
-	if w.whole {
-		w.stepTables()
-	} else if err := w.stepSpanTables(ctx); err != nil {
-		return err
-	}
+	w.stepTables()
 	w.opt.update(w.net.dense, w.denseMV, w.g.dense)
 	t2 := time.Now()
-	if w.whole || len(w.workers) > 1 { // the barrier guards this process's tables only
-		err = w.coll.Barrier(ctx, w.rank)
-	}
-	w.spent.Step += t2.Sub(t1) + w.ahead - w.rowsReduced
+	err = w.coll.Barrier(ctx, w.rank)
+	w.spent.Step += t2.Sub(t1) + w.ahead
 	w.spent.Barrier += time.Since(t2)
 	w.spent.Gradient += t1.Sub(t0) - w.reduced - w.ahead
-	w.spent.Reduce += w.reduced + w.rowsReduced
+	w.spent.Reduce += w.reduced
 	return err
 }
 
@@ -173,7 +167,7 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 func (w *worker) stepAhead() {
 	w.ahead = 0
 	size := int64(len(w.workers))
-	if size == 1 || !w.whole { // across processes, rows step after their exchange (see spanRows)
+	if size == 1 {
 		return
 	}
 	if w.batch == 0 && w.report != nil {
@@ -255,15 +249,8 @@ func (w *worker) gradient(ctx context.Context, batch []int, meanwhile func()) (f
 		meanwhile()
 	}
 	reducing := time.Now()
-	buf := w.g.dense
-	if w.span != nil { // with the items the shares used (see spanRows)
-		buf = w.spanDense()
-	}
-	if err := w.coll.AllReduceSum(ctx, w.rank, buf); err != nil {
+	if err := w.coll.AllReduceSum(ctx, w.rank, w.g.dense); err != nil {
 		return 0, err
-	}
-	if w.span != nil {
-		w.spanUsed(buf)
 	}
 	w.reduced = time.Since(reducing)
 	w.net.addPenalty(w.g.dense, w.cfg.L2)
