@@ -5,11 +5,12 @@
 # run spent in the all-reduce across ranks (see BenchmarkMPIScaling in
 # mlops/job/mpi_bench_test.go). Needs libopenmpi-dev and openmpi-bin.
 # MPI_BENCH_ROUNDS (default 3) sets how many interleaved runs of each the
-# medians are over; MPI_BENCH_MODELS=gat or =recommender runs one model
-# (=ranking, the recommender's ranking objective, or a comma-separated list)
-# only; MPI_BENCH_BASELINE=PATH[:PATH...] interleaves the runs of other
-# mallard binaries built with MPI (make build-mpi at an earlier commit, of
-# the same version) and prints their figures as well, marked [file name].
+# medians are over; MPI_BENCH_MODELS picks the models, comma-separated
+# (gat, recommender, and ranking: the recommender's ranking objective; gat
+# and recommender by default); MPI_BENCH_BASELINE=PATH[:PATH...]
+# interleaves the runs of other mallard binaries built with MPI (make
+# build-mpi at an earlier commit, of the same version) and prints their
+# figures as well, marked [file name].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}

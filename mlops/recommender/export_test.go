@@ -141,3 +141,11 @@ func SetOwnedRatingsChunk(n int) int {
 	ownedRatingsChunk = n
 	return old
 }
+
+// SetOwnedGatherRows sets the rows each process sends in one round of
+// gatherOwned and returns the previous number.
+func SetOwnedGatherRows(n int) int {
+	old := ownedGatherRows
+	ownedGatherRows = n
+	return old
+}

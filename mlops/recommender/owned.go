@@ -539,41 +539,51 @@ func ownedCount(items, processes, process int) int {
 	return max(0, (items-process+processes-1)/processes)
 }
 
+// ownedGatherRows is the number of its rows each process hands the others
+// in one round of gatherOwned: a few tens of megabytes a round for the
+// default layers, where all of them at once could be hundreds. A variable
+// so that tests can make rounds small.
+var ownedGatherRows = 1 << 13
+
 // gatherOwned hands every process every process's rows, after an epoch's
-// batches: each worker sends its part of its process's rows, and copies
-// its part of each other process's into the tables.
+// batches, in rounds of ownedGatherRows rows per process: each worker sends
+// its part of its process's rows, and copies its part of each other
+// process's into the tables.
 func (w *worker) gatherOwned(ctx context.Context) error {
 	o, ow, n := w.owned, w.ow, w.net
 	P, items := o.processes, w.train.Items
 	local, locals := w.rank-w.lead, len(w.workers)
 	width := w.g.wEnc + w.g.wDec
 	counts, at := make([]int, P), make([]int, P+1)
-	for q := range P {
-		counts[q] = ownedCount(items, P, q) * width
-		at[q+1] = at[q] + counts[q]
-	}
-	buf := resized(ow.gather, at[P])
-	ow.gather = buf
-	clear(buf)
-	for k, j := 0, o.process; j < items; k, j = k+1, j+P {
-		if k%locals == local {
-			row := buf[at[o.process]+k*width : at[o.process]+(k+1)*width]
-			copy(row, n.encRow(int32(j)))
-			copy(row[w.g.wEnc:], n.decRow(int32(j)))
+	// Process q's k-th row is item q + k·P's; a round takes k in [from, from+ownedGatherRows).
+	for from := 0; from < ownedCount(items, P, 0); from += ownedGatherRows {
+		for q := range P {
+			counts[q] = max(0, min(ownedGatherRows, ownedCount(items, P, q)-from)) * width
+			at[q+1] = at[q] + counts[q]
 		}
-	}
-	if err := w.coll.(gatherer).AllGather(ctx, w.rank, buf, counts); err != nil {
-		return err
-	}
-	for q := range P {
-		if q == o.process {
-			continue
+		buf := resized(ow.gather, at[P])
+		ow.gather = buf
+		clear(buf)
+		rows := func(q int, f func(j int32, row []float64)) {
+			for k := range counts[q] / width {
+				if (from+k)%locals == local {
+					f(int32(q+(from+k)*P), buf[at[q]+k*width:at[q]+(k+1)*width])
+				}
+			}
 		}
-		for k, j := 0, q; j < items; k, j = k+1, j+P {
-			if k%locals == local {
-				row := buf[at[q]+k*width : at[q]+(k+1)*width]
-				copy(n.encRow(int32(j)), row[:w.g.wEnc])
-				copy(n.decRow(int32(j)), row[w.g.wEnc:])
+		rows(o.process, func(j int32, row []float64) {
+			copy(row, n.encRow(j))
+			copy(row[w.g.wEnc:], n.decRow(j))
+		})
+		if err := w.coll.(gatherer).AllGather(ctx, w.rank, buf, counts); err != nil {
+			return err
+		}
+		for q := range P {
+			if q != o.process {
+				rows(q, func(j int32, row []float64) {
+					copy(n.encRow(j), row[:w.g.wEnc])
+					copy(n.decRow(j), row[w.g.wEnc:])
+				})
 			}
 		}
 	}

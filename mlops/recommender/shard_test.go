@@ -48,26 +48,30 @@ func TestShardedProcesses(t *testing.T) {
 // TestShardedExchangeRounds checks that processes holding their own users
 // only, which hand each other their items' ratings in rounds of a few
 // ratings (rows cut across rounds, processes with unequal numbers of
-// ratings, some with none left in the last rounds), train exactly what
-// they train when the ratings cross in one round.
+// ratings, some with none left in the last rounds), and their rows after
+// each epoch in rounds of a few rows, train exactly what they train when
+// the ratings and the rows cross in one round.
 func TestShardedExchangeRounds(t *testing.T) {
 	train, test := lowRank(5, 300, 120, 3, 0.2, 0.3)
 	cfg := smallConfig()
 	cfg.Epochs = 2
 	for _, shape := range [][2]int{{3, 1}, {2, 2}} {
 		want, wantEpochs := sharded(t, cfg, shape[0], shape[1], train, test)
-		old := recommender.SetOwnedRatingsChunk(7)
+		ratings, rows := recommender.SetOwnedRatingsChunk(7), recommender.SetOwnedGatherRows(5)
 		got, epochs := sharded(t, cfg, shape[0], shape[1], train, test)
-		recommender.SetOwnedRatingsChunk(old)
-		if !reflect.DeepEqual(got[0].Weights, want[0].Weights) {
-			t.Errorf("%dx%d: rounds of 7 ratings train other weights than one round", shape[0], shape[1])
+		recommender.SetOwnedRatingsChunk(ratings)
+		recommender.SetOwnedGatherRows(rows)
+		for p := range got {
+			if !reflect.DeepEqual(got[p].Weights, want[0].Weights) {
+				t.Errorf("%dx%d: with rounds of 7 ratings and 5 rows, process %d trains other weights than in one round", shape[0], shape[1], p)
+			}
 		}
 		for i := range epochs {
 			epochs[i].Elapsed, epochs[i].Workers, epochs[i].Snapshot = 0, nil, nil
 			wantEpochs[i].Elapsed, wantEpochs[i].Workers, wantEpochs[i].Snapshot = 0, nil, nil
 		}
 		if !reflect.DeepEqual(epochs, wantEpochs) {
-			t.Errorf("%dx%d: rounds of 7 ratings give the epochs %+v, one round %+v", shape[0], shape[1], epochs, wantEpochs)
+			t.Errorf("%dx%d: rounds of 7 ratings and 5 rows give the epochs %+v, one round %+v", shape[0], shape[1], epochs, wantEpochs)
 		}
 	}
 }
