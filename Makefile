@@ -63,6 +63,7 @@ bench: build
 
 bench-mpi: build-mpi
 	./scripts/mpi-bench.sh
+	./scripts/allreduce-bench.sh
 
 fuzz:
 	GO=$(GO) ./scripts/fuzz.sh
