@@ -23,6 +23,10 @@ FROM range(300) a(u), range(90) b(i) WHERE (u * 31 + i * 17) % 4 = 0`
 
 const smallRecommender = `{"hidden": [24, 8, 24], "epochs": 3, "batch_size": 16, "lr": 0.005, "rank_users": 0}`
 
+// rankingRecommender is a small recommender of the ranking objective, with
+// sampled negatives and dropout.
+const rankingRecommender = `{"hidden": [24], "epochs": 3, "batch_size": 16, "lr": 0.005, "rank_users": 0, "objective": "ranking", "negatives": 30, "dropout": 0.3}`
+
 // recJobOf writes a small recommender job for a worker of version v: its
 // ratings in two Parquet files.
 func recJobOf(t *testing.T, v string, workers int, hyper string) string {
@@ -230,9 +234,15 @@ func shardedRatings(t *testing.T) (train, test recommender.Ratings) {
 // workers each.
 func shardedJob(t *testing.T, v string, ranks, workers int, train, test recommender.Ratings) string {
 	t.Helper()
+	return shardedJobOf(t, v, ranks, workers, smallRecommender, train, test)
+}
+
+// shardedJobOf is shardedJob of the hyperparameters hyper.
+func shardedJobOf(t *testing.T, v string, ranks, workers int, hyper string, train, test recommender.Ratings) string {
+	t.Helper()
 	dir := t.TempDir()
 	spec := job.Spec{Version: v, Kind: job.KindRecommender, Seed: 9, Workers: workers, CheckpointEvery: 1,
-		Recommender: json.RawMessage(smallRecommender), Shard: job.ShardFile}
+		Recommender: json.RawMessage(hyper), Shard: job.ShardFile}
 	cfg, err := spec.RecommenderConfig(ranks)
 	if err != nil {
 		t.Fatal(err)
