@@ -39,11 +39,11 @@ import (
 // rows' gradients to their owners and an all-gather of the stepped rows
 // each moved, before): the exchange is four or five all-reduces of
 // latency, and each process computes only its items' share of the
-// tables' arithmetic. At the end of each
-// epoch an all-gather hands every process every row, for evaluation and
-// the model. Every all-reduce sums in rank order, so every process gets
-// the same bits; one process's sums are grouped otherwise (a user's inputs
-// by process first), so the curves equal one process's to rounding.
+// tables' arithmetic. At the end of each epoch an all-gather hands every
+// process every row, for evaluation and the model (see gatherOwned).
+// Every all-reduce sums in rank order, so every process gets the same
+// bits; one process's sums are grouped otherwise (a user's inputs by
+// process first), so the curves equal one process's to rounding.
 type ownedRows struct {
 	processes, process int
 	// By user, as in Ratings: its training ratings of this process's
