@@ -112,7 +112,8 @@ func epochRows(t *testing.T, conn *pgx.Conn, query string) [][2]float64 {
 // TestRanksTrainAsWorkers checks that train_recommender with ranks := 2
 // streams the loss curve of a local run with workers := 2 (to 1e-9
 // relative), sends a NOTICE per epoch, and registers a ready model that
-// serves, as a local run does.
+// serves, as a local run does; and, for the ranking objective, the same
+// Recall@10 and NDCG@10 and recommendations.
 func TestRanksTrainAsWorkers(t *testing.T) {
 	jobs := t.TempDir()
 	var notices []string
@@ -168,8 +169,32 @@ func TestRanksTrainAsWorkers(t *testing.T) {
 	if lr != ar {
 		t.Errorf("user 7's recommendations: %s from the local model, %s from the one trained across ranks", lr, ar)
 	}
+	// The ranking objective, whose ranks also compute their items' parts
+	// of each user's softmax: its metrics and recommendations.
+	ranking := mpiHyper + ", objective := 'ranking', negatives := 20, dropout := 0.3"
+	local = epochRows(t, conn, "SELECT epoch, recall_at_10, ndcg_at_10 FROM train_recommender('r', model := 'rlocal', workers := 2, "+ranking+")")
+	across = epochRows(t, conn, "SELECT epoch, recall_at_10, ndcg_at_10 FROM train_recommender('r', model := 'racross', ranks := 2, workers := 1, "+ranking+")")
+	if len(across) != len(local) || len(local) != 4 {
+		t.Fatalf("ranking: %d epochs across ranks, %d locally, want 4", len(across), len(local))
+	}
+	for e := range local {
+		for k := range 2 {
+			if a, l := across[e][k], local[e][k]; a != l && !(math.Abs(a-l) <= 1e-9*math.Abs(l)) {
+				t.Errorf("ranking: epoch %d measure %d: %v across 2 ranks, %v with 2 workers", e+1, k, a, l)
+			}
+		}
+	}
+	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('rlocal', user_id := 7, k := 10)").Scan(&lr); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('racross', user_id := 7, k := 10)").Scan(&ar); err != nil {
+		t.Fatal(err)
+	}
+	if lr != ar {
+		t.Errorf("ranking: user 7's recommendations: %s from the local model, %s from the one trained across ranks", lr, ar)
+	}
 	if left, _ := os.ReadDir(jobs); len(left) != 0 {
-		t.Errorf("the job directory keeps %d entries after a run that succeeded", len(left))
+		t.Errorf("the job directory keeps %d entries after runs that succeeded", len(left))
 	}
 }
 
