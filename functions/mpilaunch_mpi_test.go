@@ -159,14 +159,7 @@ func TestRanksTrainAsWorkers(t *testing.T) {
 	if fpLocal != fpAcross {
 		t.Errorf("fingerprints differ: local %s, across ranks %s", fpLocal, fpAcross)
 	}
-	var lr, ar string
-	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('local', user_id := 7, k := 10)").Scan(&lr); err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('across', user_id := 7, k := 10)").Scan(&ar); err != nil {
-		t.Fatal(err)
-	}
-	if lr != ar {
+	if lr, ar := recommended(t, conn, "local", 7, 10), recommended(t, conn, "across", 7, 10); lr != ar {
 		t.Errorf("user 7's recommendations: %s from the local model, %s from the one trained across ranks", lr, ar)
 	}
 	// The ranking objective, whose ranks also compute their items' parts
@@ -184,13 +177,7 @@ func TestRanksTrainAsWorkers(t *testing.T) {
 			}
 		}
 	}
-	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('rlocal', user_id := 7, k := 10)").Scan(&lr); err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('racross', user_id := 7, k := 10)").Scan(&ar); err != nil {
-		t.Fatal(err)
-	}
-	if lr != ar {
+	if lr, ar := recommended(t, conn, "rlocal", 7, 10), recommended(t, conn, "racross", 7, 10); lr != ar {
 		t.Errorf("ranking: user 7's recommendations: %s from the local model, %s from the one trained across ranks", lr, ar)
 	}
 	if left, _ := os.ReadDir(jobs); len(left) != 0 {

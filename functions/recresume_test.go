@@ -4,6 +4,7 @@ package functions_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -80,13 +81,7 @@ func TestRecommenderResume(t *testing.T) {
 	if status != "ready" || resumedFrom != "rm@1" || !sameData {
 		t.Errorf("rm@2: status %s, resumed from %q, same fingerprint as whole %v; want ready, rm@1, true", status, resumedFrom, sameData)
 	}
-	var wholeRecs, resumedRecs string
-	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('whole', user_id := 7, k := 5)").Scan(&wholeRecs); err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.QueryRow(context.Background(), "SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('rm@2', user_id := 7, k := 5)").Scan(&resumedRecs); err != nil {
-		t.Fatal(err)
-	}
+	wholeRecs, resumedRecs := recommended(t, conn, "whole", 7, 5), recommended(t, conn, "rm@2", 7, 5)
 	if wholeRecs != resumedRecs || strings.Count(resumedRecs, ",") != 4 {
 		t.Errorf("user 7's recommendations: %s from rm@2, %s from the uninterrupted run", resumedRecs, wholeRecs)
 	}
@@ -158,4 +153,11 @@ func TestRecommenderResumeErrors(t *testing.T) {
 	if s := scanOne[string](t, conn, "SELECT status || ' ' || version || ' ' || (SELECT resumed_from FROM mlops.training_runs WHERE model = 'rm2') FROM mlops.models WHERE name = 'rm2'"); s != "ready 1 rm@1" {
 		t.Errorf("rm2: %s, want ready 1 rm@1", s)
 	}
+}
+
+// recommended is the list of the k items that ref recommends to user, best
+// first, as text.
+func recommended(t *testing.T, conn *pgx.Conn, ref string, user, k int) string {
+	t.Helper()
+	return scanOne[string](t, conn, fmt.Sprintf("SELECT CAST(list(item ORDER BY rank) AS VARCHAR) FROM recommend('%s', user_id := %d, k := %d)", ref, user, k))
 }
