@@ -114,41 +114,32 @@ func (w *World) AllReduceSum32(buf []float32) error {
 // AllGather copies each process's part of buf into every other process's
 // buf (see Gatherer).
 func (w *World) AllGather(buf []float64, counts []int) error {
-	cs, ds, _, err := w.parts("MPI_Allgatherv", buf, counts)
-	if err != nil || len(buf) == 0 {
-		return err
-	}
-	if rc := C.mallard_allgather_f64((*C.double)(unsafe.Pointer(&buf[0])), &cs[0], &ds[0]); rc != C.MPI_SUCCESS {
-		return mpiError("MPI_Allgatherv", rc)
-	}
-	return nil
-}
-
-// parts checks counts against buf for op and returns them and their
-// offsets in buf as C ints, and this process's offset.
-func (w *World) parts(op string, buf []float64, counts []int) (cs, ds []C.int, off int, err error) {
+	const op = "MPI_Allgatherv"
 	if len(counts) != w.size {
-		return nil, nil, 0, fmt.Errorf("parallel: %s of %d parts among %d processes", op, len(counts), w.size)
+		return fmt.Errorf("parallel: %s of %d parts among %d processes", op, len(counts), w.size)
 	}
 	if len(buf) > maxCount {
-		return nil, nil, 0, fmt.Errorf("parallel: %s of %d values, more than MPI's %d", op, len(buf), maxCount)
+		return fmt.Errorf("parallel: %s of %d values, more than MPI's %d", op, len(buf), maxCount)
 	}
-	cs, ds = make([]C.int, w.size), make([]C.int, w.size)
+	cs, ds := make([]C.int, w.size), make([]C.int, w.size) // the parts' counts and offsets
 	at := 0
 	for p, n := range counts {
 		if n < 0 || n > len(buf)-at {
-			return nil, nil, 0, fmt.Errorf("parallel: %s of parts %v of %d values", op, counts, len(buf))
-		}
-		if p == w.rank {
-			off = at
+			return fmt.Errorf("parallel: %s of parts %v of %d values", op, counts, len(buf))
 		}
 		cs[p], ds[p] = C.int(n), C.int(at)
 		at += n
 	}
 	if at != len(buf) {
-		return nil, nil, 0, fmt.Errorf("parallel: %s of parts %v of %d values", op, counts, len(buf))
+		return fmt.Errorf("parallel: %s of parts %v of %d values", op, counts, len(buf))
 	}
-	return cs, ds, off, nil
+	if len(buf) == 0 {
+		return nil
+	}
+	if rc := C.mallard_allgather_f64((*C.double)(unsafe.Pointer(&buf[0])), &cs[0], &ds[0]); rc != C.MPI_SUCCESS {
+		return mpiError(op, rc)
+	}
+	return nil
 }
 
 // Broadcast copies root's buf into every other process's buf.

@@ -240,6 +240,9 @@ func newTrainingOf(coll parallel.Collective, cfg Config, train, test Ratings, st
 	lead, locals := parallel.Locals(coll)
 	r.lead, r.whole = lead, locals == cfg.Workers
 	if !r.whole {
+		if _, ok := coll.(gatherer); !ok {
+			return nil, fmt.Errorf("recommender: workers spread over processes need a collective that all-gathers, not a %T", coll)
+		}
 		r.span = newSpanRows(coll, train.Users)
 	}
 	if !r.whole && shard == nil {
