@@ -487,28 +487,9 @@ func TestRanksCheckpointResume(t *testing.T) {
 	if status != "canceled" || checkpoint < 4 || checkpoint%2 != 0 {
 		t.Fatalf("g@1 after cancel: status %s, checkpoint epoch %d; want canceled, an even epoch from 4", status, checkpoint)
 	}
-	curve := func(q string) [][3]float64 {
-		rows, err := conn.Query(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out [][3]float64
-		for rows.Next() {
-			var epoch int64
-			var mse [2]float64
-			if err := rows.Scan(&epoch, &mse[0], &mse[1]); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, [3]float64{float64(epoch), mse[0], mse[1]})
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return out
-	}
 	epochs := checkpoint + 3
-	across := curve(fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', ranks := 2, epochs := %d)", epochs))
-	local := curve(fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', workers := 2, epochs := %d)", epochs))
+	across := trainingCurve(t, conn, fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', ranks := 2, epochs := %d)", epochs))
+	local := trainingCurve(t, conn, fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', workers := 2, epochs := %d)", epochs))
 	if len(across) != 3 || len(local) != 3 || across[0][0] != float64(checkpoint+1) {
 		t.Fatalf("resumed across ranks: %v; locally: %v; want epochs %d to %d", across, local, checkpoint+1, epochs)
 	}

@@ -18,13 +18,13 @@ func TestRanksRecommenderResume(t *testing.T) {
 	jobs := t.TempDir()
 	conn := mpiServer(t, "", jobs)
 	exec(t, conn, smallRatingsSQL)
-	whole := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'whole', workers := 2, epochs := 5, "+recResumeHyper+")")
-	first := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'rm', workers := 2, epochs := 3, "+recResumeHyper+")")
+	whole := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'whole', workers := 2, epochs := 5, "+recResumeHyper+")")
+	first := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'rm', workers := 2, epochs := 3, "+recResumeHyper+")")
 	sameCurve(t, "the first 3 epochs", first, whole[:3])
-	across := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', resume := 'rm@1', ranks := 2, epochs := 5)")
+	across := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', resume := 'rm@1', ranks := 2, epochs := 5)")
 	sameCurve(t, "resumed across 2 ranks", across, whole[3:])
 	// rm@2, trained across ranks, resumes in this process with 2 workers.
-	local := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', resume := 'rm@2', workers := 2, epochs := 6)")
+	local := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', resume := 'rm@2', workers := 2, epochs := 6)")
 	if len(local) != 1 || local[0][0] != 6 {
 		t.Errorf("rm@2 resumed in this process: %v, want epoch 6", local)
 	}

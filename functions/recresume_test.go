@@ -17,9 +17,10 @@ import (
 // continues would have.
 const recResumeHyper = "hidden := [16], batch_size := 16, seed := 3, optimizer := 'sgd', lr := 0.5"
 
-// recCurve runs a train_recommender query and returns its rows' epoch,
-// train and test RMSE.
-func recCurve(t *testing.T, conn *pgx.Conn, query string) [][3]float64 {
+// trainingCurve runs a training query whose rows are an epoch and two of its
+// measures (a train_recommender's RMSEs, a train_gat's MSEs) and returns
+// them.
+func trainingCurve(t *testing.T, conn *pgx.Conn, query string) [][3]float64 {
 	t.Helper()
 	rows, err := conn.Query(context.Background(), query)
 	if err != nil {
@@ -66,11 +67,11 @@ func TestRecommenderResume(t *testing.T) {
 	exec(t, conn, smallRatingsSQL,
 		"CREATE TABLE s AS SELECT user_id AS usr, item_id AS itm, rating AS stars FROM r")
 	const cols = "user := 'usr', item := 'itm', rating := 'stars', "
-	whole := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', model := 'whole', "+cols+"epochs := 5, "+recResumeHyper+")")
-	first := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', model := 'rm', "+cols+"epochs := 3, "+recResumeHyper+")")
+	whole := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', model := 'whole', "+cols+"epochs := 5, "+recResumeHyper+")")
+	first := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', model := 'rm', "+cols+"epochs := 3, "+recResumeHyper+")")
 	sameCurve(t, "the first 3 epochs", first, whole[:3])
 	// The columns, the split and the optimiser are rm@1's: left out here.
-	resumed := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', resume := 'rm@1', epochs := 5)")
+	resumed := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', resume := 'rm@1', epochs := 5)")
 	sameCurve(t, "resumed from epoch 3", resumed, whole[3:])
 	var status, resumedFrom string
 	var sameData bool
@@ -86,7 +87,7 @@ func TestRecommenderResume(t *testing.T) {
 		t.Errorf("user 7's recommendations: %s from rm@2, %s from the uninterrupted run", resumedRecs, wholeRecs)
 	}
 	// resume := 'rm' continues the newest version with weights, rm@2.
-	more := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', resume := 'rm', epochs := 6)")
+	more := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('s', resume := 'rm', epochs := 6)")
 	if len(more) != 1 || more[0][0] != 6 {
 		t.Errorf("resume := 'rm' to 6 epochs: %v, want epoch 6", more)
 	}
@@ -146,7 +147,7 @@ func TestRecommenderResumeErrors(t *testing.T) {
 		t.Errorf("changed items: detail %q", e.Detail)
 	}
 	// Changed ratings of the same items resume when allowed, into another model if named.
-	got := recCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('changed', resume := 'rm', model := 'rm2', epochs := 4, allow_data_change := true)")
+	got := trainingCurve(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('changed', resume := 'rm', model := 'rm2', epochs := 4, allow_data_change := true)")
 	if len(got) != 2 || got[0][0] != 3 {
 		t.Errorf("resumed on changed data: %v, want epochs 3 and 4", got)
 	}
