@@ -30,6 +30,9 @@ import (
 // The two are run interleaved, MPI_BENCH_ROUNDS times (3 by default); an
 // epoch time is the mean of a run's epochs after the first (which has
 // the set-up in it), and the table shows each configuration's median.
+// MPI_BENCH_SHAPES (as "1x1,1x16,4x4": ranks x workers, comma-separated)
+// prints instead each shape's epoch time and speed-up over the first, for
+// a machine of many processors (see benchShapes).
 // MPI_BENCH_MODELS (gat, recommender, ranking, comma-separated; gat and
 // recommender by default) picks the models: ranking is the recommender
 // with the ranking objective's default options. MPI_BENCH_BASELINE names other mallard
@@ -67,6 +70,10 @@ func BenchmarkMPIScaling(b *testing.B) {
 			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat, recommender or ranking", models)
 		}
 	}
+	if shapes := os.Getenv("MPI_BENCH_SHAPES"); shapes != "" {
+		benchShapes(b, bins[0].path, jobs, rounds, shapes)
+		return
+	}
 	fmt.Printf("%-74s %12s %12s %8s %16s %7s\n", "model", "1x1 epoch s", "2x1 epoch s", "2x1/1x1", "all-reduce share", "floor")
 	for _, j := range jobs {
 		one, two, share := make([][]float64, len(bins)), make([][]float64, len(bins)), make([][]float64, len(bins))
@@ -88,6 +95,47 @@ func BenchmarkMPIScaling(b *testing.B) {
 		for k, bin := range bins {
 			o, t := median(one[k]), median(two[k])
 			fmt.Printf("%-74s %12.3f %12.3f %8.2f %15.1f%% %7.2f\n", j.name+bin.label, o, t, t/o, 100*median(share[k]), median(pair)/2/median(one[0]))
+		}
+	}
+}
+
+// benchShapes prints, for each job, the epoch time of each of shapes
+// (comma-separated ranks x workers, as "4x4"), the first shape's epoch
+// time over each one's (its speed-up), and rank 0's share of the run in
+// the all-reduce across ranks: medians of rounds runs, the shapes
+// interleaved.
+func benchShapes(b *testing.B, bin string, jobs []struct{ name, dir string }, rounds int, shapes string) {
+	type shape struct{ ranks, workers int }
+	var list []shape
+	for s := range strings.SplitSeq(shapes, ",") {
+		r, w, ok := strings.Cut(s, "x")
+		ranks, err1 := strconv.Atoi(r)
+		workers, err2 := strconv.Atoi(w)
+		if !ok || err1 != nil || err2 != nil || ranks < 1 || workers < 1 {
+			b.Fatalf("MPI_BENCH_SHAPES %q: each must be RANKSxWORKERS, as 4x4", shapes)
+		}
+		list = append(list, shape{ranks, workers})
+	}
+	fmt.Printf("%-74s %7s %10s %9s %16s\n", "model", "shape", "epoch s", "speed-up", "all-reduce share")
+	for _, j := range jobs {
+		epochs, shares := make([][]float64, len(list)), make([][]float64, len(list))
+		for range rounds {
+			for k, s := range list {
+				spec, err := job.ReadSpec(j.dir, binVersion)
+				if err != nil {
+					b.Fatal(err)
+				}
+				spec.Workers = s.workers
+				if err := spec.Write(j.dir); err != nil {
+					b.Fatal(err)
+				}
+				epoch, reduce := benchRun(b, bin, j.dir, s.ranks)
+				epochs[k], shares[k] = append(epochs[k], epoch), append(shares[k], reduce)
+			}
+		}
+		for k, s := range list {
+			e := median(epochs[k])
+			fmt.Printf("%-74s %7s %10.3f %9.2f %15.1f%%\n", j.name, fmt.Sprintf("%dx%d", s.ranks, s.workers), e, median(epochs[0])/e, 100*median(shares[k]))
 		}
 	}
 }

@@ -22,7 +22,8 @@ import (
 
 var (
 	buildOnce  sync.Once
-	binPath    string
+	binPath    string // the binary mallard built, removed at the end
+	builtPath  string // the binary the tests run: binPath or MALLARD_MPI_BIN
 	binVersion string // what the binary says it is
 	buildErr   error
 )
@@ -36,23 +37,29 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// mallard builds cmd/mallard with MPI, once per test binary.
+// mallard builds cmd/mallard with MPI, once per test binary, unless
+// MALLARD_MPI_BIN names one built already (say, for a machine without Go).
 func mallard(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mallard-mpi-")
-		if err != nil {
-			buildErr = err
-			return
+		bin := os.Getenv("MALLARD_MPI_BIN")
+		if bin == "" {
+			dir, err := os.MkdirTemp("", "mallard-mpi-")
+			if err != nil {
+				buildErr = err
+				return
+			}
+			binPath = filepath.Join(dir, "mallard")
+			bin = binPath
+			cmd := exec.Command("go", "build", "-tags", "duckdb_arrow,mpi", "-o", bin, "../../cmd/mallard")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = err
+				t.Logf("%s", out)
+				return
+			}
 		}
-		binPath = filepath.Join(dir, "mallard")
-		cmd := exec.Command("go", "build", "-tags", "duckdb_arrow,mpi", "-o", binPath, "../../cmd/mallard")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = err
-			t.Logf("%s", out)
-			return
-		}
-		out, err := exec.Command(binPath, "version").Output()
+		builtPath = bin
+		out, err := exec.Command(bin, "version").Output()
 		if f := strings.Fields(string(out)); err != nil || len(f) < 2 {
 			buildErr = fmt.Errorf("mallard version: %v (%q)", err, out)
 		} else {
@@ -62,7 +69,7 @@ func mallard(t testing.TB) string {
 	if buildErr != nil {
 		t.Fatalf("build mallard with MPI: %v", buildErr)
 	}
-	return binPath
+	return builtPath
 }
 
 // loopback are mpirun's options for ranks on this machine that talk over
