@@ -42,7 +42,7 @@ func trainWorker(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return fmt.Errorf("train-worker rank %d of %d: %w", world.Rank(), world.Size(), err)
 	}
-	fmt.Fprintf(stdout, "rank %d/%d: %d workers, %d epochs, weights sha256 %s, all-reduce across ranks %.3fs, read %d of %d rows\n",
-		res.Rank, res.Ranks, res.Workers, res.Epochs, res.Weights, res.Reducing.Seconds(), res.Read, res.Rows)
+	fmt.Fprintf(stdout, "rank %d/%d: %d workers, %d epochs, weights sha256 %s, all-reduce across ranks %.3fs, read %d of %d rows, %d of the job's ranks on this machine, GOMAXPROCS %d of %d\n",
+		res.Rank, res.Ranks, res.Workers, res.Epochs, res.Weights, res.Reducing.Seconds(), res.Read, res.Rows, world.Here(), res.Procs, res.HadProcs)
 	return world.Close()
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/parallel"
 )
 
 var (
@@ -202,6 +203,55 @@ func TestMPIRefusesAnotherVersion(t *testing.T) {
 	if err == nil || !strings.Contains(out, "job spec of another Mallard version") || !strings.Contains(out, `"test-1"`) {
 		t.Fatalf("mpirun = %v, want the version refused:\n%s", err, out)
 	}
+}
+
+// procsLine is what each rank says of its machine's processors.
+var procsLine = regexp.MustCompile(`rank (\d+)/\d+: .*, (\d+) of the job's ranks on this machine, GOMAXPROCS (\d+) of (\d+)`)
+
+// TestMPIRanksShareProcessors checks that ranks on one machine count each
+// other (MPI_COMM_TYPE_SHARED) and run with parallel.Processors's
+// GOMAXPROCS: 2 ranks of 1 worker, 2 and 3 of 2 (on 2 processors their
+// share is what they had; on more, 2 x 2 and 3 x 2 get less), and that
+// GOMAXPROCS in the environment is left as it is.
+func TestMPIRanksShareProcessors(t *testing.T) {
+	bin := mallard(t)
+	cases := []struct {
+		ranks, workers int
+		env            string // GOMAXPROCS
+	}{{2, 1, ""}, {2, 2, ""}, {3, 2, ""}, {2, 2, "3"}}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%dx%d GOMAXPROCS=%q", tc.ranks, tc.workers, tc.env), func(t *testing.T) {
+			t.Setenv("GOMAXPROCS", tc.env) // mpirun hands its environment to the ranks
+			dir := gatJobOf(t, binVersion, tc.workers, smallGAT)
+			out, err := mpirun(t, "-np", strconv.Itoa(tc.ranks), bin, "train-worker", "--job", dir)
+			if err != nil {
+				t.Fatalf("mpirun: %v\n%s", err, out)
+			}
+			lines := procsLine.FindAllStringSubmatch(out, -1)
+			if len(lines) != tc.ranks {
+				t.Fatalf("%d ranks said what they ran on, want %d:\n%s", len(lines), tc.ranks, out)
+			}
+			for _, m := range lines {
+				here, procs, had := atoi(t, m[2]), atoi(t, m[3]), atoi(t, m[4])
+				want := parallel.Processors(had, tc.ranks, tc.workers)
+				if tc.env != "" {
+					want = atoi(t, tc.env)
+				}
+				if here != tc.ranks || procs != want {
+					t.Errorf("rank %s: %d ranks here, GOMAXPROCS %d of %d; want %d ranks, GOMAXPROCS %d", m[1], here, procs, had, tc.ranks, want)
+				}
+			}
+		})
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // readLine is what each rank says it read of the source.

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
@@ -34,17 +35,35 @@ type Result struct {
 	// the GAT's time steps), and Rows the source's in all: a rank of a
 	// sharded job reads only its own.
 	Read, Rows int
+	// Procs is the rank's GOMAXPROCS, and HadProcs the one it started
+	// with: see parallel.ShareProcessors.
+	Procs, HadProcs int
 }
 
 // Run runs the job in dir as this process's rank of comm: version is the
 // worker's Mallard release, which the spec must name. A rank that fails
 // returns its error; under MPI its exit then ends the other ranks (they
-// may be blocked in an all-reduce that cannot be canceled).
+// may be blocked in an all-reduce that cannot be canceled). Where comm
+// knows how many of its processes share this machine (a parallel.World),
+// Run sets this process's GOMAXPROCS to its share of the processors first
+// (parallel.ShareProcessors).
 func Run(ctx context.Context, dir, version string, comm parallel.Comm) (Result, error) {
 	spec, err := ReadSpec(dir, version)
 	if err != nil {
 		return Result{}, err
 	}
+	procs := runtime.GOMAXPROCS(0)
+	had := procs
+	if w, ok := comm.(interface{ Here() int }); ok {
+		procs, had = parallel.ShareProcessors(w.Here(), spec.workers())
+	}
+	res, err := run(ctx, dir, spec, comm)
+	res.Procs, res.HadProcs = procs, had
+	return res, err
+}
+
+// run runs the job of spec in dir: see Run.
+func run(ctx context.Context, dir string, spec Spec, comm parallel.Comm) (Result, error) {
 	files, err := spec.files(dir)
 	if err != nil {
 		return Result{}, err

@@ -9,7 +9,7 @@ package parallel
 // // Mallard's whole use of MPI: the world communicator, in-place sums,
 // // gathers, broadcasts and barriers. Each returns
 // // MPI's error code.
-// static int mallard_init(int *rank, int *size, int *provided) {
+// static int mallard_init(int *rank, int *size, int *here, int *provided) {
 // 	int done = 0;
 // 	MPI_Initialized(&done);
 // 	if (done) return -1;
@@ -17,7 +17,14 @@ package parallel
 // 	if (rc != MPI_SUCCESS) return rc;
 // 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 // 	if ((rc = MPI_Comm_rank(MPI_COMM_WORLD, rank)) != MPI_SUCCESS) return rc;
-// 	return MPI_Comm_size(MPI_COMM_WORLD, size);
+// 	if ((rc = MPI_Comm_size(MPI_COMM_WORLD, size)) != MPI_SUCCESS) return rc;
+// 	// The processes that share this one's memory: those on its machine.
+// 	MPI_Comm node;
+// 	rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+// 	if (rc != MPI_SUCCESS) return rc;
+// 	rc = MPI_Comm_size(node, here);
+// 	MPI_Comm_free(&node);
+// 	return rc;
 // }
 // static int mallard_sum_f64(double *buf, int n) {
 // 	return MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -58,8 +65,8 @@ const maxCount = math.MaxInt32
 // process; Close ends it. Calls may come from any goroutine, one at a time
 // (MPI_THREAD_SERIALIZED): Ranks makes only one of its workers talk to MPI.
 func Init() (*World, error) {
-	var rank, size, provided C.int
-	rc := C.mallard_init(&rank, &size, &provided)
+	var rank, size, here, provided C.int
+	rc := C.mallard_init(&rank, &size, &here, &provided)
 	if rc == -1 {
 		return nil, errors.New("parallel: MPI is already initialized in this process (Init is once per process)")
 	}
@@ -70,13 +77,14 @@ func Init() (*World, error) {
 		C.mallard_abort(1)
 		return nil, errors.New("parallel: this MPI does not allow calls from more than one thread (MPI_THREAD_SERIALIZED)")
 	}
-	return &World{rank: int(rank), size: int(size)}, nil
+	return &World{rank: int(rank), size: int(size), here: int(here)}, nil
 }
 
 // World is MPI's world communicator: every process of the job. It is a
 // Comm and a Gatherer.
 type World struct {
 	rank, size int
+	here       int // the processes of the job on this machine, this one included
 }
 
 // Rank is this process's rank.
@@ -84,6 +92,10 @@ func (w *World) Rank() int { return w.rank }
 
 // Size is the number of processes in the job.
 func (w *World) Size() int { return w.size }
+
+// Here is the number of the job's processes on this machine, this one
+// included (MPI_COMM_TYPE_SHARED).
+func (w *World) Here() int { return w.here }
 
 // AllReduceSum sums every process's buf into each, in place. MPI fixes the
 // order of the sum by the number of processes and of values, not by when
