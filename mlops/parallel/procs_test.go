@@ -1,6 +1,7 @@
 package parallel_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/parallel"
@@ -22,5 +23,24 @@ func TestProcessors(t *testing.T) {
 		if got := parallel.Processors(tc.procs, tc.here, tc.workers); got != tc.want {
 			t.Errorf("Processors(%d, %d, %d) = %d, want %d", tc.procs, tc.here, tc.workers, got, tc.want)
 		}
+	}
+}
+
+// TestShareProcessors checks that ShareProcessors sets GOMAXPROCS to
+// Processors of the one it finds, and leaves one set in the environment.
+func TestShareProcessors(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "")
+	runtime.GOMAXPROCS(16)
+	if procs, had := parallel.ShareProcessors(4, 2); procs != 4 || had != 16 || runtime.GOMAXPROCS(0) != 4 {
+		t.Errorf("ShareProcessors(4, 2) of 16 = %d, %d; GOMAXPROCS %d; want 4, 16; 4", procs, had, runtime.GOMAXPROCS(0))
+	}
+	runtime.GOMAXPROCS(16)
+	if procs, had := parallel.ShareProcessors(4, 1); procs != 16 || had != 16 || runtime.GOMAXPROCS(0) != 16 {
+		t.Errorf("ShareProcessors(4, 1) of 16 = %d, %d; GOMAXPROCS %d; want 16, 16; 16", procs, had, runtime.GOMAXPROCS(0))
+	}
+	t.Setenv("GOMAXPROCS", "16")
+	if procs, had := parallel.ShareProcessors(4, 2); procs != 16 || had != 16 || runtime.GOMAXPROCS(0) != 16 {
+		t.Errorf("ShareProcessors(4, 2) with GOMAXPROCS=16 set = %d, %d; GOMAXPROCS %d; want it left at 16", procs, had, runtime.GOMAXPROCS(0))
 	}
 }
