@@ -12,7 +12,8 @@
 # MPI_BENCH_MODELS, MPI_BENCH_ROUNDS (default 2) and ALLREDUCE_RANKS
 # (default "2 4 8 16"; empty for none) pick what runs.
 set -euo pipefail
-out=$(realpath -m "${1:?usage: mpi-bench-bundle.sh DIR}")
+[ $# -eq 1 ] || { echo "usage: scripts/mpi-bench-bundle.sh DIR" >&2; exit 2; }
+out=$(realpath -m "$1")
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 root=$(mktemp -d)
