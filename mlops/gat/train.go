@@ -169,6 +169,13 @@ func TrainFrom(ctx context.Context, cfg Config, m series.Matrix, start Start, re
 // every mini-batch. Every process returns the same model; report is
 // called in the process of rank 0 only.
 func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, m series.Matrix, start Start, report func(Epoch) error) (*Model, error) {
+	return train(ctx, coll, cfg, m, start, report, nil)
+}
+
+// train is TrainOn, in a process of a sharded run unless shard is nil
+// (see TrainShard).
+func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.Matrix, start Start, report func(Epoch) error,
+	shard *sharding) (*Model, error) {
 	if coll.Size() != cfg.Workers {
 		return nil, fmt.Errorf("gat: a collective of %d workers for workers %d", coll.Size(), cfg.Workers)
 	}
@@ -177,8 +184,8 @@ func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, m series
 		return nil, err
 	}
 	lead, locals := parallel.Locals(coll)
-	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: coll, lead: lead, whole: locals == cfg.Workers,
-		start: time.Now(), report: report, first: start.Epoch + 1, graphs: newGraphCache(m, cfg.Neighbors)}
+	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: coll, lead: lead, locals: locals, whole: locals == cfg.Workers,
+		start: time.Now(), report: report, first: start.Epoch + 1, graphs: newGraphCache(m, cfg.Neighbors), shard: shard}
 	anchor, err := startAnchor(cfg, m, fit, val, start)
 	if err != nil {
 		return nil, err
@@ -187,7 +194,13 @@ func TrainOn(ctx context.Context, coll parallel.Collective, cfg Config, m series
 	if run.anchorFit, err = anchor.forecaster(); err != nil {
 		return nil, err
 	}
-	if run.anchorFit != nil {
+	switch {
+	case run.anchorFit != nil && shard != nil:
+		if shard.pre == nil {
+			return nil, fmt.Errorf("gat: a sharded run anchored to %s needs its forecasts (see Prepare)", anchor)
+		}
+		run.pre = shard.pre
+	case run.anchorFit != nil:
 		run.pre = anchorRows(run.anchorFit, m, cfg.Span())
 	}
 	init, err := initialNet(cfg, m, fit, anchor, start)
@@ -294,8 +307,10 @@ type training struct {
 	m                series.Matrix
 	train, val, test []int
 	coll             parallel.Collective
-	lead             int  // the lowest rank in this process, which keeps the model
-	whole            bool // whether every worker runs in this process
+	lead             int       // the lowest rank in this process, which keeps the model
+	locals           int       // the workers in this process
+	whole            bool      // whether every worker runs in this process
+	shard            *sharding // nil: every process holds every row
 	start            time.Time
 	report           func(Epoch) error
 	first            int // the number of the first epoch to run
@@ -322,6 +337,10 @@ type worker struct {
 	// at the same epochs, so all hold the same two buffers, each worker
 	// writing the rows of its share.
 	cur, kept *predictions
+	// own, in a sharded run, are the process's fitting, validation and
+	// test samples, and held its samples of the mini-batch.
+	own  [3][]int
+	held []int
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
@@ -334,6 +353,11 @@ func (r *training) newWorker(rank int, init *Net) *worker {
 	w := &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg, r.anchorFit, r.pre, r.cfg.Span())}
 	w.s.graphs = r.graphs
 	w.cur, w.kept = r.preds[0], r.preds[1]
+	if r.shard != nil {
+		for i, samples := range [][]int{r.train, r.val, r.test} {
+			w.own[i] = r.shard.own(nil, samples)
+		}
+	}
 	return w
 }
 
@@ -411,10 +435,24 @@ func (w *worker) keep(old *Model, epoch int) *Model {
 	return newModel(w.cfg, w.m, w.net, w.anchor, epoch)
 }
 
-// share is this worker's contiguous part of samples.
+// share is this worker's contiguous part of samples; in a sharded run its
+// contiguous part of the samples its process owns (see Shard).
 func (w *worker) share(samples []int) []int {
-	n := w.coll.Size()
-	return samples[w.rank*len(samples)/n : (w.rank+1)*len(samples)/n]
+	i, n := w.rank, w.coll.Size()
+	if w.shard != nil {
+		w.held = w.shard.own(w.held[:0], samples)
+		samples, i, n = w.held, w.rank-w.lead, w.locals
+	}
+	return samples[i*len(samples)/n : (i+1)*len(samples)/n]
+}
+
+// shareOf is share of the fitting (0), validation (1) or test (2) samples.
+func (w *worker) shareOf(k int) []int {
+	if w.shard == nil {
+		return w.share([][]int{w.train, w.val, w.test}[k])
+	}
+	i, n := w.rank-w.lead, w.locals
+	return w.own[k][i*len(w.own[k])/n : (i+1)*len(w.own[k])/n]
 }
 
 // step trains on one mini-batch: gradients of the summed squared error on
@@ -453,7 +491,7 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 // evaluate computes the epoch's fitting, validation and test MSE across
 // the workers.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
-	sums := []float64{w.s.sse(w.net, w.share(w.train), w.cur), w.s.sse(w.net, w.share(w.val), w.cur), w.s.sse(w.net, w.share(w.test), w.cur)}
+	sums := []float64{w.s.sse(w.net, w.shareOf(0), w.cur), w.s.sse(w.net, w.shareOf(1), w.cur), w.s.sse(w.net, w.shareOf(2), w.cur)}
 	if err := w.coll.AllReduceSum(ctx, w.rank, sums); err != nil {
 		return Epoch{}, err
 	}

@@ -225,38 +225,27 @@ func recWeights(m *recommender.Model) [][]float64 {
 }
 
 // runGAT trains a GAT job: every rank reads the whole matrix and its
-// workers take their shares of every mini-batch's samples.
+// workers take their shares of every mini-batch's samples; in a sharded
+// job (see WriteGATShards) a rank reads only its own samples' rows.
 func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *storage.DB, comm parallel.Comm) (Result, error) {
 	cfg, err := spec.GATConfig(comm.Size())
 	if err != nil {
 		return Result{}, err
 	}
+	if spec.Shard != "" {
+		return runGATShard(ctx, dir, spec, cfg, files, db, comm)
+	}
 	w, err := readWide(ctx, db, files, spec.Time)
 	if err != nil {
 		return Result{}, err
 	}
-	artifact := func(model *gat.Model, epoch int, final bool) ([]byte, error) {
+	encode := func(model *gat.Model, epoch int, final bool) ([]byte, error) {
 		a := gat.Artifact{Model: model, Entities: w.entities, TimeColumns: w.times, TimeKinds: w.kinds, LastTimes: w.lastTwo(),
 			Tail: w.m.Values[(w.m.T-cfg.Span())*w.m.N:], Epoch: epoch}
 		if final {
 			a.Data = w.m.Values
 		}
 		return a.Marshal()
-	}
-	var report func(gat.Epoch) error
-	epochs := 0
-	if comm.Rank() == 0 {
-		p, err := openProgress(dir)
-		if err != nil {
-			return Result{}, err
-		}
-		defer p.Close()
-		report = func(e gat.Epoch) error {
-			epochs = e.Epoch
-			pr := Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
-				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}
-			return p.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles, pr, func() ([]byte, error) { return artifact(e.Snapshot(), e.Epoch, false) })
-		}
 	}
 	var start gat.Start
 	if spec.Start != "" {
@@ -269,24 +258,54 @@ func runGAT(ctx context.Context, dir string, spec Spec, files []string, db *stor
 			return Result{}, fmt.Errorf("read the start %s: %w", spec.Start, err)
 		}
 		start = gat.Start{Model: a.Model, Epoch: a.Epoch}
-		epochs = a.Epoch
 	}
 	coll := parallel.NewRanks(comm, spec.workers())
-	model, err := gat.TrainOn(ctx, coll, cfg, w.m, start, report)
+	model, epochs, err := trainGAT(dir, spec, comm, start.Epoch, encode, func(report func(gat.Epoch) error) (*gat.Model, error) {
+		return gat.TrainOn(ctx, coll, cfg, w.m, start, report)
+	})
 	if err != nil {
-		return Result{}, fmt.Errorf("train: %w", err)
-	}
-	if comm.Rank() == 0 {
-		data, err := artifact(model, model.Kept, true)
-		if err != nil {
-			return Result{}, err
-		}
-		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
-			return Result{}, err
-		}
+		return Result{}, err
 	}
 	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(model.Weights),
 		Reducing: coll.Reducing(), Read: w.m.T, Rows: w.m.T}, nil
+}
+
+// trainGAT runs train as this rank's part of a GAT job that starts after
+// epoch first: rank 0 writes each epoch's progress, with a checkpoint
+// encoded by encode when one is due, and then the trained model, encoded
+// likewise as final, as the job's artifact. It returns the model and the
+// last epoch trained.
+func trainGAT(dir string, spec Spec, comm parallel.Comm, first int, encode func(model *gat.Model, epoch int, final bool) ([]byte, error),
+	train func(report func(gat.Epoch) error) (*gat.Model, error)) (*gat.Model, int, error) {
+	var report func(gat.Epoch) error
+	epochs := first
+	if comm.Rank() == 0 {
+		p, err := openProgress(dir)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer p.Close()
+		report = func(e gat.Epoch) error {
+			epochs = e.Epoch
+			pr := Progress{Epoch: e.Epoch, Best: e.Best, ElapsedMS: e.Elapsed.Milliseconds(),
+				Metrics: map[string]*float64{"train_mse": metric(e.TrainMSE), "val_mse": metric(e.ValMSE), "test_mse": metric(e.TestMSE)}}
+			return p.epoch(dir, spec.CheckpointEvery, spec.CheckpointBest, spec.CheckpointFiles, pr, func() ([]byte, error) { return encode(e.Snapshot(), e.Epoch, false) })
+		}
+	}
+	model, err := train(report)
+	if err != nil {
+		return nil, 0, fmt.Errorf("train: %w", err)
+	}
+	if comm.Rank() == 0 {
+		data, err := encode(model, model.Kept, true)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
+			return nil, 0, err
+		}
+	}
+	return model, epochs, nil
 }
 
 // digest is the SHA-256 of the bits of weights, in order.

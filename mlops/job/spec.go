@@ -82,10 +82,11 @@ type Spec struct {
 	// Recommender are the hyperparameters of a recommender job; those
 	// left out keep recommender.DefaultConfig's values.
 	Recommender json.RawMessage `json:"recommender,omitempty"`
-	// Shard, for a recommender job, names the statistics over every rating
-	// of a source sharded across the ranks (see WriteShards): each rank
+	// Shard names the statistics over every row of a source sharded
+	// across the ranks (see WriteShards and WriteGATShards): each rank
 	// then reads only its own file of the source (by default
-	// shard-*.parquet, one per rank), whose ratings are split already.
+	// shard-*.parquet, one per rank): a recommender rank its users'
+	// ratings, split already; a GAT rank its samples' rows.
 	Shard string `json:"shard,omitempty"`
 }
 
@@ -121,8 +122,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("job spec: start_epoch %d must be at least 1, the epoch of the recommender's start %q", s.StartEpoch, s.Start)
 	case s.StartEpoch != 0 && (s.Kind != KindRecommender || s.Start == ""):
 		return fmt.Errorf("job spec: start_epoch %d is for a recommender job with a start", s.StartEpoch)
-	case s.Shard != "" && s.Kind != KindRecommender:
-		return fmt.Errorf("job spec: shard is for a recommender job, not %q", s.Kind)
+	case s.Shard != "" && s.Kind == KindGAT && s.Start == "":
+		return fmt.Errorf("job spec: a sharded GAT job starts from the model WriteGATShards writes: start must name it")
 	case s.Kind == KindGAT && len(s.Time) == 0:
 		return errors.New("job spec: time must name the GAT source's time columns, which order its rows")
 	}

@@ -1,0 +1,234 @@
+package job
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/storage"
+)
+
+// GATStartFile is the start of a sharded GAT job, which WriteGATShards
+// writes (the spec's Start names it), and anchorPattern the names of the
+// anchor's forecasts of its ranks' targets, one file per rank.
+const (
+	GATStartFile  = "start.json"
+	anchorPattern = "anchor-%05d.parquet"
+)
+
+// WriteGATShards writes a GAT job's source sharded across processes ranks
+// into dir, as the SQL server exports it (see gat.Shard): the shard as
+// ShardFile; the start the ranks train from (start's model, or the
+// untrained network fitted on every row) as GATStartFile; and for every
+// rank one Parquet file of the rows it holds (a BIGINT column t, the
+// row's index in m, and one DOUBLE column per entity, e0, e1, ...) and,
+// for an anchor other than the last value, one of the anchor's forecasts
+// of its targets (alike; row t is the forecast of row t). The spec then
+// names ShardFile in Shard and GATStartFile in Start. So a rank reads
+// only its own samples' rows and fits nothing over every row itself.
+func WriteGATShards(ctx context.Context, dir string, cfg gat.Config, m series.Matrix, start gat.Start, ranks int) error {
+	start, pre, err := gat.Prepare(cfg, m, start)
+	if err != nil {
+		return err
+	}
+	s := gat.ShardOf(m, ranks)
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, ShardFile), data); err != nil {
+		return err
+	}
+	if data, err = gat.MarshalStart(start); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, GATStartFile), data); err != nil {
+		return err
+	}
+	from := m.T - len(pre)/m.N // the row of pre's first forecast
+	for p := range ranks {
+		rows, targets, err := s.Held(cfg, p)
+		if err != nil {
+			return err
+		}
+		if err := writeRows(ctx, filepath.Join(dir, fmt.Sprintf("shard-%05d.parquet", p)), m.N, rows, m.Row); err != nil {
+			return err
+		}
+		if pre == nil {
+			continue
+		}
+		forecast := func(t int) []float64 { return pre[(t-from)*m.N : (t-from+1)*m.N] }
+		if err := writeRows(ctx, filepath.Join(dir, fmt.Sprintf(anchorPattern, p)), m.N, targets, forecast); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRows writes rows of n values each, row(t) for every t of rows, as
+// a Parquet file at path with columns t, e0, e1, ...
+func writeRows(ctx context.Context, path string, n int, rows []int, row func(int) []float64) error {
+	csv, err := filepath.Abs(path + ".csv")
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(csv)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(csv)
+	w := bufio.NewWriter(f)
+	w.WriteString("t")
+	for i := range n {
+		fmt.Fprintf(w, ",e%d", i)
+	}
+	w.WriteByte('\n')
+	for _, t := range rows {
+		w.WriteString(strconv.Itoa(t))
+		for _, v := range row(t) {
+			w.WriteByte(',')
+			w.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	cols := []string{"'t': 'BIGINT'"}
+	for i := range n {
+		cols = append(cols, fmt.Sprintf("'e%d': 'DOUBLE'", i))
+	}
+	return WriteQuery(ctx, path, "SELECT * FROM read_csv("+literal(csv)+", header = true, columns = {"+strings.Join(cols, ", ")+"}) ORDER BY t")
+}
+
+// readRows reads the rows of a file writeRows wrote into dst, a matrix of
+// every row (its T rows, its N values each), and returns their indexes.
+func readRows(ctx context.Context, db *storage.DB, path string, dst series.Matrix) ([]int, error) {
+	exprs := []string{"CAST(t AS BIGINT)"}
+	for i := range dst.N {
+		exprs = append(exprs, fmt.Sprintf("CAST(e%d AS DOUBLE)", i))
+	}
+	r, err := db.Read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM read_parquet("+literal(path)+") ORDER BY t")
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
+	}
+	defer r.Close()
+	var rows []int
+	for r.Next() {
+		b := r.Batch()
+		ts := b.Column(0).(*array.Int64)
+		for k := range int(b.NumRows()) {
+			t := int(ts.Value(k))
+			if t < 0 || t >= dst.T || (len(rows) > 0 && t <= rows[len(rows)-1]) {
+				return nil, fmt.Errorf("read %s: row %d, after %d rows, is not a row of %d in order", filepath.Base(path), t, len(rows), dst.T)
+			}
+			for i := range dst.N {
+				dst.Values[t*dst.N+i] = b.Column(1 + i).(*array.Float64).Value(k)
+			}
+			rows = append(rows, t)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
+	}
+	return rows, nil
+}
+
+// gatShard is a rank's part of a sharded GAT job (see WriteGATShards).
+type gatShard struct {
+	s     gat.Shard
+	start gat.Start
+	part  series.Matrix
+	pre   []float64 // nil without the anchor's forecasts
+	read  int       // the rows the rank read
+}
+
+// readGATShard reads this rank's part of a sharded GAT job: the shard,
+// the start, and the rows it holds and the anchor's forecasts of its
+// targets, from its own files only; every other row is NaN.
+func readGATShard(ctx context.Context, db *storage.DB, dir string, spec Spec, cfg gat.Config, files []string, rank, ranks int) (*gatShard, error) {
+	var g gatShard
+	data, err := os.ReadFile(filepath.Join(dir, spec.Shard))
+	if err == nil {
+		err = json.Unmarshal(data, &g.s)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the shard %s: %w", spec.Shard, err)
+	}
+	if g.s.Processes != ranks || len(files) != ranks {
+		return nil, fmt.Errorf("job spec: the source is sharded for %d ranks in %d files, and the job runs as %d ranks", g.s.Processes, len(files), ranks)
+	}
+	if g.s.Rows < 1 || g.s.Entities < 2 {
+		return nil, fmt.Errorf("read the shard %s: %d rows of %d entities", spec.Shard, g.s.Rows, g.s.Entities)
+	}
+	if data, err = os.ReadFile(filepath.Join(dir, spec.Start)); err == nil {
+		g.start, err = gat.UnmarshalStart(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the start %s: %w", spec.Start, err)
+	}
+	want, _, err := g.s.Held(cfg, rank)
+	if err != nil {
+		return nil, err
+	}
+	g.part = gat.NaNMatrix(g.s.Rows, g.s.Entities)
+	rows, err := readRows(ctx, db, files[rank], g.part)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(rows, want) {
+		return nil, fmt.Errorf("read %s: %d rows, not the %d that rank %d of %d holds", filepath.Base(files[rank]), len(rows), len(want), rank, ranks)
+	}
+	g.read = len(rows)
+	anchor := filepath.Join(dir, fmt.Sprintf(anchorPattern, rank))
+	if _, err := os.Stat(anchor); errors.Is(err, fs.ErrNotExist) {
+		return &g, nil
+	}
+	pre := gat.NaNMatrix(max(g.s.Rows-cfg.Span(), 0), g.s.Entities)
+	shifted := series.Matrix{T: g.s.Rows, N: g.s.Entities, Values: make([]float64, cfg.Span()*g.s.Entities, g.s.Rows*g.s.Entities)}
+	shifted.Values = append(shifted.Values, pre.Values...) // row t of shifted is pre's forecast of row t
+	if _, err := readRows(ctx, db, anchor, shifted); err != nil {
+		return nil, err
+	}
+	g.pre = shifted.Values[cfg.Span()*g.s.Entities:]
+	return &g, nil
+}
+
+// runGATShard trains a sharded GAT job: the rank reads only its own
+// samples' rows (see readGATShard), and rank 0's checkpoints and artifact
+// are the model and its epoch alone (gat.MarshalStart), which the server
+// that exported the job completes with the rows it holds.
+func runGATShard(ctx context.Context, dir string, spec Spec, cfg gat.Config, files []string, db *storage.DB, comm parallel.Comm) (Result, error) {
+	g, err := readGATShard(ctx, db, dir, spec, cfg, files, comm.Rank(), comm.Size())
+	if err != nil {
+		return Result{}, err
+	}
+	encode := func(model *gat.Model, epoch int, _ bool) ([]byte, error) {
+		return gat.MarshalStart(gat.Start{Model: model, Epoch: epoch})
+	}
+	coll := parallel.NewRanks(comm, spec.workers())
+	model, epochs, err := trainGAT(dir, spec, comm, g.start.Epoch, encode, func(report func(gat.Epoch) error) (*gat.Model, error) {
+		return gat.TrainShard(ctx, coll, cfg, g.part, g.pre, g.s, g.start, report)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Rank: comm.Rank(), Ranks: comm.Size(), Workers: spec.workers(), Epochs: epochs, Weights: digest(model.Weights),
+		Reducing: coll.Reducing(), Read: g.read, Rows: g.s.Rows}, nil
+}
