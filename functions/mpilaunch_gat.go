@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
@@ -92,24 +90,15 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 		return nil, err
 	}
 	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: j.cfg.Seed, Workers: hyper.Workers, GAT: raw,
-		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
-	last := 0
+		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true,
+		Shard: job.ShardFile, Start: job.GATStartFile}
+	last, start := 0, gat.Start{}
 	if j.from != nil {
-		spec.Start, last = startFile, j.from.Epoch
+		last, start = j.from.Epoch, gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
 	}
 	export := func(ctx context.Context, dir string) error {
-		if err := job.WriteMatrix(ctx, filepath.Join(dir, "series.parquet"), m); err != nil {
+		if err := job.WriteGATShards(ctx, dir, j.cfg, m, start, l.ranks); err != nil {
 			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainGATName, l.jobDir, err)
-		}
-		if j.from == nil {
-			return nil
-		}
-		data, err := json.Marshal(j.from)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, startFile), data, 0o644)
-		}
-		if err != nil {
-			return l.dirError(err)
 		}
 		return nil
 	}
@@ -140,13 +129,12 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 	if err != nil {
 		return nil, err
 	}
-	a, err := decodeGATArtifact(data)
+	a, err := gat.UnmarshalStart(data)
 	if err != nil {
 		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's artifact: %v", trainGATName, err)
 	}
-	if len(a.Entities) != m.N || len(a.Data) != len(m.Values) {
-		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained on %d entities x %d values, this server read %d x %d",
-			trainGATName, len(a.Entities), len(a.Data), m.N, len(m.Values))
+	if a.Model.Entities != m.N {
+		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained on %d entities, this server read %d", trainGATName, a.Model.Entities, m.N)
 	}
 	model := a.Model
 	if an := model.Anchor; an != nil {
@@ -159,10 +147,6 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 	return j.result(m, model, last)
 }
 
-// startFile is the checkpoint a resumed run across ranks starts from, in
-// its job directory.
-const startFile = "start.artifact"
-
 // checkpointAcross stores rank 0's checkpoint of epoch as the version's,
 // when the registry's rule (see registry.Training.Record) makes one due:
 // rank 0 writes it, by the same rule, as its own file before the epoch's
@@ -172,7 +156,7 @@ func (j *gatJob) checkpointAcross(tr *registry.Training, m series.Matrix, dir st
 	if data == nil {
 		return nil
 	}
-	a, err := decodeGATArtifact(data)
+	a, err := gat.UnmarshalStart(data)
 	if err != nil {
 		return sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainGATName, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/parallel"
 )
@@ -304,6 +305,51 @@ func TestMPIShardedMatchesOneProcess(t *testing.T) {
 			}
 			if read != total {
 				t.Errorf("the ranks read %d rows in all, want %d:\n%s", read, total, out)
+			}
+			sameProgress(t, readProgress(t, many), readProgress(t, one))
+		})
+	}
+}
+
+// TestMPIGATShardedMatchesOneProcess checks a sharded GAT job under
+// mpirun, on 2 and 3 ranks: each rank reads only its own samples' rows
+// (fewer than every row; together at least every row), every rank ends
+// with the same weights, and the curve is that of one process of as many
+// workers reading every row, to 1e-9 relative.
+func TestMPIGATShardedMatchesOneProcess(t *testing.T) {
+	bin := mallard(t)
+	rows := gatMatrix().T
+	for _, ranks := range []int{2, 3} {
+		t.Run(strconv.Itoa(ranks)+"x1", func(t *testing.T) {
+			one := gatJobOf(t, binVersion, ranks, smallGAT)
+			if out, err := exec.Command(bin, "train-worker", "--job", one).CombinedOutput(); err != nil {
+				t.Fatalf("one process: %v\n%s", err, out)
+			}
+			many := gatShardedJobOf(t, binVersion, ranks, 1, smallGAT, gat.Start{})
+			args := []string{"-np", strconv.Itoa(ranks)}
+			if ranks > runtime.NumCPU() {
+				args = append(args, "--oversubscribe")
+			}
+			out, err := mpirun(t, append(args, bin, "train-worker", "--job", many)...)
+			if err != nil {
+				t.Fatalf("mpirun: %v\n%s", err, out)
+			}
+			ds := digests(t, out, ranks)
+			for r, d := range ds {
+				if d != ds[0] {
+					t.Errorf("rank %d's weights differ from rank 0's", r)
+				}
+			}
+			read, lines := 0, readLine.FindAllStringSubmatch(out, -1)
+			for _, m := range lines {
+				n, _ := strconv.Atoi(m[2])
+				if all, _ := strconv.Atoi(m[3]); all != rows || n >= rows || n == 0 {
+					t.Errorf("rank %s read %d of %s rows, want its share of %d", m[1], n, m[3], rows)
+				}
+				read += n
+			}
+			if len(lines) != ranks || read < rows {
+				t.Errorf("%d ranks read %d rows in all, want %d ranks and at least %d:\n%s", len(lines), read, ranks, rows, out)
 			}
 			sameProgress(t, readProgress(t, many), readProgress(t, one))
 		})
