@@ -96,8 +96,12 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 	if j.from != nil {
 		last, start = j.from.Epoch, gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
 	}
+	start, pre, err := gat.Prepare(j.cfg, m, start) // what reads every row, which the ranks do not
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", trainGATName, err)
+	}
 	export := func(ctx context.Context, dir string) error {
-		if err := job.WriteGATShards(ctx, dir, j.cfg, m, start, l.ranks); err != nil {
+		if err := job.WriteGATShards(ctx, dir, j.cfg, m, start, pre, l.ranks); err != nil {
 			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainGATName, l.jobDir, err)
 		}
 		return nil

@@ -6,8 +6,9 @@
 # mlops/job/mpi_bench_test.go). Needs libopenmpi-dev and openmpi-bin.
 # MPI_BENCH_ROUNDS (default 3) sets how many interleaved runs of each the
 # medians are over; MPI_BENCH_MODELS picks the models, comma-separated
-# (gat, recommender, and ranking: the recommender's ranking objective; gat
-# and recommender by default); MPI_BENCH_BASELINE=PATH[:PATH...]
+# (gat; gat-shard: the GAT job sharded by sample, as train_gat's ranks
+# exports it; recommender; ranking: the recommender's ranking objective;
+# all but ranking by default); MPI_BENCH_BASELINE=PATH[:PATH...]
 # interleaves the runs of other mallard binaries built with MPI (make
 # build-mpi at an earlier commit, of the same version) and prints their
 # figures as well, marked [file name].

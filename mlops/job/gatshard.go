@@ -28,21 +28,17 @@ const (
 	anchorPattern = "anchor-%05d.parquet"
 )
 
-// WriteGATShards writes a GAT job's source sharded across processes ranks
-// into dir, as the SQL server exports it (see gat.Shard): the shard as
-// ShardFile; the start the ranks train from (start's model, or the
-// untrained network fitted on every row) as GATStartFile; and for every
+// WriteGATShards writes a GAT job's source m sharded across ranks ranks
+// into dir, as the SQL server exports it (see gat.Shard), with what
+// gat.Prepare returned for cfg and m: the shard as ShardFile; the start
+// the ranks train from as GATStartFile; and for every
 // rank one Parquet file of the rows it holds (a BIGINT column t, the
 // row's index in m, and one DOUBLE column per entity, e0, e1, ...) and,
 // for an anchor other than the last value, one of the anchor's forecasts
 // of its targets (alike; row t is the forecast of row t). The spec then
 // names ShardFile in Shard and GATStartFile in Start. So a rank reads
 // only its own samples' rows and fits nothing over every row itself.
-func WriteGATShards(ctx context.Context, dir string, cfg gat.Config, m series.Matrix, start gat.Start, ranks int) error {
-	start, pre, err := gat.Prepare(cfg, m, start)
-	if err != nil {
-		return err
-	}
+func WriteGATShards(ctx context.Context, dir string, cfg gat.Config, m series.Matrix, start gat.Start, pre []float64, ranks int) error {
 	s := gat.ShardOf(m, ranks)
 	data, err := json.Marshal(s)
 	if err != nil {

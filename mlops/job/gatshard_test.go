@@ -34,7 +34,12 @@ func gatShardedJobOf(t testing.TB, v string, ranks, workers int, hyper string, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := job.WriteGATShards(context.Background(), dir, cfg, gatMatrix(), start, ranks); err != nil {
+	m := gatMatrix()
+	start, pre, err := gat.Prepare(cfg, m, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.WriteGATShards(context.Background(), dir, cfg, m, start, pre, ranks); err != nil {
 		t.Fatal(err)
 	}
 	if err := spec.Write(dir); err != nil {

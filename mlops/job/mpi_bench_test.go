@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/series"
 )
@@ -33,9 +34,12 @@ import (
 // MPI_BENCH_SHAPES (as "1x1,1x16,4x4": ranks x workers, comma-separated)
 // prints instead each shape's epoch time and speed-up over the first, for
 // a machine of many processors (see benchShapes).
-// MPI_BENCH_MODELS (gat, recommender, ranking, comma-separated; gat and
-// recommender by default) picks the models: ranking is the recommender
-// with the ranking objective's default options. MPI_BENCH_BASELINE names other mallard
+// MPI_BENCH_MODELS (gat, gat-shard, recommender, ranking, comma-separated;
+// all but ranking by default) picks the models: gat-shard is the GAT job
+// sharded by sample, as train_gat's ranks := N exports it (each rank
+// reads only its samples' rows, and its samples of a mini-batch vary in
+// number), and ranking the recommender with the ranking objective's
+// default options. MPI_BENCH_BASELINE names other mallard
 // binaries built with MPI, of the same version (say, of the last commit),
 // separated by colons: their runs are interleaved with this tree's and
 // shown on lines of their own, marked with their file names, so that a
@@ -53,21 +57,23 @@ func BenchmarkMPIScaling(b *testing.B) {
 	}
 	models := os.Getenv("MPI_BENCH_MODELS")
 	if models == "" {
-		models = "gat,recommender"
+		models = "gat,gat-shard,recommender"
 	}
-	var jobs []struct{ name, dir string }
+	var jobs []benchJob
 	for _, m := range strings.Split(models, ",") {
 		switch m {
 		case "gat":
-			jobs = append(jobs, struct{ name, dir string }{"gat (60 entities x 1200 steps, hidden 32,32)", benchGAT(b)})
+			jobs = append(jobs, benchJob{"gat (60 entities x 1200 steps, hidden 32,32)", everyRow(benchGAT(b))})
+		case "gat-shard":
+			jobs = append(jobs, benchJob{"gat, each rank its samples' rows (the same)", benchGATShard()})
 		case "recommender":
-			jobs = append(jobs, struct{ name, dir string }{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", benchRecommender(b, `{"epochs": 4, "rank_users": 500}`)})
+			jobs = append(jobs, benchJob{"recommender (4000 users x 1200 items, 5%, hidden 150,25,150)", everyRow(benchRecommender(b, `{"epochs": 4, "rank_users": 500}`))})
 		case "ranking":
 			// DefaultRankingConfig's options.
-			jobs = append(jobs, struct{ name, dir string }{"recommender, ranking (the same, hidden 200, 1000 negatives)",
-				benchRecommender(b, `{"epochs": 4, "rank_users": 500, "objective": "ranking", "hidden": [200], "lr": 0.003, "dropout": 0.5, "negatives": 1000}`)})
+			jobs = append(jobs, benchJob{"recommender, ranking (the same, hidden 200, 1000 negatives)",
+				everyRow(benchRecommender(b, `{"epochs": 4, "rank_users": 500, "objective": "ranking", "hidden": [200], "lr": 0.003, "dropout": 0.5, "negatives": 1000}`))})
 		default:
-			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat, recommender or ranking", models)
+			b.Fatalf("MPI_BENCH_MODELS %q: each must be gat, gat-shard, recommender or ranking", models)
 		}
 	}
 	if shapes := os.Getenv("MPI_BENCH_SHAPES"); shapes != "" {
@@ -78,11 +84,11 @@ func BenchmarkMPIScaling(b *testing.B) {
 	for _, j := range jobs {
 		one, two, share := make([][]float64, len(bins)), make([][]float64, len(bins)), make([][]float64, len(bins))
 		var pair []float64 // two 1 x 1 runs of this tree's binary at once: their mean epoch time
-		twin := copyJob(b, j.dir)
+		twin := copyJob(b, j.dir(b, 1, 1))
 		for range rounds {
 			for k, bin := range bins {
 				for _, ranks := range []int{1, 2} {
-					epoch, reduce := benchRun(b, bin.path, j.dir, ranks)
+					epoch, reduce := benchRun(b, bin.path, j.dir(b, ranks, 1), ranks)
 					if ranks == 1 {
 						one[k] = append(one[k], epoch)
 					} else {
@@ -90,7 +96,7 @@ func BenchmarkMPIScaling(b *testing.B) {
 					}
 				}
 			}
-			pair = append(pair, benchPair(b, bins[0].path, j.dir, twin))
+			pair = append(pair, benchPair(b, bins[0].path, j.dir(b, 1, 1), twin))
 		}
 		for k, bin := range bins {
 			o, t := median(one[k]), median(two[k])
@@ -104,7 +110,7 @@ func BenchmarkMPIScaling(b *testing.B) {
 // time over each one's (its speed-up), and rank 0's share of the run in
 // the all-reduce across ranks: medians of rounds runs, the shapes
 // interleaved.
-func benchShapes(b *testing.B, bin string, jobs []struct{ name, dir string }, rounds int, shapes string) {
+func benchShapes(b *testing.B, bin string, jobs []benchJob, rounds int, shapes string) {
 	type shape struct{ ranks, workers int }
 	var list []shape
 	for s := range strings.SplitSeq(shapes, ",") {
@@ -121,15 +127,7 @@ func benchShapes(b *testing.B, bin string, jobs []struct{ name, dir string }, ro
 		epochs, shares := make([][]float64, len(list)), make([][]float64, len(list))
 		for range rounds {
 			for k, s := range list {
-				spec, err := job.ReadSpec(j.dir, binVersion)
-				if err != nil {
-					b.Fatal(err)
-				}
-				spec.Workers = s.workers
-				if err := spec.Write(j.dir); err != nil {
-					b.Fatal(err)
-				}
-				epoch, reduce := benchRun(b, bin, j.dir, s.ranks)
+				epoch, reduce := benchRun(b, bin, j.dir(b, s.ranks, s.workers), s.ranks)
 				epochs[k], shares[k] = append(epochs[k], epoch), append(shares[k], reduce)
 			}
 		}
@@ -209,13 +207,72 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
+// benchJob is a job of the benchmark: dir returns the directory of its
+// job for ranks ranks of workers workers each.
+type benchJob struct {
+	name string
+	dir  func(b *testing.B, ranks, workers int) string
+}
+
+// everyRow is the dir of a job whose every rank reads every row, in dir:
+// the spec's workers are set to each call's.
+func everyRow(dir string) func(b *testing.B, ranks, workers int) string {
+	return func(b *testing.B, _, workers int) string {
+		spec, err := job.ReadSpec(dir, binVersion)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spec.Workers = workers
+		if err := spec.Write(dir); err != nil {
+			b.Fatal(err)
+		}
+		return dir
+	}
+}
+
+// benchGATMatrix and benchGATHyper are the GAT job's series and options.
+func benchGATMatrix() series.Matrix { return series.Synthetic(60, 1200, 11, 12, 52) }
+
+const benchGATHyper = `{"epochs": 4, "hidden": [32, 32], "batch_size": 32, "patience": 0}`
+
+// benchGATShard is the dir of the GAT job sharded by sample, as train_gat
+// exports it, for each shape, written at its first use.
+func benchGATShard() func(b *testing.B, ranks, workers int) string {
+	dirs := map[[2]int]string{}
+	return func(b *testing.B, ranks, workers int) string {
+		if d, ok := dirs[[2]int{ranks, workers}]; ok {
+			return d
+		}
+		dir := b.TempDir()
+		spec := job.Spec{Version: binVersion, Kind: job.KindGAT, Time: []string{"t"}, Seed: 1, Workers: workers,
+			GAT: json.RawMessage(benchGATHyper), Shard: job.ShardFile, Start: job.GATStartFile}
+		cfg, err := spec.GATConfig(ranks)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := benchGATMatrix()
+		start, pre, err := gat.Prepare(cfg, m, gat.Start{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := job.WriteGATShards(context.Background(), dir, cfg, m, start, pre, ranks); err != nil {
+			b.Fatal(err)
+		}
+		if err := spec.Write(dir); err != nil {
+			b.Fatal(err)
+		}
+		dirs[[2]int{ranks, workers}] = dir
+		return dir
+	}
+}
+
 func benchGAT(b *testing.B) string {
 	dir := b.TempDir()
-	if err := job.WriteMatrix(context.Background(), filepath.Join(dir, "part-0.parquet"), series.Synthetic(60, 1200, 11, 12, 52)); err != nil {
+	if err := job.WriteMatrix(context.Background(), filepath.Join(dir, "part-0.parquet"), benchGATMatrix()); err != nil {
 		b.Fatal(err)
 	}
 	spec := job.Spec{Version: binVersion, Kind: job.KindGAT, Time: []string{"t"}, Seed: 1, Workers: 1,
-		GAT: json.RawMessage(`{"epochs": 4, "hidden": [32, 32], "batch_size": 32, "patience": 0}`)}
+		GAT: json.RawMessage(benchGATHyper)}
 	if err := spec.Write(dir); err != nil {
 		b.Fatal(err)
 	}
