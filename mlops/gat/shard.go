@@ -155,8 +155,8 @@ func TrainShard(ctx context.Context, coll parallel.Collective, cfg Config, part 
 		return nil, fmt.Errorf("gat: the rows are sharded for %d processes, and %d workers run %d to a process", s.Processes, coll.Size(), locals)
 	case part.T != s.Rows || part.N != s.Entities || len(part.Values) != s.Rows*s.Entities:
 		return nil, fmt.Errorf("gat: a shard of %d rows x %d entities for a matrix of %d x %d", s.Rows, s.Entities, part.T, part.N)
-	case start.Model == nil:
-		return nil, fmt.Errorf("gat: a sharded run starts from the model Prepare returns")
+	case start.Model == nil || start.Model.Entities != s.Entities:
+		return nil, fmt.Errorf("gat: a sharded run of %d entities starts from the model Prepare returns for them", s.Entities)
 	case pre != nil && len(pre) != max(s.Rows-cfg.Span(), 0)*s.Entities:
 		return nil, fmt.Errorf("gat: %d anchor forecasts for %d rows of %d entities from row %d", len(pre), s.Rows, s.Entities, cfg.Span())
 	}

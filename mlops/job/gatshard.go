@@ -1,7 +1,6 @@
 package job
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -80,30 +78,8 @@ func writeRows(ctx context.Context, path string, n int, rows []int, row func(int
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(csv)
-	if err != nil {
-		return err
-	}
 	defer os.Remove(csv)
-	w := bufio.NewWriter(f)
-	w.WriteString("t")
-	for i := range n {
-		fmt.Fprintf(w, ",e%d", i)
-	}
-	w.WriteByte('\n')
-	for _, t := range rows {
-		w.WriteString(strconv.Itoa(t))
-		for _, v := range row(t) {
-			w.WriteByte(',')
-			w.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeCSV(csv, n, rows, row); err != nil {
 		return err
 	}
 	cols := []string{"'t': 'BIGINT'"}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/gat"
@@ -97,14 +98,7 @@ func TestGATJobIsTrainGAT(t *testing.T) {
 			t.Errorf("epoch %d: progress %+v, want train %v test %v", e.Epoch, g, e.TrainMSE, e.TestMSE)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := gat.UnmarshalArtifact(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := readArtifact(t, dir)
 	for i := range model.Weights {
 		if !slices.Equal(a.Model.Weights[i], model.Weights[i]) {
 			t.Fatalf("artifact's weights %d differ from gat.Train's", i)
@@ -157,23 +151,31 @@ func TestSpecRefused(t *testing.T) {
 	}
 }
 
+// gatCheckpoint is the last checkpoint, of epoch 2, of a job of smallGAT's
+// options but 2 epochs on one rank of one worker: as written, and decoded.
+func gatCheckpoint(t *testing.T) ([]byte, *gat.Artifact) {
+	t.Helper()
+	first := gatJob(t, 1, strings.Replace(smallGAT, `"epochs": 4`, `"epochs": 2`, 1))
+	if _, err := job.Run(context.Background(), first, version, parallel.LocalComms(1)[0]); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(first, job.CheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := gat.UnmarshalArtifact(data)
+	if err != nil || a.Epoch != 2 {
+		t.Fatalf("the checkpoint decodes to epoch %v (%v), want 2", a, err)
+	}
+	return data, a
+}
+
 // TestGATJobStart checks a GAT job that starts from a checkpoint (spec
 // start): it trains the epochs after the checkpoint's, as gat.TrainFrom
 // does from the same model; and that checkpoint_best writes a checkpoint
 // at a best epoch.
 func TestGATJobStart(t *testing.T) {
-	first := gatJob(t, 1, `{"epochs": 2, "hidden": [8, 8], "batch_size": 16, "patience": 0}`)
-	if _, err := job.Run(context.Background(), first, version, parallel.LocalComms(1)[0]); err != nil {
-		t.Fatal(err)
-	}
-	checkpoint, err := os.ReadFile(filepath.Join(first, job.CheckpointFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := gat.UnmarshalArtifact(checkpoint)
-	if err != nil || a.Epoch != 2 {
-		t.Fatalf("the checkpoint decodes to epoch %v (%v), want 2", a, err)
-	}
+	checkpoint, a := gatCheckpoint(t)
 	dir := gatJob(t, 1, smallGAT)
 	spec, err := job.ReadSpec(dir, version)
 	if err != nil {

@@ -243,24 +243,8 @@ func benchGATShard() func(b *testing.B, ranks, workers int) string {
 		if d, ok := dirs[[2]int{ranks, workers}]; ok {
 			return d
 		}
-		dir := b.TempDir()
-		spec := job.Spec{Version: binVersion, Kind: job.KindGAT, Time: []string{"t"}, Seed: 1, Workers: workers,
-			GAT: json.RawMessage(benchGATHyper), Shard: job.ShardFile, Start: job.GATStartFile}
-		cfg, err := spec.GATConfig(ranks)
-		if err != nil {
-			b.Fatal(err)
-		}
-		m := benchGATMatrix()
-		start, pre, err := gat.Prepare(cfg, m, gat.Start{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := job.WriteGATShards(context.Background(), dir, cfg, m, start, pre, ranks); err != nil {
-			b.Fatal(err)
-		}
-		if err := spec.Write(dir); err != nil {
-			b.Fatal(err)
-		}
+		spec := job.Spec{Version: binVersion, Kind: job.KindGAT, Time: []string{"t"}, Seed: 1, Workers: workers, GAT: json.RawMessage(benchGATHyper)}
+		dir := writeGATSharded(b, spec, benchGATMatrix(), gat.Start{}, ranks)
 		dirs[[2]int{ranks, workers}] = dir
 		return dir
 	}

@@ -121,6 +121,28 @@ func digests(t *testing.T, out string, ranks int) []string {
 	return got
 }
 
+// trainRanks runs the job in dir on ranks ranks under mpirun over loopback
+// and returns mpirun's output, failing t unless every rank ends with the
+// same weights.
+func trainRanks(t *testing.T, bin, dir string, ranks int) string {
+	t.Helper()
+	args := []string{"-np", strconv.Itoa(ranks)}
+	if ranks > runtime.NumCPU() {
+		args = append(args, "--oversubscribe")
+	}
+	out, err := mpirun(t, append(args, bin, "train-worker", "--job", dir)...)
+	if err != nil {
+		t.Fatalf("mpirun: %v\n%s", err, out)
+	}
+	ds := digests(t, out, ranks)
+	for r, d := range ds {
+		if d != ds[0] {
+			t.Errorf("rank %d's weights differ from rank 0's", r)
+		}
+	}
+	return out
+}
+
 // TestMPIMatchesOneProcess checks that ranks x workers over MPI train the
 // model that one process of as many workers trains: the loss curves equal
 // to 1e-9 relative, every rank's final weights equal bit for bit.
@@ -149,20 +171,7 @@ func TestMPIMatchesOneProcess(t *testing.T) {
 				t.Fatalf("one process: %v\n%s", err, out)
 			}
 			many := newJob(tc.workers)
-			args := []string{"-np", strconv.Itoa(tc.ranks)}
-			if tc.ranks > runtime.NumCPU() {
-				args = append(args, "--oversubscribe")
-			}
-			out, err := mpirun(t, append(args, bin, "train-worker", "--job", many)...)
-			if err != nil {
-				t.Fatalf("mpirun: %v\n%s", err, out)
-			}
-			ds := digests(t, out, tc.ranks)
-			for r, d := range ds {
-				if d != ds[0] {
-					t.Errorf("rank %d's weights differ from rank 0's", r)
-				}
-			}
+			trainRanks(t, bin, many, tc.ranks)
 			sameProgress(t, readProgress(t, many), readProgress(t, one))
 			if _, err := os.Stat(filepath.Join(many, job.ArtifactFile)); err != nil {
 				t.Fatalf("rank 0 wrote no artifact: %v", err)
@@ -281,20 +290,7 @@ func TestMPIShardedMatchesOneProcess(t *testing.T) {
 				t.Fatalf("one process: %v\n%s", err, out)
 			}
 			many := shardedJobOf(t, binVersion, ranks, 1, tc.hyper, train, test)
-			args := []string{"-np", strconv.Itoa(ranks)}
-			if ranks > runtime.NumCPU() {
-				args = append(args, "--oversubscribe")
-			}
-			out, err := mpirun(t, append(args, bin, "train-worker", "--job", many)...)
-			if err != nil {
-				t.Fatalf("mpirun: %v\n%s", err, out)
-			}
-			ds := digests(t, out, ranks)
-			for r, d := range ds {
-				if d != ds[0] {
-					t.Errorf("rank %d's weights differ from rank 0's", r)
-				}
-			}
+			out := trainRanks(t, bin, many, ranks)
 			read := 0
 			for _, m := range readLine.FindAllStringSubmatch(out, -1) {
 				n, _ := strconv.Atoi(m[2])
@@ -326,20 +322,7 @@ func TestMPIGATShardedMatchesOneProcess(t *testing.T) {
 				t.Fatalf("one process: %v\n%s", err, out)
 			}
 			many := gatShardedJobOf(t, binVersion, ranks, 1, smallGAT, gat.Start{})
-			args := []string{"-np", strconv.Itoa(ranks)}
-			if ranks > runtime.NumCPU() {
-				args = append(args, "--oversubscribe")
-			}
-			out, err := mpirun(t, append(args, bin, "train-worker", "--job", many)...)
-			if err != nil {
-				t.Fatalf("mpirun: %v\n%s", err, out)
-			}
-			ds := digests(t, out, ranks)
-			for r, d := range ds {
-				if d != ds[0] {
-					t.Errorf("rank %d's weights differ from rank 0's", r)
-				}
-			}
+			out := trainRanks(t, bin, many, ranks)
 			read, lines := 0, readLine.FindAllStringSubmatch(out, -1)
 			for _, m := range lines {
 				n, _ := strconv.Atoi(m[2])

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -308,16 +309,22 @@ func TestShardedJob(t *testing.T) {
 			t.Errorf("%dx%d: the artifact decodes to %v, %v; want a model of %d items", ranks, workers, m, err, train.Items)
 		}
 	}
-	dir := shardedJob(t, version, 3, 1, train, test)
-	errs := make([]error, 2)
+	refusesRanks(t, shardedJob(t, version, 3, 1, train, test), 2)
+}
+
+// refusesRanks fails t unless every one of ranks ranks refuses the job in
+// dir, sharded for another number of ranks.
+func refusesRanks(t *testing.T, dir string, ranks int) {
+	t.Helper()
+	errs := make([]error, ranks)
 	var wg sync.WaitGroup
-	for r, comm := range parallel.LocalComms(2) {
+	for r, comm := range parallel.LocalComms(ranks) {
 		wg.Go(func() { _, errs[r] = job.Run(context.Background(), dir, version, comm) })
 	}
 	wg.Wait()
 	for r, err := range errs {
-		if err == nil || !strings.Contains(err.Error(), "sharded for 3 ranks") {
-			t.Errorf("rank %d of 2 ran a job sharded for 3: %v", r, err)
+		if err == nil || !strings.Contains(err.Error(), "the job runs as "+strconv.Itoa(ranks)+" ranks") {
+			t.Errorf("rank %d of %d ran a job sharded for another number: %v", r, ranks, err)
 		}
 	}
 }

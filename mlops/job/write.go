@@ -23,7 +23,7 @@ func WriteMatrix(ctx context.Context, path string, m series.Matrix) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCSV(csv, m); err != nil {
+	if err := writeCSV(csv, m.N, allRows(m.T), m.Row); err != nil {
 		return err
 	}
 	defer os.Remove(csv)
@@ -54,22 +54,23 @@ func WriteQuery(ctx context.Context, path, query string) error {
 	return nil
 }
 
-// writeCSV writes m with a header, every value exactly (shortest
-// round-trip form).
-func writeCSV(path string, m series.Matrix) error {
+// writeCSV writes n values a row, row(t) for every t of rows, with a
+// header t, e0, e1, ... and each row's t first, every value exactly
+// (shortest round-trip form).
+func writeCSV(path string, n int, rows []int, row func(int) []float64) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
 	w.WriteString("t")
-	for i := range m.N {
+	for i := range n {
 		fmt.Fprintf(w, ",e%d", i)
 	}
 	w.WriteByte('\n')
-	for t := range m.T {
+	for _, t := range rows {
 		w.WriteString(strconv.Itoa(t))
-		for _, v := range m.Row(t) {
+		for _, v := range row(t) {
 			w.WriteByte(',')
 			w.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
 		}
@@ -80,4 +81,13 @@ func writeCSV(path string, m series.Matrix) error {
 		return err
 	}
 	return f.Close()
+}
+
+// allRows are 0, 1, ..., n-1.
+func allRows(n int) []int {
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	return rows
 }
