@@ -184,7 +184,7 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 		return nil, err
 	}
 	lead, locals := parallel.Locals(coll)
-	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: coll, lead: lead, locals: locals, whole: locals == cfg.Workers,
+	run := &training{cfg: cfg, m: m, train: fit, val: val, test: test, coll: coll, lead: lead, locals: locals,
 		start: time.Now(), report: report, first: start.Epoch + 1, graphs: newGraphCache(m, cfg.Neighbors), shard: shard}
 	anchor, err := startAnchor(cfg, m, fit, val, start)
 	if err != nil {
@@ -207,7 +207,9 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	if err != nil {
 		return nil, err
 	}
-	run.preds = [2]*predictions{newPredictions(cfg, m), newPredictions(cfg, m)}
+	if locals == cfg.Workers { // a process of a run across processes would predict its workers' shares only
+		run.preds = [2]*predictions{newPredictions(cfg, m), newPredictions(cfg, m)}
+	}
 	for _, p := range run.preds {
 		if p != nil {
 			p.graphs = run.graphs
@@ -309,7 +311,6 @@ type training struct {
 	coll             parallel.Collective
 	lead             int       // the lowest rank in this process, which keeps the model
 	locals           int       // the workers in this process
-	whole            bool      // whether every worker runs in this process
 	shard            *sharding // nil: every process holds every row
 	start            time.Time
 	report           func(Epoch) error
@@ -320,7 +321,7 @@ type training struct {
 	anchorFit        baseline.Forecaster // nil: the last value
 	pre              []float64           // anchorFit's forecasts of rows Span().. of m
 	graphs           *graphCache         // the samples' graphs, shared by the workers
-	preds            [2]*predictions     // the workers' cur and kept; nil past the bound
+	preds            [2]*predictions     // the workers' cur and kept; nil past the bound or across processes
 }
 
 // worker is one data-parallel worker with its own replica and optimiser.
@@ -409,9 +410,6 @@ func (w *worker) loop(ctx context.Context) error {
 		if len(w.val) > 0 {
 			w.final = kept
 			w.final.predicted = w.kept
-		}
-		if !w.whole { // this process predicted its workers' shares only
-			w.final.predicted = nil
 		}
 	}
 	return nil
