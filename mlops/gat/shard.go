@@ -35,19 +35,13 @@ func ShardOf(m series.Matrix, processes int) Shard {
 	return Shard{Processes: processes, Rows: m.T, Entities: m.N}
 }
 
-// shape is a matrix of the shard's size without values: cfg.Samples reads
-// only its shape.
-func (s Shard) shape() series.Matrix {
-	return series.Matrix{T: s.Rows, N: s.Entities, Values: make([]float64, s.Rows*s.Entities)}
-}
-
 // owners returns the process that owns every row as a sample's target
 // (-1 for rows that are no sample's), for cfg.
 func (s Shard) owners(cfg Config) ([]int32, error) {
 	if s.Processes < 1 {
 		return nil, fmt.Errorf("gat: a shard for %d processes", s.Processes)
 	}
-	fit, val, test, err := cfg.Samples(s.shape())
+	fit, val, test, err := cfg.Samples(series.Matrix{T: s.Rows}) // the samples depend on the rows alone
 	if err != nil {
 		return nil, err
 	}
@@ -65,9 +59,9 @@ func (s Shard) owners(cfg Config) ([]int32, error) {
 	return owner, nil
 }
 
-// Held returns the rows process p holds, ascending: every row one of its
-// samples reads, and its samples' targets, those that are rows of the
-// anchor's forecasts (see Prepare).
+// Held returns, ascending, the rows process p holds (every row one of its
+// samples reads) and its samples' targets, whose anchor forecasts it
+// holds (see Prepare).
 func (s Shard) Held(cfg Config, p int) (rows, targets []int, err error) {
 	owner, err := s.owners(cfg)
 	if err != nil {

@@ -72,8 +72,9 @@ func shardedGAT(t *testing.T, cfg gat.Config, m series.Matrix, processes, worker
 // own samples' rows (the others NaN, which any read of them would spread
 // to the losses) train what as many workers train in one process that
 // holds every row: the same curves to 1e-9 relative, every process the
-// same model bit for bit, for anchors fitted over every row (ols with the
-// highway, ets, whose forecasts read every row before them, and auto);
+// same model bit for bit, for anchors fitted over every row (the last
+// value with the highway's least-squares fit, ets, whose forecasts read
+// every row before them, and auto);
 // that each holds less than every row and together they hold every row
 // a sample reads; and that a shard of another number of processes is
 // refused.

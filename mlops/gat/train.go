@@ -338,8 +338,9 @@ type worker struct {
 	// at the same epochs, so all hold the same two buffers, each worker
 	// writing the rows of its share.
 	cur, kept *predictions
-	// own, in a sharded run, are the process's fitting, validation and
-	// test samples, and held its samples of the mini-batch.
+	// own are the fitting, validation and test samples of the worker's
+	// process: every one, or in a sharded run those the process owns; held
+	// is the process's samples of the mini-batch in a sharded run.
 	own  [3][]int
 	held []int
 }
@@ -354,8 +355,9 @@ func (r *training) newWorker(rank int, init *Net) *worker {
 	w := &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg, r.anchorFit, r.pre, r.cfg.Span())}
 	w.s.graphs = r.graphs
 	w.cur, w.kept = r.preds[0], r.preds[1]
+	w.own = [3][]int{r.train, r.val, r.test}
 	if r.shard != nil {
-		for i, samples := range [][]int{r.train, r.val, r.test} {
+		for i, samples := range w.own {
 			w.own[i] = r.shard.own(nil, samples)
 		}
 	}
@@ -436,21 +438,25 @@ func (w *worker) keep(old *Model, epoch int) *Model {
 // share is this worker's contiguous part of samples; in a sharded run its
 // contiguous part of the samples its process owns (see Shard).
 func (w *worker) share(samples []int) []int {
-	i, n := w.rank, w.coll.Size()
 	if w.shard != nil {
 		w.held = w.shard.own(w.held[:0], samples)
-		samples, i, n = w.held, w.rank-w.lead, w.locals
+		samples = w.held
 	}
-	return samples[i*len(samples)/n : (i+1)*len(samples)/n]
+	return w.part(samples)
 }
 
-// shareOf is share of the fitting (0), validation (1) or test (2) samples.
-func (w *worker) shareOf(k int) []int {
-	if w.shard == nil {
-		return w.share([][]int{w.train, w.val, w.test}[k])
+// shareOf is this worker's contiguous part of its process's fitting (0),
+// validation (1) or test (2) samples.
+func (w *worker) shareOf(k int) []int { return w.part(w.own[k]) }
+
+// part is the worker's contiguous part of samples of its process's: of
+// every worker's, or in a sharded run of its process's workers'.
+func (w *worker) part(samples []int) []int {
+	i, n := w.rank, w.coll.Size()
+	if w.shard != nil {
+		i, n = w.rank-w.lead, w.locals
 	}
-	i, n := w.rank-w.lead, w.locals
-	return w.own[k][i*len(w.own[k])/n : (i+1)*len(w.own[k])/n]
+	return samples[i*len(samples)/n : (i+1)*len(samples)/n]
 }
 
 // step trains on one mini-batch: gradients of the summed squared error on

@@ -155,7 +155,7 @@ func readGATShard(ctx context.Context, db *storage.DB, dir string, spec Spec, cf
 	if err != nil {
 		return nil, fmt.Errorf("read the start %s: %w", spec.Start, err)
 	}
-	want, _, err := g.s.Held(cfg, rank)
+	want, targets, err := g.s.Held(cfg, rank)
 	if err != nil {
 		return nil, err
 	}
@@ -172,13 +172,14 @@ func readGATShard(ctx context.Context, db *storage.DB, dir string, spec Spec, cf
 	if _, err := os.Stat(anchor); errors.Is(err, fs.ErrNotExist) {
 		return &g, nil
 	}
-	pre := gat.NaNMatrix(max(g.s.Rows-cfg.Span(), 0), g.s.Entities)
-	shifted := series.Matrix{T: g.s.Rows, N: g.s.Entities, Values: make([]float64, cfg.Span()*g.s.Entities, g.s.Rows*g.s.Entities)}
-	shifted.Values = append(shifted.Values, pre.Values...) // row t of shifted is pre's forecast of row t
-	if _, err := readRows(ctx, db, anchor, shifted); err != nil {
+	forecasts := gat.NaNMatrix(g.s.Rows, g.s.Entities) // row t is the forecast of row t
+	if rows, err = readRows(ctx, db, anchor, forecasts); err != nil {
 		return nil, err
 	}
-	g.pre = shifted.Values[cfg.Span()*g.s.Entities:]
+	if !slices.Equal(rows, targets) {
+		return nil, fmt.Errorf("read %s: %d rows, not the %d targets of rank %d of %d", filepath.Base(anchor), len(rows), len(targets), rank, ranks)
+	}
+	g.pre = forecasts.Values[min(cfg.Span(), g.s.Rows)*g.s.Entities:] // from row Span(), as gat.Prepare returns them
 	return &g, nil
 }
 
