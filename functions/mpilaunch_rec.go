@@ -157,6 +157,6 @@ func (j *recJob) checkpointAcross(tr *registry.Training, fit, train, test recomm
 	return tr.Checkpoint(epoch, data)
 }
 
-// startFile is the checkpoint a resumed recommender run across ranks starts from, in
-// its job directory.
+// startFile is the checkpoint a resumed recommender run across ranks
+// starts from, in its job directory.
 const startFile = "start.artifact"

@@ -191,3 +191,53 @@ func digestOf(m *gat.Model) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// TestGATShardRefused checks that the ranks of a sharded GAT job whose
+// files were altered fail with an error naming what is wrong, and write
+// no artifact: each rank's file holding the other's rows, the anchor's
+// forecasts missing, the shard's statistics not JSON, and a start of
+// other entities.
+func TestGATShardRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		alter      func(t *testing.T, dir string)
+	}{
+		{"rows of another rank", "not the", func(t *testing.T, dir string) {
+			a, b := filepath.Join(dir, "shard-00000.parquet"), filepath.Join(dir, "shard-00001.parquet")
+			for _, step := range [][2]string{{a, a + ".x"}, {b, a}, {a + ".x", b}} {
+				if err := os.Rename(step[0], step[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"no anchor forecasts", "needs its forecasts", func(t *testing.T, dir string) {
+			for _, f := range []string{"anchor-00000.parquet", "anchor-00001.parquet"} {
+				if err := os.Remove(filepath.Join(dir, f)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"shard not JSON", "read the shard", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, job.ShardFile), []byte("{processes: 2"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"start of other entities", "entities", func(t *testing.T, dir string) {
+			s := readStart(t, filepath.Join(dir, job.GATStartFile))
+			s.Model.Entities++
+			data, err := gat.MarshalStart(s)
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dir, job.GATStartFile), data, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gatShardedJobOf(t, version, 2, 1, smallGAT, gat.Start{}) // anchored to ets (see TestGATShardedJob)
+			tc.alter(t, dir)
+			refused(t, dir, 2, tc.want)
+		})
+	}
+}

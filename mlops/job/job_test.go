@@ -125,7 +125,7 @@ func TestSpecRefused(t *testing.T) {
 		{"missing time column", func(s *job.Spec) { s.Time = []string{"year"} }, nil},
 		{"no files", func(s *job.Spec) { s.Source = "none-*.parquet" }, nil},
 		{"bad hyperparameter", func(s *job.Spec) { s.GAT = json.RawMessage(`{"epochs": 0}`) }, nil},
-		{"shard of a GAT job", func(s *job.Spec) { s.Shard = job.ShardFile }, nil},
+		{"shard without a start", func(s *job.Spec) { s.Shard = job.ShardFile }, nil},
 		{"missing start", func(s *job.Spec) { s.Start = "none.artifact" }, nil},
 		{"start_epoch of a GAT job", func(s *job.Spec) { s.StartEpoch = 2 }, nil},
 	} {

@@ -316,6 +316,13 @@ func TestShardedJob(t *testing.T) {
 // dir, sharded for another number of ranks.
 func refusesRanks(t *testing.T, dir string, ranks int) {
 	t.Helper()
+	refused(t, dir, ranks, "the job runs as "+strconv.Itoa(ranks)+" ranks")
+}
+
+// refused fails t unless every one of ranks ranks fails the job in dir
+// with an error that says want, and no artifact is written.
+func refused(t *testing.T, dir string, ranks int, want string) {
+	t.Helper()
 	errs := make([]error, ranks)
 	var wg sync.WaitGroup
 	for r, comm := range parallel.LocalComms(ranks) {
@@ -323,9 +330,12 @@ func refusesRanks(t *testing.T, dir string, ranks int) {
 	}
 	wg.Wait()
 	for r, err := range errs {
-		if err == nil || !strings.Contains(err.Error(), "the job runs as "+strconv.Itoa(ranks)+" ranks") {
-			t.Errorf("rank %d of %d ran a job sharded for another number: %v", r, ranks, err)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("rank %d of %d: %v, want an error saying %q", r, ranks, err, want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, job.ArtifactFile)); err == nil {
+		t.Errorf("a refused job wrote an artifact")
 	}
 }
 
