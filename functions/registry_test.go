@@ -16,8 +16,9 @@ import (
 	"github.com/mallard/mallard/server"
 )
 
-// longTraining is a train_gat call that runs until it is canceled.
-const longTraining = "SELECT * FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4])"
+// longTraining is a train_gat call that runs until it is canceled: patience
+// := 0 turns early stopping off, so no machine is quick enough to end it.
+const longTraining = "SELECT * FROM train_gat('uw', model := 'g', epochs := 1000000, hidden := [4, 4], patience := 0)"
 
 // startTraining runs query on conn in the background and returns its error
 // when it ends.

@@ -463,7 +463,7 @@ func startLoadTraining(ctx context.Context, t *testing.T, p *mallardProcess) *lo
 		began := time.Now()
 		defer func() { tr.elapsed = time.Since(began) }()
 		rows, err := conn.Query(ctx, fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', model := 'load_gat', "+
-			"epochs := %d, hidden := [4, 4], scaler := 'u', seed := 1)", loadEpochs))
+			"epochs := %d, hidden := [4, 4], scaler := 'u', seed := 1, patience := 0)", loadEpochs))
 		if err != nil {
 			tr.err = err
 			return
