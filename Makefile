@@ -4,7 +4,7 @@ TAGS    := duckdb_arrow
 GOFLAGS := -tags=$(TAGS)
 BIN     := bin/mallard
 
-.PHONY: all build build-mpi run test test-go test-nocgo test-mpi bench-mpi test-clients deps bench fuzz vet clean
+.PHONY: all build build-mpi run test test-go test-nocgo test-mpi bench-mpi test-clients examples deps bench fuzz vet clean
 
 all: build
 
@@ -54,6 +54,12 @@ test-mpi:
 
 test-clients: build
 	./scripts/test-clients.sh
+
+# examples rewrites what the tours print: examples.out, testdata/psql/*.out and
+# the walk-throughs of README.md and docs/ (read the diff before committing).
+# make test fails when any of them is stale.
+examples: build
+	UPDATE=1 CLIENTS=psql ./scripts/test-clients.sh
 
 deps:
 	./scripts/install-deps.sh

@@ -1,31 +1,31 @@
 #!/usr/bin/env python3
-"""Runs the README's walk-through as a test.
+"""Runs the walk-through of README.md and the manual in docs/ as a test.
 
-Every ```text block of README.md that holds a line starting with
-"mallard=> " is part of the walk-through. A command is the text after
-"mallard=> " and the lines after it up to the one ending in ";", or a single
-line starting with a backslash (a psql meta command such as \\copy). The lines
-after a command, up to the next command or the end of its block, are what the
-README says psql prints for it.
+Every ```text block of the pages (README.md, then those of docs/ in PAGES'
+order) that holds a line starting with "mallard=> " is part of the
+walk-through. A command is the text after "mallard=> " and the lines after it
+up to the one ending in ";", or a single line starting with a backslash (a
+psql meta command such as \\copy). The lines after a command, up to the next
+command or the end of its block, are what the page says psql prints for it.
 
-The commands run in README order, in one psql session from the repository
+The commands run in page order, in one psql session from the repository
 root, against a fresh `bin/mallard serve` on a free port with a database in a
-temporary directory. Each command's output is compared with the README's:
+temporary directory. Each command's output is compared with the page's:
   - trailing whitespace, blank lines and psql's "(N rows)" lines are ignored;
   - a line that is only "..." stands for any lines, none included;
   - everything else, NOTICE, ERROR, DETAIL, HINT and LINE lines included, must
     be equal. Training is seeded, so its NOTICEs are reproducible; only the
     per-worker seconds a multi-worker epoch NOTICE ends with, and the phase
     times of train_gat's "outside the epochs" NOTICE, are masked (as
-    "<seconds>") in both the README and the output.
+    "<seconds>") in both the page and the output.
 
-Prints "PASS psql: README.md" or, with a diff of README.md against what it
-should say, "FAIL psql: README.md: why", and exits 0 or 1.
+Prints "PASS psql: PAGES" or, with a diff of each page against what it should
+say, "FAIL psql: PAGES: why", and exits 0 or 1.
 
 UPDATE=1 rewrites the output of every command whose output differs, keeping
-the README's "..." elisions and its choice of showing "(N rows)"; read the
-diff before committing. Options: --bin (default bin/mallard), --readme
-(default README.md), --timeout (seconds for the whole walk-through).
+the page's "..." elisions and its choice of showing "(N rows)"; read the diff
+before committing. Options: --bin (default bin/mallard), --readme (the pages,
+default PAGES), --timeout (seconds for the whole walk-through).
 """
 
 import argparse
@@ -265,22 +265,50 @@ def render(old, got):
     return out + [elisions[-1]] + got[tail:]
 
 
+# PAGES are the manual's pages with walk-throughs, in the order they run:
+# one psql session goes through README.md and then each page, so a page may
+# use what an earlier one made (the forecasting page trains on the table the
+# data-preparation page builds).
+PAGES = ["README.md", "docs/data-preparation.md", "docs/forecasting.md", "docs/registry.md",
+         "docs/recommendations.md", "docs/dashboard.md", "docs/operations.md", "docs/postgres.md",
+         "docs/moving-data.md", "docs/scaling-out.md", "docs/limits.md", "docs/performance.md",
+         "docs/development.md"]
+
+
+def compare(path, lines, commands, outputs):
+    """Returns path's lines as run and the places whose output differs."""
+    new, differ, last = [], [], 0
+    for cmd, got in zip(commands, outputs):
+        old = lines[cmd.out_start:cmd.out_end]
+        new += lines[last:cmd.out_start]
+        if matches(significant(old), significant(got)):
+            new += old
+        else:
+            new += render(old, got)
+            differ.append(cmd.where(path))
+        last = cmd.out_end
+    return new + lines[last:], differ
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.chdir(root)  # the walk-through's \copy paths are relative to it
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="bin/mallard")
-    ap.add_argument("--readme", default="README.md")
+    ap.add_argument("--readme", nargs="+", default=PAGES, help="the pages, in the order they run")
     ap.add_argument("--timeout", type=int, default=300)
     args = ap.parse_args()
     update = os.environ.get("UPDATE") == "1"
-    check = "psql: " + args.readme
+    check = "psql: " + " ".join(args.readme)
 
-    with open(args.readme) as f:
-        text = f.read()
-    lines = text.split("\n")
+    pages, commands = [], []
     try:
-        commands = parse(lines, args.readme)
+        for path in args.readme:
+            with open(path) as f:
+                lines = f.read().split("\n")
+            mine = parse(lines, path)
+            pages.append((path, lines, len(commands), len(commands) + len(mine)))
+            commands += mine
         if not commands:
             raise Failure("no walk-through command found")
         outputs = run(commands, os.path.abspath(args.bin), args.timeout)
@@ -290,28 +318,21 @@ def main():
             print("--- server log (last 20 lines)\n" + e.log, end="")
         return 1
 
-    new, differ, last = [], [], 0
-    for cmd, got in zip(commands, outputs):
-        old = lines[cmd.out_start:cmd.out_end]
-        new += lines[last:cmd.out_start]
-        if matches(significant(old), significant(got)):
-            new += old
-        else:
-            new += render(old, got)
-            differ.append(cmd.where(args.readme))
-        last = cmd.out_end
-    new += lines[last:]
-
+    differ = []
+    for path, lines, first, last in pages:
+        new, bad = compare(path, lines, commands[first:last], outputs[first:last])
+        if not bad:
+            continue
+        differ += bad
+        print("\n".join(difflib.unified_diff(lines, new, path, path + " (as run)", lineterm="")))
+        if update:
+            with open(path, "w") as f:
+                f.write("\n".join(new))
     if not differ:
         print("PASS %s (%d commands)" % (check, len(commands)))
         return 0
-    diff = difflib.unified_diff(lines, new, args.readme, args.readme + " (as run)", lineterm="")
-    print("\n".join(diff))
     if update:
-        with open(args.readme, "w") as f:
-            f.write("\n".join(new))
-        print("UPDATE=1: rewrote the output of %d commands in %s; read the diff above"
-              % (len(differ), args.readme))
+        print("UPDATE=1: rewrote the output of %d commands; read the diff above" % len(differ))
         return 0
     print("FAIL %s: the output of %d commands differs (%s; diff above; UPDATE=1 rewrites it)"
           % (check, len(differ), ", ".join(differ)))
