@@ -59,8 +59,8 @@ func exec(t testing.TB, conn *pgx.Conn, queries ...string) {
 	}
 }
 
-// unemploymentCSV is the Vega unemployment data set shared with the project.
-var unemploymentCSV = filepath.Join("..", "..", "shared", "data", "vega", "unemployment-across-industries.csv")
+// unemploymentCSV is the Vega unemployment data set the repository ships.
+var unemploymentCSV = filepath.Join("..", "examples", "data", "unemployment-across-industries.csv")
 
 // loadUnemployment creates table u and fills it through COPY FROM STDIN.
 func loadUnemployment(t testing.TB, conn *pgx.Conn) {

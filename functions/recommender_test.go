@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// movielensDir holds MovieLens small, shared with the project.
-var movielensDir = filepath.Join("..", "..", "shared", "data", "movielens-small")
+// movielensDir holds MovieLens small, which the repository ships for the tour.
+var movielensDir = filepath.Join("..", "examples", "data", "movielens-small")
 
 // loadMovieLens creates tables ratings and movies and fills them through
 // COPY FROM STDIN.

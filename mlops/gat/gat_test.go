@@ -16,10 +16,11 @@ import (
 	"github.com/mallard/mallard/mlops/series"
 )
 
-// unemployment reads the shared data set as a 122 x 14 matrix, rescaled
+// unemployment reads the example data set the repository ships (examples/data)
+// as a 122 x 14 matrix, rescaled
 // with signed_log_zscore and global statistics of the first 70 % of rows.
 func unemployment(t testing.TB) series.Matrix {
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "data", "vega", "unemployment-across-industries.csv"))
+	f, err := os.Open(filepath.Join("..", "..", "examples", "data", "unemployment-across-industries.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

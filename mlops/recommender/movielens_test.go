@@ -11,11 +11,11 @@ import (
 	"github.com/mallard/mallard/mlops/recommender"
 )
 
-// movielens reads the shared MovieLens small ratings (userId, movieId,
+// movielens reads MovieLens small as the repository ships it (userId, movieId,
 // rating, timestamp; grouped by user) through a Builder.
 func movielens(t testing.TB) recommender.Ratings {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "data", "movielens-small", "ratings.csv"))
+	f, err := os.Open(filepath.Join("..", "..", "examples", "data", "movielens-small", "ratings.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
