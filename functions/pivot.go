@@ -37,6 +37,7 @@ func pivotFunction() tableFunction {
 				{name: "value", kind: kindText, required: true},
 				{name: "agg", kind: kindText, choices: []string{"sum", "avg", "min", "max", "count", "last"}, def: "sum"},
 				{name: "missing", kind: kindText, choices: []string{"error", "null", "zero", "ffill"}, def: "error"},
+				{name: "duplicates", kind: kindText, choices: []string{"sum", "avg", "last", "error"}},
 				{name: "max_entities", kind: kindInt, min: 1, max: 1_000_000, def: int64(10_000)},
 			},
 		},
@@ -53,8 +54,12 @@ type pivot struct {
 	timeExpr []string // how each time column is read
 	agg      string
 	missing  string
-	entities []string       // in output order
-	index    map[string]int // entity text -> position in entities
+	// duplicates is what a cell of several rows means: "error" refuses
+	// them, "" (neither duplicates nor agg given) combines them with agg
+	// and says so in a NOTICE, anything else combines them silently.
+	duplicates string
+	entities   []string       // in output order
+	index      map[string]int // entity text -> position in entities
 }
 
 func bindPivot(c *call, a args) (*table, error) {
@@ -63,6 +68,9 @@ func bindPivot(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	p := &pivot{src: src, agg: a.text("agg"), missing: a.text("missing")}
+	if err := p.resolveDuplicates(a); err != nil {
+		return nil, err
+	}
 	if err := p.resolve(a); err != nil {
 		return nil, err
 	}
@@ -110,6 +118,24 @@ func (p *pivot) resolve(a args) error {
 	if v := p.src.cols[p.value]; p.agg != "count" && !isNumeric(v.Type.ID) {
 		return sqlstate.New(sqlstate.DatatypeMismatch, "%s: value column %s has type %s; it must be numeric", pivotName, v.Name, v.Type).
 			WithHint("Cast it in the source query, or count the rows with agg := 'count'.")
+	}
+	return nil
+}
+
+// resolveDuplicates sets how cells of several rows combine: duplicates :=
+// 'sum', 'avg' or 'last' is agg by another name (both given must agree),
+// 'error' refuses them.
+func (p *pivot) resolveDuplicates(a args) error {
+	switch d := a.text("duplicates"); {
+	case d == "error":
+		p.duplicates = d
+	case d != "" && a.explicit("agg") && p.agg != d:
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: duplicates := '%s' and agg := '%s' disagree", pivotName, d, p.agg).
+			WithHint("Give one of them: duplicates := '%s' combines the rows of a cell as agg := '%s' does.", d, d)
+	case d != "":
+		p.agg, p.duplicates = d, d
+	case a.explicit("agg"):
+		p.duplicates = "agg"
 	}
 	return nil
 }
@@ -198,10 +224,12 @@ func safeName(s string) string {
 
 // query aggregates the source to one row per (time, entity), in time
 // order, after a first row that holds only the number of distinct times
-// (its last column; NULL in every other row): the size of the output,
-// known before Mallard builds it. The aggregate is materialized once and
-// read twice, so the source is scanned once. It groups by the entity as
-// it is and makes it text afterwards, once per cell instead of per row.
+// (the size of the output, known before Mallard builds it), the number of
+// cells that several source rows fell into and those rows' number (its
+// last three columns; NULL in every other row). The aggregate is
+// materialized once and read twice, so the source is scanned once. It
+// groups by the entity as it is and makes it text afterwards, once per
+// cell instead of per row.
 func (p *pivot) query() string {
 	from := p.src.from
 	if p.agg == "last" {
@@ -214,14 +242,34 @@ func (p *pivot) query() string {
 		nulls.WriteString("NULL AS " + ident(p.src.cols[t].Name) + ", ")
 	}
 	return fmt.Sprintf(`WITH mallard_cells AS MATERIALIZED (
-  SELECT %s, CAST(mallard_e AS VARCHAR) AS mallard_entity, mallard_value
-  FROM (SELECT %s, %s AS mallard_e, %s AS mallard_value FROM %s GROUP BY ALL))
+  SELECT %s, CAST(mallard_e AS VARCHAR) AS mallard_entity, mallard_value, mallard_n
+  FROM (SELECT %s, %s AS mallard_e, %s AS mallard_value, count(*) AS mallard_n FROM %s GROUP BY ALL))
 SELECT * FROM (
-  SELECT %sNULL, NULL, count(*) AS mallard_periods FROM (SELECT DISTINCT %s FROM mallard_cells)
+  SELECT %sNULL, NULL, NULL, (SELECT count(*) FROM (SELECT DISTINCT %s FROM mallard_cells)) AS mallard_periods,
+    count(*) FILTER (WHERE mallard_n > 1), CAST(coalesce(sum(mallard_n) FILTER (WHERE mallard_n > 1), 0) AS BIGINT)
+  FROM mallard_cells
   UNION ALL
-  SELECT *, NULL FROM mallard_cells)
+  SELECT *, NULL, NULL, NULL FROM mallard_cells)
 ORDER BY mallard_periods NULLS LAST, %s`,
 		times, strings.Join(p.timeExpr, ", "), ident(p.src.cols[p.entity].Name), value, from, nulls.String(), times, times)
+}
+
+// checkDuplicates applies the duplicates := policy to the cells cells
+// of several source rows, rows rows in all.
+func (p *pivot) checkDuplicates(c *call, cells, rows int64) error {
+	if cells == 0 {
+		return nil
+	}
+	switch p.duplicates {
+	case "error":
+		return sqlstate.New(sqlstate.CardinalityViolation, "%s: %d (entity, time) cells have more than one row, %d rows in all (duplicates := 'error')",
+			pivotName, cells, rows).
+			WithHint("Remove the repeated rows in the source query, or choose duplicates := 'sum', 'avg' or 'last' to combine them.")
+	case "":
+		c.caller.Notice(fmt.Sprintf("%s: %d (entity, time) cells have more than one row, %d rows in all; combined by agg := '%s'. "+
+			"Choose duplicates := 'sum', 'avg', 'last' or 'error' to say what repeated rows mean.", pivotName, cells, rows, p.agg))
+	}
+	return nil
 }
 
 // grid is the pivoted matrix: one row per time, one cell per entity.
@@ -271,8 +319,11 @@ func (p *pivot) read(ctx context.Context, c *call) (g *grid, release func(), err
 		if b.NumRows() == 0 {
 			continue
 		}
-		if g == nil { // the first row holds the number of times
-			periods := valueAt(b.Column(k+2), 0).(int64)
+		if g == nil { // the first row holds the number of times and of repeated cells
+			periods := valueAt(b.Column(k+3), 0).(int64)
+			if err := p.checkDuplicates(c, valueAt(b.Column(k+4), 0).(int64), valueAt(b.Column(k+5), 0).(int64)); err != nil {
+				return nil, release, err
+			}
 			release, err = c.db.Budget().Reserve(ctx, p.gridBytes(periods),
 				fmt.Sprintf("%s's result (%d rows x %d columns)", pivotName, periods, len(p.entities)+k))
 			if err != nil {

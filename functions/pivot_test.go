@@ -159,6 +159,63 @@ func TestPivotAggregates(t *testing.T) {
 	}
 }
 
+// TestPivotDuplicates appends a month twice, as a user reloading a file
+// does: by default the repeated cells are summed, as before, but a NOTICE
+// counts them; duplicates := 'error' refuses them (21000), 'avg' and
+// 'last' combine them silently, and agg and duplicates that disagree are
+// refused (22023). A source without repeated cells sends no NOTICE.
+func TestPivotDuplicates(t *testing.T) {
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
+	loadUnemployment(t, conn)
+	exec(t, conn, "INSERT INTO u SELECT * FROM u WHERE year = 2001 AND month = 3")
+	ctx := context.Background()
+	first := func(args string) (float64, error) {
+		var v float64
+		err := conn.QueryRow(ctx, "SELECT mining_and_extraction FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count'"+
+			args+") WHERE year = 2001 AND month = 3").Scan(&v)
+		return v, err
+	}
+	once, err := first(", duplicates := 'last'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if summed, err := first(""); err != nil || summed != 2*once {
+		t.Errorf("default: %v (%v), want the repeated month summed, %v", summed, err, 2*once)
+	}
+	want := "14 (entity, time) cells have more than one row, 28 rows in all; combined by agg := 'sum'"
+	if len(notices) != 1 || !strings.Contains(notices[0], want) || !strings.Contains(notices[0], "duplicates := 'sum', 'avg', 'last' or 'error'") {
+		t.Errorf("notices %q, want one saying %q", notices, want)
+	}
+	if avg, err := first(", duplicates := 'avg'"); err != nil || avg != once {
+		t.Errorf("duplicates := 'avg': %v (%v), want %v", avg, err, once)
+	}
+	if _, err := first(", agg := 'max'"); err != nil {
+		t.Fatal(err)
+	}
+	if len(notices) != 1 {
+		t.Errorf("a chosen duplicates or agg sent notices %q", notices[1:])
+	}
+	for _, tt := range []struct{ args, code, message string }{
+		{", duplicates := 'error'", "21000", "14 (entity, time) cells have more than one row, 28 rows in all (duplicates := 'error')"},
+		{", duplicates := 'avg', agg := 'sum'", "22023", "duplicates := 'avg' and agg := 'sum' disagree"},
+		{", duplicates := 'first'", "22023", "duplicates := 'first' is not accepted"},
+	} {
+		e := errorCode(t, conn, "SELECT * FROM pivot_entity_time('u', entity := 'series', time := ['year', 'month'], value := 'count'"+tt.args+")")
+		if e.Code != tt.code || !strings.Contains(e.Message, tt.message) {
+			t.Errorf("%s: %s %q, want %s containing %q", tt.args, e.Code, e.Message, tt.code, tt.message)
+		}
+	}
+	exec(t, conn, "DELETE FROM u WHERE rowid IN (SELECT max(rowid) FROM u GROUP BY series, year, month HAVING count(*) > 1)")
+	notices = nil
+	if _, err := first(", duplicates := 'error'"); err != nil {
+		t.Errorf("duplicates := 'error' without repeated rows: %v", err)
+	}
+	if _, err := first(""); err != nil || len(notices) != 0 {
+		t.Errorf("without repeated rows: %v, notices %q", err, notices)
+	}
+}
+
 // TestPivotNames checks that entity values become distinct, safe column names.
 func TestPivotNames(t *testing.T) {
 	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
