@@ -367,8 +367,17 @@ func TestResumeAndReproduce(t *testing.T) {
 	if s := scanOne[string](t, conn, "SELECT resumed_from FROM mlops.training_runs WHERE version = 3"); s != "g@1" {
 		t.Errorf("resumed_from %q", s)
 	}
+	// The same columns in another order: resume matches them by name, and
+	// the data is the same data.
+	exec(t, conn, "CREATE VIEW uw_reordered AS SELECT wholesale_and_retail_trade, * EXCLUDE (wholesale_and_retail_trade) FROM uw",
+		"CREATE VIEW uw_fewer AS SELECT * EXCLUDE (agriculture) FROM uw",
+		"SELECT count(*) FROM train_gat('uw_reordered', resume := 'g@1', epochs := 9)")
+	if n := scanOne[int64](t, conn, "SELECT count(DISTINCT fingerprint) FROM mlops.models WHERE name = 'g' AND version IN (1, 4)"); n != 1 {
+		t.Errorf("resumed on the columns reordered: %d fingerprints, want the original's", n)
+	}
 	exec(t, conn, "CREATE TABLE uw2 AS SELECT * FROM uw", "UPDATE uw2 SET agriculture = agriculture + 0.5 WHERE year = 2005 AND month = 1")
 	expectErrors(t, conn, []failing{
+		{"SELECT * FROM train_gat('uw_fewer', resume := 'g@1', epochs := 9)", "22023", "entity columns differ"},
 		{"SELECT * FROM train_gat('uw2', resume := 'g@1', epochs := 9)", "22023", "data differs"},
 		{"SELECT * FROM train_gat('uw', resume := 'g@1', epochs := 9, window := 8)", "22023", "window := 8 differs"},
 		{"SELECT * FROM train_gat('uw', resume := 'g@1', epochs := 6)", "22023", "epochs must be more"},
@@ -376,8 +385,8 @@ func TestResumeAndReproduce(t *testing.T) {
 		{"SELECT * FROM train_gat('uw', resume := 'g@7')", "42704", "has no version 7"},
 	})
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw2', resume := 'g@1', epochs := 9, allow_data_change := true)")
-	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.models WHERE name = 'g' AND status = 'ready'"); n != 4 {
-		t.Errorf("%d ready versions, want 4", n)
+	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.models WHERE name = 'g' AND status = 'ready'"); n != 5 {
+		t.Errorf("%d ready versions, want 5", n)
 	}
 }
 

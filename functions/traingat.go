@@ -119,6 +119,27 @@ func (w *wide) entityNames() []string {
 	return names
 }
 
+// orderLike puts the entity columns in the order of names when they are
+// the same columns in another order; otherwise it leaves them as they are.
+func (w *wide) orderLike(names []string) {
+	if len(names) != len(w.entities) {
+		return
+	}
+	at := make(map[string]int, len(w.entities))
+	for _, i := range w.entities {
+		at[w.src.cols[i].Name] = i
+	}
+	ordered := make([]int, len(names))
+	for k, name := range names {
+		i, ok := at[name]
+		if !ok {
+			return
+		}
+		ordered[k] = i
+	}
+	w.entities = ordered
+}
+
 // matrix reads the entity columns in time order; NULL is an error.
 func (w *wide) matrix(ctx context.Context, c *call, fn string) (series.Matrix, error) {
 	exprs := make([]string, len(w.entities))
@@ -190,6 +211,9 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
 	if err != nil {
 		return nil, err
+	}
+	if job.from != nil {
+		w.orderLike(job.from.Entities) // resume matches entity columns by name
 	}
 	if job.link, err = linkScaler(c, job.scaler, w.entityNames()); err != nil {
 		return nil, err
