@@ -196,13 +196,31 @@ func mapError(kind mapping.ErrorType, msg, query string) *sqlstate.Error {
 	e.Message = strings.TrimSuffix(strings.TrimSpace(lines[0]), "!")
 	var hints []string
 	for _, l := range lines[1:] {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimSpace(l); l != "" && !suggestsSystemTable(l) {
 			hints = append(hints, l)
 		}
 	}
 	e.Hint = strings.Join(hints, " ")
 	e.Position = position(excerpt, query)
 	return e
+}
+
+// suggestsSystemTable reports whether hint is DuckDB's `Did you mean "x"?`
+// naming a catalog table (sqlite_master, pg_class, duckdb_tables, or one
+// of information_schema or pg_catalog) rather than one of the user's: a
+// user who mistyped "films" wants no tour of the catalog.
+func suggestsSystemTable(hint string) bool {
+	name, ok := strings.CutPrefix(hint, "Did you mean ")
+	if !ok {
+		return false
+	}
+	name = strings.ToLower(strings.Trim(name, "\"?"))
+	for _, p := range []string{"sqlite_", "pg_", "duckdb_", "information_schema.", "pg_catalog.", "system."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // position turns DuckDB's excerpt "LINE n: <text>\n<spaces>^" into the

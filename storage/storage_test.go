@@ -115,6 +115,30 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 	}
 }
 
+// TestHintsNameUserTables checks that a mistyped table name is hinted at
+// with the user's table it resembles, never with a catalog table such as
+// sqlite_master that DuckDB would suggest for a name close to none.
+func TestHintsNameUserTables(t *testing.T) {
+	_, c := openConn(t, storage.MemoryPath)
+	ctx := context.Background()
+	if err := c.Exec(ctx, "CREATE TABLE movies (id INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	for query, want := range map[string]string{"SELECT * FROM movis": `Did you mean "movies"?`, "SELECT * FROM films": ""} {
+		var e *sqlstate.Error
+		if err := c.Exec(ctx, query); !errors.As(err, &e) || e.Code != sqlstate.UndefinedTable || e.Hint != want {
+			t.Errorf("%s: %v, hint %q; want 42P01 with hint %q", query, err, hintOf(e), want)
+		}
+	}
+}
+
+func hintOf(e *sqlstate.Error) string {
+	if e == nil {
+		return ""
+	}
+	return e.Hint
+}
+
 func TestInterruptCancelsWithCause(t *testing.T) {
 	_, c := openConn(t, storage.MemoryPath)
 	cause := &sqlstate.Error{Code: sqlstate.QueryCanceled, Message: "canceling statement due to user request"}
