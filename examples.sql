@@ -110,7 +110,8 @@ SELECT method, round(val_mse, 4) AS val_mse, round(test_mse, 4) AS test_mse,
 SELECT method, horizon, round(mase, 3) AS mase, round(rel_mse, 3) AS rel_mse
 FROM evaluate('unemployment_gat', horizon := 3)
 WHERE method IN ('gat', 'last_value', 'seasonal_naive', 'theta') ORDER BY method, horizon;
--- Forecasts in original units, rolling forward two months, with 90 % intervals.
+-- Forecasts in original units, rolling forward two months, with 90 % intervals:
+-- each industry's own width, never below zero for a count.
 SELECT step, entity, round(prediction) AS prediction, round(lo) AS lo, round(hi) AS hi
 FROM forecast('unemployment_gat', steps := 2, level := 0.9)
 WHERE entity IN ('construction', 'finance') ORDER BY entity, step;
@@ -120,6 +121,10 @@ FROM forecast('unemployment_gat', steps := 1, method := 'auto') WHERE entity = '
 -- What the last layer attends to when it forecasts construction.
 SELECT source, round(weight, 3) AS weight
 FROM attention('unemployment_gat') WHERE target = 'construction' ORDER BY weight DESC LIMIT 3;
+-- Months the model did not expect: outside the industry's 99 % interval
+-- around its one-step forecast, and far out among its errors.
+SELECT year, month, entity, round(value) AS value, round(expected) AS expected, round(score, 1) AS score
+FROM detect_anomalies('unemployment_gat') WHERE is_anomaly ORDER BY score DESC LIMIT 5;
 
 -- 8. The model registry. Every training run is recorded, with one row per
 --    epoch committed as it ends: another session can watch a run live and

@@ -44,6 +44,7 @@ func tableFunctions() map[string]tableFunction {
 		"unscale":           unscaleFunction(),
 		"train_gat":         trainGATFunction(),
 		"evaluate":          evaluateFunction(),
+		"detect_anomalies":  detectAnomaliesFunction(),
 		"forecast":          forecastFunction(),
 		"attention":         attentionFunction(),
 		"train_recommender": trainRecommenderFunction(),

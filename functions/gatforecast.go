@@ -107,38 +107,56 @@ func (s *storedGAT) choose(method string) (chosen, note string, err error) {
 }
 
 // forecast returns steps rows of predictions by method past the data, and
-// each step's split-conformal half-width at level (nil without validation
-// or data).
-func (s *storedGAT) forecast(method string, steps int, level float64) ([][]float64, []float64, error) {
+// each step's split-conformal half-width at level for each entity (nil
+// without validation or data).
+func (s *storedGAT) forecast(method string, steps int, level float64) ([][]float64, [][]float64, error) {
 	m, ok := s.matrix()
 	if !ok {
 		n := len(s.Entities)
 		preds, err := s.Model.Forecast(series.Matrix{T: len(s.Tail) / n, N: n, Values: s.Tail}, steps)
 		return preds, nil, err
 	}
-	cfg := s.Model.Config
-	fit, val, _, err := cfg.Samples(m)
-	if err != nil {
-		return nil, nil, err
-	}
-	name := method
-	if method == "model" {
-		name = gat.ModelMethod
-	}
-	f, err := s.method(m, append(slices.Clone(fit), val...), name)
+	f, fit, val, err := s.fitted(m, method)
 	if err != nil {
 		return nil, nil, err
 	}
 	preds := baseline.Rows(steps, m.N)
 	f.Forecast(m, m.T, preds)
-	if len(val) == 0 {
-		return preds, nil, nil
-	}
-	vf, err := s.method(m, fit, name)
+	half, err := s.widths(m, method, fit, val, steps, level)
+	return preds, half, err
+}
+
+// fitted is method (a forecast method name) fitted on the version's
+// fitting and validation samples, and those samples.
+func (s *storedGAT) fitted(m series.Matrix, method string) (f baseline.Forecaster, fit, val []int, err error) {
+	fit, val, _, err = s.Model.Config.Samples(m)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return preds, gat.HalfWidths(gat.Residuals(vf, m, val[0], val[len(val)-1]+1, steps), level), nil
+	f, err = s.method(m, append(slices.Clone(fit), val...), methodName(method))
+	return f, fit, val, err
+}
+
+// widths are method's per-entity half-widths at level for steps 1..steps
+// (gat.EntityHalfWidths), from its errors over the validation samples
+// when fitted on the fitting samples alone; nil without validation.
+func (s *storedGAT) widths(m series.Matrix, method string, fit, val []int, steps int, level float64) ([][]float64, error) {
+	if len(val) == 0 {
+		return nil, nil
+	}
+	vf, err := s.method(m, fit, methodName(method))
+	if err != nil {
+		return nil, err
+	}
+	return gat.EntityHalfWidths(gat.EntityResiduals(vf, m, val[0], val[len(val)-1]+1, steps), level), nil
+}
+
+// methodName is the forecaster name of a forecast method.
+func methodName(method string) string {
+	if method == "model" {
+		return gat.ModelMethod
+	}
+	return method
 }
 
 // method fits the named method on the training samples train.
@@ -157,23 +175,46 @@ func (s *storedGAT) method(m series.Matrix, train []int, name string) (baseline.
 }
 
 // forecastRows are the forecast's rows in original units when linked:
-// step, time columns, entity, prediction, lo, hi.
-func (s *storedGAT) forecastRows(preds [][]float64, half []float64, link *scaleLink) [][]any {
+// step, time columns, entity, prediction, lo, hi. An entity whose values
+// were never negative gets no negative lower bound.
+func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink) [][]any {
 	value := func(i int, v float64) float64 { return v }
 	if link != nil {
 		value = link.invert()
 	}
+	floor := s.floors(value)
 	var rows [][]any
 	for k, row := range preds {
 		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, k+1)
 		for i, v := range row {
 			var lo, hi any
-			if half != nil && !math.IsInf(half[k], 1) {
-				lo, hi = value(i, v-half[k]), value(i, v+half[k])
+			if half != nil && !math.IsInf(half[k][i], 1) {
+				lo, hi = max(value(i, v-half[k][i]), floor[i]), value(i, v+half[k][i])
 			}
 			r := append([]any{int64(k + 1)}, times...)
 			rows = append(rows, append(r, s.Entities[i], value(i, v), lo, hi))
 		}
 	}
 	return rows
+}
+
+// floors are the lowest value each entity's interval may reach in the
+// units value maps to: 0 for an entity none of whose values was negative
+// there, -Inf for the others and for a version without data.
+func (s *storedGAT) floors(value func(i int, v float64) float64) []float64 {
+	floor := make([]float64, len(s.Entities))
+	m, ok := s.matrix()
+	for i := range floor {
+		if !ok {
+			floor[i] = math.Inf(-1)
+			continue
+		}
+		for t := range m.T {
+			if value(i, m.At(t, i)) < 0 {
+				floor[i] = math.Inf(-1)
+				break
+			}
+		}
+	}
+	return floor
 }

@@ -233,23 +233,14 @@ func horizons(f baseline.Forecaster, m series.Matrix, origins []int, h int, scal
 }
 
 // Residuals returns, for steps 1..h, the absolute errors of f's forecasts
-// from every origin whose step lies before row end, sorted: the
-// nonconformity scores of split-conformal intervals. A step no origin
-// reaches is empty.
+// from every origin whose step lies before row end, every entity's
+// pooled and sorted: the nonconformity scores of split-conformal
+// intervals. A step no origin reaches is empty.
 func Residuals(f baseline.Forecaster, m series.Matrix, from, end, h int) [][]float64 {
 	out := make([][]float64, h)
-	dst := baseline.Rows(h, m.N)
-	for _, o := range Origins(from, end, 1) {
-		steps := min(h, end-o)
-		f.Forecast(m, o, dst[:steps])
-		for k := range steps {
-			for i, q := range dst[k] {
-				out[k] = append(out[k], math.Abs(q-m.At(o+k, i)))
-			}
-		}
-	}
-	for _, r := range out {
-		slices.Sort(r)
+	for k, byEntity := range EntityResiduals(f, m, from, end, h) {
+		out[k] = slices.Concat(byEntity...)
+		slices.Sort(out[k])
 	}
 	return out
 }
