@@ -190,14 +190,23 @@ func (j *gatJob) futureLabel(steps int) string {
 }
 
 // timeLabel joins a row's time values with "-", padding the months,
-// quarters, weeks and days that follow a first column to two digits.
+// weeks and days that follow a first column to two digits; a quarter
+// reads as a quarter does: 1959 Q1.
 func timeLabel(names, vals []string) string {
-	parts := make([]string, len(vals))
+	var b strings.Builder
 	for i, v := range vals {
-		parts[i] = v
-		if i > 0 && len(v) == 1 && strings.Contains("month quarter week day", strings.ToLower(names[i])) {
-			parts[i] = "0" + v
+		name := strings.ToLower(names[i])
+		switch {
+		case i > 0 && name == "quarter":
+			b.WriteString(" Q" + v)
+			continue
+		case i > 0:
+			b.WriteString("-")
 		}
+		if i > 0 && len(v) == 1 && strings.Contains("month week day", name) {
+			v = "0" + v
+		}
+		b.WriteString(v)
 	}
-	return strings.Join(parts, "-")
+	return b.String()
 }

@@ -239,6 +239,24 @@ func TestGATReport(t *testing.T) {
 	}
 }
 
+// TestQuarterLabels checks that a quarterly model's report names its
+// periods as quarters (2000 Q1), in the data and in the forecast, not as
+// the months 2000-01 to 2000-04.
+func TestQuarterLabels(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.exec(t, `CREATE TABLE q AS SELECT 2000 + i // 4 AS year, i % 4 + 1 AS quarter,
+		sin(i) + i / 10 AS a, cos(i) + i / 20 AS b, sin(2 * i) AS c FROM range(40) r(i)`)
+	s.exec(t, "SELECT * FROM train_gat('q', model := 'quarterly', epochs := 2)")
+	r := s.get(t, "/api/models/quarterly/report", 200)
+	times := r["times"].([]any)
+	if len(times) != 40 || times[0] != "2000 Q1" || times[39] != "2009 Q4" {
+		t.Errorf("times %v .. %v, want 2000 Q1 .. 2009 Q4", times[0], times[len(times)-1])
+	}
+	if ft := r["forecast"].(map[string]any)["times"].([]any); len(ft) == 0 || ft[0] != "2010 Q1" {
+		t.Errorf("forecast times %v, want 2010 Q1 first", ft)
+	}
+}
+
 func TestRecommenderReportAndRecommend(t *testing.T) {
 	for _, text := range []bool{false, true} {
 		name := map[bool]string{false: "integer ids", true: "text ids"}[text]

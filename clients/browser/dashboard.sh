@@ -52,6 +52,10 @@ DROP TABLE IF EXISTS dash_c; DROP TABLE IF EXISTS dash_cp; DROP TABLE IF EXISTS 
 SELECT mlops.drop('dash_gat') FROM mlops.models WHERE name = 'dash_gat' LIMIT 1;
 SELECT mlops.drop('dash_rec') FROM mlops.models WHERE name = 'dash_rec' LIMIT 1;
 SELECT mlops.drop('dash_corr') FROM mlops.models WHERE name = 'dash_corr' LIMIT 1;
+SELECT mlops.drop('dash_early') FROM mlops.models WHERE name = 'dash_early' LIMIT 1;
+SELECT mlops.drop('dash_quarterly_model_with_a_name_long_enough_to_push_a_table_off_it') FROM mlops.models
+  WHERE name = 'dash_quarterly_model_with_a_name_long_enough_to_push_a_table_off_it' LIMIT 1;
+DROP TABLE IF EXISTS dash_q;
 CREATE TABLE dash_u (series VARCHAR, year INTEGER, month INTEGER, count INTEGER, rate DOUBLE);
 \copy dash_u FROM 'examples/data/unemployment-across-industries.csv' WITH (FORMAT csv, HEADER)
 CREATE TABLE dash_w AS SELECT * FROM pivot_entity_time('dash_u', entity := 'series', time := ['year', 'month'], value := 'count');
@@ -63,6 +67,12 @@ CREATE TABLE dash_ratings AS SELECT u AS user_id, (u * 7 + i * 13) % 120 AS item
 CREATE TABLE dash_items AS SELECT i AS item_id, 'Item no. ' || i AS name FROM range(120) t(i) WHERE i <> 7;
 SELECT count(*) FROM train_recommender('dash_ratings', model := 'dash_rec', epochs := 3, hidden := [32, 8, 32],
   item_names := 'dash_items.name');
+-- A run that stops early: its loss plot ends where it stopped, not at epoch 500.
+SELECT count(*) FROM train_gat('dash_uw', model := 'dash_early', epochs := 500, patience := 2, hidden := [4, 4]);
+-- Quarterly periods, under a long name.
+CREATE TABLE dash_q AS SELECT 2000 + i // 4 AS year, i % 4 + 1 AS quarter, sin(i) + i / 10 AS a, cos(i) + i / 20 AS b
+  FROM range(40) r(i);
+SELECT count(*) FROM train_gat('dash_q', model := 'dash_quarterly_model_with_a_name_long_enough_to_push_a_table_off_it', epochs := 2);
 -- Four entities that all rise together: every pair correlates above 0.9.
 CREATE TABLE dash_c AS SELECT 'c' || e AS series, 2000 + t // 12 AS year, t % 12 + 1 AS month,
   100 + t * (e + 2) + (t * (e + 1)) % 5 AS count FROM range(4) a(e), range(72) b(t);
@@ -260,6 +270,32 @@ else
   fail "recommended items show their names" "item, class, name: $(tr '\n\t' '; ' <"$work/names")"
 fi
 expect recommender "names column headed by its column" '<th>name</th>' 1
+
+# The recommendation's output holds the table and nothing else: no stray "null".
+if grep -q '</div>null' "$work/recommender.html"; then
+  fail "no null under the recommendations" "the page shows the word null after the table"
+else
+  pass "no null under the recommendations"
+fi
+
+# A run that stopped early: its loss plot's x axis ends at its last epoch.
+early_run=$(psql -X -At -U mallard -d mallard -c "SELECT run_id FROM mlops.training_runs WHERE model = 'dash_early' ORDER BY run_id DESC LIMIT 1")
+early_last=$(psql -X -At -U mallard -d mallard -c "SELECT max(epoch) FROM mlops.training_metrics WHERE run_id = $early_run")
+browse early "/runs/$early_run"
+if [ "$early_last" -lt 500 ]; then
+  expect early "loss plot of a run stopped at epoch $early_last ends there" "class=\"sr-only plot-series\" data-xmax=\"$early_last\"" 1
+else
+  fail "loss plot of a run stopped early" "dash_early did not stop early (last epoch $early_last)"
+fi
+
+# Quarterly periods read as quarters; a long model name is cut with its
+# full name as the link's title, and the models table stays on the page.
+quarterly=dash_quarterly_model_with_a_name_long_enough_to_push_a_table_off_it
+browse quarterly "/models/$quarterly"
+expect quarterly "quarterly periods read as quarters" '2001 Q3'
+[ "$(count quarterly '2001-03')" -eq 0 ] && pass "no quarter shown as a month" || fail "no quarter shown as a month" "2001-03 in the page"
+expect quarterly "forecast steps explained" 'steps forecast past the data' 1
+expect overview "long model names cut, with a title" "class=\"model-link\" title=\"$quarterly\""
 
 for png in "$shots"/dashboard-{overview,run,gat,recommender}.png; do
   if [ "$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt 20000 ]; then

@@ -241,10 +241,12 @@
     return el('label', { class: 'toggle' }, el('input', { type: 'checkbox', class: 'log-toggle', checked: on, onchange: change }), ' log scale');
   }
 
-  // Returns the x domain for epoch plots: first recorded epoch (1 before any; later for resumed runs) to the planned or last one.
+  // Returns the x domain for epoch plots: first recorded epoch (1 before any; later for resumed runs) to the planned epoch
+  // while the run may still reach it, else to the last one recorded (a run that stopped early ends where it stopped).
   function epochDomain(r, metrics) {
     const first = metrics.length ? metrics[0].epoch : 1, last = metrics.length ? metrics[metrics.length - 1].epoch : 1;
-    return [first, Math.max(r.epochs || 1, last, first + 1)];
+    const going = r.status === 'training' || r.status === 'queued';
+    return [first, Math.max(going ? r.epochs || 1 : 1, last, first + 1)];
   }
 
   // Returns the loss plot: train/test per epoch as solid lines, baselines' test loss as labelled dashed lines.

@@ -81,7 +81,8 @@
   // Returns a link to a model (and version when given).
   function modelLink(name, version) {
     const href = `#/models/${encodeURIComponent(name)}` + (version != null ? `/${version}` : '');
-    return el('a', { href }, version != null ? `${name}@${version}` : name);
+    const text = version != null ? `${name}@${version}` : name;
+    return el('a', { href, class: 'model-link', title: text }, text);
   }
 
   // Returns a table from columns {label, cell(row), num} and rows; rowAttrs(row) gives each <tr> attributes.
@@ -240,7 +241,7 @@
     const right = hlines.length ? Math.min(240, Math.max(110, ...hlines.map((h) => textWidth(`${h.label} ↑ ${fmt(h.y, 3)}`, 11.5) + 14))) : 16;
     const node = el('div', { class: 'plot chart', 'data-plot': o.plot, 'data-yscale': o.yScaleName || (log ? 'log' : 'linear'),
       role: 'figure', 'aria-label': o.title || o.plot });
-    const list = el('ul', { class: 'sr-only plot-series' }, lines.map((s) => el('li', { 'data-series': s.key }, s.label || s.key)));
+    const list = el('ul', { class: 'sr-only plot-series', 'data-xmax': o.xDomain ? o.xDomain[1] : null }, lines.map((s) => el('li', { 'data-series': s.key }, s.label || s.key)));
     const labels = el('div', { class: 'hline-labels' });
     const opts = {
       width: o.width || 1200, height: H, padding: [14, right, 0, 0],

@@ -70,7 +70,8 @@
         card('Metrics', metricsTable(rep.metrics || [])),
         card('Data', statRow([['entities', `${rep.total_entities}`], ['time steps', rep.times.length],
           ['training rows', rep.split], ['test rows', rep.times.length - rep.split],
-          ['forecast steps', (rep.forecast && rep.forecast.times || []).length], ['window', rep.window]]))),
+          ['steps forecast past the data', (rep.forecast && rep.forecast.times || []).length], ['window', rep.window]]),
+          el('p', { class: 'hint' }, 'The plot continues each series this many steps past its last time with the model’s forecast; forecast(\'model\', steps := n) gives any number.'))),
       el('div', { class: 'grid-side' },
         card('Entities' + note, filterBox, countEl, 'filter-card'),
         card(`Truth vs prediction (${units})`, [truthSlot, el('p', { class: 'hint' },
@@ -417,7 +418,7 @@
         cols.push({ label: 'Score', num: true, cell: (r) => fmt(r.score) });
         const t = table(cols, res.items || [], () => ({ class: 'rec' }), 'No items to recommend.');
         out.replaceChildren(el('p', { class: 'muted' }, `Top ${(res.items || []).length} for user ${res.user} from ${res.model}`
-          + (names ? ` · names from ${names.table}.${names.column}` : '')), t, res.names_error ? el('div', { class: 'notice' }, res.names_error) : null);
+          + (names ? ` · names from ${names.table}.${names.column}` : '')), t, ...(res.names_error ? [el('div', { class: 'notice' }, res.names_error)] : []));
       } catch (e) {
         if (mine === seq) out.replaceChildren(errorBox(e.message));
       }
