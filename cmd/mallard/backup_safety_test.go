@@ -182,6 +182,37 @@ func TestBackupCanceled(t *testing.T) {
 	checkCopy(t, file, big)
 }
 
+// TestBackupShutdown stops the server with SIGTERM and no grace while
+// mallard.backup writes: the backup fails, the server exits 0 having
+// removed the temporary, nothing is at the backup's name, and the server
+// started again has nothing attached from the backup directory and backs
+// up to the same name every committed row.
+func TestBackupShutdown(t *testing.T) {
+	dir := t.TempDir()
+	out, db := filepath.Join(dir, "out"), filepath.Join(dir, "live.duckdb")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	server := startMallard(t, db, "--data-dir", out, "--shutdown-grace", "0")
+	big := backupFixture(t, server.connect(t))
+	file := filepath.Join(out, "b.duckdb")
+	done, _ := startBackup(t, server, file)
+	waitWriting(t, out, done)
+	exitWithin(t, server.terminate(t), time.Minute)
+	if err := <-done; err == nil {
+		t.Error("the backup stopped by SIGTERM succeeded")
+	}
+	if left := dirEntries(t, out); len(left) != 0 {
+		t.Errorf("after the shutdown %s holds %v, want nothing", out, left)
+	}
+	conn := startMallard(t, db, "--data-dir", out).connect(t)
+	if n := attachedUnder(t, conn, out); n != 0 {
+		t.Errorf("%d databases attached from %s after the restart", n, out)
+	}
+	retryBackup(t, conn, file)
+	checkCopy(t, file, big)
+}
+
 // mountSmall mounts a tmpfs of size at dir until the test ends; the test
 // fails if it cannot.
 func mountSmall(t *testing.T, dir, size string) {
