@@ -414,10 +414,14 @@ func (c Config) frontend(version string) (sqlfront.Config, error) {
 // sandboxHint is the hint of a statement refused a file outside the data
 // directories: which they are, and the flag that adds one.
 func (c Config) sandboxHint() string {
+	backups := ""
+	if dir, err := c.backupDir(); err == nil && dir != "" {
+		backups = " Files under the backup directory " + dir + " (--backup-dir) are reachable too."
+	}
 	if len(c.DataDirs) == 0 {
 		return "The server reads and writes no file for SQL until it is started with --data-dir DIR (or " +
-			envName("data-dir") + "); then name files under DIR by their absolute path."
+			envName("data-dir") + "); then name files under DIR by their absolute path." + backups
 	}
 	return "SQL may read and write only files under the --data-dir directories (" + strings.Join(c.DataDirs, ", ") +
-		"); name them by their absolute path, or restart the server with another --data-dir."
+		"); name them by their absolute path, or restart the server with another --data-dir." + backups
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestBackupByName backs up a server started with no --data-dir for its
@@ -19,7 +20,9 @@ import (
 // writes nightly.duckdb in a backups directory beside the database; the
 // same name again fails with 58P02; a relative path fails with 22023; the
 // database file, a file in its spool directory and its WAL are refused
-// with 42501 naming the path, and nothing is written.
+// with 42501 naming the path, a path outside the data and backup
+// directories with 42501 whose hint names the backup directory, and
+// nothing is written.
 func TestBackupByName(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -43,6 +46,12 @@ func TestBackupByName(t *testing.T) {
 		if sqlState(err) != tt.code || (tt.code == "42501" && !strings.Contains(err.Error(), tt.file)) {
 			t.Errorf("%s: %v, want SQLSTATE %s naming %s", tt.name, err, tt.code, tt.file)
 		}
+	}
+	outside := filepath.Join(t.TempDir(), "x.duckdb")
+	_, err := conn.Exec(ctx, "SELECT mallard.backup($1)", outside)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42501" || !strings.Contains(pe.Hint, filepath.Join(dir, "backups")) {
+		t.Errorf("a path outside the data and backup directories: %v, want 42501 with a hint naming the backup directory", err)
 	}
 	if _, err := os.Stat(db + ".spool/x.duckdb"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused backup wrote into the spool directory (%v)", err)
