@@ -5,7 +5,6 @@ package functions
 import (
 	"database/sql/driver"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -154,12 +153,13 @@ func dropModel(c *call, a args) (any, error) {
 
 // backupDatabase writes a consistent copy of the database, models
 // included, into a new file while clients go on writing (see
-// storage.DB.Backup); a server started on the file serves the copy.
+// storage.DB.Backup), atomically: a file at the name it returns is a
+// whole backup. A bare name goes to the server's backup directory (see
+// storage.DB.BackupTarget); a server started on the file serves the copy.
 func backupDatabase(c *call, a args) (any, error) {
-	file := a.text("file")
-	if !filepath.IsAbs(file) {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "mallard.backup: file %s must be an absolute path", quote(file)).
-			WithHint("Name a new file under a directory the server was given with --data-dir, such as '/data/backup.duckdb'.")
+	file, err := c.db.BackupTarget(a.text("file"))
+	if err != nil {
+		return nil, err
 	}
 	if err := c.db.Backup(c.ctx(), file); err != nil {
 		return nil, err

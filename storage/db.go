@@ -44,6 +44,10 @@ type Config struct {
 	// sandboxed database gets when it reaches outside DataDirs: it says
 	// how whoever starts the server widens them.
 	SandboxHint string
+	// BackupDir is where mallard.backup writes a backup named by a bare
+	// file name (see DB.BackupTarget), created on first use; a sandboxed
+	// database may write there as in DataDirs. Empty: no such directory.
+	BackupDir string
 }
 
 // Validate reports the first problem with c.
@@ -89,6 +93,8 @@ type DB struct {
 	generation  atomic.Uint64
 	gate        chan struct{}
 	reopenHooks []func(context.Context) error
+	// pending journals the temporary files of backups in progress.
+	pending pendingBackups
 }
 
 // Open opens or creates the database cfg names. An in-memory database is a
@@ -109,6 +115,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 	}
 	if err := d.open(); err != nil {
 		d.removeTemp()
+		return nil, err
+	}
+	// The database is ours now, and so are the temporaries of backups it
+	// journaled before a crash.
+	d.pending.journal = d.path + ".backups"
+	if err := d.pending.removeStale(); err != nil {
+		_ = d.Close(ctx)
 		return nil, err
 	}
 	if err := d.configure(ctx, cfg); err != nil {
@@ -175,7 +188,11 @@ func (d *DB) configure(ctx context.Context, cfg Config) error {
 		return err
 	}
 	if cfg.Sandbox {
-		return d.sandbox(ctx, cfg.DataDirs)
+		dirs := cfg.DataDirs
+		if cfg.BackupDir != "" {
+			dirs = append(append([]string(nil), dirs...), cfg.BackupDir)
+		}
+		return d.sandbox(ctx, dirs)
 	}
 	return nil
 }
@@ -243,6 +260,11 @@ func (d *DB) Close(ctx context.Context) error {
 		errs = append(errs, d.sqldb.Close())
 	}
 	mapping.Close(&d.db)
+	// Sessions are closed, so no backup is in progress: any temporary
+	// the journal lists is a leftover.
+	if d.pending.journal != "" {
+		errs = append(errs, d.pending.removeStale())
+	}
 	d.removeTemp()
 	return errors.Join(errs...)
 }

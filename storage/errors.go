@@ -115,6 +115,11 @@ var refinements = []refinement{
 	{mapping.ErrorTypeConversion, "out of range", sqlstate.NumericValueOutOfRange},
 	// bytea's hex form (see registerByteaIn), 22023 as in Postgres.
 	{mapping.ErrorTypeConversion, "invalid hexadecimal ", sqlstate.InvalidParameterValue},
+	// A full disk: DuckDB types it only as an I/O error (or a failed
+	// commit) and renders the operating system's text for ENOSPC.
+	{mapping.ErrorTypeErrorIO, "No space left on device", sqlstate.DiskFull},
+	{mapping.ErrorTypeTransaction, "No space left on device", sqlstate.DiskFull},
+	{mapping.ErrorTypeFatal, "No space left on device", sqlstate.DiskFull},
 	{mapping.ErrorTypeInvalidInput, "More than one row returned by a subquery", sqlstate.CardinalityViolation},
 	{mapping.ErrorTypeTransaction, "aborted", sqlstate.InFailedSQLTransaction},
 	// Write-write conflicts of concurrent transactions: Postgres' 40001 is what clients retry on.
@@ -201,6 +206,9 @@ func mapError(kind mapping.ErrorType, msg, query string) *sqlstate.Error {
 		}
 	}
 	e.Hint = strings.Join(hints, " ")
+	if e.Code == sqlstate.DiskFull {
+		e.Message, e.Hint = "disk full: "+e.Message, diskFullHint
+	}
 	e.Position = position(excerpt, query)
 	return e
 }

@@ -88,7 +88,7 @@ func TestBackupWhileWriting(t *testing.T) {
 
 	for _, tt := range []struct{ name, file, code string }{
 		{"the file exists", file, "58P02"},
-		{"a relative path", "copy.duckdb", "22023"},
+		{"a relative path", filepath.Join("sub", "copy.duckdb"), "22023"},
 		{"outside --data-dir", filepath.Join(dir, "elsewhere.duckdb"), "42501"},
 	} {
 		if _, err := conn.Exec(ctx, "SELECT mallard.backup($1)", tt.file); sqlState(err) != tt.code {

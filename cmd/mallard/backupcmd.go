@@ -23,9 +23,10 @@ type backupConfig struct {
 const backupUsage = `Usage: mallard backup --db FILE --to PATH
 
 Writes a consistent copy of a database no server has open into the new
-DuckDB file PATH; a server started on PATH serves the copy. For a database
-a server has open, run SELECT mallard.backup('/absolute/path.duckdb') as
-its owner instead.
+DuckDB file PATH, atomically (a file at PATH is a whole copy); a server
+started on PATH serves the copy. For a database a server has open, run
+SELECT mallard.backup('name') as its owner instead: it writes name.duckdb
+in the server's --backup-dir (by default backups beside the database).
 
 Flags of backup:
 `
@@ -61,7 +62,8 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("backup: %w", err)
 	} else if pid != 0 {
 		return fmt.Errorf("backup: -db %s is open in process %d, a running server: "+
-			"connect to it as its owner and run SELECT mallard.backup(%s) instead", cfg.DB, pid, sqlLiteral(cfg.To))
+			"connect to it as its owner and run SELECT mallard.backup(%s) instead (or SELECT mallard.backup('name'), "+
+			"which writes name.duckdb in its backup directory)", cfg.DB, pid, sqlLiteral(cfg.To))
 	}
 	db, err := storage.Open(ctx, storage.Config{Path: cfg.DB}, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -72,7 +74,6 @@ func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(cfg.To) // a copy cut short is no backup
 		return fmt.Errorf("backup: %w", err)
 	}
 	fi, err := os.Stat(cfg.To)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -25,4 +26,9 @@ func lockHolder(path string) (int, error) {
 		return 0, nil
 	}
 	return int(lk.Pid), nil
+}
+
+// processRuns reports whether a process with id pid exists.
+func processRuns(pid int) bool {
+	return syscall.Kill(pid, 0) == nil || errors.Is(syscall.Kill(pid, 0), syscall.EPERM)
 }

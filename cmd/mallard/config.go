@@ -17,6 +17,7 @@ import (
 
 	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/sqlfront"
+	"github.com/mallard/mallard/storage"
 )
 
 // Config is everything mallard serve can be told. Defaults are in newFlags.
@@ -28,24 +29,27 @@ type Config struct {
 	// LogMinDuration is Postgres' log_min_duration_statement: statements
 	// that take at least this long are logged; 0 logs every one, and a
 	// negative value none.
-	LogMinDuration   time.Duration
-	User             string
-	Password         string
-	ReaderUser       string
-	ReaderPassword   string
-	TLS              string
-	TLSCert          string
-	TLSKey           string
-	MaxMessageSize   int
-	Threads          int
-	MemoryLimit      string
-	MaxTrainings     int
-	Mpirun           string
-	MPIHostfile      string
-	Launcher         string
-	JobDir           string
-	HTTP             string
-	DataDirs         []string
+	LogMinDuration time.Duration
+	User           string
+	Password       string
+	ReaderUser     string
+	ReaderPassword string
+	TLS            string
+	TLSCert        string
+	TLSKey         string
+	MaxMessageSize int
+	Threads        int
+	MemoryLimit    string
+	MaxTrainings   int
+	Mpirun         string
+	MPIHostfile    string
+	Launcher       string
+	JobDir         string
+	HTTP           string
+	DataDirs       []string
+	// BackupDir is where mallard.backup('name') writes; empty means a
+	// backups directory beside the database file (see backupDir).
+	BackupDir        string
 	RequireTLS       bool
 	MaxConnections   int
 	StatementStats   int
@@ -146,6 +150,8 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 			cfg.DataDirs = append(cfg.DataDirs, dir)
 			return nil
 		})
+	str(&cfg.BackupDir, "backup-dir", "", "where SELECT mallard.backup('name') writes name.duckdb, created on first use; SQL may also read and write "+
+		"its files as a -data-dir's (default: a backups directory beside the database file; none for :memory:)")
 	str(&cfg.HTTP, "http", defaultHTTP, "address of the dashboard (HTTP, HTTPS with TLS on), or '' for none")
 	return fs
 }
@@ -254,7 +260,34 @@ func (c Config) Validate() error {
 			return fmt.Errorf("-data-dir %q is not a directory", dir)
 		}
 	}
+	if fi, err := os.Stat(c.BackupDir); c.BackupDir != "" && err == nil && !fi.IsDir() {
+		return fmt.Errorf("-backup-dir %q is not a directory", c.BackupDir)
+	}
 	return nil
+}
+
+// storage is the served database's configuration: sandboxed to the data
+// directories and the backup directory.
+func (c Config) storage() (storage.Config, error) {
+	backupDir, err := c.backupDir()
+	if err != nil {
+		return storage.Config{}, fmt.Errorf("-backup-dir %q: %w", c.BackupDir, err)
+	}
+	return storage.Config{Path: c.DB, Threads: c.Threads, MemoryLimit: c.MemoryLimit, Sandbox: true, DataDirs: c.DataDirs,
+		SandboxHint: c.sandboxHint(), BackupDir: backupDir}, nil
+}
+
+// backupDir is the absolute backup directory: -backup-dir, or backups
+// beside the database file; "" for an in-memory database without one.
+func (c Config) backupDir() (string, error) {
+	switch {
+	case c.BackupDir != "":
+		return filepath.Abs(c.BackupDir)
+	case c.DB == storage.MemoryPath:
+		return "", nil
+	}
+	db, err := filepath.Abs(c.DB)
+	return filepath.Join(filepath.Dir(db), "backups"), err
 }
 
 func isLoopback(host string) bool {
@@ -346,7 +379,7 @@ func minDurationText(d time.Duration) string {
 func (c Config) logSettings() []any {
 	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "statement_timeout", c.StatementTimeout.String(),
 		"log_level", c.LogLevel, "log_min_duration_statement", minDurationText(c.LogMinDuration), "threads", c.Threads,
-		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs,
+		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs, "backup_dir", c.BackupDir,
 		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS, "shutdown_grace", c.ShutdownGrace.String()}
 }
 
@@ -381,10 +414,14 @@ func (c Config) frontend(version string) (sqlfront.Config, error) {
 // sandboxHint is the hint of a statement refused a file outside the data
 // directories: which they are, and the flag that adds one.
 func (c Config) sandboxHint() string {
+	backups := ""
+	if dir, err := c.backupDir(); err == nil && dir != "" {
+		backups = " Files under the backup directory " + dir + " (--backup-dir) are reachable too."
+	}
 	if len(c.DataDirs) == 0 {
 		return "The server reads and writes no file for SQL until it is started with --data-dir DIR (or " +
-			envName("data-dir") + "); then name files under DIR by their absolute path."
+			envName("data-dir") + "); then name files under DIR by their absolute path." + backups
 	}
 	return "SQL may read and write only files under the --data-dir directories (" + strings.Join(c.DataDirs, ", ") +
-		"); name them by their absolute path, or restart the server with another --data-dir."
+		"); name them by their absolute path, or restart the server with another --data-dir." + backups
 }

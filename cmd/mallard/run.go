@@ -25,6 +25,9 @@ Usage:
   mallard backup --db FILE --to PATH
                           copy a database no server has open into the new
                           file PATH (for a served one: SELECT mallard.backup(...))
+  mallard restore --from BACKUP --db FILE
+                          replace the database FILE, which no server may
+                          have open, with a copy of the backup BACKUP
   mallard version         print the version (also --version)
 
 On SIGTERM or SIGINT the server stops accepting clients and ends idle
@@ -57,6 +60,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return trainWorker(ctx, args[1:], stdout, stderr)
 	case "backup":
 		return backup(ctx, args[1:], stdout, stderr)
+	case "restore":
+		return restore(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version", "-v":
 		fmt.Fprintf(stdout, "mallard %s (DuckDB %s)\n", Version, storage.Version())
 		return nil
@@ -91,9 +96,13 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			dashLn.Close()
 		}
 	}
+	dbCfg, err := cfg.storage()
+	if err != nil {
+		closeListeners()
+		return err
+	}
 	// Metrics are served on the dashboard's port, and kept only if they are.
-	srv, err := server.Open(ctx, server.Config{DB: storage.Config{Path: cfg.DB, Threads: cfg.Threads, MemoryLimit: cfg.MemoryLimit,
-		Sandbox: true, DataDirs: cfg.DataDirs, SandboxHint: cfg.sandboxHint()}, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
+	srv, err := server.Open(ctx, server.Config{DB: dbCfg, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
 		Version: Version, Metrics: dashLn != nil, Log: log,
 		MPI: functions.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, Launcher: cfg.Launcher, JobDir: cfg.JobDir}})
 	if err != nil {
