@@ -115,9 +115,12 @@ WHERE method IN ('gat', 'last_value', 'seasonal_naive', 'theta') ORDER BY method
 SELECT step, entity, round(prediction) AS prediction, round(lo) AS lo, round(hi) AS hi
 FROM forecast('unemployment_gat', steps := 2, level := 0.9)
 WHERE entity IN ('construction', 'finance') ORDER BY entity, step;
--- Any method of the ladder forecasts too; 'auto' takes the best on validation.
+-- Any method of the ladder forecasts too; 'auto' takes each industry's best on validation.
 SELECT step, entity, round(prediction) AS prediction
 FROM forecast('unemployment_gat', steps := 1, method := 'auto') WHERE entity = 'finance';
+-- Which method each industry gets, and how each does on the test months.
+SELECT entity, method, round(val_mse, 4) AS val_mse, round(test_mse, 4) AS test_mse
+FROM evaluate_entities('unemployment_gat') WHERE chosen ORDER BY entity LIMIT 5;
 -- What the last layer attends to when it forecasts construction.
 SELECT source, round(weight, 3) AS weight
 FROM attention('unemployment_gat') WHERE target = 'construction' ORDER BY weight DESC LIMIT 3;

@@ -45,6 +45,7 @@ func tableFunctions() map[string]tableFunction {
 		"train_gat":         trainGATFunction(),
 		"evaluate":          evaluateFunction(),
 		"detect_anomalies":  detectAnomaliesFunction(),
+		"evaluate_entities": evaluateEntitiesFunction(),
 		"forecast":          forecastFunction(),
 		"attention":         attentionFunction(),
 		"train_recommender": trainRecommenderFunction(),

@@ -33,9 +33,9 @@ func detectAnomaliesFunction() tableFunction {
 // is_anomaly (the value lies outside the interval).
 func bindDetectAnomalies(c *call, a args) (*table, error) {
 	method := a.text("method")
-	if !slices.Contains(forecastMethods(), method) || method == "auto" {
+	if !slices.Contains(forecastMethods(), method) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: method := %s is not a method", detectAnomaliesName, quote(method)).
-			WithHint("Choose one of %s.", strings.Join(slices.DeleteFunc(forecastMethods(), func(m string) bool { return m == "auto" }), ", "))
+			WithHint("Choose one of %s.", strings.Join(forecastMethods(), ", "))
 	}
 	s, err := loadGAT(c, detectAnomaliesName, a)
 	if err != nil {
@@ -69,7 +69,15 @@ func bindDetectAnomalies(c *call, a args) (*table, error) {
 // that method can forecast.
 func (s *storedGAT) anomalies(method string, level float64, link *scaleLink) ([][]any, error) {
 	m, _ := s.matrix()
-	f, fit, _, err := s.fitted(m, method)
+	fit, val, _, err := s.Model.Config.Samples(m)
+	if err != nil {
+		return nil, err
+	}
+	fr, _, err := s.fitterOf(m, detectAnomaliesName, method, fit, val, 1)
+	if err != nil {
+		return nil, err
+	}
+	f, err := fr(append(slices.Clone(fit), val...))
 	if err != nil {
 		return nil, err
 	}

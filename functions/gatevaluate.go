@@ -89,6 +89,17 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(val) > 0 { // 'auto': each entity's method chosen on validation at this horizon
+		_, names, _, err := s.chooseEntities(m, fit, val, min(h, len(val)))
+		if err != nil {
+			return nil, err
+		}
+		auto, err := perEntity(fs, names)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, auto)
+	}
 	link, err := s.link(c)
 	if err != nil {
 		return nil, err

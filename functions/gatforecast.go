@@ -3,8 +3,10 @@
 package functions
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -58,8 +60,7 @@ func bindForecast(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	method, note, err := s.choose(method)
-	if err != nil {
+	if err := s.needsData("forecast", method); err != nil {
 		return nil, err
 	}
 	cols := []duckdb.ColumnInfo{{Name: "step", T: bigintType()}}
@@ -68,83 +69,64 @@ func bindForecast(c *call, a args) (*table, error) {
 		duckdb.ColumnInfo{Name: "lo", T: doubleType()}, duckdb.ColumnInfo{Name: "hi", T: doubleType()})
 	steps, level := int(a.int("steps")), a.float("level")
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
-		if note != "" { // at execution, not bind, which DuckDB may repeat
-			c.caller.Notice(note)
-		}
-		preds, half, err := s.forecast(method, steps, level)
+		preds, half, note, err := s.forecast(method, steps, level)
 		if err != nil {
 			return nil, err
+		}
+		if note != "" { // at execution, not bind, which DuckDB may repeat
+			c.caller.Notice(note)
 		}
 		return rowsRun(s.forecastRows(preds, half, link)), nil
 	}}, nil
 }
 
-// choose resolves method: "auto" is the method with the lowest validation
-// MSE, which note says; a baseline needs the version's data.
-func (s *storedGAT) choose(method string) (chosen, note string, err error) {
+// needsData refuses a method other than the network's for a version
+// without its data.
+func (s *storedGAT) needsData(fn, method string) error {
 	if _, ok := s.matrix(); !ok && method != "model" {
-		return "", "", sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "forecast: %s has no stored data (a checkpoint, or stored by an older Mallard), so method := %s is not available",
-			s.ref, quote(method)).WithHint("Use method := 'model', or train the model again.")
+		return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no stored data (a checkpoint, or stored by an older Mallard), so method := %s is not available",
+			fn, s.ref, quote(method)).WithHint("Use method := 'model', or train the model again.")
 	}
-	if method != "auto" {
-		return method, "", nil
-	}
-	best, bestVal := "", math.Inf(1)
-	for _, m := range s.metrics {
-		if m.ValMSE != nil && *m.ValMSE < bestVal {
-			best, bestVal = m.Method, *m.ValMSE
-		}
-	}
-	if best == "" {
-		return "", "", sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "forecast: %s was trained without validation, so method := 'auto' has nothing to choose by", s.ref).
-			WithHint("Train with validation_fraction above 0, or name a method.")
-	}
-	note = fmt.Sprintf("forecast: method 'auto' chose %s, the lowest validation MSE (%.6g) of %s", best, bestVal, s.ref)
-	if best == gat.ModelMethod {
-		best = "model"
-	}
-	return best, note, nil
+	return nil
 }
 
-// forecast returns steps rows of predictions by method past the data, and
-// each step's split-conformal half-width at level for each entity (nil
-// without validation or data).
-func (s *storedGAT) forecast(method string, steps int, level float64) ([][]float64, [][]float64, error) {
+// forecast returns steps rows of predictions by method past the data, each
+// step's split-conformal half-width at level for each entity (nil without
+// validation or data), and for method 'auto' a note of what it chose.
+func (s *storedGAT) forecast(method string, steps int, level float64) (preds, half [][]float64, note string, err error) {
 	m, ok := s.matrix()
 	if !ok {
 		n := len(s.Entities)
 		preds, err := s.Model.Forecast(series.Matrix{T: len(s.Tail) / n, N: n, Values: s.Tail}, steps)
-		return preds, nil, err
+		return preds, nil, "", err
 	}
-	f, fit, val, err := s.fitted(m, method)
+	fit, val, _, err := s.Model.Config.Samples(m)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	preds := baseline.Rows(steps, m.N)
+	fr, note, err := s.fitterOf(m, "forecast", method, fit, val, steps)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	f, err := fr(append(slices.Clone(fit), val...))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	preds = baseline.Rows(steps, m.N)
 	f.Forecast(m, m.T, preds)
-	half, err := s.widths(m, method, fit, val, steps, level)
-	return preds, half, err
+	half, err = s.widths(m, fr, fit, val, steps, level)
+	return preds, half, note, err
 }
 
-// fitted is method (a forecast method name) fitted on the version's
-// fitting and validation samples, and those samples.
-func (s *storedGAT) fitted(m series.Matrix, method string) (f baseline.Forecaster, fit, val []int, err error) {
-	fit, val, _, err = s.Model.Config.Samples(m)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	f, err = s.method(m, append(slices.Clone(fit), val...), methodName(method))
-	return f, fit, val, err
-}
-
-// widths are method's per-entity half-widths at level for steps 1..steps
-// (gat.EntityHalfWidths), from its errors over the validation samples
-// when fitted on the fitting samples alone; nil without validation.
-func (s *storedGAT) widths(m series.Matrix, method string, fit, val []int, steps int, level float64) ([][]float64, error) {
+// widths are the per-entity half-widths at level for steps 1..steps
+// (gat.EntityHalfWidths) of the method fr fits, from its errors over the
+// validation samples when fitted on the fitting samples alone; nil
+// without validation.
+func (s *storedGAT) widths(m series.Matrix, fr fitter, fit, val []int, steps int, level float64) ([][]float64, error) {
 	if len(val) == 0 {
 		return nil, nil
 	}
-	vf, err := s.method(m, fit, methodName(method))
+	vf, err := fr(fit)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +139,91 @@ func methodName(method string) string {
 		return gat.ModelMethod
 	}
 	return method
+}
+
+// fitter fits a forecast method on the training samples it is given.
+type fitter func(train []int) (baseline.Forecaster, error)
+
+// fitterOf is the fitter of a forecast method, and a note of what 'auto'
+// chose. 'auto' chooses each entity's method (the network or a method of
+// the ladder) by its validation MSE over steps 1..h (gat.ChooseEntities),
+// fitted on the fitting samples; it then fits the chosen methods on
+// whatever samples it is given and forecasts each entity with its own.
+func (s *storedGAT) fitterOf(m series.Matrix, fn, method string, fit, val []int, h int) (fitter, string, error) {
+	if method != "auto" {
+		return func(train []int) (baseline.Forecaster, error) { return s.method(m, train, methodName(method)) }, "", nil
+	}
+	if len(val) == 0 {
+		return nil, "", sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s was trained without validation, so method := 'auto' has nothing to choose by", fn, s.ref).
+			WithHint("Train with validation_fraction above 0, or name a method.")
+	}
+	h = min(h, len(val))
+	chosenOn, names, _, err := s.chooseEntities(m, fit, val, h)
+	if err != nil {
+		return nil, "", err
+	}
+	season := max(1, s.Model.Config.Season)
+	fr := func(train []int) (baseline.Forecaster, error) {
+		if slices.Equal(train, fit) {
+			return perEntity(chosenOn, names)
+		}
+		fs, _, err := gat.Methods(s.Model, m, train, season)
+		if err != nil {
+			return nil, err
+		}
+		return perEntity(fs, names)
+	}
+	return fr, fmt.Sprintf("%s: method 'auto' chose each entity's method by its validation MSE over steps 1..%d: %s", fn, h, countNames(names)), nil
+}
+
+// chooseEntities fits the version's methods on the fitting samples and
+// names each entity's method with the lowest validation MSE over steps
+// 1..h (gat.ChooseEntities; the network where none could be measured),
+// and that MSE.
+func (s *storedGAT) chooseEntities(m series.Matrix, fit, val []int, h int) (fs []baseline.Forecaster, names []string, mse []float64, err error) {
+	fs, _, err = gat.Methods(s.Model, m, fit, max(1, s.Model.Config.Season))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	choice, mse := gat.ChooseEntities(fs, m, val[0], val[len(val)-1]+1, h)
+	names = make([]string, len(choice))
+	for i, c := range choice {
+		names[i] = fs[max(c, 0)].Name()
+	}
+	return fs, names, mse, nil
+}
+
+// perEntity forecasts entity i with the member of fs named names[i].
+func perEntity(fs []baseline.Forecaster, names []string) (*baseline.PerEntity, error) {
+	p := &baseline.PerEntity{Members: fs, Choice: make([]int, len(names))}
+	for i, name := range names {
+		p.Choice[i] = slices.IndexFunc(fs, func(f baseline.Forecaster) bool { return f.Name() == name })
+		if p.Choice[i] < 0 {
+			return nil, fmt.Errorf("method %s chosen for entity %d cannot be fitted on these rows", name, i)
+		}
+	}
+	return p, nil
+}
+
+// countNames says how many entities each name stands for, most first:
+// "gat for 6 entities, ets for 5, theta for 3".
+func countNames(names []string) string {
+	counts := map[string]int{}
+	for _, n := range names {
+		counts[n]++
+	}
+	keys := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(counts[b]-counts[a], strings.Compare(a, b)) })
+	parts := make([]string, len(keys))
+	for k, name := range keys {
+		parts[k] = fmt.Sprintf("%s for %d", name, counts[name])
+		if k == 0 && counts[name] != 1 {
+			parts[k] += " entities"
+		} else if k == 0 {
+			parts[k] += " entity"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // method fits the named method on the training samples train.

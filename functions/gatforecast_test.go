@@ -4,6 +4,7 @@ package functions_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -41,7 +42,11 @@ func TestEvaluateHorizons(t *testing.T) {
 		if err := rows.Scan(&method, &horizon, &test, &val, &mse, &rmse, &mae, &mase, &rel, &orig); err != nil {
 			t.Fatal(err)
 		}
-		if (horizon == 1) != (test != nil) || (horizon == 1) != (val != nil) {
+		if method == "auto" { // chosen per entity at evaluate's call: no stored one-step columns
+			if test != nil || val != nil {
+				t.Errorf("auto step %d: one-step columns test_mse %v val_mse %v, want NULL", horizon, test, val)
+			}
+		} else if (horizon == 1) != (test != nil) || (horizon == 1) != (val != nil) {
 			t.Errorf("%s step %d: one-step columns test_mse %v val_mse %v, want them on step 1 only", method, horizon, test, val)
 		}
 		if math.Abs(rmse*rmse-mse) > 1e-12 || !(mae > 0) || !(mase > 0) || !(orig > mse) {
@@ -51,8 +56,8 @@ func TestEvaluateHorizons(t *testing.T) {
 			t.Errorf("last_value step %d: rel_mse %v, want 1", horizon, rel)
 		}
 	}
-	if err := rows.Err(); err != nil || n != 27 {
-		t.Errorf("%d rows (%v), want 9 methods x 3 steps", n, err)
+	if err := rows.Err(); err != nil || n != 30 {
+		t.Errorf("%d rows (%v), want 10 methods (auto too) x 3 steps", n, err)
 	}
 	// Horizon 1 over every test row is the one-step test MSE.
 	var test, mse float64
@@ -62,6 +67,59 @@ func TestEvaluateHorizons(t *testing.T) {
 	e := errorCode(t, conn, "SELECT * FROM evaluate('h', horizon := 38)")
 	if e.Code != "22023" || !strings.Contains(e.Message, "horizon := 38 is beyond the test span of 37 rows") {
 		t.Errorf("horizon 38: %s %q", e.Code, e.Message)
+	}
+}
+
+// TestPerEntityChoice checks method 'auto' per entity: evaluate_entities
+// scores every method on every entity and marks as chosen, for each
+// entity, the one with the lowest validation MSE; forecast's NOTICE counts
+// those choices; evaluate's auto row at horizon 1 scores them, its MSE
+// the mean of the chosen methods' test MSEs (every entity has as many test
+// rows); and forecast 'auto' forecasts each entity as its method does.
+func TestPerEntityChoice(t *testing.T) {
+	ctx := context.Background()
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
+	scaledUnemployment(t, conn)
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'p', epochs := 5, scaler := 'u')")
+	exec(t, conn, "CREATE TABLE ee AS SELECT * FROM evaluate_entities('p')")
+	if bad := scanOne[int64](t, conn, `SELECT count(*) FROM (SELECT entity, count(*) FILTER (WHERE chosen) AS c,
+		min(val_mse) AS low, min(val_mse) FILTER (WHERE chosen) AS mine FROM ee GROUP BY entity) WHERE c <> 1 OR low <> mine`); bad != 0 {
+		t.Errorf("%d entities without exactly one chosen method, the lowest on validation", bad)
+	}
+	if n := scanOne[int64](t, conn, "SELECT count(DISTINCT entity) FROM ee"); n != 14 {
+		t.Errorf("%d entities in evaluate_entities, want 14", n)
+	}
+	var auto, chosen float64
+	if err := conn.QueryRow(ctx, `SELECT (SELECT mse FROM evaluate('p') WHERE method = 'auto'),
+		(SELECT avg(test_mse) FROM ee WHERE chosen)`).Scan(&auto, &chosen); err != nil || math.Abs(auto-chosen) > 1e-9*chosen {
+		t.Errorf("evaluate's auto MSE %v, the chosen methods' mean test MSE %v (%v)", auto, chosen, err)
+	}
+	notices = nil
+	exec(t, conn, "CREATE TABLE fa AS SELECT * FROM forecast('p', steps := 1, method := 'auto')")
+	counted := 0
+	for _, part := range strings.Split(strings.TrimPrefix(notices[0], "forecast: method 'auto' chose each entity's method by its validation MSE over steps 1..1: "), ", ") {
+		var n int
+		var name string
+		if _, err := fmt.Sscanf(part, "%s for %d", &name, &n); err != nil {
+			t.Fatalf("notice part %q: %v", part, err)
+		}
+		counted += n
+	}
+	if counted != 14 {
+		t.Errorf("notice %q counts %d entities, want 14", notices[0], counted)
+	}
+	var method string
+	if err := conn.QueryRow(ctx, "SELECT method FROM ee WHERE chosen AND entity = 'finance'").Scan(&method); err != nil {
+		t.Fatal(err)
+	}
+	if method == "gat" {
+		method = "model"
+	}
+	var diff float64
+	if err := conn.QueryRow(ctx, `SELECT abs(a.prediction - b.prediction) FROM fa a JOIN forecast('p', steps := 1, method := '`+method+`') b
+		USING (entity) WHERE entity = 'finance'`).Scan(&diff); err != nil || diff > 1e-9 {
+		t.Errorf("auto's forecast of finance differs from its method %s's by %v (%v)", method, diff, err)
 	}
 }
 
@@ -97,7 +155,7 @@ func TestForecastMethods(t *testing.T) {
 	}
 	notices = nil
 	exec(t, conn, "SELECT count(*) FROM forecast('f', method := 'auto')")
-	if len(notices) != 1 || !strings.HasPrefix(notices[0], "forecast: method 'auto' chose ") {
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "forecast: method 'auto' chose each entity's method by its validation MSE over steps 1..1: ") {
 		t.Errorf("auto notices %q", notices)
 	}
 	for _, tt := range []struct{ args, code, message string }{

@@ -1,0 +1,80 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+const evaluateEntitiesName = "evaluate_entities"
+
+func evaluateEntitiesFunction() tableFunction {
+	return tableFunction{
+		sig: signature{fn: evaluateEntitiesName, positional: []param{{name: "model", kind: kindText, required: true}},
+			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
+				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)}}},
+		bind: bindEvaluateEntities,
+	}
+}
+
+// bindEvaluateEntities scores every method of a GAT version (the network
+// and the ladder) on every entity: entity, method, val_mse (fitted on the
+// fitting rows, over the validation rows) and test_mse (fitted on the
+// fitting and validation rows, over the test rows), each the mean over
+// steps 1..horizon of that step's MSE, and chosen: the method forecast's
+// and evaluate's 'auto' take for the entity, the lowest val_mse.
+func bindEvaluateEntities(c *call, a args) (*table, error) {
+	s, err := loadGAT(c, evaluateEntitiesName, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.needsData(evaluateEntitiesName, "auto"); err != nil {
+		return nil, err
+	}
+	m, _ := s.matrix()
+	fit, val, test, err := s.Model.Config.Samples(m)
+	if err != nil {
+		return nil, err
+	}
+	h := int(a.int("horizon"))
+	if h > len(test) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d is beyond the test span of %d rows", evaluateEntitiesName, h, len(test)).
+			WithHint("Choose a horizon from 1 to %d.", len(test))
+	}
+	if len(val) == 0 {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s was trained without validation, so there is nothing to choose by", evaluateEntitiesName, s.ref).
+			WithHint("Train with validation_fraction above 0.")
+	}
+	cols := []duckdb.ColumnInfo{{Name: "entity", T: varcharType()}, {Name: "method", T: varcharType()},
+		{Name: "val_mse", T: doubleType()}, {Name: "test_mse", T: doubleType()}, {Name: "chosen", T: boolType()}}
+	return &table{cols: cols, open: func(context.Context) (*run, error) {
+		chosenOn, names, _, err := s.chooseEntities(m, fit, val, min(h, len(val)))
+		if err != nil {
+			return nil, err
+		}
+		tested, _, err := gat.Methods(s.Model, m, append(slices.Clone(fit), val...), max(1, s.Model.Config.Season))
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]any
+		for _, f := range chosenOn {
+			k := slices.IndexFunc(tested, func(g baseline.Forecaster) bool { return g.Name() == f.Name() })
+			valMSE := gat.EntityMSE(f, m, val[0], val[len(val)-1]+1, min(h, len(val)))
+			testMSE := slices.Repeat([]float64{math.NaN()}, m.N) // a method the test fit could not fit
+			if k >= 0 {
+				testMSE = gat.EntityMSE(tested[k], m, test[0], m.T, h)
+			}
+			for i, name := range s.Entities {
+				rows = append(rows, []any{name, f.Name(), nanNull(valMSE[i]), nanNull(testMSE[i]), names[i] == f.Name()})
+			}
+		}
+		return rowsRun(rows), nil
+	}}, nil
+}
