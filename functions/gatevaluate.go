@@ -61,7 +61,7 @@ func bindEvaluate(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	return &table{cols: evaluateColumns(), open: func(context.Context) (*run, error) {
-		return rowsRun(evaluateRows(s.metrics, steps)), nil
+		return rowsRun(evaluateRows(s.metrics, steps, s.autoVal)), nil
 	}}, nil
 }
 
@@ -90,7 +90,7 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 		return nil, err
 	}
 	if len(val) > 0 { // 'auto': each entity's method chosen on validation at this horizon
-		_, names, _, err := s.chooseEntities(m, fit, val, min(h, len(val)))
+		_, names, mse, err := s.chooseEntities(m, fit, val, min(h, len(val)))
 		if err != nil {
 			return nil, err
 		}
@@ -99,6 +99,9 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 			return nil, err
 		}
 		fs = append(fs, auto)
+		for _, v := range mse {
+			s.autoVal += v / float64(len(mse))
+		}
 	}
 	link, err := s.link(c)
 	if err != nil {
@@ -109,8 +112,11 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 }
 
 // evaluateRows are one row per method and step: the stored one-step
-// metrics on the horizon-1 rows, the horizon's scores on every row.
-func evaluateRows(metrics []gat.Metrics, steps []gat.Step) [][]any {
+// metrics on the horizon-1 rows, the horizon's scores on every row. The
+// row auto, chosen at this call, has its step-1 test MSE and autoVal, the
+// chosen methods' mean validation MSE (the lowest of each entity's, so an
+// optimistic figure), as its one-step columns.
+func evaluateRows(metrics []gat.Metrics, steps []gat.Step, autoVal float64) [][]any {
 	var rows [][]any
 	if steps == nil {
 		for _, m := range metrics {
@@ -122,6 +128,8 @@ func evaluateRows(metrics []gat.Metrics, steps []gat.Step) [][]any {
 		row := []any{st.Method, nil, nil, nil, nil, nil}
 		if i := slices.IndexFunc(metrics, func(m gat.Metrics) bool { return m.Method == st.Method }); i >= 0 && st.Horizon == 1 {
 			row = oneStepColumns(metrics[i])
+		} else if st.Method == string(baseline.KindAuto) && st.Horizon == 1 {
+			row = []any{st.Method, nil, st.MSE, nil, optional(st.MSEOriginal), autoVal}
 		}
 		rows = append(rows, append(row, int64(st.Horizon), st.MSE, st.RMSE, st.MAE, nanNull(st.MASE), nanNull(st.RelMSE),
 			optional(st.MSEOriginal), optional(st.RMSEOriginal), optional(st.MAEOriginal)))

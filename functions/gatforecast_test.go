@@ -42,11 +42,7 @@ func TestEvaluateHorizons(t *testing.T) {
 		if err := rows.Scan(&method, &horizon, &test, &val, &mse, &rmse, &mae, &mase, &rel, &orig); err != nil {
 			t.Fatal(err)
 		}
-		if method == "auto" { // chosen per entity at evaluate's call: no stored one-step columns
-			if test != nil || val != nil {
-				t.Errorf("auto step %d: one-step columns test_mse %v val_mse %v, want NULL", horizon, test, val)
-			}
-		} else if (horizon == 1) != (test != nil) || (horizon == 1) != (val != nil) {
+		if (horizon == 1) != (test != nil) || (horizon == 1) != (val != nil) {
 			t.Errorf("%s step %d: one-step columns test_mse %v val_mse %v, want them on step 1 only", method, horizon, test, val)
 		}
 		if math.Abs(rmse*rmse-mse) > 1e-12 || !(mae > 0) || !(mase > 0) || !(orig > mse) {

@@ -17,6 +17,7 @@ type storedGAT struct {
 	ref     mlops.Ref
 	scaler  string
 	metrics []gat.Metrics // nil for a version that did not finish training
+	autoVal float64       // evaluate's auto: the chosen methods' mean validation MSE, once horizons ran
 }
 
 // loadGAT reads the GAT model version that the model and version

@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mallard/mallard/mlops/series"
 )
@@ -31,11 +32,7 @@ func (p *PerEntity) Forecast(m series.Matrix, origin int, dst [][]float64) {
 	}
 	tmp := Rows(len(dst), m.N)
 	for j, f := range p.Members {
-		used := false
-		for _, c := range p.Choice {
-			used = used || c == j
-		}
-		if !used {
+		if !slices.Contains(p.Choice, j) {
 			continue
 		}
 		f.Forecast(m, origin, tmp)
@@ -43,6 +40,32 @@ func (p *PerEntity) Forecast(m series.Matrix, origin int, dst [][]float64) {
 			for i, c := range p.Choice {
 				if c == j {
 					row[i] = tmp[k][i]
+				}
+			}
+		}
+	}
+}
+
+// OneStep writes each entity's one-step forecasts of rows from..m.T-1 by
+// its chosen member into dst, row-major; a member that is a OneStepper
+// filters the history once.
+func (p *PerEntity) OneStep(m series.Matrix, from int, dst []float64) {
+	tmp := make([]float64, len(dst))
+	for j, f := range p.Members {
+		if !slices.Contains(p.Choice, j) {
+			continue
+		}
+		if o, ok := f.(OneStepper); ok {
+			o.OneStep(m, from, tmp)
+		} else {
+			for t := from; t < m.T; t++ {
+				f.Forecast(m, t, [][]float64{tmp[(t-from)*m.N : (t-from+1)*m.N]})
+			}
+		}
+		for r := 0; r < len(dst); r += m.N {
+			for i, c := range p.Choice {
+				if c == j {
+					dst[r+i] = tmp[r+i]
 				}
 			}
 		}

@@ -36,10 +36,19 @@ const AnchorLastValue = "last_value"
 // single candidates.
 const AnchorCombination = string(baseline.KindMean)
 
+// AnchorPerEntity anchors each entity to the single candidate that
+// forecasts it best one step ahead on the last fitting rows (an inner
+// validation span as long as the validation span, at most a third of the
+// fitting samples), with the candidates fitted on the rows before them;
+// each member is then fitted on every fitting row (baseline.PerEntity).
+// Choosing on rows before validation keeps its validation MSE a fair
+// score beside the other candidates', which "auto" weighs it against.
+const AnchorPerEntity = "per_entity"
+
 // AnchorKinds are the anchors Config.Anchor may name besides "auto": the
-// single candidates, then their combination.
+// single candidates, then their combination and the per-entity choice.
 func AnchorKinds() []string {
-	return append(singleAnchors(), AnchorCombination)
+	return append(singleAnchors(), AnchorCombination, AnchorPerEntity)
 }
 
 // singleAnchors are the candidates a combination is made of.
@@ -58,6 +67,8 @@ type Anchor struct {
 	// member standing for the last value with the highway is the
 	// highway's autoregression as a fitted ar_diff.
 	Members []*Anchor `json:"members,omitempty"`
+	// Choice is, for a per-entity anchor, each entity's member.
+	Choice []int `json:"choice,omitempty"`
 	// Validation holds each candidate's validation MSE when the anchor
 	// was chosen automatically.
 	Validation map[string]float64 `json:"validation,omitempty"`
@@ -100,9 +111,10 @@ func sameMatrix(a, b series.Matrix) bool {
 		(len(a.Values) == 0 || &a.Values[0] == &b.Values[0])
 }
 
-// String names the anchor, and a combination's members.
+// String names the anchor, and a combination's or a per-entity choice's
+// members.
 func (a *Anchor) String() string {
-	if a.Kind != AnchorCombination {
+	if a.Kind != AnchorCombination && a.Kind != AnchorPerEntity {
 		return a.Kind
 	}
 	names := make([]string, len(a.Members))
@@ -120,18 +132,11 @@ func (a *Anchor) forecaster() (baseline.Forecaster, error) {
 	var f baseline.Forecaster
 	switch baseline.Kind(a.Kind) {
 	case baseline.KindMean:
-		mean := &baseline.Mean{}
-		for _, member := range a.Members {
-			g, err := member.forecaster()
-			if err != nil {
-				return nil, err
-			}
-			if g == nil {
-				g = baseline.LastValue{}
-			}
-			mean.Members = append(mean.Members, g)
-		}
-		return mean, nil
+		members, err := a.members()
+		return &baseline.Mean{Members: members}, err
+	case AnchorPerEntity:
+		members, err := a.members()
+		return &baseline.PerEntity{Members: members, Choice: a.Choice}, err
 	case baseline.KindARDiff:
 		f = &baseline.ARDiff{}
 	case baseline.KindSeasonalNaive:
@@ -153,6 +158,22 @@ func (a *Anchor) forecaster() (baseline.Forecaster, error) {
 	return f, nil
 }
 
+// members decodes a combination's or a per-entity choice's members.
+func (a *Anchor) members() ([]baseline.Forecaster, error) {
+	out := make([]baseline.Forecaster, len(a.Members))
+	for i, member := range a.Members {
+		g, err := member.forecaster()
+		if err != nil {
+			return nil, err
+		}
+		if g == nil {
+			g = baseline.LastValue{}
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
 // anchorSpan is how many rows before its target the anchor reads.
 func anchorSpan(kind string, window, season int) int {
 	switch baseline.Kind(kind) {
@@ -162,7 +183,7 @@ func anchorSpan(kind string, window, season int) int {
 		return window
 	case baseline.KindTheta, baseline.KindDrift:
 		return 1
-	case baseline.KindMean:
+	case baseline.KindMean, AnchorPerEntity:
 		span := 0
 		for _, k := range singleAnchors() {
 			span = max(span, anchorSpan(k, window, season))
@@ -172,22 +193,25 @@ func anchorSpan(kind string, window, season int) int {
 	return 0
 }
 
+// candidate is an anchor fitAnchor weighs: the forecaster the untrained
+// network equals, and its validation MSE.
+type candidate struct {
+	anchor *Anchor
+	f      baseline.Forecaster
+	mse    float64
+}
+
 // fitAnchor fits cfg's anchor on the fitting samples. "auto" fits every
 // single candidate and their combinations and keeps the one with the
 // lowest one-step MSE on val; "combination" keeps the better of the
 // combinations.
 func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	kind := cmp.Or(cfg.Anchor, AnchorLastValue)
-	if kind != AnchorAuto && kind != AnchorCombination {
+	if kind != AnchorAuto && kind != AnchorCombination && kind != AnchorPerEntity {
 		a, _, err := fitOne(cfg, m, fit, kind)
 		return a, err
 	}
 	var fits []fitted
-	type candidate struct {
-		anchor *Anchor
-		f      baseline.Forecaster
-		mse    float64
-	}
 	kinds := slices.DeleteFunc(singleAnchors(), func(k string) bool { return k == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 })
 	// The candidates are fitted and scored at once, up to the run's
 	// workers; a candidate that cannot be fitted is not chosen.
@@ -231,9 +255,19 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	if len(combined) > 0 {
 		scores[AnchorCombination] = bestCombined
 	}
+	var chosen []candidate
+	if a, f, err := perEntity(cfg, m, fit, len(val), singles); err != nil {
+		return nil, err
+	} else if a != nil {
+		chosen = []candidate{{a, f, baseline.MSE(f, m, val, nil)}}
+		scores[AnchorPerEntity] = chosen[0].mse
+	}
 	pool := combined
-	if kind == AnchorAuto {
-		pool = append(singles, combined...)
+	switch kind {
+	case AnchorAuto:
+		pool = slices.Concat(singles, combined, chosen)
+	case AnchorPerEntity:
+		pool = chosen
 	}
 	if len(pool) == 0 {
 		return nil, fmt.Errorf("gat: no anchor could be fitted")
@@ -241,6 +275,68 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	best := slices.MinFunc(pool, func(a, b candidate) int { return cmp.Compare(a.mse, b.mse) })
 	best.anchor.Validation, best.anchor.fits = scores, fits
 	return best.anchor, nil
+}
+
+// perEntity is the per-entity anchor (AnchorPerEntity) among the fitted
+// single candidates singles, with the forecaster the untrained network
+// equals; nil when fewer than two candidates or too few fitting samples
+// leave nothing to choose. Its inner validation span is the last
+// min(valLen, len(fit)/3) fitting samples (at least 2).
+func perEntity(cfg Config, m series.Matrix, fit []int, valLen int, singles []candidate) (*Anchor, baseline.Forecaster, error) {
+	k := min(max(valLen, 2), len(fit)/3)
+	if len(singles) < 2 || k < 2 {
+		return nil, nil, nil
+	}
+	core, inner := fit[:len(fit)-k], fit[len(fit)-k:]
+	best, choice := make([]float64, m.N), make([]int, m.N)
+	for i := range best {
+		best[i], choice[i] = math.Inf(1), -1
+	}
+	for j, c := range singles {
+		_, f, err := fitOne(cfg, m, core, c.anchor.Kind)
+		if err != nil {
+			continue // a candidate the shorter rows cannot fit is not chosen
+		}
+		for i, e := range oneStepMSE(f, m, inner) {
+			if e < best[i] {
+				best[i], choice[i] = e, j
+			}
+		}
+	}
+	a := &Anchor{Kind: AnchorPerEntity, Choice: make([]int, m.N)}
+	p := &baseline.PerEntity{Choice: a.Choice}
+	index := map[int]int{} // a single's index -> its member's
+	for i, j := range choice {
+		j = max(j, 0)
+		if _, ok := index[j]; !ok {
+			member, err := standalone(cfg, m, fit, singles[j].anchor)
+			if err != nil {
+				return nil, nil, err
+			}
+			index[j] = len(a.Members)
+			a.Members, p.Members = append(a.Members, member), append(p.Members, singles[j].f)
+		}
+		a.Choice[i] = index[j]
+	}
+	return a, p, nil
+}
+
+// oneStepMSE is each entity's mean squared one-step error of f over the
+// target rows samples (ascending).
+func oneStepMSE(f baseline.Forecaster, m series.Matrix, samples []int) []float64 {
+	from := samples[0]
+	rows := anchorRows(f, m, from)
+	out := make([]float64, m.N)
+	for _, t := range samples {
+		for i := range out {
+			d := rows[(t-from)*m.N+i] - m.At(t, i)
+			out[i] += d * d
+		}
+	}
+	for i := range out {
+		out[i] /= float64(len(samples))
+	}
+	return out
 }
 
 // standalone is a as a member of a combination: the last value with a
