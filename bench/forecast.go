@@ -377,7 +377,9 @@ func fcTiming(ctx context.Context, out io.Writer, ds fcData) error {
 
 // fcDataSets loads the study's data sets: the unemployment counts
 // (signed-log z-scored), the Seattle and New York weather (z-scored per
-// series) and a seeded synthetic daily set with weekly seasonality.
+// series), a seeded synthetic daily set with weekly seasonality (their
+// seasons detected), and the quarterly and monthly panels of R's datasets
+// (rPanels; their seasons from the calendar).
 func fcDataSets(o options) ([]fcData, error) {
 	raw, _, _, err := loadUnemployment(o.Unemployment)
 	if err != nil {
@@ -394,7 +396,8 @@ func fcDataSets(o options) ([]fcData, error) {
 		rows := int(math.Floor(accTrainFraction * float64(sets[i].m.T)))
 		sets[i].season, _ = baseline.DetectSeason(sets[i].m, rows, baseline.SeasonCandidates())
 	}
-	return sets, nil
+	panels, err := rPanels()
+	return append(sets, panels...), err
 }
 
 // WeeklyStores generates days x stores daily sales with a weekly pattern

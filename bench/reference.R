@@ -15,7 +15,8 @@
 # level filtered, the forecast of row t being thetaf's formula with t
 # rows seen. OUT_PRED.csv gets method,series,row,prediction for the rows
 # after TRAIN (row 0-based); OUT_TIME.csv method,series,seconds (the fit
-# and the filtering).
+# and the filtering). A method that fails on a series gets NA predictions
+# there, and its error goes to stderr.
 suppressPackageStartupMessages(library(forecast))
 args <- commandArgs(trailingOnly = TRUE)
 x <- read.csv(args[1], check.names = FALSE)
@@ -72,7 +73,10 @@ for (name in names(x)) {
   y <- as.numeric(x[[name]])
   for (meth in names(methods)) {
     t0 <- proc.time()[["elapsed"]]
-    p <- as.numeric(methods[[meth]](y[1:ntrain], y))
+    p <- tryCatch(as.numeric(methods[[meth]](y[1:ntrain], y)), error = function(e) {
+      message(meth, " on ", name, ": ", conditionMessage(e))
+      rep(NA_real_, nrow)
+    })
     el <- proc.time()[["elapsed"]] - t0
     rows <- (ntrain + 1):nrow
     pred[[length(pred) + 1]] <- data.frame(method = meth, series = name, row = rows - 1, prediction = p[rows])
