@@ -130,7 +130,8 @@ func TestThetaFirstArtifact(t *testing.T) {
 // a trend, once positive throughout and once shifted below zero: the
 // first is adjusted by multiplicative factors (as thetaf does), the
 // second, which factors cannot describe, by additive indices; both keep
-// the season through a JSON round trip. A series without a season at lag
+// the season through a JSON round trip, and OneStep gives what Forecast
+// gives row by row. A series without a season at lag
 // 4 (white noise) is not adjusted at all.
 func TestThetaSeasonKind(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -177,6 +178,13 @@ func TestThetaSeasonKind(t *testing.T) {
 			}
 			if got, want := forecast(back, m, 30, 8), forecast(th, m, 30, 8); !slices.EqualFunc(got, want, func(a, b []float64) bool { return near(a, b, 0) }) {
 				t.Errorf("after a JSON round trip %v, before %v", got, want)
+			}
+			one := make([]float64, m.T-1)
+			th.OneStep(m, 1, one)
+			for row := 1; row < m.T; row++ {
+				if want := forecast(th, m, row, 1)[0][0]; math.Abs(one[row-1]-want) > 1e-12 {
+					t.Errorf("row %d: OneStep %v, Forecast %v", row, one[row-1], want)
+				}
 			}
 		})
 	}
