@@ -39,6 +39,7 @@ type gatJob struct {
 	checkpointEvery int // 0: at every new lowest test MSE
 	allowDataChange bool
 	seasonalHighway bool       // the highway was not given: max(4, season) lags
+	seasonGiven     bool       // season := n was given
 	timeKinds       []string   // of the source's time columns
 	lastTimes       [][]string // the source's last two time rows, latest first
 	timeRows        [][]string // the source's time rows, in time order

@@ -121,7 +121,7 @@ func (j *gatJob) resolveSeason(m series.Matrix) error {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: season := %d: the %d training rows allow seasons 1 to %d (at least three seasons)",
 				trainGATName, j.cfg.Season, rows, rows/3)
 		}
-		j.c.caller.Notice(fmt.Sprintf("train_gat: season %d given (season := %d)", j.cfg.Season, j.cfg.Season))
+		j.c.caller.Notice(j.givenSeason())
 	} else {
 		j.cfg.Season = j.chooseSeason(m, rows)
 	}
@@ -160,4 +160,14 @@ func (j *gatJob) chooseSeason(m series.Matrix, rows int) int {
 		j.c.caller.Notice(fmt.Sprintf("train_gat: no season detected among %v: season 1%s", baseline.SeasonCandidates(), note))
 	}
 	return season
+}
+
+// givenSeason is the NOTICE for a season train_gat did not choose: the
+// one season := n gave, or that of the checkpoint a resumed run
+// continues.
+func (j *gatJob) givenSeason() string {
+	if j.from != nil && !j.seasonGiven {
+		return fmt.Sprintf("train_gat: season %d, that of %s, which resume continues", j.cfg.Season, j.fromRef)
+	}
+	return fmt.Sprintf("train_gat: season %d given (season := %d)", j.cfg.Season, j.cfg.Season)
 }

@@ -14,8 +14,8 @@ import (
 // seasonal pattern (so that detection alone finds none) and checks the
 // season train_gat keeps and the NOTICE that says why: the calendar gives
 // 4 to (year, quarter) columns and to a date column stepping by quarters,
-// season := n wins over the calendar, and season := 0 is the default
-// (calendar, then detection).
+// season := n wins over the calendar, season := 0 is the default
+// (calendar, then detection), and a resumed run keeps its checkpoint's.
 func TestTrainGATSeason(t *testing.T) {
 	ctx := context.Background()
 	var notices []string
@@ -49,6 +49,11 @@ func TestTrainGATSeason(t *testing.T) {
 				t.Errorf("first notice %q, want %q", notices, tt.notice)
 			}
 		})
+	}
+	notices = notices[:0]
+	exec(t, conn, "SELECT count(*) FROM train_gat('q', resume := 'sc', epochs := 2)")
+	if len(notices) == 0 || notices[0] != "train_gat: season 2, that of sc@1, which resume continues" {
+		t.Errorf("resumed: notices %q, want the checkpoint's season 2 first", notices)
 	}
 	for _, bad := range []string{"-1", "-12"} {
 		e := errorCode(t, conn, "SELECT * FROM train_gat('q', model := 'bad', season := "+bad+")")
