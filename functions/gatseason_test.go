@@ -15,8 +15,9 @@ import (
 // season train_gat keeps and the NOTICE that says why: the calendar gives
 // 4 to (year, quarter) columns and to a date column stepping by quarters,
 // 7 to daily dates, and 24 to hourly timestamps only where the training
-// rows hold three days (else detection decides, and says why), season := n wins over the calendar, season := 0 is the default
-// (calendar, then detection), and a resumed run keeps its checkpoint's.
+// rows hold three days (else detection decides, and says why); season :=
+// n wins over the calendar, season := 0 is the default (calendar, then
+// detection), and a resumed run keeps its checkpoint's.
 func TestTrainGATSeason(t *testing.T) {
 	ctx := context.Background()
 	var notices []string
