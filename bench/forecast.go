@@ -375,26 +375,28 @@ func fcTiming(ctx context.Context, out io.Writer, ds fcData) error {
 	return nil
 }
 
-// fcDataSets loads the study's data sets: the unemployment counts
-// (signed-log z-scored), the Seattle and New York weather (z-scored per
-// series) and a seeded synthetic daily set with weekly seasonality.
+// fcDataSets loads the study's data sets with the seasons train_gat gives
+// them: the unemployment counts (signed-log z-scored; year and month
+// columns, season 12), the Seattle and New York weather (z-scored per
+// series; a daily date column, season 7), a seeded synthetic daily set
+// with weekly seasonality (no time column; the season detected), and the
+// quarterly and monthly panels of R's datasets (rPanels; seasons 4, 12).
 func fcDataSets(o options) ([]fcData, error) {
 	raw, _, _, err := loadUnemployment(o.Unemployment)
 	if err != nil {
 		return nil, err
 	}
-	sets := []fcData{{name: "unemployment", m: rescaleSignedLogZ(raw, int(math.Floor(accTrainFraction*float64(raw.T))))}}
+	sets := []fcData{{name: "unemployment", m: rescaleSignedLogZ(raw, int(math.Floor(accTrainFraction*float64(raw.T)))), season: 12}}
 	weather, err := loadWeather(filepath.Join(filepath.Dir(o.Unemployment), "weather.csv"))
 	if err != nil {
 		return nil, err
 	}
-	sets = append(sets, fcData{name: "weather", m: zscorePerColumn(weather, int(accTrainFraction*float64(weather.T)))},
-		fcData{name: "weekly (synthetic)", m: zscorePerColumn(WeeklyStores(8, 200, 1), 140)})
-	for i := range sets {
-		rows := int(math.Floor(accTrainFraction * float64(sets[i].m.T)))
-		sets[i].season, _ = baseline.DetectSeason(sets[i].m, rows, baseline.SeasonCandidates())
-	}
-	return sets, nil
+	weekly := zscorePerColumn(WeeklyStores(8, 200, 1), 140)
+	season, _ := baseline.DetectSeason(weekly, 140, baseline.SeasonCandidates())
+	sets = append(sets, fcData{name: "weather", m: zscorePerColumn(weather, int(accTrainFraction*float64(weather.T))), season: 7},
+		fcData{name: "weekly (synthetic)", m: weekly, season: season})
+	panels, err := rPanels()
+	return append(sets, panels...), err
 }
 
 // WeeklyStores generates days x stores daily sales with a weekly pattern

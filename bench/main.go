@@ -30,7 +30,7 @@ commands:
   report     print the summary of -results
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
-  accuracy   choose train_gat's defaults on validation over three data sets (-unemployment and the weather.csv beside it, and a synthetic weekly set), then test them
+  accuracy   choose train_gat's defaults on validation over five data sets (-unemployment and the weather.csv beside it, a synthetic weekly set, quarterly and monthly panels of R's datasets), then test them; with -reference r, score the baselines against R's ets, auto.arima and thetaf instead
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
@@ -62,6 +62,9 @@ type options struct {
 	Unemployment string
 	Seeds        int
 	Candidate    string
+	// Reference, when "r", makes accuracy score the baselines against R's
+	// forecast package instead of training networks.
+	Reference string
 	// RecScale scales the recommender's MovieLens-25M shape; RecUsers,
 	// RecItems and RecRatings, when positive, replace a scaled figure.
 	// RecDB is the database file the ratings are generated into and kept
@@ -105,6 +108,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&o.Warmup, "warmup", time.Second, "QPS warm-up on fresh connections before each measurement")
 	fs.StringVar(&o.Unemployment, "unemployment", "../shared/data/vega/unemployment-across-industries.csv", "CSV file of the unemployment data that accuracy reads")
 	fs.IntVar(&o.Seeds, "seeds", 5, "accuracy trains every configuration with seeds 0 to seeds-1")
+	fs.StringVar(&o.Reference, "reference", "", "accuracy: score the baselines against this reference instead of training networks (r: ets, auto.arima and thetaf of R's forecast package, through Rscript)")
 	fs.StringVar(&o.Candidate, "candidate", "", "accuracy: train only the candidate default of this name (no choice is made)")
 	fs.Float64Var(&o.RecScale, "rec-scale", 1, "recommender: fraction of MovieLens-25M's users, items and ratings to generate")
 	fs.Int64Var(&o.RecUsers, "rec-users", 0, "recommender: users, if positive (else 162541 x -rec-scale)")
@@ -144,6 +148,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case "train":
 		return runTrain(ctx, o)
 	case "accuracy":
+		if o.Reference != "" {
+			return runReference(ctx, o)
+		}
 		return runForecastStudy(ctx, o)
 	case "recommender":
 		return runRecommender(ctx, o)

@@ -52,10 +52,10 @@ func TestTrainGAT(t *testing.T) {
 	if err := rows.Err(); err != nil || n != 30 {
 		t.Fatalf("%d rows (%v), want 30", n, err)
 	}
-	// The season NOTICE, 30 epochs, the anchor (on these data the mean of the
+	// The season NOTICE (from the calendar: year and month columns), 30 epochs, the anchor (on these data the mean of the
 	// highway's ar_diff and theta wins on validation), the kept epoch, the
 	// time outside the epochs by phase, the deployment, the time of storing.
-	if len(notices) != 36 || !strings.Contains(notices[0], "season 12 detected") || !strings.Contains(notices[30], "epoch 30") ||
+	if len(notices) != 36 || !strings.Contains(notices[0], "season 12 from the calendar (the time columns are (year, month))") || !strings.Contains(notices[30], "epoch 30") ||
 		!strings.Contains(notices[31], "anchored to combination of ar_diff, theta, the lowest validation MSE of last_value ") ||
 		!strings.Contains(notices[31], ", combination 0.") ||
 		!strings.Contains(notices[32], "keeps the weights of epoch") || notices[34] != "train_gat: g@1 is deployed" ||

@@ -18,7 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
-	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/mlops/scale"
@@ -40,6 +39,7 @@ type gatJob struct {
 	checkpointEvery int // 0: at every new lowest test MSE
 	allowDataChange bool
 	seasonalHighway bool       // the highway was not given: max(4, season) lags
+	seasonGiven     bool       // season := n was given
 	timeKinds       []string   // of the source's time columns
 	lastTimes       [][]string // the source's last two time rows, latest first
 	timeRows        [][]string // the source's time rows, in time order
@@ -426,37 +426,6 @@ func (j *gatJob) noticeNeighbors(m series.Matrix) {
 	if k := j.cfg.Neighbors; k > 0 && k >= m.N-1 {
 		j.c.caller.Notice(fmt.Sprintf("train_gat: neighbors := %d is at least the %d other entities of each; every pair of entities is an edge, as with neighbors := 0", k, m.N-1))
 	}
-}
-
-// resolveSeason sets the season the baselines and MASE use: the one given,
-// checked against the training rows, or the one detected in them.
-func (j *gatJob) resolveSeason(m series.Matrix) error {
-	train, _, err := series.Split(m, j.cfg.Span(), j.cfg.TrainFraction)
-	if err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: train_fraction := %g of %d rows with window %d and highway %d: %v",
-			trainGATName, j.cfg.TrainFraction, m.T, j.cfg.Window, j.cfg.Highway, err).
-			WithHint("The training rows need a sample after the first %d rows, and the test rows at least one: choose a train_fraction that leaves both.", j.cfg.Span())
-	}
-	rows := train[len(train)-1] + 1
-	if j.cfg.Season == 0 {
-		var acf float64
-		j.cfg.Season, acf = baseline.DetectSeason(m, rows, baseline.SeasonCandidates())
-		if j.cfg.Season > 1 {
-			j.c.caller.Notice(fmt.Sprintf("train_gat: season %d detected (mean autocorrelation %.3f of the training rows' differences at that lag)", j.cfg.Season, acf))
-		}
-	} else if err := (baseline.Options{Season: j.cfg.Season}).Validate(rows); err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: season := %d: the %d training rows allow seasons 1 to %d (at least three seasons)",
-			trainGATName, j.cfg.Season, rows, rows/3)
-	}
-	if j.seasonalHighway && j.from == nil {
-		j.cfg.Highway = max(j.cfg.Highway, j.cfg.Season)
-	}
-	if _, _, _, err := j.cfg.Samples(m); err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %d rows with window %d, highway %d, season %d and validation_fraction := %g: %v",
-			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, j.cfg.Season, j.cfg.ValidationFraction, err).
-			WithHint("Give more rows, or a smaller highway, season or validation_fraction (0 trains without validation).")
-	}
-	return nil
 }
 
 // dataFingerprint identifies the data a model is trained on: the entities

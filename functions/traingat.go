@@ -181,7 +181,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor")}
 	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
 		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change"),
-		seasonalHighway: !a.explicit("highway")}
+		seasonalHighway: !a.explicit("highway"), seasonGiven: a.explicit("season")}
 	if a.given("resume") {
 		if err := job.resumeFrom(a); err != nil {
 			return nil, err

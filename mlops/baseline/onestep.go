@@ -1,8 +1,6 @@
 package baseline
 
 import (
-	"math"
-
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -34,22 +32,6 @@ func (e *ETS) OneStep(m series.Matrix, from int, dst []float64) {
 			l += trend + p.Alpha*err
 			b = trend + p.Beta*err
 			s[j] += p.Gamma * err
-		}
-	}
-}
-
-// OneStep writes the one-step forecasts of rows from..m.T-1 into dst,
-// smoothing the history once; from must be at least 1.
-func (th *Theta) OneStep(m series.Matrix, from int, dst []float64) {
-	for n, alpha := range th.Alpha {
-		l := m.Values[n] - th.Seasonal.Values[n]
-		for t := 1; t < m.T; t++ {
-			if t >= from {
-				start := (1 - math.Pow(1-alpha, float64(t))) / alpha
-				dst[(t-from)*m.N+n] = l + th.Drift[n]*start + th.Seasonal.Values[t%th.Season*m.N+n]
-			}
-			d := m.Values[t*m.N+n] - th.Seasonal.Values[t%th.Season*m.N+n]
-			l += alpha * (d - l)
 		}
 	}
 }

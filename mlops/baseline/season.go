@@ -7,9 +7,10 @@ import (
 )
 
 // SeasonCandidates returns the seasons DetectSeason tries by default: a
-// week of days, a year of months, a day of hours and a year of weeks. The
+// year of quarters, a week of days, a year of months, a day of hours and
+// a year of weeks. The
 // slice is new on every call.
-func SeasonCandidates() []int { return []int{7, 12, 24, 52} }
+func SeasonCandidates() []int { return []int{4, 7, 12, 24, 52} }
 
 // DetectSeason returns the season of rows 0..rows-1 of m among the
 // candidates, and the autocorrelation that chose it. For each candidate s

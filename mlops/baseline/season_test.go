@@ -24,9 +24,10 @@ func TestDetectSeason(t *testing.T) {
 	}{
 		{"weekly with trend and noise", seasonal(140, 5, 7, 1, 1), 140, 7, false},
 		{"monthly with trend and noise", seasonal(120, 5, 12, 1, 2), 120, 12, false},
+		{"quarterly with trend and noise", seasonal(60, 4, 4, 1, 4), 60, 4, false},
 		{"hourly over a third of the rows", seasonal(60, 5, 24, 0.5, 3), 60, 1, false},
 		{"white noise", noise, 200, 1, false},
-		{"too short for any candidate", noise, 20, 1, true},
+		{"too short for any candidate", noise, 11, 1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,29 +6,28 @@ import (
 	"github.com/mallard/mallard/mlops/series"
 )
 
-// The range searched for the smoothing parameter of Theta, that of R's
-// forecast::ses, and the tolerance of the search.
-const (
-	thetaAlphaMin = 1e-4
-	thetaAlphaMax = 0.9999
-	thetaAlphaTol = 1e-6
-)
-
-// Theta is the Theta method of Assimakopoulos & Nikolopoulos (2000) in the
-// form Hyndman & Billah (2003) showed it to be: simple exponential
-// smoothing with a drift of half the slope of a linear trend. Per entity,
-// with the seasonal index s removed (d(t) = y(t) - s(t)), the level l
-// starts at d(0) and runs over rows 1..origin-1 as
+// Theta is the standard Theta method of Assimakopoulos & Nikolopoulos
+// (2000) in the form Hyndman & Billah (2003) showed it to be, simple
+// exponential smoothing with a drift of half the slope of a linear trend,
+// fitted as R's forecast::thetaf fits it (see fitTheta). Per entity, with
+// the seasonally adjusted value d(t) = y(t) / s(t) where the entity's
+// season is multiplicative and d(t) = y(t) - s(t) where it is additive
+// (s is 0 for an entity without a season), the level l starts at Level0
+// and runs over rows 0..origin-1 as
 //
 //	l = l + Alpha*(d(t) - l)
 //
 // and the forecast of row origin+k, with n = origin rows seen, is
 //
-//	l + Drift*(k + (1 - (1-Alpha)^n)/Alpha) + s(origin+k)
+//	f = l + Drift*(k + (1 - (1-Alpha)^n)/Alpha)
 //
-// as in R's forecast::thetaf. Where that seasonally adjusts
-// multiplicatively, Theta subtracts additive indices: the data it meets
-// are standardised and may be negative.
+// times s(origin+k) where multiplicative, plus s(origin+k) where not: the
+// forecast thetaf makes from the origin with the parameters held fixed.
+//
+// A Theta without Level0 is an artifact of Mallard's first Theta, which
+// subtracted additive indices from every entity and started the level at
+// row 0's adjusted value, smoothing rows 1..origin-1; it forecasts as it
+// did then.
 type Theta struct {
 	// Season is the number of rows in a season, at least 1.
 	Season int
@@ -38,45 +37,15 @@ type Theta struct {
 	// adjusted training rows.
 	Drift []float64
 	// Seasonal holds the seasonal indices, Season x N: row j holds each
-	// entity's index for the rows t = j (mod Season). It is zero when
-	// Season is 1.
+	// entity's index for the rows t = j (mod Season): factors averaging 1
+	// for an entity in Multiplicative, else terms summing to 0 (all 0 for
+	// an entity without a season).
 	Seasonal series.Matrix
-}
-
-// fitTheta fits a Theta model with the given season, per entity, on rows
-// 0..rows-1 of m; rows >= 3*season unless season is 1, and rows >= 2.
-// With a season above 1 the indices come from classical additive
-// decomposition of the training rows (see additiveSeasonal). Alpha
-// minimises the sum of squared one-step errors over the training rows,
-// found by golden-section search. fitTheta returns an error wrapping
-// ErrNonFinite if the training rows hold NaN or infinite values.
-func fitTheta(m series.Matrix, rows, season int) (*Theta, error) {
-	if err := checkFinite(m, rows); err != nil {
-		return nil, err
-	}
-	th := &Theta{
-		Season:   season,
-		Alpha:    make([]float64, m.N),
-		Drift:    make([]float64, m.N),
-		Seasonal: series.Matrix{T: season, N: m.N, Values: make([]float64, season*m.N)},
-	}
-	y := make([]float64, rows)
-	for n := range m.N {
-		for t := range y {
-			y[t] = m.Values[t*m.N+n]
-		}
-		if season > 1 {
-			for j, s := range additiveSeasonal(y, season) {
-				th.Seasonal.Values[j*m.N+n] = s
-			}
-			for t := range y {
-				y[t] -= th.Seasonal.Values[t%season*m.N+n]
-			}
-		}
-		th.Drift[n] = slope(y) / 2
-		th.Alpha[n] = goldenMin(func(a float64) float64 { return sesError(y, a) }, thetaAlphaMin, thetaAlphaMax, thetaAlphaTol)
-	}
-	return th, nil
+	// Level0 is each entity's level before row 0, fitted with Alpha.
+	Level0 []float64 `json:",omitempty"`
+	// Multiplicative says, per entity, that its Seasonal indices are
+	// factors; nil means no entity's are.
+	Multiplicative []bool `json:",omitempty"`
 }
 
 // Name returns "theta".
@@ -94,64 +63,61 @@ func (th *Theta) Predict(m series.Matrix, t int, dst []float64) {
 func (th *Theta) Forecast(m series.Matrix, origin int, dst [][]float64) {
 	checkForecast(m, origin, 1, dst)
 	for n, alpha := range th.Alpha {
-		l := m.Values[n] - th.Seasonal.Values[n]
-		for t := 1; t < origin; t++ {
-			d := m.Values[t*m.N+n] - th.Seasonal.Values[t%th.Season*m.N+n]
-			l += alpha * (d - l)
+		l, from := th.start(m, n)
+		for t := from; t < origin; t++ {
+			l += alpha * (th.adjust(m.Values[t*m.N+n], t, n) - l)
 		}
 		start := (1 - math.Pow(1-alpha, float64(origin))) / alpha
 		for k, row := range dst {
-			s := th.Seasonal.Values[(origin+k)%th.Season*m.N+n]
-			row[n] = l + th.Drift[n]*(float64(k)+start) + s
+			row[n] = th.reseason(l+th.Drift[n]*(float64(k)+start), origin+k, n)
 		}
 	}
 }
 
-// sesError returns the sum of squared one-step errors of simple
-// exponential smoothing of y with parameter alpha, the level starting at
-// y[0].
-func sesError(y []float64, alpha float64) float64 {
-	l := y[0]
-	var sse float64
-	for _, v := range y[1:] {
-		e := v - l
-		sse += e * e
-		l += alpha * e
-	}
-	return sse
-}
-
-// slope returns the least-squares slope of y against 0, 1, ...; y holds at
-// least two values.
-func slope(y []float64) float64 {
-	tm := float64(len(y)-1) / 2
-	ym := mean(y)
-	var sxy, sxx float64
-	for t, v := range y {
-		dt := float64(t) - tm
-		sxy += dt * (v - ym)
-		sxx += dt * dt
-	}
-	return sxy / sxx
-}
-
-// goldenMin returns a point of [lo, hi] within tol of a minimum of f,
-// found by golden-section search; for an f that is not unimodal on the
-// interval it is a local minimum.
-func goldenMin(f func(float64) float64, lo, hi, tol float64) float64 {
-	r := (math.Sqrt(5) - 1) / 2
-	a, b := hi-r*(hi-lo), lo+r*(hi-lo)
-	fa, fb := f(a), f(b)
-	for hi-lo > tol {
-		if fa <= fb {
-			hi, b, fb = b, a, fa
-			a = hi - r*(hi-lo)
-			fa = f(a)
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + r*(hi-lo)
-			fb = f(b)
+// OneStep writes the one-step forecasts of rows from..m.T-1 into dst,
+// smoothing the history once; from must be at least 1.
+func (th *Theta) OneStep(m series.Matrix, from int, dst []float64) {
+	for n, alpha := range th.Alpha {
+		l, first := th.start(m, n)
+		for t := first; t < m.T; t++ {
+			if t >= from {
+				start := (1 - math.Pow(1-alpha, float64(t))) / alpha
+				dst[(t-from)*m.N+n] = th.reseason(l+th.Drift[n]*start, t, n)
+			}
+			l += alpha * (th.adjust(m.Values[t*m.N+n], t, n) - l)
 		}
 	}
-	return (lo + hi) / 2
+}
+
+// start returns entity n's level before row from, the first row the level
+// smooths: Level0 before row 0, or for a first-version artifact row 0's
+// adjusted value before row 1.
+func (th *Theta) start(m series.Matrix, n int) (level float64, from int) {
+	if th.Level0 == nil {
+		return th.adjust(m.Values[n], 0, n), 1
+	}
+	return th.Level0[n], 0
+}
+
+// adjust returns the value v of entity n at row t seasonally adjusted.
+func (th *Theta) adjust(v float64, t, n int) float64 {
+	s := th.Seasonal.Values[t%th.Season*th.Seasonal.N+n]
+	if th.multiplicative(n) {
+		return v / s
+	}
+	return v - s
+}
+
+// reseason returns the adjusted forecast f of entity n at row t with the
+// season put back.
+func (th *Theta) reseason(f float64, t, n int) float64 {
+	s := th.Seasonal.Values[t%th.Season*th.Seasonal.N+n]
+	if th.multiplicative(n) {
+		return f * s
+	}
+	return f + s
+}
+
+func (th *Theta) multiplicative(n int) bool {
+	return th.Multiplicative != nil && th.Multiplicative[n]
 }
