@@ -8,6 +8,15 @@ package baseline
 // shifted to sum to zero. y must hold at least 2*season values, so that
 // every position has a detrended value.
 func additiveSeasonal(y []float64, season int) []float64 {
+	return classicalSeasonal(y, season, false)
+}
+
+// classicalSeasonal returns the seasonal indices of y by classical
+// decomposition, as R's stats::decompose computes its figure: additive
+// as additiveSeasonal documents, or multiplicative, where the detrended
+// values are y divided by the trend and the indices are scaled to average
+// 1. Position j of the result is that of the rows t = j (mod season).
+func classicalSeasonal(y []float64, season int, multiplicative bool) []float64 {
 	half := season / 2
 	sum := make([]float64, season)
 	count := make([]float64, season)
@@ -21,7 +30,11 @@ func additiveSeasonal(y []float64, season int) []float64 {
 			trend += w * y[t+i]
 		}
 		trend /= float64(season)
-		sum[t%season] += y[t] - trend
+		if multiplicative {
+			sum[t%season] += y[t] / trend
+		} else {
+			sum[t%season] += y[t] - trend
+		}
 		count[t%season]++
 	}
 	for j := range sum {
@@ -29,7 +42,11 @@ func additiveSeasonal(y []float64, season int) []float64 {
 	}
 	c := mean(sum)
 	for j := range sum {
-		sum[j] -= c
+		if multiplicative {
+			sum[j] /= c
+		} else {
+			sum[j] -= c
+		}
 	}
 	return sum
 }
