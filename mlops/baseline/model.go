@@ -113,6 +113,25 @@ func MSE(f Forecaster, m series.Matrix, samples []int, invert func(n int, v floa
 	return sum / float64(len(samples)*m.N)
 }
 
+// MSEPerEntity returns, for each entity of m, the mean squared error of
+// f's one-step forecasts of the target rows samples, in m's units: what
+// MSE averages, entity by entity. Every value is NaN when samples is
+// empty.
+func MSEPerEntity(f Forecaster, m series.Matrix, samples []int) []float64 {
+	out := make([]float64, m.N)
+	pred := [][]float64{make([]float64, m.N)}
+	for _, t := range samples {
+		f.Forecast(m, t, pred)
+		for n, y := range m.Row(t) {
+			out[n] += (pred[0][n] - y) * (pred[0][n] - y)
+		}
+	}
+	for n := range out {
+		out[n] /= float64(len(samples))
+	}
+	return out
+}
+
 // checkTraining returns the error for training samples that cannot be fitted.
 func checkTraining(m series.Matrix, window int, train []int) error {
 	if err := series.CheckSamples(m, window, train); err != nil {
