@@ -209,6 +209,9 @@ func (f etsForm) combine(q float64, s []float64, j int) float64 {
 func (f etsForm) filter(p ETSParams, st *ETSState, y []float64, onestep []float64) (sse, logs float64) {
 	season := max(1, len(st.Seasonal))
 	l, b := st.Level, st.Trend
+	// The logarithms are summed as that of a product, kept as a mantissa
+	// and a power of 2: one logarithm, not one a row.
+	mant, exp := 1.0, 0
 	for t, v := range y {
 		j := t % season
 		q := l
@@ -228,7 +231,8 @@ func (f etsForm) filter(p ETSParams, st *ETSState, y []float64, onestep []float6
 		e := v - yhat
 		if f.multError {
 			e /= yhat
-			logs += math.Log(math.Abs(yhat))
+			frac, k := math.Frexp(mant * yhat)
+			mant, exp = frac, exp+k
 		}
 		sse += e * e
 		l = q + p.Alpha*(a-q)
@@ -243,6 +247,9 @@ func (f etsForm) filter(p ETSParams, st *ETSState, y []float64, onestep []float6
 		}
 	}
 	st.Level, st.Trend = l, b
+	if f.multError {
+		logs = math.Log(math.Abs(mant)) + float64(exp)*math.Ln2
+	}
 	return sse, logs
 }
 

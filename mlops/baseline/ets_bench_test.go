@@ -239,4 +239,3 @@ func BenchmarkETSAgainstR(b *testing.B) {
 		})
 	}
 }
-

@@ -78,13 +78,16 @@ func (f etsForm) admissible(p ETSParams, m int) bool {
 // disc exactly when |c0| < |cd| and the same holds, degree by degree, for
 // (cd p(z) - c0 p*(z))/z, p* being p with its coefficients reversed.
 func rootsWithin(c []float64, r float64) bool {
-	a := make([]float64, len(c))
+	var bufA, bufB [26]float64
+	a, b := bufA[:len(c)], bufB[:len(c)]
+	if len(c) > len(bufA) {
+		a, b = make([]float64, len(c)), make([]float64, len(c))
+	}
 	scale := 1.0
 	for i, v := range c {
 		a[i] = v * scale
 		scale *= r
 	}
-	b := make([]float64, len(c))
 	for d := len(a) - 1; d > 0; d-- {
 		a0, ad := a[0], a[d]
 		if math.Abs(a0) >= math.Abs(ad) {

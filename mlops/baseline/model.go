@@ -2,7 +2,8 @@
 // measured against, a ladder from the naive to the classical: the last
 // value, the seasonal naive, the drift, a constant per entity, a pooled
 // autoregression on levels (ols) and on first differences (ar_diff),
-// damped Holt-Winters exponential smoothing (ets) and the Theta method.
+// exponential smoothing chosen per entity as R's forecast::ets chooses it
+// (ets) and the Theta method.
 // Each is fitted on the training rows given by the samples of
 // series.Split and forecasts every entity of the rows from an origin on
 // (Forecaster); those that predict one row at a time are also Models.
@@ -47,8 +48,8 @@ const (
 	// KindARDiff is a pooled autoregression on first differences; see
 	// ARDiff.
 	KindARDiff Kind = "ar_diff"
-	// KindETS is additive Holt-Winters smoothing with a damped trend; see
-	// ETS.
+	// KindETS is exponential smoothing in the state space form chosen by
+	// AICc per entity, as R's forecast::ets; see ETS.
 	KindETS Kind = "ets"
 	// KindTheta is the Theta method; see Theta.
 	KindTheta Kind = "theta"
