@@ -207,6 +207,9 @@ func (f etsForm) combine(q float64, s []float64, j int) float64 {
 // of the logarithms of the forecasts' magnitudes (0 otherwise): what the
 // likelihood is made of.
 func (f etsForm) filter(p ETSParams, st *ETSState, y []float64, onestep []float64) (sse, logs float64) {
+	if onestep == nil && !f.multError && f.season != 'M' {
+		return f.additive(p, st, y), 0
+	}
 	season := max(1, len(st.Seasonal))
 	l, b := st.Level, st.Trend
 	// The logarithms are summed as that of a product, kept as a mantissa
@@ -251,6 +254,44 @@ func (f etsForm) filter(p ETSParams, st *ETSState, y []float64, onestep []float6
 		logs = math.Log(math.Abs(mant)) + float64(exp)*math.Ln2
 	}
 	return sse, logs
+}
+
+// additive is filter for the additive forms, without one-step forecasts:
+// the likelihood's inner loop, kept free of the other forms' branches,
+// with filter's arithmetic in filter's order.
+func (f etsForm) additive(p ETSParams, st *ETSState, y []float64) (sse float64) {
+	l, b := st.Level, st.Trend
+	phi, beta := p.Phi, p.Beta
+	if !f.trend {
+		phi, beta = 0, 0
+	}
+	if f.season == 'N' {
+		for _, v := range y {
+			q := l + phi*b
+			e := v - q
+			sse += e * e
+			l = q + p.Alpha*e
+			b = phi*b + beta*e
+		}
+		st.Level, st.Trend = l, b
+		return sse
+	}
+	s := st.Seasonal
+	j := 0
+	for _, v := range y {
+		q := l + phi*b
+		e := v - (q + s[j])
+		sse += e * e
+		a := v - s[j] - q
+		l = q + p.Alpha*a
+		b = phi*b + beta*a
+		s[j] += p.Gamma * (v - q - s[j])
+		if j++; j == len(s) {
+			j = 0
+		}
+	}
+	st.Level, st.Trend = l, b
+	return sse
 }
 
 // ratio is x/y, or 1e10 where |y| < 1e-10, as R's ets guards its

@@ -201,18 +201,33 @@ func (t *etsTarget) unpack(x []float64) (ETSParams, ETSState) {
 // admissible region or with a negative multiplicative index, and at least
 // -1e10, as R bounds it.
 func (t *etsTarget) lik(x []float64) float64 {
+	p, st, ok := t.prepare(x)
+	if !ok {
+		return math.Inf(1)
+	}
+	return t.finish(t.form.filter(p, &st, t.y, nil))
+}
+
+// prepare returns the parameters and initial states at x, and whether
+// they lie within the usual bounds and the admissible region with no
+// negative multiplicative index.
+func (t *etsTarget) prepare(x []float64) (ETSParams, ETSState, bool) {
 	p, st := t.unpack(x)
 	if !t.form.usual(p) || !t.form.admissible(p, t.m) {
-		return math.Inf(1)
+		return p, st, false
 	}
 	if t.form.season == 'M' {
 		for _, v := range st.Seasonal {
 			if v < 0 {
-				return math.Inf(1)
+				return p, st, false
 			}
 		}
 	}
-	sse, logs := t.form.filter(p, &st, t.y, nil)
+	return p, st, true
+}
+
+// finish returns the likelihood of the sums filter returns.
+func (t *etsTarget) finish(sse, logs float64) float64 {
 	lik := float64(len(t.y)) * math.Log(sse)
 	if t.form.multError {
 		lik += 2 * logs
