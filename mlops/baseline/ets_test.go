@@ -2,6 +2,7 @@ package baseline_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -161,4 +162,25 @@ func legacyETSForecast(e baseline.ETS, m series.Matrix, origin, h int) [][]float
 		}
 	}
 	return out
+}
+
+// TestETSFewRows fits ets on 4 and 5 rows: 4 leave no form a finite AICc
+// (R's ets finds no model), so the fit must fail as too short rather than
+// store an infinite AICc, which JSON cannot hold; 5 give ETS(A,N,N), which
+// must encode.
+func TestETSFewRows(t *testing.T) {
+	m := series.Matrix{T: 5, N: 1, Values: []float64{-1, 3, 2, 4, 3}}
+	if _, err := baseline.FitForecaster(baseline.KindETS, m, []int{1, 2, 3}, baseline.Options{Window: 1, Season: 1}); !errors.Is(err, baseline.ErrTooShort) {
+		t.Errorf("4 rows: error %v, want ErrTooShort", err)
+	}
+	f, err := baseline.FitForecaster(baseline.KindETS, m, []int{1, 2, 3, 4}, baseline.Options{Window: 1, Season: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.(*baseline.ETS).Forms; !slices.Equal(got, []string{"A,N,N"}) {
+		t.Errorf("5 rows: forms %v, want [A,N,N]", got)
+	}
+	if _, err := json.Marshal(f); err != nil {
+		t.Errorf("5 rows: %v", err)
+	}
 }

@@ -37,11 +37,14 @@ const etsMaxSeason = 24
 // with as many parameters and initial states as rows less one is not
 // fitted. A constant entity gets ETS(A,N,N) at its value, as in R.
 //
-// fitETS returns an error wrapping ErrTooShort if rows < 4, and one
-// wrapping ErrNonFinite if the training rows hold NaN or infinite values.
+// A form is chosen only with a finite AICc, which needs more rows than
+// its parameters and initial states plus 2 (as R's best.ic); with 5 rows
+// ETS(A,N,N) qualifies. fitETS returns an error wrapping ErrTooShort if
+// rows < 5, and one wrapping ErrNonFinite if the training rows hold NaN
+// or infinite values.
 func fitETS(m series.Matrix, rows, season int) (*ETS, error) {
-	if rows < 4 {
-		return nil, fmt.Errorf("%w: ets needs 4 training rows, got %d", ErrTooShort, rows)
+	if rows < 5 {
+		return nil, fmt.Errorf("%w: ets needs 5 training rows, got %d", ErrTooShort, rows)
 	}
 	if err := checkFinite(m, rows); err != nil {
 		return nil, err
@@ -72,7 +75,7 @@ type etsFit struct {
 }
 
 // fitETSSeries fits every form the values y allow and returns the one
-// with the lowest AICc; ok is false when none could be fitted.
+// with the lowest finite AICc; ok is false when none could be fitted.
 func fitETSSeries(y []float64, season int) (best etsFit, ok bool) {
 	if constant(y) {
 		f := etsForm{season: 'N'}
@@ -91,7 +94,7 @@ func fitETSSeries(y []float64, season int) (best etsFit, ok bool) {
 			continue
 		}
 		fit, fitted := fitETSForm(y, f, season)
-		if fitted && (!ok || fit.aicc < best.aicc) {
+		if fitted && !math.IsInf(fit.aicc, 0) && (!ok || fit.aicc < best.aicc) {
 			best, ok = fit, true
 		}
 	}
