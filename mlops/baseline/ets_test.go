@@ -184,3 +184,27 @@ func TestETSFewRows(t *testing.T) {
 		t.Errorf("5 rows: %v", err)
 	}
 }
+
+// TestMSEPerEntity checks MSEPerEntity against a hand count for the last
+// value, and that its mean is MSE's for a fitted ets (a OneStepper, which
+// MSE runs in one pass).
+func TestMSEPerEntity(t *testing.T) {
+	m := series.Matrix{T: 4, N: 2, Values: []float64{1, 0, 2, 0, 4, 3, 4, 5}}
+	// last value: entity 0 errors 2 and 0, entity 1 errors 3 and 2.
+	if got := baseline.MSEPerEntity(baseline.LastValue{}, m, []int{2, 3}); !near(got, []float64{2, 6.5}, 1e-12) {
+		t.Errorf("last value: %v, want [2 6.5]", got)
+	}
+	w := series.Matrix{T: 40, N: 3, Values: make([]float64, 120)}
+	for i := range w.Values {
+		w.Values[i] = math.Sin(float64(i)*0.37) + 0.01*float64(i)
+	}
+	train, test := split(t, w, 1, 0.7)
+	f, err := baseline.FitForecaster(baseline.KindETS, w, train, baseline.Options{Window: 1, Season: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := baseline.MSEPerEntity(f, w, test)
+	if got, want := (per[0]+per[1]+per[2])/3, baseline.MSE(f, w, test, nil); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("mean of %v = %v, MSE %v", per, got, want)
+	}
+}
