@@ -5,128 +5,274 @@ import (
 	"math"
 
 	"github.com/mallard/mallard/mlops/series"
-	"gonum.org/v1/gonum/optimize"
 )
 
-// etsEvaluations caps the evaluations of the in-sample error when fitting
-// one entity's ETS parameters.
-const etsEvaluations = 1500
+// The search of one form's parameters and initial states: R's ets runs
+// Nelder-Mead for at most 2000 values with the relative tolerance
+// sqrt(machine epsilon).
+const (
+	etsEvaluations = 2000
+	etsTolerance   = 1.4901161193847656e-08
+)
 
-// fitETS fits an ETS model with the given season, per entity, on rows
-// 0..rows-1 of m.
+// etsMaxSeason is the longest season R's ets fits seasonal forms for.
+const etsMaxSeason = 24
+
+// fitETS fits ETS per entity on rows 0..rows-1 of m as R's
+// forecast::ets(y) chooses and fits a model with its defaults (model
+// "ZZZ", bounds "both", restrict, no multiplicative trend, AICc): every
+// admissible form among error A/M, trend N/A/Ad and season N/A/M is
+// fitted by maximum likelihood, its smoothing parameters and initial
+// states together, and the one with the lowest AICc is kept (the first
+// in R's order on a tie).
 //
-// The initial states come from the first two blocks of L = max(season, 2)
-// rows, with means a1 and a2: the trend is (a2-a1)/L, the level before
-// row 0 is a1 - trend*(L+1)/2, so that the line through both means passes
-// through row j at level + trend*(j+1), and the seasonal index of
-// position j is the mean of the two rows' deviations from that line,
-// shifted to sum to zero. On a noiseless linear trend plus a fixed
-// additive season these states are exact.
+// Forms with a multiplicative error or season need an entity whose
+// training values are all positive, and a multiplicative season goes
+// with a multiplicative error only. The matrices the anchor and the
+// ladder see are usually z-normalised, so in practice an entity gets the
+// additive forms ETS(A,N,N), (A,A,N), (A,Ad,N), (A,N,A), (A,A,A) and
+// (A,Ad,A). Seasonal forms need season 2..24 (R's ets ignores a longer
+// season, and so does fitETS: it fits the non-seasonal forms) and at
+// least three seasons of rows, which Options.Validate ensures. A form
+// with as many parameters and initial states as rows less one is not
+// fitted. A constant entity gets ETS(A,N,N) at its value, as in R.
 //
-// The parameters minimise the sum of squared one-step errors over the
-// training rows, found by Nelder-Mead in unconstrained coordinates u
-// mapped into the admissible ranges by the logistic function sigma:
-// alpha = f(u0), beta = alpha*f(u1), phi = 0.8 + 0.18*sigma(u2) and
-// gamma = (1-alpha)*f(u3), where f = 1e-4 + 0.9998*sigma keeps each
-// fraction of its range in [1e-4, 0.9999] as R's forecast::ets does. The
-// search starts near alpha 0.5, beta 0.05, gamma 0.05 and phi 0.9.
-//
-// fitETS returns an error wrapping ErrTooShort if rows < 2L, and one
-// wrapping ErrNonFinite if the training rows hold NaN or infinite values.
+// A form is chosen only with a finite AICc, which needs more rows than
+// its parameters and initial states plus 2 (as R's best.ic); with 5 rows
+// ETS(A,N,N) qualifies. fitETS returns an error wrapping ErrTooShort if
+// rows < 5, and one wrapping ErrNonFinite if the training rows hold NaN
+// or infinite values.
 func fitETS(m series.Matrix, rows, season int) (*ETS, error) {
-	block := max(season, 2)
-	if rows < 2*block {
-		return nil, fmt.Errorf("%w: ets with season %d needs %d training rows, got %d", ErrTooShort, season, 2*block, rows)
+	if rows < 5 {
+		return nil, fmt.Errorf("%w: ets needs 5 training rows, got %d", ErrTooShort, rows)
 	}
 	if err := checkFinite(m, rows); err != nil {
 		return nil, err
 	}
-	e := &ETS{Season: season, Params: make([]ETSParams, m.N), Init: make([]ETSState, m.N)}
+	e := &ETS{Season: season, Params: make([]ETSParams, m.N), Init: make([]ETSState, m.N),
+		Forms: make([]string, m.N), AICc: make([]float64, m.N)}
 	y := make([]float64, rows)
 	for n := range m.N {
 		for t := range y {
 			y[t] = m.Values[t*m.N+n]
 		}
-		e.Init[n] = etsInit(y, season)
-		p, err := fitETSParams(y, e.Init[n])
-		if err != nil {
-			return nil, fmt.Errorf("fit ets of entity %d: %w", n, err)
+		fit, ok := fitETSSeries(y, season)
+		if !ok {
+			return nil, fmt.Errorf("fit ets of entity %d: no form could be fitted", n)
 		}
-		e.Params[n] = p
+		e.Params[n], e.Init[n], e.Forms[n], e.AICc[n] = fit.params, fit.init, fit.form.String(), fit.aicc
 	}
 	return e, nil
 }
 
-// etsInit returns the initial states of the values y for the season, as
-// fitETS documents; y holds at least 2*max(season, 2) values.
-func etsInit(y []float64, season int) ETSState {
-	block := max(season, 2)
-	a1, a2 := mean(y[:block]), mean(y[block:2*block])
-	trend := (a2 - a1) / float64(block)
-	level := a1 - trend*float64(block+1)/2
-	s := make([]float64, season)
-	if season > 1 {
-		for j := range s {
-			line := level + trend*float64(j+1)
-			s[j] = (y[j] - line + y[season+j] - line - trend*float64(season)) / 2
+// etsFit is one form fitted to one series.
+type etsFit struct {
+	form   etsForm
+	params ETSParams
+	init   ETSState
+	lik    float64 // R's -2 log-likelihood less its constants
+	aicc   float64
+}
+
+// fitETSSeries fits every form the values y allow and returns the one
+// with the lowest finite AICc; ok is false when none could be fitted.
+func fitETSSeries(y []float64, season int) (best etsFit, ok bool) {
+	if constant(y) {
+		f := etsForm{season: 'N'}
+		t := &etsTarget{form: f, m: 1, y: y}
+		x := []float64{0.9999, y[0]}
+		fit := t.result(x)
+		return fit, true
+	}
+	positive := true
+	for _, v := range y {
+		positive = positive && v > 0
+	}
+	seasonal := season > 1 && season <= etsMaxSeason && len(y) >= 3*season
+	for _, f := range etsForms {
+		if (f.season != 'N' && !seasonal) || (f.multError && !positive) || (f.season == 'M' && !f.multError) {
+			continue
 		}
-		c := mean(s)
-		for j := range s {
-			s[j] -= c
+		fit, fitted := fitETSForm(y, f, season)
+		if fitted && !math.IsInf(fit.aicc, 0) && (!ok || fit.aicc < best.aicc) {
+			best, ok = fit, true
 		}
 	}
-	return ETSState{Level: level, Trend: trend, Seasonal: s}
+	return best, ok
 }
 
-// fitETSParams returns the parameters minimising the one-step squared
-// error of the values y filtered from the states init.
-func fitETSParams(y []float64, init ETSState) (ETSParams, error) {
-	seasonal := len(init.Seasonal) > 1
-	st := ETSState{Seasonal: make([]float64, len(init.Seasonal))}
-	sse := func(u []float64) float64 {
-		st.Level, st.Trend = init.Level, init.Trend
-		copy(st.Seasonal, init.Seasonal)
-		return etsParams(u, seasonal).filter(&st, y)
+// constant reports whether every value of y equals the first.
+func constant(y []float64) bool {
+	for _, v := range y {
+		if v != y[0] {
+			return false
+		}
 	}
-	u := []float64{0, logit(0.1), logit(0.1 / 0.18), logit(0.1)}
-	if !seasonal {
-		u = u[:3]
-	}
-	settings := &optimize.Settings{
-		FuncEvaluations: etsEvaluations,
-		Converger:       &optimize.FunctionConverge{Absolute: 1e-14, Relative: 1e-10, Iterations: 200},
-	}
-	res, err := optimize.Minimize(optimize.Problem{Func: sse}, u, settings, &optimize.NelderMead{SimplexSize: 1})
-	if err != nil {
-		return ETSParams{}, err
-	}
-	return etsParams(res.X, seasonal), nil
+	return true
 }
 
-// etsParams maps unconstrained coordinates to admissible parameters: u[0]
-// to alpha, u[1] to beta, u[2] to phi and, when seasonal, u[3] to gamma.
-// The fractions of the ranges stay in [1e-4, 0.9999], as in R's
-// forecast::ets, so the inequalities hold strictly even where the
-// logistic function rounds to 0 or 1.
-func etsParams(u []float64, seasonal bool) ETSParams {
-	p := ETSParams{Alpha: fraction(u[0])}
-	p.Beta = p.Alpha * fraction(u[1])
-	p.Phi = 0.8 + 0.18*sigmoid(u[2])
-	if seasonal {
-		p.Gamma = (1 - p.Alpha) * fraction(u[3])
+// fitETSForm fits the form f to y by maximum likelihood from R's starting
+// values; ok is false when it has too many parameters for y or its
+// starting point is not admissible.
+func fitETSForm(y []float64, f etsForm, season int) (etsFit, bool) {
+	m := 1
+	if f.season != 'N' {
+		m = season
 	}
-	return p
+	t := &etsTarget{form: f, m: m, y: y}
+	x0 := t.start()
+	if len(x0) >= len(y)-1 {
+		return etsFit{}, false
+	}
+	x, _, ok := nelderMead(t.lik, x0, etsTolerance, etsEvaluations)
+	if !ok {
+		return etsFit{}, false
+	}
+	fit := t.result(x)
+	return fit, !math.IsInf(fit.lik, 0) && !math.IsNaN(fit.lik)
 }
 
-// fraction maps the reals onto [1e-4, 0.9999].
-func fraction(x float64) float64 { return 1e-4 + (0.9999-1e-4)*sigmoid(x) }
+// etsTarget is the likelihood of one form over one series, as a function
+// of the vector R's ets searches: alpha, beta, gamma and phi where the
+// form has them, then the level and trend before the first row and the
+// seasonal indices s0..s(m-2) of the m-1 rows before it, s0 the latest.
+// The index of the row m before the first is implied: the indices sum to
+// 0 (additive) or m (multiplicative).
+type etsTarget struct {
+	form etsForm
+	m    int // the season, 1 without a seasonal component
+	y    []float64
+	s    []float64 // scratch seasonal indices, by position
+}
 
-// sigmoid is the logistic function, mapping the reals onto (0, 1) before
-// rounding.
-func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+// nparams returns the number of smoothing parameters the form has.
+func (t *etsTarget) nparams() int {
+	n := 1
+	if t.form.trend {
+		n++
+	}
+	if t.form.season != 'N' {
+		n++
+	}
+	if t.form.damped {
+		n++
+	}
+	return n
+}
 
-// logit is the inverse of sigmoid.
-func logit(p float64) float64 { return math.Log(p / (1 - p)) }
+// unpack returns the parameters and the initial states x holds; the
+// seasonal indices go to t.s, by position.
+func (t *etsTarget) unpack(x []float64) (ETSParams, ETSState) {
+	p := ETSParams{Alpha: x[0], Phi: 1}
+	i := 1
+	if t.form.trend {
+		p.Beta, i = x[i], i+1
+	}
+	if t.form.season != 'N' {
+		p.Gamma, i = x[i], i+1
+	}
+	if t.form.damped {
+		p.Phi, i = x[i], i+1
+	}
+	st := ETSState{Level: x[i]}
+	i++
+	if t.form.trend {
+		st.Trend, i = x[i], i+1
+	}
+	if t.form.season == 'N' {
+		return p, st
+	}
+	if len(t.s) != t.m {
+		t.s = make([]float64, t.m)
+	}
+	implied := 0.0
+	if t.form.season == 'M' {
+		implied = float64(t.m)
+	}
+	for k := 1; k < t.m; k++ {
+		t.s[k] = x[i+t.m-1-k]
+		implied -= t.s[k]
+	}
+	t.s[0] = implied
+	st.Seasonal = t.s
+	return p, st
+}
+
+// lik returns R's -2 log-likelihood less its constants at x,
+// n*log(sum of squared errors) plus, for a multiplicative error,
+// 2*sum(log|forecast|); +Inf outside the usual bounds, outside the
+// admissible region or with a negative multiplicative index, and at least
+// -1e10, as R bounds it.
+func (t *etsTarget) lik(x []float64) float64 {
+	p, st, ok := t.prepare(x)
+	if !ok {
+		return math.Inf(1)
+	}
+	return t.finish(t.form.filter(p, &st, t.y, nil))
+}
+
+// prepare returns the parameters and initial states at x, and whether
+// they lie within the usual bounds and the admissible region with no
+// negative multiplicative index.
+func (t *etsTarget) prepare(x []float64) (ETSParams, ETSState, bool) {
+	p, st := t.unpack(x)
+	if !t.form.usual(p) || !t.form.admissible(p, t.m) {
+		return p, st, false
+	}
+	if t.form.season == 'M' {
+		for _, v := range st.Seasonal {
+			if v < 0 {
+				return p, st, false
+			}
+		}
+	}
+	return p, st, true
+}
+
+// finish returns the likelihood of the sums filter returns.
+func (t *etsTarget) finish(sse, logs float64) float64 {
+	lik := float64(len(t.y)) * math.Log(sse)
+	if t.form.multError {
+		lik += 2 * logs
+	}
+	if math.IsNaN(lik) {
+		return math.Inf(1)
+	}
+	return max(lik, -1e10)
+}
+
+// result returns the fit at x: its parameters, initial states (the
+// seasonal indices copied out of t.s), likelihood and AICc, counting the
+// parameters, the initial states and the variance as R does.
+func (t *etsTarget) result(x []float64) etsFit {
+	lik := t.lik(x)
+	p, st := t.unpack(x)
+	if st.Seasonal != nil {
+		st.Seasonal = append([]float64(nil), st.Seasonal...)
+	}
+	np := float64(len(x) + 1)
+	n := float64(len(t.y))
+	return etsFit{form: t.form, params: p, init: st, lik: lik, aicc: lik + 2*np + 2*np*(np+1)/(n-np-1)}
+}
+
+// start returns R's starting point for the form: alpha 0.2/m of the way
+// up its range, beta a tenth of the way to alpha, gamma a twentieth of
+// the way to 1 - alpha, phi 0.99 of the way up its range, and the
+// initial states of etsInitStates.
+func (t *etsTarget) start() []float64 {
+	alpha := etsLower + 0.2*(etsUpper-etsLower)/float64(t.m)
+	x := []float64{alpha}
+	if t.form.trend {
+		x = append(x, etsLower+0.1*(min(etsUpper, alpha)-etsLower))
+	}
+	if t.form.season != 'N' {
+		x = append(x, etsLower+0.05*(min(etsUpper, 1-alpha)-etsLower))
+	}
+	if t.form.damped {
+		x = append(x, etsPhiLower+0.99*(etsPhiUpper-etsPhiLower))
+	}
+	return append(x, etsInitStates(t.y, t.form, t.m)...)
+}
 
 // mean returns the mean of x, which is not empty.
 func mean(x []float64) float64 {

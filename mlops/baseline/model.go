@@ -2,7 +2,8 @@
 // measured against, a ladder from the naive to the classical: the last
 // value, the seasonal naive, the drift, a constant per entity, a pooled
 // autoregression on levels (ols) and on first differences (ar_diff),
-// damped Holt-Winters exponential smoothing (ets) and the Theta method.
+// exponential smoothing chosen per entity as R's forecast::ets chooses it
+// (ets) and the Theta method.
 // Each is fitted on the training rows given by the samples of
 // series.Split and forecasts every entity of the rows from an origin on
 // (Forecaster); those that predict one row at a time are also Models.
@@ -47,8 +48,8 @@ const (
 	// KindARDiff is a pooled autoregression on first differences; see
 	// ARDiff.
 	KindARDiff Kind = "ar_diff"
-	// KindETS is additive Holt-Winters smoothing with a damped trend; see
-	// ETS.
+	// KindETS is exponential smoothing in the state space form chosen by
+	// AICc per entity, as R's forecast::ets; see ETS.
 	KindETS Kind = "ets"
 	// KindTheta is the Theta method; see Theta.
 	KindTheta Kind = "theta"
@@ -111,6 +112,25 @@ func MSE(f Forecaster, m series.Matrix, samples []int, invert func(n int, v floa
 		}
 	}
 	return sum / float64(len(samples)*m.N)
+}
+
+// MSEPerEntity returns, for each entity of m, the mean squared error of
+// f's one-step forecasts of the target rows samples, in m's units: what
+// MSE averages, entity by entity. Every value is NaN when samples is
+// empty.
+func MSEPerEntity(f Forecaster, m series.Matrix, samples []int) []float64 {
+	out := make([]float64, m.N)
+	pred := [][]float64{make([]float64, m.N)}
+	for _, t := range samples {
+		f.Forecast(m, t, pred)
+		for n, y := range m.Row(t) {
+			out[n] += (pred[0][n] - y) * (pred[0][n] - y)
+		}
+	}
+	for n := range out {
+		out[n] /= float64(len(samples))
+	}
+	return out
 }
 
 // checkTraining returns the error for training samples that cannot be fitted.

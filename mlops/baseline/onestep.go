@@ -18,20 +18,18 @@ type OneStepper interface {
 // filtering the history once.
 func (e *ETS) OneStep(m series.Matrix, from int, dst []float64) {
 	s := make([]float64, e.Season)
+	y := make([]float64, m.T)
+	pred := make([]float64, m.T)
 	for n, p := range e.Params {
-		l, b := e.Init[n].Level, e.Init[n].Trend
+		for t := range y {
+			y[t] = m.Values[t*m.N+n]
+		}
+		st := e.Init[n]
+		st.Seasonal = s
 		copy(s, e.Init[n].Seasonal)
-		for t := range m.T {
-			j := t % e.Season
-			trend := p.Phi * b
-			yhat := l + trend + s[j]
-			if t >= from {
-				dst[(t-from)*m.N+n] = yhat
-			}
-			err := m.Values[t*m.N+n] - yhat
-			l += trend + p.Alpha*err
-			b = trend + p.Beta*err
-			s[j] += p.Gamma * err
+		e.form(n).filter(p, &st, y, pred)
+		for t := from; t < m.T; t++ {
+			dst[(t-from)*m.N+n] = pred[t]
 		}
 	}
 }

@@ -47,6 +47,8 @@ func fitBaseline(kind baseline.Kind, m series.Matrix, samples []int, opt baselin
 		whole.Season = p.Season
 		whole.Params = append(whole.Params, p.Params...)
 		whole.Init = append(whole.Init, p.Init...)
+		whole.Forms = append(whole.Forms, p.Forms...)
+		whole.AICc = append(whole.AICc, p.AICc...)
 	}
 	return whole, nil
 }

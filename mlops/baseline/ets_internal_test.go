@@ -1,0 +1,115 @@
+package baseline
+
+import (
+	"encoding/json"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestETSLikelihoodReference evaluates the likelihood at the parameters
+// and initial states forecast::ets fitted to each reference series: it
+// must be R's, -2*loglik, within 1e-8 relative. This checks the state
+// equations and the likelihood apart from the search.
+func TestETSLikelihoodReference(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "ets_reference.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []struct {
+		Name                    string
+		Season                  int
+		Y                       []float64
+		Form                    string
+		Alpha, Beta, Gamma, Phi float64
+		InitState               []float64
+		LogLik                  float64
+	}
+	if err := json.Unmarshal(data, &refs); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range refs {
+		f, err := parseETSForm(r.Form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg := &etsTarget{form: f, m: 1, y: r.Y}
+		if f.season != 'N' {
+			tg.m = r.Season
+		}
+		x := []float64{r.Alpha}
+		for _, p := range []struct {
+			has bool
+			v   float64
+		}{{f.trend, r.Beta}, {f.season != 'N', r.Gamma}, {f.damped, r.Phi}} {
+			if p.has {
+				x = append(x, p.v)
+			}
+		}
+		// R's initial states: the level, the trend, then s1..sm, s1 the
+		// latest; the search's vector leaves out sm, which is implied.
+		x = append(x, r.InitState[:len(r.InitState)-min(1, tg.m-1)]...)
+		if got, want := tg.lik(x), -2*r.LogLik; math.Abs(got-want) > 1e-8*math.Abs(want) {
+			t.Errorf("%s %s: likelihood %v, R's %v", r.Name, r.Form, got, want)
+		}
+	}
+}
+
+// TestRootsWithin compares the Schur-Cohn test with the eigenvalues of
+// the companion matrix on random polynomials of degree 2 to 25 whose
+// largest root is not within 1e-6 of the radius.
+func TestRootsWithin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for range 2000 {
+		d := 2 + rng.IntN(24)
+		c := make([]float64, d+1)
+		for i := range c {
+			c[i] = rng.NormFloat64() * math.Pow(0.8, float64(d-i))
+		}
+		c[d] = 1
+		largest := largestRoot(t, c)
+		if math.Abs(largest-1) < 1e-6 {
+			continue
+		}
+		checked++
+		if got, want := rootsWithin(c, 1+1e-10), largest < 1; got != want {
+			t.Fatalf("degree %d: rootsWithin %v, largest root %v", d, got, largest)
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d polynomials checked", checked)
+	}
+	// A unit root, as every undamped form without a trend has, is within
+	// the tolerance: (z-1)(z-0.5).
+	if !rootsWithin([]float64{0.5, -1.5, 1}, 1+1e-10) {
+		t.Error("rootsWithin refused a root at 1")
+	}
+}
+
+// largestRoot returns the largest modulus of the roots of the monic
+// polynomial c, the eigenvalues of its companion matrix.
+func largestRoot(t *testing.T, c []float64) float64 {
+	d := len(c) - 1
+	a := mat.NewDense(d, d, nil)
+	for i := range d {
+		a.Set(0, i, -c[d-1-i])
+		if i > 0 {
+			a.Set(i, i-1, 1)
+		}
+	}
+	var eig mat.Eigen
+	if !eig.Factorize(a, mat.EigenNone) {
+		t.Fatal("eigen decomposition failed")
+	}
+	largest := 0.0
+	for _, v := range eig.Values(nil) {
+		largest = max(largest, cmplx.Abs(v))
+	}
+	return largest
+}
