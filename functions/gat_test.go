@@ -53,16 +53,16 @@ func TestTrainGAT(t *testing.T) {
 		t.Fatalf("%d rows (%v), want 30", n, err)
 	}
 	// The season NOTICE (from the calendar: year and month columns), 30 epochs, the anchor (on these data the mean of the
-	// highway's ar_diff and theta wins on validation), the kept epoch, the
+	// highway's ar_diff and ets wins on validation; the per-entity choice is weighed too), the kept epoch, the
 	// time outside the epochs by phase, the deployment, the time of storing.
 	if len(notices) != 36 || !strings.Contains(notices[0], "season 12 from the calendar (the time columns are (year, month))") || !strings.Contains(notices[30], "epoch 30") ||
-		!strings.Contains(notices[31], "anchored to combination of ar_diff, theta, the lowest validation MSE of last_value ") ||
-		!strings.Contains(notices[31], ", combination 0.") ||
+		!strings.Contains(notices[31], "anchored to combination of ar_diff, ets, the lowest validation MSE of last_value ") ||
+		!strings.Contains(notices[31], ", combination 0.") || !strings.Contains(notices[31], ", per_entity 0.") ||
 		!strings.Contains(notices[32], "keeps the weights of epoch") || notices[34] != "train_gat: g@1 is deployed" ||
 		!regexp.MustCompile(`^train_gat g@1: outside the epochs: read \d+\.\d\ds, prepare [\d.]+s, setup [\d.]+s, checkpoints [\d.]+s, `+
 			`evaluate\+report\+artifact [\d.]+s \(together; alone [\d.]+s, [\d.]+s, [\d.]+s\); storing follows$`).MatchString(notices[33]) ||
 		!strings.HasPrefix(notices[35], "train_gat g@1: outside the epochs: storing ") {
-		t.Errorf("notices %d, last %q", len(notices), notices[len(notices)-1])
+		t.Errorf("notices %d, last %q, anchor %q", len(notices), notices[len(notices)-1], notices[31])
 	}
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 2)")
 	var versions int
