@@ -31,7 +31,7 @@ func forecastFunction() tableFunction {
 
 // forecastMethods are the names forecast's method accepts.
 func forecastMethods() []string {
-	names := []string{"model", "auto"}
+	names := []string{"model", "auto", gat.MethodNoGraph, gat.MethodGraph}
 	for _, k := range baseline.Kinds() {
 		names = append(names, string(k))
 	}

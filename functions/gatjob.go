@@ -40,6 +40,8 @@ type gatJob struct {
 	allowDataChange bool
 	seasonalHighway bool       // the highway was not given: max(4, season) lags
 	seasonGiven     bool       // season := n was given
+	horizonGiven    bool       // horizon := h was given
+	compareGraph    bool       // train the twin without the graph beside the network
 	timeKinds       []string   // of the source's time columns
 	lastTimes       [][]string // the source's last two time rows, latest first
 	timeRows        [][]string // the source's time rows, in time order
@@ -193,6 +195,9 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 	go func() { fpDone <- dataFingerprint(j.w.entityNames(), m) }() // beside the season's detection
 	j.noticeNeighbors(m)
 	err = j.resolveSeason(m)
+	if err == nil {
+		err = j.resolveHorizon(m, false)
+	}
 	fp := <-fpDone
 	if err != nil {
 		return nil, err
@@ -228,7 +233,7 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 			note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.Ref(), e.Epoch, e.TrainMSE, e.TestMSE)
 			if !math.IsNaN(e.ValMSE) {
 				val = e.ValMSE
-				note += fmt.Sprintf(" val_mse %.6g", e.ValMSE)
+				note += fmt.Sprintf(" %s %.6g", valLabel(j.cfg.Horizon), e.ValMSE)
 			}
 			j.c.caller.Notice(note)
 			err := emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, e.Best, float64(e.Elapsed.Microseconds())/1000)
@@ -242,8 +247,13 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.Ref(), a, anchorScores(a)))
 		}
 		if j.cfg.ValidationFraction > 0 {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
-				tr.Ref(), model.Kept, from.Epoch))
+			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE%s (epoch %d is the network training started from)",
+				tr.Ref(), model.Kept, horizonText(j.cfg.Horizon), from.Epoch))
+		}
+		if j.compareGraph && j.from == nil {
+			if model, err = j.trainTwin(ctx, tr.Ref(), m, model); err != nil {
+				return nil, err
+			}
 		}
 		res, err := j.result(m, model, last)
 		if err == nil {

@@ -57,6 +57,9 @@ func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, erro
 		if err := j.resolveSeason(m); err != nil {
 			return nil, err
 		}
+		if err := j.resolveHorizon(m, true); err != nil {
+			return nil, err
+		}
 		j.lastTimes = lastTwo(j.timeRows)
 		fp := dataFingerprint(j.w.entityNames(), m)
 		if j.from != nil {

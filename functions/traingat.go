@@ -50,6 +50,8 @@ func trainGATFunction() tableFunction {
 				{name: "validation_fraction", kind: kindFloat, min: 0, max: 0.9, def: 0.15},
 				{name: "season", kind: kindInt, min: 0, max: 100_000, def: int64(0)},
 				{name: "anchor", kind: kindText, choices: append([]string{gat.AnchorAuto}, gat.AnchorKinds()...), def: gat.AnchorAuto},
+				{name: "horizon", kind: kindInt, min: 1, max: 100_000},
+				{name: "compare_graph", kind: kindBool, def: true},
 			},
 		},
 		bind:   bindTrainGAT,
@@ -181,7 +183,9 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor")}
 	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
 		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change"),
-		seasonalHighway: !a.explicit("highway"), seasonGiven: a.explicit("season")}
+		seasonalHighway: !a.explicit("highway"), seasonGiven: a.explicit("season"), horizonGiven: a.given("horizon"),
+		compareGraph: a.bool("compare_graph")}
+	job.cfg.Horizon = int(a.int("horizon"))
 	if a.given("resume") {
 		if err := job.resumeFrom(a); err != nil {
 			return nil, err
@@ -285,6 +289,7 @@ func (j *gatJob) resumeFrom(a args) error {
 		"seed": func() { cfg.Seed = j.cfg.Seed }, "clip": func() { cfg.Clip = j.cfg.Clip },
 		"validation_fraction": func() { cfg.ValidationFraction = j.cfg.ValidationFraction },
 		"season":              func() { cfg.Season = j.cfg.Season },
+		"horizon":             func() { cfg.Horizon = j.cfg.Horizon },
 	} {
 		if a.explicit(name) {
 			set()

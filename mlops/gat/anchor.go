@@ -203,7 +203,7 @@ type candidate struct {
 
 // fitAnchor fits cfg's anchor on the fitting samples. "auto" fits every
 // single candidate and their combinations and keeps the one with the
-// lowest one-step MSE on val; "combination" keeps the better of the
+// lowest validation MSE at cfg's horizon (see validationMSE); "combination" keeps the better of the
 // combinations.
 func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	kind := cmp.Or(cfg.Anchor, AnchorLastValue)
@@ -223,7 +223,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			if a, f, err := fitOne(cfg, m, fit, kind); err == nil {
-				fitted[i] = &candidate{a, f, baseline.MSE(f, m, val, nil)}
+				fitted[i] = &candidate{a, f, validationMSE(f, m, val, cfg.horizon())}
 			}
 		})
 	}
@@ -249,7 +249,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 			}
 			mean.Members, a.Members = append(mean.Members, c.f), append(a.Members, member)
 		}
-		combined = append(combined, candidate{a, mean, baseline.MSE(mean, m, val, nil)})
+		combined = append(combined, candidate{a, mean, validationMSE(mean, m, val, cfg.horizon())})
 		bestCombined = min(bestCombined, combined[len(combined)-1].mse)
 	}
 	if len(combined) > 0 {
@@ -259,7 +259,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	if a, f, err := perEntity(cfg, m, fit, len(val), singles); err != nil {
 		return nil, err
 	} else if a != nil {
-		chosen = []candidate{{a, f, baseline.MSE(f, m, val, nil)}}
+		chosen = []candidate{{a, f, validationMSE(f, m, val, cfg.horizon())}}
 		scores[AnchorPerEntity] = chosen[0].mse
 	}
 	pool := combined

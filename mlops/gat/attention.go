@@ -94,6 +94,9 @@ const attentionRoundBytes = 32 << 20
 // edgesPerSample is the most edges, self loops included, a sample's graph
 // of n entities has under cfg.
 func edgesPerSample(cfg Config, n int) int {
+	if cfg.NoGraph {
+		return n
+	}
 	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
 		return n * (cfg.Neighbors + 1)
 	}

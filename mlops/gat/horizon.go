@@ -41,6 +41,39 @@ func (m *Model) Forecaster() (baseline.Forecaster, error) {
 	return baseline.Recursive(p, m.Config.Span()), nil
 }
 
+// networks are the model's networks as methods: f, the model's own
+// forecaster ("gat"), then the network without the graph
+// ("gat_no_graph": the model's own when it has none, else its sibling's
+// when it has one) and, when the model is the network without the graph
+// and has a sibling, the network with it ("gat_graph").
+func (m *Model) networks(f baseline.Forecaster) ([]baseline.Forecaster, error) {
+	out := []baseline.Forecaster{f}
+	if m.Config.NoGraph {
+		out = append(out, named{f, MethodNoGraph})
+	}
+	sib := m.SiblingModel()
+	if sib == nil {
+		return out, nil
+	}
+	g, err := sib.Forecaster()
+	if err != nil {
+		return nil, err
+	}
+	name := MethodGraph
+	if sib.Config.NoGraph {
+		name = MethodNoGraph
+	}
+	return append(out, named{g, name}), nil
+}
+
+// named is a forecaster under another name.
+type named struct {
+	baseline.Forecaster
+	name string
+}
+
+func (n named) Name() string { return n.name }
+
 // onestep predicts one row with a network, for baseline.Recursive.
 type onestep struct {
 	net    *Net
@@ -86,7 +119,8 @@ func (h *withHistory) Forecast(m series.Matrix, origin int, dst [][]float64) {
 	}
 }
 
-// Methods are the model and the baselines it is compared with, each
+// Methods are the model (and its other networks, see networks) and the
+// baselines it is compared with, each
 // fitted on the samples train of m (the model was trained before), up to
 // the model's workers at once (and ets's entities split over as many, see
 // fitBaseline). Baselines that cannot be fitted, such as
@@ -97,6 +131,10 @@ func (h *withHistory) Forecast(m series.Matrix, origin int, dst [][]float64) {
 // anchor's samples).
 func Methods(model *Model, m series.Matrix, train []int, season int) (fs []baseline.Forecaster, skipped []error, err error) {
 	f, err := model.Forecaster()
+	if err != nil {
+		return nil, nil, err
+	}
+	own, err := model.networks(f)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -124,7 +162,7 @@ func Methods(model *Model, m series.Matrix, train []int, season int) (fs []basel
 		})
 	}
 	wg.Wait()
-	fs = append(fs, f)
+	fs = append(fs, own...)
 	for i, kind := range kinds {
 		switch err := errs[i]; {
 		case err == nil:

@@ -3,6 +3,7 @@ package gat
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/mallard/mallard/mlops/baseline"
@@ -20,7 +21,18 @@ type Model struct {
 	// Anchor is what the network's output is added to, fitted; nil for a
 	// network that is not anchored or is anchored to the last value.
 	Anchor *Anchor `json:"anchor,omitempty"`
+	// Sibling, if not nil, is the other network of the run that trained
+	// this one beside its twin (see Config.NoGraph): the network without
+	// the graph when this one has it, the network with it otherwise. It
+	// shares this model's configuration (but NoGraph) and anchor, so only
+	// its weights are stored.
+	Sibling *Sibling `json:"sibling,omitempty"`
 
+	// score is the kept epoch's selection score, the validation MSE at
+	// the horizon (training MSE without validation); set by training,
+	// not stored.
+	score  float64
+	scored bool
 	// predicted, if not nil, holds the model's predictions of the samples
 	// of the matrix it was trained on, kept by training (not stored).
 	predicted *predictions
@@ -33,6 +45,50 @@ func newModel(cfg Config, m series.Matrix, net *Net, anchor *Anchor, epoch int) 
 	}
 	return model
 }
+
+// Sibling is the weights of a model's other network (see Model.Sibling).
+type Sibling struct {
+	NoGraph bool        `json:"no_graph"`
+	Kept    int         `json:"kept"`
+	Weights [][]float64 `json:"weights"`
+}
+
+// Score is the selection score of the kept epoch: its validation MSE at
+// the configured horizon, or its training MSE without validation. It is
+// known only for a model Train returned (NaN otherwise).
+func (m *Model) Score() float64 {
+	if !m.scored {
+		return math.NaN()
+	}
+	return m.score
+}
+
+// WithSibling returns model, the run's chosen network, with other, the
+// run's other network, as its Sibling. other must have model's
+// configuration but for NoGraph.
+func WithSibling(model, other *Model) *Model {
+	out := *model
+	out.Sibling = &Sibling{NoGraph: other.Config.NoGraph, Kept: other.Kept, Weights: other.Weights}
+	return &out
+}
+
+// SiblingModel is the model's Sibling as a model of its own, nil without one.
+func (m *Model) SiblingModel() *Model {
+	if m.Sibling == nil {
+		return nil
+	}
+	cfg := m.Config
+	cfg.NoGraph = m.Sibling.NoGraph
+	return &Model{Config: cfg, Entities: m.Entities, Weights: m.Sibling.Weights, Kept: m.Sibling.Kept, Anchor: m.Anchor}
+}
+
+// MethodNoGraph names the network without the graph among the methods
+// (see Methods); MethodGraph the network with it, when the version's
+// network is the one without.
+const (
+	MethodNoGraph = "gat_no_graph"
+	MethodGraph   = "gat_graph"
+)
 
 // net rebuilds the network with the model's weights.
 func (m *Model) net() (*Net, error) {

@@ -15,6 +15,7 @@ type sampler struct {
 	m         series.Matrix
 	window    int
 	neighbors int
+	noGraph   bool // every graph is self loops only (Config.NoGraph)
 	anchored  bool
 	highway   int
 	x         *mat.Dense
@@ -43,7 +44,7 @@ type sampler struct {
 // last value) whose forecasts of rows from.. of m are pre (nil: computed
 // per sample).
 func newSampler(m series.Matrix, cfg Config, anchor baseline.Forecaster, pre []float64, from int) sampler {
-	s := sampler{m: m, window: cfg.Window, neighbors: cfg.Neighbors, anchored: cfg.anchored(), highway: cfg.Highway,
+	s := sampler{m: m, window: cfg.Window, neighbors: cfg.Neighbors, noGraph: cfg.NoGraph, anchored: cfg.anchored(), highway: cfg.Highway,
 		x: mat.NewDense(m.N, cfg.Window, nil), target: make([]float64, m.N),
 		anchor: anchor, pre: pre, preFrom: from, base: make([]float64, m.N)}
 	if cfg.Neighbors <= 0 || cfg.Neighbors >= m.N-1 {
@@ -67,7 +68,14 @@ const windowsExact = 64
 // windowsExact), rather than from Correlation's N x N matrix, whose
 // product gonum splits over goroutines at every sample. With a
 // limit below N-1 it is sparse's graph, which costs O(N neighbors) memory.
+// With Config.NoGraph it has no edges at all.
 func (s *sampler) graph(t int) *nn.Graph {
+	if s.noGraph { // no edges: the layers add a self loop per node
+		if s.complete == nil || s.complete.N != s.m.N {
+			s.complete = &nn.Graph{N: s.m.N}
+		}
+		return s.complete
+	}
 	if s.neighbors > 0 && s.neighbors < s.m.N-1 {
 		return s.sparse(t)
 	}

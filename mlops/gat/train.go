@@ -55,7 +55,20 @@ type Config struct {
 	// (chosen on validation, see fitAnchor), "last_value" ("" in models
 	// stored before it existed) or one of AnchorKinds' baselines.
 	Anchor string `json:"anchor,omitempty"`
+	// Horizon is how many steps validation scores: the validation MSE
+	// (early stopping, the kept epoch, the anchor "auto" chooses) is the
+	// mean over steps 1..Horizon of the recursive forecasts' MSE from the
+	// validation origins (see Origins). 0 (models stored before it
+	// existed) is 1, the one-step MSE.
+	Horizon int `json:"horizon,omitempty"`
+	// NoGraph trains the network on graphs of self loops only: every
+	// entity attends to itself alone, so the network sees no other
+	// entity's values (the twin that measures what the graph adds).
+	NoGraph bool `json:"no_graph,omitempty"`
 }
+
+// horizon is the number of steps validation scores, at least 1.
+func (c Config) horizon() int { return max(1, c.Horizon) }
 
 // DefaultConfig is the default configuration: the published network
 // (three convolutions 16, 16, 1, SGD lr 0.005 momentum 0.9, batch 32)
@@ -153,6 +166,10 @@ func Train(ctx context.Context, cfg Config, m series.Matrix, report func(Epoch) 
 type Start struct {
 	Model *Model
 	Epoch int
+	// Anchor, if not nil and Model is nil, is the anchor of the run,
+	// fitted by an earlier run on the same matrix and configuration
+	// (Model.Anchor), so that a twin need not fit it again.
+	Anchor *Anchor
 }
 
 // TrainFrom trains as Train does, from start: epochs are numbered on from
@@ -179,6 +196,9 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	if coll.Size() != cfg.Workers {
 		return nil, fmt.Errorf("gat: a collective of %d workers for workers %d", coll.Size(), cfg.Workers)
 	}
+	if shard != nil && cfg.horizon() > 1 {
+		return nil, fmt.Errorf("gat: horizon %d needs every row in each process; a sharded run validates one step ahead (horizon 1)", cfg.Horizon)
+	}
 	fit, val, test, err := cfg.Samples(m)
 	if err != nil {
 		return nil, err
@@ -191,6 +211,9 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 		return nil, err
 	}
 	run.anchor = anchor
+	if len(val) > 0 && cfg.horizon() > 1 {
+		run.origins = Origins(val[0], val[len(val)-1]+1, cfg.horizon())
+	}
 	if run.anchorFit, err = anchor.forecaster(); err != nil {
 		return nil, err
 	}
@@ -254,6 +277,8 @@ func startAnchor(cfg Config, m series.Matrix, fit, val []int, start Start) (*Anc
 		return nil, nil
 	case start.Model != nil:
 		return start.Model.Anchor, nil
+	case start.Anchor != nil:
+		return start.Anchor, nil
 	}
 	return fitAnchor(cfg, m, fit, val)
 }
@@ -322,6 +347,8 @@ type training struct {
 	pre              []float64           // anchorFit's forecasts of rows Span().. of m
 	graphs           *graphCache         // the samples' graphs, shared by the workers
 	preds            [2]*predictions     // the workers' cur and kept; nil past the bound or across processes
+	// origins are the validation origins of a horizon above 1 (nil at 1).
+	origins []int
 }
 
 // worker is one data-parallel worker with its own replica and optimiser.
@@ -343,6 +370,7 @@ type worker struct {
 	// is the process's samples of the mini-batch in a sharded run.
 	own  [3][]int
 	held []int
+	ms   *multiStep // the recursive validation's buffers; nil until used
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
@@ -413,6 +441,7 @@ func (w *worker) loop(ctx context.Context) error {
 			w.final = kept
 			w.final.predicted = w.kept
 		}
+		w.final.score, w.final.scored = best, true
 	}
 	return nil
 }
@@ -493,15 +522,27 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 }
 
 // evaluate computes the epoch's fitting, validation and test MSE across
-// the workers.
+// the workers. With a horizon above 1 the validation MSE is the recursive
+// one's (see multiSSE), computed once every worker has its one-step
+// predictions, which it reuses.
 func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 	sums := []float64{w.s.sse(w.net, w.shareOf(0), w.cur), w.s.sse(w.net, w.shareOf(1), w.cur), w.s.sse(w.net, w.shareOf(2), w.cur)}
 	if err := w.coll.AllReduceSum(ctx, w.rank, sums); err != nil {
 		return Epoch{}, err
 	}
 	cells := func(samples []int) float64 { return float64(len(samples) * w.m.N) }
-	return Epoch{Epoch: epoch, TrainMSE: sums[0] / cells(w.train), ValMSE: sums[1] / cells(w.val),
-		TestMSE: sums[2] / cells(w.test), Elapsed: time.Since(w.start)}, nil
+	e := Epoch{Epoch: epoch, TrainMSE: sums[0] / cells(w.train), ValMSE: sums[1] / cells(w.val),
+		TestMSE: sums[2] / cells(w.test), Elapsed: time.Since(w.start)}
+	if len(w.origins) == 0 {
+		return e, nil
+	}
+	multi := []float64{w.multiSSE(w.part(w.origins))}
+	if err := w.coll.AllReduceSum(ctx, w.rank, multi); err != nil {
+		return Epoch{}, err
+	}
+	e.ValMSE = multi[0] / float64(len(w.origins)*w.m.N*w.cfg.horizon())
+	e.Elapsed = time.Since(w.start)
+	return e, nil
 }
 
 // shuffled is samples in the order of epoch: the same on every worker and run.
@@ -531,6 +572,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("highway %d must be at least 0", c.Highway)
 	case c.Clip < 0:
 		return fmt.Errorf("clip %v must be at least 0", c.Clip)
+	case c.Horizon < 0:
+		return fmt.Errorf("horizon %d must be at least 1", c.Horizon)
 	case c.ValidationFraction < 0 || c.ValidationFraction >= 1:
 		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
 	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):

@@ -1,0 +1,100 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// resolveHorizon sets the horizon validation scores (gat.Config.Horizon),
+// once the season is resolved: the one given, which must be at most the
+// validation rows (1 is accepted without validation); a resumed run's
+// own; else one season when the season is above 1, else 1, at most the
+// validation rows. A run across ranks validates one step ahead: its
+// processes do not hold every row.
+func (j *gatJob) resolveHorizon(m series.Matrix, across bool) error {
+	_, val, _, err := j.cfg.Samples(m)
+	if err != nil {
+		return err
+	}
+	h := j.cfg.Horizon
+	if j.horizonGiven {
+		most := max(1, len(val))
+		if across {
+			most = 1
+		}
+		if h > most {
+			err := sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d is out of range; it must be from 1 to the %d validation rows",
+				trainGATName, h, len(val))
+			if across {
+				return err.WithHint("A run across ranks validates one step ahead: horizon := 1, or train without ranks.")
+			}
+			if len(val) == 0 {
+				return err.WithHint("validation_fraction := %g leaves no validation rows; a horizon above 1 needs validation.", j.cfg.ValidationFraction)
+			}
+			return err.WithHint("Choose a horizon from 1 to %d, or a larger validation_fraction.", len(val))
+		}
+		return nil
+	}
+	if j.from != nil {
+		j.cfg.Horizon = max(1, h)
+		return nil
+	}
+	h = 1
+	if j.cfg.Season > 1 && !across {
+		h = j.cfg.Season
+	}
+	j.cfg.Horizon = max(1, min(h, len(val)))
+	return nil
+}
+
+// valLabel is the epoch NOTICEs' label of the validation MSE at horizon h.
+func valLabel(h int) string {
+	if h <= 1 {
+		return "val_mse"
+	}
+	return fmt.Sprintf("val_mse(steps 1..%d)", h)
+}
+
+// horizonText says, after "validation MSE", over which steps it is.
+func horizonText(h int) string {
+	if h <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" over steps 1..%d", h)
+}
+
+// trainTwin trains the twin of model without the graph (self loops only,
+// see gat.Config.NoGraph) as model was trained: the same seed, epochs,
+// early stopping and anchor (model's, not fitted again). It returns the
+// network that validates better (the lower selection score; the graph's
+// on a tie) with the other as its sibling, and says which in a NOTICE.
+func (j *gatJob) trainTwin(ctx context.Context, ref mlops.Ref, m series.Matrix, model *gat.Model) (*gat.Model, error) {
+	began := time.Now()
+	cfg := model.Config
+	cfg.NoGraph = true
+	twin, err := gat.TrainFrom(ctx, cfg, m, gat.Start{Anchor: model.Anchor}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("train the network without the graph: %w", err)
+	}
+	took := time.Since(began)
+	what := "training MSE"
+	if cfg.ValidationFraction > 0 {
+		what = "validation MSE" + horizonText(cfg.Horizon)
+	}
+	with, without := model.Score(), twin.Score()
+	chosen, other, verdict := model, twin, "the graph validates better: the version's network uses it"
+	if without < with {
+		chosen, other, verdict = twin, model, "the network without the graph validates better: it is the version's network (forecast, evaluate's gat); the graph network is gat_graph"
+	}
+	j.c.caller.Notice(fmt.Sprintf("train_gat %s: %s with the graph %.6g (epoch %d), without it (self loops only, gat_no_graph, trained in %.2fs) %.6g (epoch %d); %s",
+		ref, what, with, model.Kept, took.Seconds(), without, twin.Kept, verdict))
+	return gat.WithSibling(chosen, other), nil
+}
