@@ -31,6 +31,7 @@ commands:
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
   accuracy   choose train_gat's defaults on validation over five data sets (-unemployment and the weather.csv beside it, a synthetic weekly set, quarterly and monthly panels of R's datasets), then test them; with -reference r, score the baselines against R's ets, auto.arima and thetaf instead
+  horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
@@ -147,6 +148,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runPrep(ctx, o)
 	case "train":
 		return runTrain(ctx, o)
+	case "horizon":
+		return runHorizonStudy(ctx, o)
 	case "accuracy":
 		if o.Reference != "" {
 			return runReference(ctx, o)

@@ -52,8 +52,8 @@ func TestEvaluateHorizons(t *testing.T) {
 			t.Errorf("last_value step %d: rel_mse %v, want 1", horizon, rel)
 		}
 	}
-	if err := rows.Err(); err != nil || n != 30 {
-		t.Errorf("%d rows (%v), want 10 methods (auto too) x 3 steps", n, err)
+	if err := rows.Err(); err != nil || n != 33 {
+		t.Errorf("%d rows (%v), want 11 methods (gat_no_graph and auto too) x 3 steps", n, err)
 	}
 	// Horizon 1 over every test row is the one-step test MSE.
 	var test, mse float64
