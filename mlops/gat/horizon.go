@@ -197,14 +197,32 @@ type Step struct {
 // Origins returns the forecast origins of an h-step evaluation whose
 // targets lie in rows from..to-1: from..to-h, at most maxOrigins of them
 // spread evenly. It returns nil when h exceeds the span.
-func Origins(from, to, h int) []int {
+func Origins(from, to, h int) []int { return spread(from, to, h, maxOrigins) }
+
+// maxValOrigins bounds the validation origins a horizon above 1 is
+// scored from while training (every epoch) and choosing the anchor: each
+// origin costs h forecasts of the network and its anchor, the anchor's
+// refiltering the history fed the network's forecasts.
+const maxValOrigins = 48
+
+// valOrigins are the validation origins of horizon h: those of Origins
+// whose targets lie in the validation rows val, at most maxValOrigins.
+func valOrigins(val []int, h int) []int {
+	if len(val) == 0 {
+		return nil
+	}
+	return spread(val[0], val[len(val)-1]+1, h, maxValOrigins)
+}
+
+// spread is the origins from..to-h, at most bound of them spread evenly.
+func spread(from, to, h, bound int) []int {
 	n := to - h + 1 - from
 	if n < 1 {
 		return nil
 	}
-	out := make([]int, 0, min(n, maxOrigins))
-	for k := range min(n, maxOrigins) {
-		out = append(out, from+k*n/min(n, maxOrigins))
+	out := make([]int, 0, min(n, bound))
+	for k := range min(n, bound) {
+		out = append(out, from+k*n/min(n, bound))
 	}
 	return out
 }

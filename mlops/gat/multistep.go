@@ -53,8 +53,8 @@ func (w *worker) multiSSE(origins []int) float64 {
 
 // validationMSE is f's validation score at horizon h: the one-step MSE
 // over val at h = 1 (baseline.MSE), else the mean over steps 1..h of its
-// MSE from the validation origins (see Origins), as training scores the
-// network; +Inf when no origin fits.
+// MSE from the validation origins (see valOrigins), as training scores
+// the network; NaN without validation, +Inf when no origin fits.
 func validationMSE(f baseline.Forecaster, m series.Matrix, val []int, h int) float64 {
 	if h <= 1 {
 		return baseline.MSE(f, m, val, nil)
@@ -62,7 +62,7 @@ func validationMSE(f baseline.Forecaster, m series.Matrix, val []int, h int) flo
 	if len(val) == 0 {
 		return math.NaN()
 	}
-	origins := Origins(val[0], val[len(val)-1]+1, h)
+	origins := valOrigins(val, h)
 	if len(origins) == 0 {
 		return math.Inf(1)
 	}

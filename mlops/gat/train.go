@@ -212,7 +212,7 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	}
 	run.anchor = anchor
 	if len(val) > 0 && cfg.horizon() > 1 {
-		run.origins = Origins(val[0], val[len(val)-1]+1, cfg.horizon())
+		run.origins = valOrigins(val, cfg.horizon())
 	}
 	if run.anchorFit, err = anchor.forecaster(); err != nil {
 		return nil, err
