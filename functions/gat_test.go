@@ -56,7 +56,7 @@ func TestTrainGAT(t *testing.T) {
 	// highway's ar_diff and ets wins on validation; the per-entity choice is weighed too), the kept epoch, the
 	// time outside the epochs by phase, the deployment, the time of storing.
 	if len(notices) != 36 || !strings.Contains(notices[0], "season 12 from the calendar (the time columns are (year, month))") || !strings.Contains(notices[30], "epoch 30") ||
-		!strings.Contains(notices[31], "anchored to combination of ar_diff, ets, the lowest validation MSE of last_value ") ||
+		!strings.Contains(notices[31], "anchored to combination of ar_diff, ets, the lowest validation MSE of last_value+highway (ar_diff of 12 lags) ") ||
 		!strings.Contains(notices[31], ", combination 0.") || !strings.Contains(notices[31], ", per_entity 0.") ||
 		!strings.Contains(notices[32], "keeps the weights of epoch") || notices[34] != "train_gat: g@1 is deployed" ||
 		!regexp.MustCompile(`^train_gat g@1: outside the epochs: read \d+\.\d\ds, prepare [\d.]+s, setup [\d.]+s, checkpoints [\d.]+s, `+
