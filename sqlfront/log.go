@@ -44,6 +44,14 @@ func (s *Server) logStartupFailure(c net.Conn, user string, err error) {
 	}
 }
 
+// setupFailed logs, as an error, that an authenticated client's session
+// could not be set up (every client's will fail alike until an operator
+// acts), and returns what the client is told.
+func (s *Server) setupFailed(c net.Conn, user string, err error) *sqlstate.Error {
+	s.log.Error("session set-up failed", "client", c.RemoteAddr().String(), "user", user, "err", err)
+	return sqlstate.From(s.startupFailed(err))
+}
+
 // sessionStarted logs a session's start, as Postgres' log_connections does, and counts it.
 func (s *session) sessionStarted() {
 	if o := s.srv.cfg.Observer; o != nil {

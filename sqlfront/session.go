@@ -96,7 +96,7 @@ func (s *Server) serveConn(c net.Conn) {
 	defer s.leave()
 	db, err := s.db.Connect()
 	if err != nil {
-		st.fatal(sqlstate.From(s.startupFailed(err)))
+		st.fatal(s.setupFailed(c, st.params["user"], err))
 		return
 	}
 	if st.readOnly {
@@ -113,14 +113,14 @@ func (s *Server) serveConn(c net.Conn) {
 	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)
 	if err := sess.init(); err != nil {
 		db.Close()
-		st.fatal(sqlstate.From(s.startupFailed(err)))
+		st.fatal(s.setupFailed(c, st.params["user"], err))
 		return
 	}
 	s.register(sess)
 	defer s.unregister(sess)
 	if err := db.Exec(sess.ctx, fmt.Sprintf("SET VARIABLE mallard_backend_pid = %d", sess.key.pid)); err != nil {
 		db.Close()
-		st.fatal(sqlstate.From(s.startupFailed(err)))
+		st.fatal(s.setupFailed(c, st.params["user"], err))
 		return
 	}
 	sess.log = s.log.With("pid", sess.key.pid, "user", st.params["user"], "client", c.RemoteAddr().String())

@@ -9,8 +9,8 @@ import (
 
 // monitor is what the dashboard's port serves for monitoring besides the
 // dashboard: /metrics for Prometheus, behind the dashboard's password;
-// /healthz (the process answers) and /readyz (the database answers and
-// the wire server accepts clients) without one, for probes.
+// /healthz (the process answers) and /readyz (the wire server accepts clients and
+// can set up a new session) without one, for probes.
 type monitor struct {
 	metrics      http.Handler
 	ready        func(ctx context.Context) error

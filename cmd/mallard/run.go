@@ -104,7 +104,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		if !srv.Front.Accepting() {
 			return errNotAccepting
 		}
-		return srv.DB.SQL().PingContext(ctx)
+		return srv.Front.CheckSession(ctx)
 	}}
 	if srv.Metrics != nil {
 		mon.metrics = srv.Metrics.Handler()
