@@ -33,6 +33,13 @@ type Config struct {
 	Password         string
 	ReaderUser       string
 	ReaderPassword   string
+	// PasswordFile and ReaderPasswordFile, when set, hold Password and
+	// ReaderPassword (see readPasswordFiles).
+	PasswordFile       string
+	ReaderPasswordFile string
+	// passwordFlags are the password flags given on the command line,
+	// which the process list shows to every local user: serve warns.
+	passwordFlags []string
 	TLS              string
 	TLSCert          string
 	TLSKey           string
@@ -94,6 +101,8 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	str(&cfg.User, "user", "mallard", "the user name clients log in as when a password is set")
 	str(&cfg.Password, "password", "", "require SCRAM-SHA-256 authentication with this password (default: trust, loopback only)")
 	str(&cfg.ReaderUser, "reader-user", "reader", "the user name of the read-only role")
+	str(&cfg.PasswordFile, "password-file", "", "read -password from this file (its first line), kept out of the process list")
+	str(&cfg.ReaderPasswordFile, "reader-password-file", "", "read -reader-password from this file (its first line)")
 	str(&cfg.ReaderPassword, "reader-password", "", "allow the read-only role with this password: it may query and call forecast, recommend, evaluate and attention, nothing else (needs -password)")
 	str(&cfg.TLS, "tls", "off", "TLS: off, or self-signed to generate a certificate at start (see also -tls-cert)")
 	str(&cfg.TLSCert, "tls-cert", "", "PEM certificate file; with -tls-key turns TLS on")
@@ -170,7 +179,49 @@ func parseConfig(args []string, out io.Writer) (Config, error) {
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "password" || f.Name == "reader-password" {
+			cfg.passwordFlags = append(cfg.passwordFlags, "-"+f.Name)
+		}
+	})
+	if err := cfg.readPasswordFiles(); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.Validate()
+}
+
+// readPasswordFiles sets Password and ReaderPassword from PasswordFile
+// and ReaderPasswordFile: the file's first line, without its line end.
+// A password given both ways, or an empty file, is an error.
+func (c *Config) readPasswordFiles() error {
+	for _, p := range []struct {
+		flag, file string
+		password   *string
+	}{{"password", c.PasswordFile, &c.Password}, {"reader-password", c.ReaderPasswordFile, &c.ReaderPassword}} {
+		if p.file == "" {
+			continue
+		}
+		if *p.password != "" {
+			return fmt.Errorf("-%s-file %q and -%s (or %s) both give the password: give one", p.flag, p.file, p.flag, envName(p.flag))
+		}
+		b, err := os.ReadFile(p.file)
+		if err != nil {
+			return fmt.Errorf("-%s-file: %w", p.flag, err)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		if *p.password = strings.TrimSuffix(line, "\r"); *p.password == "" {
+			return fmt.Errorf("-%s-file %q: the first line is empty; want the password", p.flag, p.file)
+		}
+	}
+	return nil
+}
+
+// warnPasswordFlags logs a warning for each password given on the command line.
+func (c Config) warnPasswordFlags(log *slog.Logger) {
+	for _, f := range c.passwordFlags {
+		log.Warn("password given on the command line, where the process list shows it to every local user; use "+f+"-file or "+
+			envName(strings.TrimPrefix(f, "-"))+" instead", "flag", f)
+	}
 }
 
 // Validate reports the first setting that cannot work.

@@ -70,6 +70,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	log := cfg.logger(logOut)
+	cfg.warnPasswordFlags(log)
 	frontCfg, err := cfg.frontend("Mallard " + Version + ", DuckDB " + storage.Version())
 	if err != nil {
 		return err
