@@ -28,18 +28,18 @@ type Config struct {
 	// LogMinDuration is Postgres' log_min_duration_statement: statements
 	// that take at least this long are logged; 0 logs every one, and a
 	// negative value none.
-	LogMinDuration   time.Duration
-	User             string
-	Password         string
-	ReaderUser       string
-	ReaderPassword   string
+	LogMinDuration time.Duration
+	User           string
+	Password       string
+	ReaderUser     string
+	ReaderPassword string
 	// PasswordFile and ReaderPasswordFile, when set, hold Password and
 	// ReaderPassword (see readPasswordFiles).
 	PasswordFile       string
 	ReaderPasswordFile string
 	// passwordFlags are the password flags given on the command line,
 	// which the process list shows to every local user: serve warns.
-	passwordFlags []string
+	passwordFlags    []string
 	TLS              string
 	TLSCert          string
 	TLSKey           string
