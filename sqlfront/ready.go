@@ -20,7 +20,8 @@ func (s *Server) CheckSession(ctx context.Context) error {
 	sess := &session{srv: s, db: db, notices: newNotices(), log: s.log, tx: txIdle}
 	sess.ctx, sess.stop = context.WithCancelCause(ctx)
 	defer sess.stop(nil)
-	sess.params = newParams(map[string]string{"user": "readyz"}, s.cfg.ServerVersion, s.cfg.StatementTimeout)
+	// No statement_timeout: ctx bounds the check, and the session has no client to write to.
+	sess.params = newParams(map[string]string{"user": "readyz"}, s.cfg.ServerVersion, 0)
 	if err := sess.init(); err != nil {
 		return fmt.Errorf("set up a session: %w", err)
 	}
