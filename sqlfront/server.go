@@ -29,6 +29,9 @@ import (
 // DefaultMaxMessageSize is the largest frontend message accepted by default.
 const DefaultMaxMessageSize = 64 << 20
 
+// DefaultAuthenticationTimeout is Postgres' default authentication_timeout.
+const DefaultAuthenticationTimeout = time.Minute
+
 // Config is how the server accepts and authenticates clients.
 type Config struct {
 	// TLS, when set, is offered to clients that send SSLRequest.
@@ -50,6 +53,17 @@ type Config struct {
 	// A client past it is refused with 53300, as Postgres refuses one past
 	// max_connections.
 	MaxConnections int
+	// AuthenticationTimeout bounds how long a connection may take to
+	// start up and authenticate, as Postgres' authentication_timeout; one
+	// that takes longer is closed and logged. 0 means
+	// DefaultAuthenticationTimeout.
+	AuthenticationTimeout time.Duration
+	// MaxStartups caps the connections not yet past startup (TLS,
+	// StartupMessage, authentication; CancelRequests too); one more is
+	// closed at once with 53300 and logged. 0 means MaxConnections (no cap
+	// when that is 0 too), so that a client cannot hold more connections
+	// open by never finishing startup than it could hold as sessions.
+	MaxStartups int
 	// SlowStatement, when positive, logs every statement that takes at
 	// least this long, with its text (Postgres' log_min_duration_statement;
 	// Postgres' 0, log every statement, is any tiny duration here).
@@ -97,6 +111,12 @@ type cancelKey struct{ pid, secret uint32 }
 func New(ctx context.Context, cfg Config, db Engine, p Planner, log *slog.Logger) (*Server, error) {
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if cfg.AuthenticationTimeout <= 0 {
+		cfg.AuthenticationTimeout = DefaultAuthenticationTimeout
+	}
+	if cfg.MaxStartups <= 0 {
+		cfg.MaxStartups = cfg.MaxConnections
 	}
 	if cfg.CatalogSQL == nil {
 		_, cfg.CatalogSQL = DefaultCatalog()
@@ -400,14 +420,30 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-func (s *Server) addStarting(c net.Conn) bool {
+// errTooManyStartups refuses a connection past Config.MaxStartups.
+var errTooManyStartups = errors.New("too many connections in startup")
+
+// addStarting counts c among the connections in startup; it fails with
+// ErrServerClosed while shutting down and errTooManyStartups past
+// Config.MaxStartups.
+func (s *Server) addStarting(c net.Conn) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shutdown {
-		return false
+		return ErrServerClosed
+	}
+	if s.cfg.MaxStartups > 0 && len(s.starting) >= s.cfg.MaxStartups {
+		return errTooManyStartups
 	}
 	s.starting[c] = struct{}{}
-	return true
+	return nil
+}
+
+// Starting is the number of connections not yet past startup.
+func (s *Server) Starting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.starting)
 }
 
 func (s *Server) removeStarting(c net.Conn) {

@@ -76,16 +76,20 @@ func (s *Server) serveConn(c net.Conn) {
 	if tc, ok := c.(*net.TCPConn); ok {
 		tc.SetNoDelay(true) // Go's default, stated: small responses must not wait
 	}
-	c.SetDeadline(time.Now().Add(startupTimeout))
-	if !s.addStarting(c) {
+	started := time.Now()
+	c.SetDeadline(started.Add(s.cfg.AuthenticationTimeout))
+	if err := s.addStarting(c); err != nil {
+		s.refuseStartup(c, err)
 		return
 	}
-	started := time.Now()
 	counted := &countingConn{Conn: c}
 	st := &startup{srv: s}
 	st.reset(counted)
 	err := st.run()
 	s.removeStarting(c)
+	if err != nil && time.Since(started) >= s.cfg.AuthenticationTimeout && !s.closing() {
+		err = errStartupTimeout
+	}
 	if err != nil {
 		s.logStartupFailure(c, st.params["user"], err)
 		return

@@ -14,9 +14,6 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// startupTimeout bounds how long a client may take to start up and authenticate.
-const startupTimeout = time.Minute
-
 // maxAuthMessage caps a message before the client has logged in, as
 // Postgres caps an authentication token (PG_MAX_AUTH_TOKEN_LENGTH): a
 // client that has not authenticated cannot make the server allocate

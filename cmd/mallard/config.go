@@ -57,6 +57,9 @@ type Config struct {
 	MaxConnections   int
 	StatementStats   int
 	StatementTimeout time.Duration
+	// AuthenticationTimeout and MaxStartups are sqlfront.Config's.
+	AuthenticationTimeout time.Duration
+	MaxStartups           int
 	// ShutdownGrace is how long statements running at SIGTERM or SIGINT
 	// may go on before they are canceled (see shutdown).
 	ShutdownGrace time.Duration
@@ -123,6 +126,13 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	}
 	fs.DurationVar(&cfg.StatementTimeout, "statement-timeout", timeout,
 		"sessions' default statement_timeout, such as 30s or 5m; 0 for none (a session may SET its own) ["+envName("statement-timeout")+"]")
+	authTimeout, err := time.ParseDuration(env("authentication-timeout", sqlfront.DefaultAuthenticationTimeout.String()))
+	if err != nil {
+		authTimeout = -1 // Validate reports it
+	}
+	fs.DurationVar(&cfg.AuthenticationTimeout, "authentication-timeout", authTimeout,
+		"how long a client may take to start up and log in before its connection is closed, as Postgres' authentication_timeout ["+envName("authentication-timeout")+"]")
+	integer(&cfg.MaxStartups, "max-startups", 0, "connections still starting up (logging in) at once; one more is refused with 53300 (0: -max-connections)")
 	grace, err := parseGrace(env("shutdown-grace", defaultShutdownGrace))
 	if err != nil {
 		grace = invalidDuration // Validate reports it
@@ -285,6 +295,12 @@ func (c Config) Validate() error {
 	if c.StatementStats < 0 {
 		return fmt.Errorf("-stat-statements-max %d: want 0 (off) or more", c.StatementStats)
 	}
+	if c.AuthenticationTimeout < 0 {
+		return fmt.Errorf("-authentication-timeout (%s): want a duration such as 60s (0: the default, 60s)", envName("authentication-timeout"))
+	}
+	if c.MaxStartups < 0 {
+		return fmt.Errorf("-max-startups %d: want 0 (as -max-connections) or more", c.MaxStartups)
+	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
 	}
@@ -395,7 +411,8 @@ func minDurationText(d time.Duration) string {
 
 // logSettings are the settings the start-up log line records; never a password.
 func (c Config) logSettings() []any {
-	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "statement_timeout", c.StatementTimeout.String(),
+	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "max_startups", c.MaxStartups,
+		"authentication_timeout", c.AuthenticationTimeout.String(), "statement_timeout", c.StatementTimeout.String(),
 		"log_level", c.LogLevel, "log_min_duration_statement", minDurationText(c.LogMinDuration), "threads", c.Threads,
 		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs,
 		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS, "shutdown_grace", c.ShutdownGrace.String()}
@@ -405,6 +422,7 @@ func (c Config) logSettings() []any {
 func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
 		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout,
+		AuthenticationTimeout: c.AuthenticationTimeout, MaxStartups: c.MaxStartups,
 		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats}
 	var err error
 	switch {
