@@ -73,3 +73,30 @@ func TestStartupsAreBounded(t *testing.T) {
 	}
 	assertServes(t, addr)
 }
+
+// TestFailedLoginsDelayed: each failed login from an address is answered
+// after a delay that grows with the failures in a row (AuthDelay each, at
+// most MaxAuthDelay), as the server records and logs; a successful login
+// forgets them.
+func TestFailedLoginsDelayed(t *testing.T) {
+	creds, err := sqlfront.NewCredentials("mallard", "right")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs testserver.LogBuffer
+	srv, addr := serveLogged(t, sqlfront.Config{Credentials: creds, AuthDelay: 10 * time.Millisecond, MaxAuthDelay: 35 * time.Millisecond}, &logs)
+	for i, want := range []time.Duration{10, 20, 30, 35, 35} {
+		login(t, passwordConnString(addr, "mallard", "wrong", "disable"), "28P01")
+		attempts, delay := srv.FailedLogins("127.0.0.1")
+		if attempts != i+1 || delay != want*time.Millisecond {
+			t.Errorf("after %d failures: recorded %d, delay %v; want %d, %v", i+1, attempts, delay, i+1, want*time.Millisecond)
+		}
+	}
+	if !strings.Contains(logs.String(), "failures=5 delay=35ms") {
+		t.Errorf("the delay is not logged: %s", logs.String())
+	}
+	login(t, passwordConnString(addr, "mallard", "right", "disable"), "")
+	if attempts, _ := srv.FailedLogins("127.0.0.1"); attempts != 0 {
+		t.Errorf("%d failures remembered after a successful login", attempts)
+	}
+}

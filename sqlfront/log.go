@@ -39,7 +39,9 @@ func (s *Server) logStartupFailure(c net.Conn, user string, err error) {
 	var se *sqlstate.Error
 	switch {
 	case errors.As(err, &se) && strings.HasPrefix(string(se.Code), "28"):
-		s.log.Warn("authentication failed", "client", c.RemoteAddr().String(), "user", user, "sqlstate", string(se.Code), "error", se.Message)
+		attempts, delay := s.throttle.record(c.RemoteAddr().String())
+		s.log.Warn("authentication failed", "client", c.RemoteAddr().String(), "user", user, "via", "wire", "sqlstate", string(se.Code),
+			"error", se.Message, "failures", attempts, "delay", delay.String())
 	case errors.Is(err, errStartupTimeout):
 		s.log.Warn("startup timed out: connection closed", "client", c.RemoteAddr().String(), "user", user,
 			"authentication_timeout", s.cfg.AuthenticationTimeout.String())

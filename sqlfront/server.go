@@ -64,6 +64,11 @@ type Config struct {
 	// when that is 0 too), so that a client cannot hold more connections
 	// open by never finishing startup than it could hold as sessions.
 	MaxStartups int
+	// AuthDelay and MaxAuthDelay delay the answer to a failed login: by
+	// AuthDelay times the failures in a row from the client's address, at
+	// most MaxAuthDelay (see loginThrottle). 0 means DefaultAuthDelay and
+	// DefaultMaxAuthDelay.
+	AuthDelay, MaxAuthDelay time.Duration
 	// SlowStatement, when positive, logs every statement that takes at
 	// least this long, with its text (Postgres' log_min_duration_statement;
 	// Postgres' 0, log every statement, is any tiny duration here).
@@ -93,6 +98,8 @@ type Server struct {
 	log     *slog.Logger
 	planner Planner
 	stats   *statements.Table // nil when Config.StatementStats is 0
+	// throttle delays failed logins, wire and HTTP.
+	throttle *loginThrottle
 
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
@@ -132,6 +139,7 @@ func New(ctx context.Context, cfg Config, db Engine, p Planner, log *slog.Logger
 	}
 	return &Server{
 		cfg: cfg, db: db, log: log, planner: p, stats: stats,
+		throttle:  newLoginThrottle(cfg.AuthDelay, cfg.MaxAuthDelay),
 		listeners: map[net.Listener]struct{}{},
 		sessions:  map[cancelKey]*session{},
 		starting:  map[net.Conn]struct{}{},

@@ -128,9 +128,12 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 			return c.fatal(&sqlstate.Error{Code: sqlstate.ProtocolViolation, Message: err.Error()})
 		}
 		if !ok {
+			// Bounded by MaxAuthDelay; the connection keeps its MaxStartups place meanwhile.
+			time.Sleep(c.srv.throttle.failed(c.conn.RemoteAddr().String()))
 			return c.fatal(sqlstate.New(sqlstate.InvalidPassword,
 				"password authentication failed for user %q", c.params["user"]))
 		}
+		c.srv.throttle.succeeded(c.conn.RemoteAddr().String())
 	}
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	c.send(&pgproto3.AuthenticationOk{})

@@ -60,6 +60,8 @@ type Config struct {
 	// AuthenticationTimeout and MaxStartups are sqlfront.Config's.
 	AuthenticationTimeout time.Duration
 	MaxStartups           int
+	// AuthDelay is sqlfront.Config's.
+	AuthDelay time.Duration
 	// ShutdownGrace is how long statements running at SIGTERM or SIGINT
 	// may go on before they are canceled (see shutdown).
 	ShutdownGrace time.Duration
@@ -132,6 +134,12 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	}
 	fs.DurationVar(&cfg.AuthenticationTimeout, "authentication-timeout", authTimeout,
 		"how long a client may take to start up and log in before its connection is closed, as Postgres' authentication_timeout ["+envName("authentication-timeout")+"]")
+	authDelay, err := time.ParseDuration(env("auth-delay", sqlfront.DefaultAuthDelay.String()))
+	if err != nil {
+		authDelay = -1 // Validate reports it
+	}
+	fs.DurationVar(&cfg.AuthDelay, "auth-delay", authDelay, "a failed login (wire or dashboard) is answered after this delay times the failures in a row from its address, at most "+
+		sqlfront.DefaultMaxAuthDelay.String()+", as Postgres' auth_delay ["+envName("auth-delay")+"]")
 	integer(&cfg.MaxStartups, "max-startups", 0, "connections still starting up (logging in) at once; one more is refused with 53300 (0: -max-connections)")
 	grace, err := parseGrace(env("shutdown-grace", defaultShutdownGrace))
 	if err != nil {
@@ -298,6 +306,9 @@ func (c Config) Validate() error {
 	if c.AuthenticationTimeout < 0 {
 		return fmt.Errorf("-authentication-timeout (%s): want a duration such as 60s (0: the default, 60s)", envName("authentication-timeout"))
 	}
+	if c.AuthDelay < 0 {
+		return fmt.Errorf("-auth-delay (%s): want a duration such as 100ms (0: the default)", envName("auth-delay"))
+	}
 	if c.MaxStartups < 0 {
 		return fmt.Errorf("-max-startups %d: want 0 (as -max-connections) or more", c.MaxStartups)
 	}
@@ -412,7 +423,7 @@ func minDurationText(d time.Duration) string {
 // logSettings are the settings the start-up log line records; never a password.
 func (c Config) logSettings() []any {
 	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "max_startups", c.MaxStartups,
-		"authentication_timeout", c.AuthenticationTimeout.String(), "statement_timeout", c.StatementTimeout.String(),
+		"authentication_timeout", c.AuthenticationTimeout.String(), "auth_delay", c.AuthDelay.String(), "statement_timeout", c.StatementTimeout.String(),
 		"log_level", c.LogLevel, "log_min_duration_statement", minDurationText(c.LogMinDuration), "threads", c.Threads,
 		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs,
 		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS, "shutdown_grace", c.ShutdownGrace.String()}
@@ -422,7 +433,7 @@ func (c Config) logSettings() []any {
 func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
 		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout,
-		AuthenticationTimeout: c.AuthenticationTimeout, MaxStartups: c.MaxStartups,
+		AuthenticationTimeout: c.AuthenticationTimeout, MaxStartups: c.MaxStartups, AuthDelay: c.AuthDelay,
 		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats}
 	var err error
 	switch {

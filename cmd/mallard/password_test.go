@@ -77,3 +77,25 @@ func connectAs(addr, user, password string) (*pgx.Conn, error) {
 		}
 	}
 }
+
+// TestFailedDashboardLoginsLogged: a failed HTTP (dashboard) login is
+// logged as a failed wire login is, with the client, the user, the
+// failures in a row from its address and the delay they earned.
+func TestFailedDashboardLoginsLogged(t *testing.T) {
+	httpAddr := freePort(t)
+	s := serveForTest(t, "--http", httpAddr, "--password", "pw", "--auth-delay", "10ms")
+	for range 3 {
+		if code := httpStatus(t, "http://"+httpAddr+"/api/models", "mallard", "wrong"); code != 401 {
+			t.Fatalf("wrong password: %d, want 401", code)
+		}
+	}
+	if code := httpStatus(t, "http://"+httpAddr+"/metrics", "intruder", "wrong"); code != 401 {
+		t.Fatalf("wrong password on /metrics: %d, want 401", code)
+	}
+	logs := s.logs.String()
+	for _, want := range []string{`msg="authentication failed" client=127.0.0.1:`, "user=mallard via=http delay=30ms", "user=intruder via=http delay=40ms"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("log lacks %q: %s", want, logs)
+		}
+	}
+}
