@@ -77,15 +77,16 @@ func (d *DB) globalSettings(ctx context.Context) (map[string]bool, error) {
 // of most settings (default_order, preserve_insertion_order, ...) to
 // every connection, which a Postgres user setting a parameter for a
 // session does not expect, and which would reach other sessions. Other
-// statements are returned unchanged.
-func sessionScoped(query string) string {
+// statements, and those of the settings in global (refused by
+// checkConfined), are returned unchanged.
+func sessionScoped(query string, global map[string]bool) string {
 	m := settingStatement.FindStringSubmatchIndex(query)
 	if m == nil || m[4] >= 0 {
 		return query // not a setting, or scoped
 	}
 	keyword, name := strings.ToLower(query[m[2]:m[3]]), query[m[6]:m[7]]
-	if strings.EqualFold(name, "variable") || keyword == "pragma" && m[8] < 0 {
-		return query // SET VARIABLE, or a PRAGMA call
+	if strings.EqualFold(name, "variable") || keyword == "pragma" && m[8] < 0 || global[strings.ToLower(unquoteIdent(name))] {
+		return query // SET VARIABLE, a PRAGMA call, or a server-wide setting
 	}
 	scoped := "SET SESSION "
 	if keyword == "reset" {

@@ -61,7 +61,7 @@ func (c *Conn) prepare(ctx context.Context, query string, readOnly bool) (*Stmt,
 	stop := c.watch(ctx)
 	defer stop()
 	if c.confined {
-		query = sessionScoped(query)
+		query = sessionScoped(query, c.db.global)
 	}
 	var ps mapping.PreparedStatement
 	if mapping.Prepare(c.conn, query, &ps) == mapping.StateError {
@@ -83,14 +83,14 @@ const multipleStatements = "Cannot prepare multiple statements at once"
 func (c *Conn) prepared(ps mapping.PreparedStatement, query string, readOnly bool) (*Stmt, error) {
 	s := &Stmt{conn: c, ps: ps, query: query}
 	s.describe()
-	if c.confined {
-		if err := s.checkConfined(); err != nil {
+	if readOnly {
+		if err := s.checkReadOnly(); err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
-	if readOnly {
-		if err := s.checkReadOnly(); err != nil {
+	if c.confined {
+		if err := s.checkConfined(); err != nil {
 			s.Close()
 			return nil, err
 		}
