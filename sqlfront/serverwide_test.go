@@ -30,6 +30,8 @@ func TestServerWideSettingsRefused(t *testing.T) {
 		"SET GLOBAL lock_configuration = true",
 		"SET lock_configuration TO true",
 		`SET "lock_configuration" = true`,
+		"/* a comment */ SET lock_configuration = true",
+		"-- a comment\nSET threads = 1",
 		"PRAGMA lock_configuration = true",
 		"RESET lock_configuration",
 		"SET threads = 1",

@@ -25,10 +25,14 @@ import (
 // RESET (PRAGMA name = value is a SET too): optional GLOBAL, SESSION or
 // LOCAL, then the name, bare or double-quoted, and for a PRAGMA whether
 // it assigns.
-var settingStatement = regexp.MustCompile(`(?is)^\s*(set|reset|pragma)\s+(?:(global|session|local)\s+)?("(?:[^"]|"")+"|[a-z_][a-z0-9_.]*)\s*(=)?`)
+var settingStatement = regexp.MustCompile(`(?is)^` + leadingComments + `(set|reset|pragma)\s+(?:(global|session|local)\s+)?("(?:[^"]|"")+"|[a-z_][a-z0-9_.]*)\s*(=)?`)
+
+// leadingComments matches the white space and comments before a
+// statement's first keyword.
+const leadingComments = `(?:\s|--[^\n]*(?:\n|$)|/\*.*?\*/)*`
 
 // pragmaName reads the name of a PRAGMA call.
-var pragmaName = regexp.MustCompile(`(?is)^\s*pragma\s+("(?:[^"]|"")+"|[a-z_][a-z0-9_]*)`)
+var pragmaName = regexp.MustCompile(`(?is)^` + leadingComments + `pragma\s+("(?:[^"]|"")+"|[a-z_][a-z0-9_]*)`)
 
 // globalPragmas are the PRAGMA calls that change the database for every
 // connection rather than the caller's.
@@ -110,8 +114,8 @@ func (s *Stmt) checkConfined() error {
 	switch mapping.PreparedStatementType(s.ps) {
 	case mapping.StatementTypeSet:
 		m := settingStatement.FindStringSubmatch(s.query)
-		if m == nil {
-			return nil
+		if m == nil { // a SET whose setting cannot be told is refused, not guessed
+			return ServerWideSettingError("(unrecognised)")
 		}
 		name := unquoteIdent(m[3])
 		if strings.EqualFold(m[2], "global") || s.conn.db.global[strings.ToLower(name)] {
