@@ -20,6 +20,7 @@ func (e engine) Connect() (sqlfront.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.ConfineSettings() // a client session must not change the server's settings
 	return conn{c}, nil
 }
 

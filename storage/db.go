@@ -83,6 +83,9 @@ type DB struct {
 	calls    sync.Map
 	idents   sync.Map // a connection's id → its *identity, while it is open
 	budget   *Budget  // the memory limit, shared by DuckDB and Mallard's buffers
+	// global names, lower-cased, the settings without a per-connection
+	// value, which confined connections may not change (see confine.go).
+	global map[string]bool
 
 	// Reopen (reopen.go) replaces db and sqldb under mu, one Reopen at a
 	// time (reopening); generation counts the instances, and gate, while a
@@ -128,6 +131,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 		_ = d.Close(ctx)
 		return nil, err
 	}
+	global, err := d.globalSettings(ctx)
+	if err != nil {
+		_ = d.Close(ctx)
+		return nil, err
+	}
+	d.global = global
 	if err := d.registerPGTypes(ctx); err != nil {
 		_ = d.Close(ctx)
 		return nil, err

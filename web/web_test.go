@@ -458,7 +458,7 @@ func TestVendoredChartLibrary(t *testing.T) {
 }
 
 func TestAuthentication(t *testing.T) {
-	s := newStack(t, web.Config{Authenticate: func(user, password string) bool { return user == "mallard" && password == "pw" }})
+	s := newStack(t, web.Config{Authenticate: func(_ context.Context, _, user, password string) bool { return user == "mallard" && password == "pw" }})
 	for _, tc := range []struct {
 		user, password string
 		status         int

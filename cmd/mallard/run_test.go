@@ -37,6 +37,8 @@ func TestConfigValidate(t *testing.T) {
 		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "-log-level"},
 		{"bad log format", func(c *Config) { c.LogFormat = "xml" }, "-log-format"},
 		{"json log", func(c *Config) { c.LogFormat = "json" }, ""},
+		{"bad authentication-timeout", func(c *Config) { c.AuthenticationTimeout = -1 }, "-authentication-timeout"},
+		{"negative max-startups", func(c *Config) { c.MaxStartups = -1 }, "-max-startups"},
 		{"unparsable log-min-duration-statement", func(c *Config) { c.LogMinDuration = invalidDuration }, "-log-min-duration-statement"},
 		{"negative stat-statements-max", func(c *Config) { c.StatementStats = -1 }, "-stat-statements-max"},
 		{"bad tls", func(c *Config) { c.TLS = "yes" }, "-tls"},
