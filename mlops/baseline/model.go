@@ -2,7 +2,8 @@
 // measured against, a ladder from the naive to the classical: the last
 // value, the seasonal naive, the drift, a constant per entity, a pooled
 // autoregression on levels (ols) and on first differences (ar_diff),
-// damped Holt-Winters exponential smoothing (ets) and the Theta method.
+// damped Holt-Winters exponential smoothing (ets), the Theta method and
+// automatic ARIMA (arima).
 // Each is fitted on the training rows given by the samples of
 // series.Split and forecasts every entity of the rows from an origin on
 // (Forecaster); those that predict one row at a time are also Models.
@@ -52,15 +53,17 @@ const (
 	KindETS Kind = "ets"
 	// KindTheta is the Theta method; see Theta.
 	KindTheta Kind = "theta"
+	// KindARIMA is automatic seasonal ARIMA, per entity; see ARIMA.
+	KindARIMA Kind = "arima"
 )
 
 // Kinds returns every Kind, from the simplest baseline to the most
 // elaborate: last_value, seasonal_naive, drift, constant, ols, ar_diff,
-// ets, theta. The order is fixed, so reports list baselines alike.
+// ets, theta, arima. The order is fixed, so reports list baselines alike.
 func Kinds() []Kind {
 	return []Kind{
 		KindLastValue, KindSeasonalNaive, KindDrift, KindConstant,
-		KindOLS, KindARDiff, KindETS, KindTheta,
+		KindOLS, KindARDiff, KindETS, KindTheta, KindARIMA,
 	}
 }
 
