@@ -331,3 +331,14 @@ func atanhAll(x []float64) []float64 {
 	}
 	return x
 }
+
+// ARIMALogLik returns the exact Gaussian log-likelihood of the values y
+// under md's parameters, the innovation variance concentrated out (set to
+// the value that maximises it), as FitARIMA maximises it.
+func ARIMALogLik(md ARIMAModel, y []float64) float64 {
+	sp := armaSpec{order: md.Order, period: max(md.Period, 1), constant: md.Constant, scale: 1}
+	w := difference(y, md.Order.D, md.Order.SD, sp.period)
+	val, _ := sp.ml(w, sp.pack(md.AR, md.MA, md.SAR, md.SMA, md.Mean, false), false)
+	nu := float64(len(w))
+	return -0.5 * (2*nu*val + nu + nu*math.Log(2*math.Pi))
+}

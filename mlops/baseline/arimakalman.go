@@ -31,8 +31,10 @@ type armaFilter struct {
 	steady bool
 	gain   []float64
 	f      float64
+	nz     []int     // the lags j of the nonzero phi[j-1]
 	tmp    []float64 // r x r scratch
 	col    []float64 // r scratch
+	last   []float64 // r scratch
 }
 
 // newARMAFilter returns the filter of the ARMA process with the expanded
@@ -41,8 +43,13 @@ type armaFilter struct {
 func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
 	r := max(len(phi), len(theta)+1)
 	k := &armaFilter{r: r, phi: make([]float64, r), psi: make([]float64, r),
-		a: make([]float64, r), p: make([]float64, r*r), gain: make([]float64, r), tmp: make([]float64, r*r), col: make([]float64, r)}
+		a: make([]float64, r), p: make([]float64, r*r), gain: make([]float64, r), tmp: make([]float64, r*r), col: make([]float64, r), last: make([]float64, r)}
 	copy(k.phi, phi)
+	for j, v := range phi {
+		if v != 0 {
+			k.nz = append(k.nz, j+1)
+		}
+	}
 	k.psi[0] = 1
 	for j := 1; j < r; j++ {
 		if j <= len(theta) {
@@ -185,7 +192,7 @@ func (k *armaFilter) update(w float64) (v, f float64) {
 func (k *armaFilter) transition(x []float64) {
 	r := k.r
 	var last float64
-	for j := 1; j <= r; j++ {
+	for _, j := range k.nz {
 		last += k.phi[j-1] * x[r-j]
 	}
 	copy(x, x[1:])
@@ -194,37 +201,43 @@ func (k *armaFilter) transition(x []float64) {
 
 // advanceCovariance replaces the covariance P, predicted for the row just
 // taken in, by T (P - P e0 e0' P / P00) T' + psi psi', the prediction for
-// the row after, and sets steady once it no longer changes.
+// the row after, and sets steady once it no longer changes. T P T' shifts
+// P up and left but for its last row and column, which the few nonzero
+// autoregressive coefficients (a seasonal model's expanded polynomial is
+// sparse) form.
 func (k *armaFilter) advanceCovariance() {
-	r := k.r
-	m := k.tmp
-	p00 := k.p[0]
-	for i := range r {
-		for j := range r {
-			m[i*r+j] = k.p[i*r+j] - k.p[i*r]*k.p[j*r]/p00
-		}
+	r, p, n, u, last := k.r, k.p, k.tmp, k.col, k.last
+	p00 := p[0]
+	u[r-1] = 0
+	for i := range r - 1 {
+		u[i] = p[(i+1)*r]
 	}
-	// Rows: T m. Then columns: (T m) T'.
-	row := k.col
 	for j := range r {
-		for i := range r {
-			row[i] = m[i*r+j]
+		var s float64
+		for _, l := range k.nz {
+			s += k.phi[l-1] * p[(r-l)*r+j]
 		}
-		k.transition(row)
-		for i := range r {
-			m[i*r+j] = row[i]
-		}
+		last[j] = s
 	}
+	u[r-1] = last[0]
+	for i := range r - 1 {
+		copy(n[i*r+i:i*r+r-1], p[(i+1)*r+i+1:(i+1)*r+r])
+		n[i*r+r-1] = last[i+1]
+	}
+	var corner float64
+	for _, l := range k.nz {
+		corner += k.phi[l-1] * last[r-l]
+	}
+	n[r*r-1] = corner
 	var change float64
 	for i := range r {
-		k.transition(m[i*r : (i+1)*r])
-		for j := range r {
-			v := m[i*r+j] + k.psi[i]*k.psi[j]
-			change = max(change, math.Abs(v-k.p[i*r+j]))
-			k.p[i*r+j] = v
+		for j := i; j < r; j++ {
+			v := n[i*r+j] - u[i]*u[j]/p00 + k.psi[i]*k.psi[j]
+			change = max(change, math.Abs(v-p[i*r+j]))
+			p[i*r+j], p[j*r+i] = v, v
 		}
 	}
-	if change < 1e-12 {
+	if change < 1e-9 {
 		k.steady = true
 		k.f = k.p[0]
 		for i := range r {
