@@ -162,3 +162,26 @@ func (md *ARIMAModel) forecast(y, fc []float64) {
 		full[t], fc[h] = p, p
 	}
 }
+
+// ARIMAOneStepMSE fits AutoARIMA with the given period on the first train
+// values of y and returns the mean squared error of its one-step
+// forecasts of the rest, each from the values before it with the fitted
+// parameters fixed, and the model. It is R's
+// mean((y - fitted(Arima(y, model = auto.arima(y[1:train]))))^2) over
+// the rows after train, the comparison of BenchmarkARIMAParity.
+func ARIMAOneStepMSE(y []float64, period, train int) (float64, ARIMAModel, error) {
+	if train < 1 || train >= len(y) {
+		return 0, ARIMAModel{}, fmt.Errorf("baseline: train %d rows of %d leaves no test rows", train, len(y))
+	}
+	md, err := AutoARIMA(y[:train], period)
+	if err != nil {
+		return 0, md, err
+	}
+	pred := make([]float64, len(y))
+	md.oneStep(y, pred)
+	var sum float64
+	for t := train; t < len(y); t++ {
+		sum += (y[t] - pred[t]) * (y[t] - pred[t])
+	}
+	return sum / float64(len(y)-train), md, nil
+}

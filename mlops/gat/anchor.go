@@ -144,6 +144,8 @@ func (a *Anchor) forecaster() (baseline.Forecaster, error) {
 		f = &baseline.ETS{}
 	case baseline.KindTheta:
 		f = &baseline.Theta{}
+	case baseline.KindARIMA:
+		f = &baseline.ARIMA{}
 	default:
 		return nil, fmt.Errorf("gat: unknown anchor %q", a.Kind)
 	}
@@ -160,7 +162,7 @@ func anchorSpan(kind string, window, season int) int {
 		return max(1, season)
 	case baseline.KindOLS:
 		return window
-	case baseline.KindTheta, baseline.KindDrift:
+	case baseline.KindTheta, baseline.KindDrift, baseline.KindARIMA:
 		return 1
 	case baseline.KindMean:
 		span := 0
