@@ -23,9 +23,8 @@ const (
 // forecast::auto.arima do with their defaults:
 //
 //   - D, at most 1, is 1 when period > 1, y holds more than two seasons
-//     and its seasonal strength exceeds 0.64 (SeasonalStrength); R
-//     measures the strength on an STL decomposition, Mallard on the
-//     classical one;
+//     and the seasonal strength of its STL decomposition exceeds 0.64
+//     (SeasonalStrength);
 //   - d, at most 2, is the number of differences after which the KPSS
 //     test (KPSS) no longer rejects stationarity at the 5% level;
 //   - a constant (the mean, or the drift) is allowed when d+D <= 1;

@@ -63,29 +63,16 @@ func NDiffs(x []float64) int {
 
 // SeasonalStrength returns the strength of the season of period rows in
 // y, max(0, 1 - var(R)/var(S+R)), in [0, 1], with S the seasonal
-// component and R the remainder of the classical additive decomposition
-// (see additiveSeasonal), over the rows where its centred moving average
-// is defined. R's forecast::nsdiffs measures it on an STL decomposition,
-// whose components differ a little, so that series near the threshold
-// may take a different seasonal difference. y holds at least 2*period
-// values; period is at least 2.
+// component and R the remainder of the STL decomposition that R's
+// forecast::nsdiffs measures it on (see stlSeasonal). y holds more than
+// 2*period values; period is at least 2.
 func SeasonalStrength(y []float64, period int) float64 {
-	s := additiveSeasonal(y, period)
-	half := period / 2
-	var rem, both []float64
-	for t := half; t < len(y)-half; t++ {
-		var trend float64
-		for i := -half; i <= half; i++ {
-			w := 1.0
-			if period%2 == 0 && (i == -half || i == half) {
-				w = 0.5
-			}
-			trend += w * y[t+i]
-		}
-		trend /= float64(period)
-		r := y[t] - trend - s[t%period]
-		rem = append(rem, r)
-		both = append(both, r+s[t%period])
+	s, tr := stlSeasonal(y, period)
+	rem := make([]float64, len(y))
+	both := make([]float64, len(y))
+	for t, v := range y {
+		rem[t] = v - s[t] - tr[t]
+		both[t] = rem[t] + s[t]
 	}
 	vb := variance(both)
 	if !(vb > 0) {
