@@ -19,22 +19,26 @@ var errNotStationary = errors.New("baseline: arima autoregression not stationary
 // moving-average representation; the observation is x(t)[0], without
 // noise. The filter starts from the stationary distribution, so its
 // likelihood is the exact Gaussian likelihood.
+//
+// The covariance P of the predicted state is not kept: from the
+// stationary start, P(t+1) - P(t) has rank one, w m w', so the
+// Chandrasekhar recursions (Morf, Sidhu and Kailath 1974) carry only its
+// first column p, the prediction variance F = p[0], and w and m:
+//
+//	p' = p + w m w[0],   F' = F + m w[0]^2,
+//	w' = T (w - (w[0]/F') p'),   m' = m F'/F,
+//
+// starting from p = the autocovariances at lags 0..r-1, w = T p and
+// m = -1/F. A step costs O(r) rather than the O(r^2) of the covariance
+// recursion.
 type armaFilter struct {
 	r   int
 	phi []float64 // r values, zero past p
-	psi []float64 // r values, psi[0] = 1
-	// a and p are the state's mean and covariance (r x r, row-major)
-	// predicted for the next row.
-	a, p []float64
-	// steady is set once the covariance has stopped changing: the gain
-	// and the prediction variance are then fixed.
-	steady bool
-	gain   []float64
-	f      float64
-	nz     []int     // the lags j of the nonzero phi[j-1]
-	tmp    []float64 // r x r scratch
-	col    []float64 // r scratch
-	last   []float64 // r scratch
+	nz  []int     // the lags j of the nonzero phi[j-1]
+	// a is the state's mean predicted for the next row; p, w and m are as
+	// above.
+	a, p, w []float64
+	m       float64
 }
 
 // newARMAFilter returns the filter of the ARMA process with the expanded
@@ -42,36 +46,31 @@ type armaFilter struct {
 // errNotStationary.
 func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
 	r := max(len(phi), len(theta)+1)
-	k := &armaFilter{r: r, phi: make([]float64, r), psi: make([]float64, r),
-		a: make([]float64, r), p: make([]float64, r*r), gain: make([]float64, r), tmp: make([]float64, r*r), col: make([]float64, r), last: make([]float64, r)}
+	k := &armaFilter{r: r, phi: make([]float64, r), a: make([]float64, r), w: make([]float64, r)}
 	copy(k.phi, phi)
 	for j, v := range phi {
 		if v != 0 {
 			k.nz = append(k.nz, j+1)
 		}
 	}
-	k.psi[0] = 1
+	psi := make([]float64, r)
+	psi[0] = 1
 	for j := 1; j < r; j++ {
 		if j <= len(theta) {
-			k.psi[j] = theta[j-1]
+			psi[j] = theta[j-1]
 		}
 		for i := 1; i <= min(j, len(phi)); i++ {
-			k.psi[j] += phi[i-1] * k.psi[j-i]
+			psi[j] += phi[i-1] * psi[j-i]
 		}
 	}
-	gamma, err := autocovariances(phi, theta, k.psi, r)
+	gamma, err := autocovariances(phi, theta, psi, r)
 	if err != nil {
 		return nil, err
 	}
-	for i := range r {
-		for j := i; j < r; j++ {
-			v := gamma[j-i]
-			for l := range i {
-				v -= k.psi[l] * k.psi[l+j-i]
-			}
-			k.p[i*r+j], k.p[j*r+i] = v, v
-		}
-	}
+	k.p = gamma
+	copy(k.w, gamma)
+	k.transition(k.w)
+	k.m = -1 / gamma[0]
 	return k, nil
 }
 
@@ -169,22 +168,24 @@ func (k *armaFilter) next() float64 { return k.a[0] }
 // the row after. It returns the innovation and its variance (relative to
 // the innovation variance).
 func (k *armaFilter) update(w float64) (v, f float64) {
-	r := k.r
+	f = k.p[0]
 	v = w - k.a[0]
-	if !k.steady {
-		k.f = k.p[0]
-		for i := range r {
-			k.gain[i] = k.p[i*r] / k.f
-		}
-	}
-	f = k.f
-	for i := range r {
-		k.a[i] += k.gain[i] * v
+	for i, pi := range k.p {
+		k.a[i] += pi * v / f
 	}
 	k.transition(k.a)
-	if !k.steady {
-		k.advanceCovariance()
+	w0 := k.w[0]
+	mw := k.m * w0
+	for i, wi := range k.w {
+		k.p[i] += wi * mw
 	}
+	fn := k.p[0]
+	c := w0 / fn
+	for i, pi := range k.p {
+		k.w[i] -= c * pi
+	}
+	k.transition(k.w)
+	k.m *= fn / f
 	return v, f
 }
 
@@ -197,53 +198,6 @@ func (k *armaFilter) transition(x []float64) {
 	}
 	copy(x, x[1:])
 	x[r-1] = last
-}
-
-// advanceCovariance replaces the covariance P, predicted for the row just
-// taken in, by T (P - P e0 e0' P / P00) T' + psi psi', the prediction for
-// the row after, and sets steady once it no longer changes. T P T' shifts
-// P up and left but for its last row and column, which the few nonzero
-// autoregressive coefficients (a seasonal model's expanded polynomial is
-// sparse) form.
-func (k *armaFilter) advanceCovariance() {
-	r, p, n, u, last := k.r, k.p, k.tmp, k.col, k.last
-	p00 := p[0]
-	u[r-1] = 0
-	for i := range r - 1 {
-		u[i] = p[(i+1)*r]
-	}
-	for j := range r {
-		var s float64
-		for _, l := range k.nz {
-			s += k.phi[l-1] * p[(r-l)*r+j]
-		}
-		last[j] = s
-	}
-	u[r-1] = last[0]
-	for i := range r - 1 {
-		copy(n[i*r+i:i*r+r-1], p[(i+1)*r+i+1:(i+1)*r+r])
-		n[i*r+r-1] = last[i+1]
-	}
-	var corner float64
-	for _, l := range k.nz {
-		corner += k.phi[l-1] * last[r-l]
-	}
-	n[r*r-1] = corner
-	var change float64
-	for i := range r {
-		for j := i; j < r; j++ {
-			v := n[i*r+j] - u[i]*u[j]/p00 + k.psi[i]*k.psi[j]
-			change = max(change, math.Abs(v-p[i*r+j]))
-			p[i*r+j], p[j*r+i] = v, v
-		}
-	}
-	if change < 1e-9 {
-		k.steady = true
-		k.f = k.p[0]
-		for i := range r {
-			k.gain[i] = k.p[i*r] / k.f
-		}
-	}
 }
 
 // forecast writes into dst the forecasts of the rows after the last taken
