@@ -110,7 +110,7 @@ func TestForecastMethods(t *testing.T) {
 			t.Errorf("forecast(%s): %s %q, want %s containing %q", tt.args, e.Code, e.Message, tt.code, tt.message)
 		}
 	}
-	if e := errorCode(t, conn, "SELECT * FROM forecast('f', method := 'arima')"); !strings.Contains(e.Hint, "seasonal_naive, drift") {
+	if e := errorCode(t, conn, "SELECT * FROM forecast('f', method := 'prophet')"); !strings.Contains(e.Hint, "seasonal_naive, drift") {
 		t.Errorf("unknown method hint %q", e.Hint)
 	}
 }
