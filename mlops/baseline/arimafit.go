@@ -84,7 +84,7 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant}
+	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, len(w))}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
 		return md, fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
@@ -157,6 +157,9 @@ type armaSpec struct {
 	period   int
 	constant bool
 	scale    float64
+	// resid is scratch for the conditional residuals, one per differenced
+	// row; nil to allocate it at each use.
+	resid []float64
 }
 
 // size is the number of parameters.
@@ -229,7 +232,10 @@ func (sp armaSpec) css(w, u []float64) float64 {
 func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 	phi, theta, mu := sp.polys(u, false)
 	nc := len(phi)
-	resid := make([]float64, len(w))
+	resid := sp.resid
+	if len(resid) != len(w) {
+		resid = make([]float64, len(w))
+	}
 	var ssq float64
 	for t := nc; t < len(w); t++ {
 		e := w[t] - mu

@@ -53,17 +53,7 @@ func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
 			k.nz = append(k.nz, j+1)
 		}
 	}
-	psi := make([]float64, r)
-	psi[0] = 1
-	for j := 1; j < r; j++ {
-		if j <= len(theta) {
-			psi[j] = theta[j-1]
-		}
-		for i := 1; i <= min(j, len(phi)); i++ {
-			psi[j] += phi[i-1] * psi[j-i]
-		}
-	}
-	gamma, err := autocovariances(phi, theta, psi, r)
+	gamma, err := autocovariances(phi, theta, r)
 	if err != nil {
 		return nil, err
 	}
@@ -75,90 +65,96 @@ func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
 }
 
 // autocovariances returns the autocovariances at lags 0..n-1 of the ARMA
-// process with unit innovation variance, psi holding at least its first
-// q+1 moving-average weights: the first p+1 solve the linear equations
-// gamma(k) - sum phi_j gamma(|k-j|) = sum_{j>=k} theta_j psi_{j-k}, the
-// rest follow by the recursion.
-func autocovariances(phi, theta, psi []float64, n int) ([]float64, error) {
-	p, q := len(phi), len(theta)
-	rhs := func(k int) float64 {
-		var s float64
-		for j := k; j <= q; j++ {
-			th := 1.0
-			if j > 0 {
-				th = theta[j-1]
+// process with unit innovation variance, or errNotStationary. The
+// process is theta(B) u with u the autoregression phi(B) u = e, so
+//
+//	gamma(k) = sum_i sum_j theta_i theta_j gamma_u(k + i - j)
+//
+// over the nonzero coefficients (theta_0 = 1; a seasonal polynomial has
+// few). gamma_u comes from the partial autocorrelations kappa of phi by
+// the Durbin-Levinson recursion: gamma_u(0) = 1/prod(1 - kappa_k^2) and
+// rho(k) = kappa_k prod_{i<k}(1 - kappa_i^2) + sum_j phi_{k-1,j} rho(k-j),
+// then rho(k) = sum_j phi_j rho(k-j) past p.
+func autocovariances(phi, theta []float64, n int) ([]float64, error) {
+	q := len(theta)
+	lags := n + q
+	gu, err := arAutocovariances(phi, lags)
+	if err != nil {
+		return nil, err
+	}
+	type term struct {
+		lag int
+		c   float64
+	}
+	ma := []term{{0, 1}}
+	for j, v := range theta {
+		if v != 0 {
+			ma = append(ma, term{j + 1, v})
+		}
+	}
+	gamma := make([]float64, n)
+	for k := range gamma {
+		var g float64
+		for _, a := range ma {
+			for _, b := range ma {
+				h := k + a.lag - b.lag
+				if h < 0 {
+					h = -h
+				}
+				g += a.c * b.c * gu[h]
 			}
-			s += th * psi[j-k]
 		}
-		return s
-	}
-	a := make([]float64, (p+1)*(p+1))
-	b := make([]float64, p+1)
-	for k := range p + 1 {
-		a[k*(p+1)+k] += 1
-		for j := 1; j <= p; j++ {
-			l := k - j
-			if l < 0 {
-				l = -l
-			}
-			a[k*(p+1)+l] -= phi[j-1]
-		}
-		b[k] = rhs(k)
-	}
-	if !solveLinear(a, b) {
-		return nil, errNotStationary
-	}
-	gamma := make([]float64, max(n, p+1))
-	copy(gamma, b)
-	for k := p + 1; k < n; k++ {
-		v := rhs(k)
-		for j := 1; j <= p; j++ {
-			v += phi[j-1] * gamma[k-j]
-		}
-		gamma[k] = v
+		gamma[k] = g
 	}
 	if !(gamma[0] > 0) || math.IsInf(gamma[0], 0) {
 		return nil, errNotStationary
 	}
-	return gamma[:n], nil
+	return gamma, nil
 }
 
-// solveLinear solves a x = b in place (x in b) by Gaussian elimination with
-// partial pivoting; a is square and row-major. It reports false for a
-// matrix singular to working precision.
-func solveLinear(a, b []float64) bool {
-	n := len(b)
-	for c := range n {
-		piv := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r*n+c]) > math.Abs(a[piv*n+c]) {
-				piv = r
-			}
-		}
-		if math.Abs(a[piv*n+c]) < 1e-12 {
-			return false
-		}
-		if piv != c {
-			for j := range n {
-				a[c*n+j], a[piv*n+j] = a[piv*n+j], a[c*n+j]
-			}
-			b[c], b[piv] = b[piv], b[c]
-		}
-		for r := c + 1; r < n; r++ {
-			f := a[r*n+c] / a[c*n+c]
-			for j := c; j < n; j++ {
-				a[r*n+j] -= f * a[c*n+j]
-			}
-			b[r] -= f * b[c]
-		}
+// arAutocovariances returns the autocovariances at lags 0..n-1 of the
+// autoregression phi with unit innovation variance, or errNotStationary.
+func arAutocovariances(phi []float64, n int) ([]float64, error) {
+	p := len(phi)
+	if !stationary(phi, 1) {
+		return nil, errNotStationary
 	}
-	for c := n - 1; c >= 0; c-- {
-		for j := c + 1; j < n; j++ {
-			b[c] -= a[c*n+j] * b[j]
+	kappa := toPACF(phi)
+	rho := make([]float64, max(n, p+1))
+	rho[0] = 1
+	prev := make([]float64, p) // phi_{k-1,.}
+	cur := make([]float64, p)
+	v := 1.0 // prod_{i<k} (1 - kappa_i^2)
+	for k := 1; k <= p; k++ {
+		kk := kappa[k-1]
+		r := kk * v
+		for j := 1; j < k; j++ {
+			r += prev[j-1] * rho[k-j]
 		}
-		b[c] /= a[c*n+c]
+		rho[k] = r
+		for j := 1; j < k; j++ {
+			cur[j-1] = prev[j-1] - kk*prev[k-1-j]
+		}
+		cur[k-1] = kk
+		copy(prev, cur[:k])
+		v *= 1 - kk*kk
 	}
-	return true
+	for k := p + 1; k < len(rho); k++ {
+		var r float64
+		for j, ph := range phi {
+			if ph != 0 {
+				r += ph * rho[k-j-1]
+			}
+		}
+		rho[k] = r
+	}
+	if !(v > 0) {
+		return nil, errNotStationary
+	}
+	for k := range rho {
+		rho[k] /= v
+	}
+	return rho[:n], nil
 }
 
 // next is the filter's one-step forecast of the next row.
