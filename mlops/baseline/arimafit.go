@@ -84,7 +84,7 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, len(w))}
+	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w))}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
 		return md, fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
@@ -157,8 +157,9 @@ type armaSpec struct {
 	period   int
 	constant bool
 	scale    float64
-	// resid is scratch for the conditional residuals, one per differenced
-	// row; nil to allocate it at each use.
+	// resid is scratch for the conditional residuals and the centred
+	// series, two values per differenced row; nil to allocate it at each
+	// use.
 	resid []float64
 }
 
@@ -233,17 +234,21 @@ func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 	phi, theta, mu := sp.polys(u, false)
 	nc := len(phi)
 	resid := sp.resid
-	if len(resid) != len(w) {
-		resid = make([]float64, len(w))
+	if len(resid) != 2*len(w) {
+		resid = make([]float64, 2*len(w))
+	}
+	resid, x := resid[:len(w)], resid[len(w):]
+	for t, v := range w {
+		x[t] = v - mu
 	}
 	var ssq float64
 	for t := nc; t < len(w); t++ {
-		e := w[t] - mu
+		e := x[t]
 		for j, ph := range phi {
-			e -= ph * (w[t-j-1] - mu)
+			e -= ph * x[t-j-1]
 		}
-		for j := 0; j < len(theta) && t-j-1 >= nc; j++ {
-			e -= theta[j] * resid[t-j-1]
+		for j, th := range theta[:min(len(theta), t-nc)] {
+			e -= th * resid[t-j-1]
 		}
 		resid[t] = e
 		ssq += e * e
