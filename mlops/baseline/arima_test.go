@@ -199,6 +199,28 @@ func TestARIMAJSON(t *testing.T) {
 	}
 }
 
+// TestARIMAShortSeries checks that series too short for any candidate's
+// AICc still get a model, one that JSON can store and whose forecasts are
+// finite: the evaluate ladder fits arima on every panel it scores.
+func TestARIMAShortSeries(t *testing.T) {
+	for _, y := range [][]float64{{1, 3}, {1, 3, 2}, {1, 3, 2, 5}, {2, 4, 6, 8, 10, 12}} {
+		md, err := baseline.AutoARIMA(y, 1)
+		if err != nil {
+			t.Fatalf("%v: %v", y, err)
+		}
+		f := &baseline.ARIMA{Season: 1, Models: []baseline.ARIMAModel{md}}
+		if _, err := json.Marshal(f); err != nil {
+			t.Errorf("%v: model %+v does not encode: %v", y, md, err)
+		}
+		got := forecast(f, series.Matrix{T: len(y), N: 1, Values: y}, len(y), 3)
+		for k := range got {
+			if math.IsNaN(got[k][0]) || math.IsInf(got[k][0], 0) {
+				t.Errorf("%v: step %d forecast %v", y, k+1, got[k][0])
+			}
+		}
+	}
+}
+
 // stddev is the sample standard deviation of x.
 func stddev(x []float64) float64 {
 	var s, ss float64

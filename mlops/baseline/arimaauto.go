@@ -41,8 +41,10 @@ const (
 //
 // R also rejects models whose estimated parameters have a Hessian with
 // a negative variance; Mallard takes no Hessian and does not. y must
-// hold finite values; AutoARIMA returns an error only when no model at
-// all can be fitted.
+// hold finite values. Where no candidate can be fitted (too few rows for
+// the AICc), the model is ARIMA(0,d,0)(0,D,0) with the mean difference as
+// its constant when d+D <= 1. The error is always nil; it is kept for
+// callers that may meet one in future.
 func AutoARIMA(y []float64, period int) (ARIMAModel, error) {
 	m := max(period, 1)
 	n := len(y)
@@ -229,7 +231,8 @@ func arimaSteps() [16][4]int {
 // final returns the best model fitted by exact likelihood: with the
 // approximation, the candidates are refitted in order of their criterion
 // until one is acceptable. Without any, it falls back to
-// ARIMA(0,d,0)(0,D,0).
+// ARIMA(0,d,0)(0,D,0), fitted if it can be and with the mean difference
+// as its constant otherwise.
 func (s *arimaSearch) final() (ARIMAModel, error) {
 	if !s.approx && !math.IsInf(s.best.ic, 1) {
 		return s.best.model, nil
@@ -246,7 +249,11 @@ func (s *arimaSearch) final() (ARIMAModel, error) {
 			}
 		}
 	}
-	return FitARIMA(s.y, s.period, ARIMAOrder{D: s.d, SD: s.sd}, s.d+s.sd <= 1)
+	order := ARIMAOrder{D: s.d, SD: s.sd}
+	if md, err := FitARIMA(s.y, s.period, order, s.d+s.sd <= 1); err == nil {
+		return md, nil
+	}
+	return fixedARIMA(s.y, s.period, order, s.d+s.sd <= 1), nil
 }
 
 // fixedARIMA is the model of a series whose differences of the order

@@ -73,7 +73,7 @@ var errARIMAFit = errors.New("baseline: arima model cannot be fitted")
 // (tanh of the parameters searched, as R's transform.pars) and the moving
 // averages made invertible after fitting. It returns an error when the
 // start's autoregression is not stationary, as R's arima does, or the
-// rows are too few.
+// rows are too few for the parameters and their AICc.
 func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAModel, error) {
 	return fitARIMA(y, period, order, constant, false)
 }
@@ -106,7 +106,11 @@ func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (AR
 		}
 	}
 	if css {
-		return sp.finishCSS(md, w, init), nil
+		md = sp.finishCSS(md, w, init)
+		if math.IsInf(md.AICc, 0) || math.IsNaN(md.AICc) {
+			return md, fmt.Errorf("%w: %d differenced rows are too few for the AICc of %d parameters", errARIMAFit, len(w), npar+1)
+		}
+		return md, nil
 	}
 	ar, ma, sar, sma, mu := sp.unpack(init, false)
 	if !stationary(ar, 1) || !stationary(sar, 1) {
@@ -125,6 +129,9 @@ func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (AR
 	md.Sigma2 = s2
 	md.LogLik = -0.5 * (2*nu*val + nu + nu*math.Log(2*math.Pi))
 	md.AICc = aicc(-2*md.LogLik+2*float64(npar+1), npar+1, len(w))
+	if math.IsInf(md.AICc, 0) || math.IsNaN(md.AICc) {
+		return md, fmt.Errorf("%w: %d differenced rows are too few for the AICc of %d parameters", errARIMAFit, len(w), npar+1)
+	}
 	return md, nil
 }
 
