@@ -18,7 +18,6 @@ const (
 // converged within bfgsMaxIter iterations. f may return +Inf where it is
 // not defined; the search backs off from such points.
 func bfgs(f func([]float64) float64, x0 []float64) (x []float64, fx float64, converged bool) {
-	const acctol, stepredn, reltest = 1e-4, 0.2, 10.0
 	n := len(x0)
 	b := append([]float64(nil), x0...)
 	fmin := f(b)
@@ -45,24 +44,8 @@ func bfgs(f func([]float64) float64, x0 []float64) (x []float64, fx float64, con
 		}
 		same := 0
 		if proj < 0 {
-			step, fx := 1.0, fmin
-			for {
-				same = 0
-				for i := range b {
-					b[i] = prev[i] + step*t[i]
-					if reltest+prev[i] == reltest+b[i] {
-						same++
-					}
-				}
-				if same == n {
-					break
-				}
-				fx = f(b)
-				if !math.IsNaN(fx) && !math.IsInf(fx, 0) && fx <= fmin+proj*step*acctol {
-					break
-				}
-				step *= stepredn
-			}
+			var fx, step float64
+			same, fx, step = lineSearch(f, prev, t, b, fmin, proj)
 			if math.Abs(fx-fmin) <= bfgsRelTol*(math.Abs(fmin)+bfgsRelTol) {
 				same, fmin = n, math.Min(fmin, fx)
 				if fx > fmin {
@@ -97,6 +80,34 @@ func bfgs(f func([]float64) float64, x0 []float64) (x []float64, fx float64, con
 		if same == n && last == gradCount {
 			return b, fmin, true
 		}
+	}
+}
+
+// lineSearch backs off along the direction t from prev, writing each
+// point tried into b, from step 1 by factors of 0.2 until the value falls
+// by at least 1e-4 of what the slope proj predicts (the Armijo
+// condition) or the step no longer moves any coordinate. It returns how
+// many coordinates the last step left unchanged (len(b) when none moved),
+// the value at b, or fmin if none was computed, and the step.
+func lineSearch(f func([]float64) float64, prev, t, b []float64, fmin, proj float64) (same int, fx, step float64) {
+	const acctol, stepredn, reltest = 1e-4, 0.2, 10.0
+	step, fx = 1.0, fmin
+	for {
+		same = 0
+		for i := range b {
+			b[i] = prev[i] + step*t[i]
+			if reltest+prev[i] == reltest+b[i] {
+				same++
+			}
+		}
+		if same == len(b) {
+			return same, fx, step
+		}
+		fx = f(b)
+		if !math.IsNaN(fx) && !math.IsInf(fx, 0) && fx <= fmin+proj*step*acctol {
+			return same, fx, step
+		}
+		step *= stepredn
 	}
 }
 
