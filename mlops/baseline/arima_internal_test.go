@@ -40,3 +40,34 @@ func TestAutocovariances(t *testing.T) {
 		t.Errorf("AR(1) with phi 1.1: error %v, want errNotStationary", err)
 	}
 }
+
+// TestCSSGradient checks the conditional sum of squares' analytic
+// gradient against central differences, for a seasonal model with every
+// part and a constant, at a point away from zero.
+func TestCSSGradient(t *testing.T) {
+	w := make([]float64, 80)
+	s := uint64(3)
+	for i := range w {
+		s = s*6364136223846793005 + 1442695040888963407
+		w[i] = float64(int64(s>>11))/float64(1<<53) + 0.3*math.Sin(float64(i))
+		if i > 0 {
+			w[i] += 0.5 * w[i-1]
+		}
+	}
+	sp := armaSpec{order: ARIMAOrder{P: 2, Q: 1, SP: 1, SQ: 2}, period: 4, constant: true, scale: 0.7}
+	u := []float64{0.3, -0.2, 0.4, -0.3, 0.2, 0.1, 0.5}
+	g := make([]float64, len(u))
+	sp.cssGradient(w, u, g)
+	const h = 1e-6
+	for i := range u {
+		v := u[i]
+		u[i] = v + h
+		up := sp.css(w, u)
+		u[i] = v - h
+		down := sp.css(w, u)
+		u[i] = v
+		if fd := (up - down) / (2 * h); math.Abs(fd-g[i]) > 1e-6*(1+math.Abs(fd)) {
+			t.Errorf("parameter %d: gradient %v, central difference %v", i, g[i], fd)
+		}
+	}
+}

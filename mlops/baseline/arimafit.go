@@ -67,7 +67,8 @@ var errARIMAFit = errors.New("baseline: arima model cannot be fitted")
 // FitARIMA fits the ARIMA model of the given order to the values y, a
 // season of period rows, with a constant (the mean of the differenced
 // series) when constant is set, as R's arima does with method "CSS-ML":
-// the conditional sum of squares gives the start, then the exact Gaussian
+// the conditional sum of squares gives the start (minimised with its
+// exact gradient, see cssGradient, where R takes central differences), then the exact Gaussian
 // likelihood from the Kalman filter (see armaFilter) is maximised, the
 // autoregressions kept stationary by their partial autocorrelations
 // (tanh of the parameters searched, as R's transform.pars) and the moving
@@ -100,7 +101,7 @@ func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (AR
 		init[npar-1] = mean(w) / sp.scale
 	}
 	if npar > 0 {
-		x, _, ok := bfgs(func(u []float64) float64 { return sp.css(w, u) }, init)
+		x, _, ok := bfgs(func(u []float64) float64 { return sp.css(w, u) }, func(u, g []float64) { sp.cssGradient(w, u, g) }, init)
 		if ok || css {
 			init = x
 		}
@@ -117,7 +118,7 @@ func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (AR
 		return md, fmt.Errorf("%w: non-stationary AR part from CSS", errARIMAFit)
 	}
 	init = sp.pack(ar, maInvert(ma), sar, maInvert(sma), mu, true)
-	x, _, _ := bfgs(func(u []float64) float64 { v, _ := sp.ml(w, u, true); return v }, init)
+	x, _, _ := bfgs(func(u []float64) float64 { v, _ := sp.ml(w, u, true); return v }, nil, init)
 	ar, ma, sar, sma, mu = sp.unpack(x, true)
 	x = sp.pack(ar, maInvert(ma), sar, maInvert(sma), mu, false)
 	val, s2 := sp.ml(w, x, false)

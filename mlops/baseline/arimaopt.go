@@ -13,11 +13,15 @@ const (
 
 // bfgs minimises f from x0 by the variable metric method with a
 // backtracking line search (Nash, Compact Numerical Methods, algorithm
-// 21, the method of R's optim "BFGS"), the gradient taken by central
-// differences. It returns the best point found, its value, and whether it
-// converged within bfgsMaxIter iterations. f may return +Inf where it is
-// not defined; the search backs off from such points.
-func bfgs(f func([]float64) float64, x0 []float64) (x []float64, fx float64, converged bool) {
+// 21, the method of R's optim "BFGS"), the gradient from grad, or taken
+// by central differences when grad is nil. It returns the best point
+// found, its value, and whether it converged within bfgsMaxIter
+// iterations. f may return +Inf where it is not defined; the search backs
+// off from such points.
+func bfgs(f func([]float64) float64, grad func(x, g []float64), x0 []float64) (x []float64, fx float64, converged bool) {
+	if grad == nil {
+		grad = func(x, g []float64) { gradient(f, x, g) }
+	}
 	n := len(x0)
 	b := append([]float64(nil), x0...)
 	fmin := f(b)
@@ -25,7 +29,7 @@ func bfgs(f func([]float64) float64, x0 []float64) (x []float64, fx float64, con
 		return b, fmin, n == 0
 	}
 	g, c, t, prev, bx := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	gradient(f, b, g)
+	grad(b, g)
 	h := identity(n)
 	gradCount, last, iter := 1, 1, 0
 	for {
@@ -54,7 +58,7 @@ func bfgs(f func([]float64) float64, x0 []float64) (x []float64, fx float64, con
 			}
 			if same < n {
 				fmin = fx
-				gradient(f, b, g)
+				grad(b, g)
 				gradCount++
 				iter++
 				if !bfgsUpdate(h, t, g, c, bx, step) {
