@@ -79,7 +79,7 @@ func TestTrainGAT(t *testing.T) {
 		}
 		methods = append(methods, m)
 	}
-	if strings.Join(methods, ",") != "gat,last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta,auto" {
+	if strings.Join(methods, ",") != "gat,last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta,arima,auto" {
 		t.Errorf("evaluate methods %v", methods)
 	}
 	var count int

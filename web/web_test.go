@@ -234,7 +234,7 @@ func TestGATReport(t *testing.T) {
 			t.Errorf("attention into entity %v sums to %v, want 1", target, s)
 		}
 	}
-	if m := r["metrics"].([]any); len(m) != 9 || m[0].(map[string]any)["method"] != "gat" {
+	if m := r["metrics"].([]any); len(m) != 10 || m[0].(map[string]any)["method"] != "gat" {
 		t.Errorf("metrics %v", m)
 	}
 }
