@@ -24,24 +24,16 @@ type parityPanel struct {
 	series [][]float64
 }
 
-// readCSV returns the records of a file of the shared vega data.
-func readCSV(tb testing.TB, name string) [][]string {
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "data", "vega", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return recs[1:]
+// readVega returns the records of a file of the vega data beside the
+// checkout (the benchmark's larger sets; the tests read examples/data).
+func readVega(tb testing.TB, name string) [][]string {
+	return readCSV(tb, filepath.Join("..", "..", "..", "shared", "data", "vega", name))
 }
 
 // unemploymentPanel is the 14 industries' monthly unemployed counts.
 func unemploymentPanel(tb testing.TB) parityPanel {
 	bySeries := map[string]map[int]float64{}
-	for _, r := range readCSV(tb, "unemployment-across-industries.csv") {
+	for _, r := range readVega(tb, "unemployment-across-industries.csv") {
 		y, _ := strconv.Atoi(r[1])
 		mo, _ := strconv.Atoi(r[2])
 		v, _ := strconv.ParseFloat(r[3], 64)
@@ -57,7 +49,7 @@ func unemploymentPanel(tb testing.TB) parityPanel {
 // Seattle and New York, without a season: the yearly one is 365 rows.
 func weatherPanel(tb testing.TB) parityPanel {
 	bySeries := map[string]map[int]float64{}
-	for i, r := range readCSV(tb, "weather.csv") {
+	for i, r := range readVega(tb, "weather.csv") {
 		day, err := time.Parse("2006-01-02", r[1])
 		if err != nil {
 			tb.Fatalf("row %d: %v", i, err)
