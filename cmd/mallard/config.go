@@ -53,6 +53,11 @@ type Config struct {
 	// ShutdownGrace is how long statements running at SIGTERM or SIGINT
 	// may go on before they are canceled (see shutdown).
 	ShutdownGrace time.Duration
+	// QuerySize is Postgres' track_activity_query_size: the bytes of a
+	// statement's text that pg_stat_statements keeps.
+	QuerySize int
+	// MaxPrepared is sessions' default mallard.max_prepared_statements.
+	MaxPrepared int
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -108,6 +113,9 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	boolean(&cfg.RequireTLS, "require-tls", "refuse sessions that do not use TLS (needs -tls or -tls-cert)")
 	integer(&cfg.MaxConnections, "max-connections", 100, "client sessions at once; one more is refused with 53300")
 	integer(&cfg.StatementStats, "stat-statements-max", 5000, "groups of statements pg_stat_statements keeps statistics of (the least called go first); 0 keeps none")
+	integer(&cfg.QuerySize, "track-activity-query-size", 1024, "bytes of each statement's text pg_stat_statements keeps (Postgres' track_activity_query_size), at least 100")
+	integer(&cfg.MaxPrepared, "max-prepared-statements", sqlfront.DefaultMaxPrepared,
+		"sessions' default mallard.max_prepared_statements: prepared statements (protocol and SQL PREPARE) one session may hold; one more fails with 53200")
 	timeout, err := time.ParseDuration(env("statement-timeout", "0s"))
 	if err != nil {
 		timeout = -1 // Validate reports it
@@ -234,6 +242,12 @@ func (c Config) Validate() error {
 	if c.StatementStats < 0 {
 		return fmt.Errorf("-stat-statements-max %d: want 0 (off) or more", c.StatementStats)
 	}
+	if c.QuerySize < 100 {
+		return fmt.Errorf("-track-activity-query-size %d: want at least 100 (bytes)", c.QuerySize)
+	}
+	if c.MaxPrepared < 1 {
+		return fmt.Errorf("-max-prepared-statements %d: want at least 1", c.MaxPrepared)
+	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
 	}
@@ -354,7 +368,8 @@ func (c Config) logSettings() []any {
 func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
 		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout,
-		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats}
+		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats,
+		QuerySize: c.QuerySize, MaxPrepared: c.MaxPrepared}
 	var err error
 	switch {
 	case c.TLSCert != "":
