@@ -13,13 +13,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // procStatus reads field (VmRSS, VmHWM) of the process's /proc status, in bytes.
-func (p *mallardProcess) procStatus(t *testing.T, field string) int64 {
+func (p *mallardProcess) procStatus(t testing.TB, field string) int64 {
 	t.Helper()
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 	if err != nil {
@@ -42,13 +43,13 @@ func (p *mallardProcess) procStatus(t *testing.T, field string) int64 {
 
 // startWithReader starts mallard with the owner's password pw (which the
 // helpers' connections take from PGPASSWORD) and the read-only role's rpw.
-func startWithReader(t *testing.T, name string, flags ...string) *mallardProcess {
+func startWithReader(t testing.TB, name string, flags ...string) *mallardProcess {
 	t.Setenv("PGPASSWORD", "pw")
 	return startMallard(t, filepath.Join(t.TempDir(), name), append(flags, "--password", "pw", "--reader-password", "rpw")...)
 }
 
 // readerConn opens a low-level connection to p as the read-only role.
-func readerConn(t *testing.T, p *mallardProcess) *pgconn.PgConn {
+func readerConn(t testing.TB, p *mallardProcess) *pgconn.PgConn {
 	t.Helper()
 	host, port, _ := net.SplitHostPort(p.addr)
 	c, err := pgconn.Connect(context.Background(),
@@ -62,7 +63,7 @@ func readerConn(t *testing.T, p *mallardProcess) *pgconn.PgConn {
 
 // untilReady sends msgs and reads the answers to ReadyForQuery, returning
 // the error response among them, if any, and how many DataRows came.
-func untilReady(t *testing.T, c *pgconn.PgConn, msgs ...pgproto3.FrontendMessage) (*pgproto3.ErrorResponse, int) {
+func untilReady(t testing.TB, c *pgconn.PgConn, msgs ...pgproto3.FrontendMessage) (*pgproto3.ErrorResponse, int) {
 	t.Helper()
 	fe := c.Frontend()
 	for _, m := range msgs {
@@ -224,5 +225,39 @@ func TestStatementTextBounded(t *testing.T) {
 	}
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_stat_statements WHERE query LIKE '%long_column%'").Scan(&n); err != nil || n != 0 {
 		t.Errorf("after reset: %d groups of the long statement, %v", n, err)
+	}
+}
+
+// TestOutOfMemoryGivesMemoryBack: with --memory-limit 1GiB, a query
+// whose aggregate needs 8 GB fails with 53200 in three sessions one after
+// the other; the
+// server's peak RSS stays within the limit plus 256 MB (the pages one
+// failure freed are reused by the next, not added to), and idle it gives
+// the memory back to the system: RSS falls below 256 MB. Before jemalloc's
+// background threads were on, the peak was 1.8 to 2.0 GB and RSS stayed
+// at 1.0 to 1.7 GB idle.
+func TestOutOfMemoryGivesMemoryBack(t *testing.T) {
+	const limit = 1 << 30
+	p := startWithReader(t, "oom.duckdb", "--memory-limit", "1GiB")
+	for range 3 {
+		c := readerConn(t, p) // a session each, as three clients would
+		e, _ := untilReady(t, c, &pgproto3.Query{String: "SELECT list(i) FROM range(1000000000) t(i)"})
+		c.Close(context.Background())
+		if e == nil || e.Code != "53200" {
+			t.Fatalf("a list of 1e9 integers under a 1 GiB limit gave %+v, want 53200", e)
+		}
+	}
+	peak := p.procStatus(t, "VmHWM")
+	t.Logf("peak RSS %d MB", peak>>20)
+	if peak > limit+256<<20 {
+		t.Errorf("peak RSS %d MB, past the limit + 256 MB", peak>>20)
+	}
+	rss := p.procStatus(t, "VmRSS")
+	for deadline := time.Now().Add(30 * time.Second); rss > 256<<20 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		rss = p.procStatus(t, "VmRSS")
+	}
+	if rss > 256<<20 {
+		t.Errorf("idle RSS %d MB 30 s after the failures, want under 256 MB", rss>>20)
 	}
 }
