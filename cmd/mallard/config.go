@@ -54,9 +54,10 @@ type Config struct {
 	// may go on before they are canceled (see shutdown).
 	ShutdownGrace time.Duration
 	// QuerySize is Postgres' track_activity_query_size: the bytes of a
-	// statement's text that pg_stat_statements keeps.
+	// statement's text that pg_stat_statements keeps; 0 for 1024.
 	QuerySize int
-	// MaxPrepared is sessions' default mallard.max_prepared_statements.
+	// MaxPrepared is sessions' default mallard.max_prepared_statements;
+	// 0 for sqlfront.DefaultMaxPrepared.
 	MaxPrepared int
 }
 
@@ -242,11 +243,11 @@ func (c Config) Validate() error {
 	if c.StatementStats < 0 {
 		return fmt.Errorf("-stat-statements-max %d: want 0 (off) or more", c.StatementStats)
 	}
-	if c.QuerySize < 100 {
-		return fmt.Errorf("-track-activity-query-size %d: want at least 100 (bytes)", c.QuerySize)
+	if c.QuerySize != 0 && c.QuerySize < 100 {
+		return fmt.Errorf("-track-activity-query-size %d: want at least 100 (bytes), or 0 for the default", c.QuerySize)
 	}
-	if c.MaxPrepared < 1 {
-		return fmt.Errorf("-max-prepared-statements %d: want at least 1", c.MaxPrepared)
+	if c.MaxPrepared < 0 {
+		return fmt.Errorf("-max-prepared-statements %d: want at least 1, or 0 for the default", c.MaxPrepared)
 	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
