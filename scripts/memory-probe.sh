@@ -3,7 +3,7 @@
 # (a suspended portal read into memory, long distinct statements, many
 # prepared statements, queries that run out of memory), as the read-only
 # role, each against a fresh server started with --memory-limit 2GB, and
-# prints the server's RSS before, its peak and its RSS 5 s after the
+# prints the server's RSS before, its peak and its RSS 15 s after the
 # session closed, beside the goal: the limit + 256 MB.
 # (BenchmarkMemoryProbe in cmd/mallard; it builds the server itself.)
 #
