@@ -179,7 +179,7 @@ const holdStep = 32 << 20
 
 func (p *portal) reserve(ctx context.Context, budget Engine, n int64) error {
 	release, err := budget.Reserve(ctx, n, fmt.Sprintf("the rows of a suspended portal read into memory so that another statement can run (%s so far)",
-		storageBytes(p.heldBytes)))
+		mib(p.heldBytes)))
 	if err != nil {
 		return err
 	}
@@ -232,8 +232,8 @@ func dataBytes(d arrow.ArrayData) int64 {
 	return n
 }
 
-// storageBytes writes n in MiB.
-func storageBytes(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+// mib writes n in MiB.
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // close releases the result and the batches the portal holds.
 func (p *portal) close() {
