@@ -37,6 +37,10 @@ func (engine) IsInvalidated(err error) bool { return storage.IsInvalidated(err) 
 
 func (engine) ReadOnlyError(what string) error { return storage.ReadOnlyError(what) }
 
+func (e engine) Reserve(ctx context.Context, n int64, what string) (func(), error) {
+	return e.Budget().Reserve(ctx, n, what)
+}
+
 type conn struct{ *storage.Conn }
 
 func (c conn) Prepare(ctx context.Context, query string) (sqlfront.Stmt, error) {

@@ -59,7 +59,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 // start binds and runs p's statement, making p the open portal.
 func (s *session) start(p *portal, simple bool) error {
 	if s.open != nil && s.open != p {
-		if err := s.open.hold(); err != nil {
+		if err := s.open.hold(s.ctx, s.srv.db); err != nil {
 			return err
 		}
 		s.open = nil
@@ -189,6 +189,7 @@ func (s *session) complete(p *portal, sent int64) error {
 	if err != nil {
 		return err
 	}
+	s.notePrepared(p.prep.plan)
 	count := affected
 	if p.enc != nil {
 		count = sent

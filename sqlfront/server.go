@@ -77,6 +77,13 @@ type Config struct {
 	// groups of statements for pg_stat_statements (Postgres'
 	// pg_stat_statements.max); 0 keeps none.
 	StatementStats int
+	// QuerySize is the bytes of each statement's text that
+	// pg_stat_statements keeps, as Postgres' track_activity_query_size;
+	// statements.DefaultQuerySize when 0.
+	QuerySize int
+	// MaxPrepared is the sessions' default mallard.max_prepared_statements;
+	// DefaultMaxPrepared when 0.
+	MaxPrepared int
 	// Observer, when set, is told of sessions and statements, for metrics.
 	Observer Observer
 	// ServerVersion is reported as server_version.
@@ -135,7 +142,7 @@ func New(ctx context.Context, cfg Config, db Engine, p Planner, log *slog.Logger
 	db.OnReopen(func(ctx context.Context) error { return installCatalog(ctx, db, setup) })
 	var stats *statements.Table
 	if cfg.StatementStats > 0 {
-		stats = statements.New(cfg.StatementStats, p.Fingerprint)
+		stats = statements.New(cfg.StatementStats, cfg.QuerySize, p.Fingerprint)
 	}
 	return &Server{
 		cfg: cfg, db: db, log: log, planner: p, stats: stats,

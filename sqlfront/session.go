@@ -64,6 +64,7 @@ type session struct {
 	mirrored      map[string]string // the value of each parameter's DuckDB variable once set, by lower-cased name (see syncParams)
 	tx            byte
 	stmts         map[string]*prepared
+	sqlPrepared   map[string]bool // names of the statements SQL PREPARE holds in DuckDB (see mayPrepare)
 	portals       map[string]*portal
 	skipUntilSync bool
 	open          *portal // the portal whose result holds the DuckDB connection
@@ -112,12 +113,12 @@ func (s *Server) serveConn(c net.Conn) {
 	sess := &session{
 		srv: s, notices: newNotices(), conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
 		readOnly: st.readOnly, started: started, log: s.log, counted: counted, tls: st.encrypted(),
-		tx: txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
+		tx: txIdle, stmts: map[string]*prepared{}, sqlPrepared: map[string]bool{}, portals: map[string]*portal{},
 		act: activity{state: stateIdle, stateChange: time.Now(), appName: st.params["application_name"],
 			statements: map[string]string{}, portals: map[string]string{}},
 	}
 	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
-	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)
+	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout, s.cfg.MaxPrepared)
 	if err := sess.init(); err != nil {
 		db.Close()
 		st.fatal(s.setupFailed(c, st.params["user"], err))

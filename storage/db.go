@@ -196,6 +196,15 @@ func (d *DB) configure(ctx context.Context, cfg Config) error {
 	if err := d.applyMemoryLimit(ctx, cfg.MemoryLimit); err != nil {
 		return err
 	}
+	// jemalloc, DuckDB's allocator on Linux, returns freed pages to the
+	// system only when it allocates or frees again unless its background
+	// threads purge them. Measured with --memory-limit 2GB and SELECT
+	// list(i) FROM range(1e9) failing with 53200 three times: without
+	// them RSS rose 2.0, 2.5, 3.4 GB and stayed at 1.7 GB idle; with them
+	// the peak was 2.0 GB and RSS was back at 76 MB 5 s later.
+	if _, err := d.sqldb.ExecContext(ctx, "SET GLOBAL allocator_background_threads = true"); err != nil {
+		return fmt.Errorf("set allocator_background_threads: %w", err)
+	}
 	if cfg.Sandbox {
 		dirs := cfg.DataDirs
 		if cfg.BackupDir != "" {

@@ -69,6 +69,12 @@ type Config struct {
 	// ShutdownGrace is how long statements running at SIGTERM or SIGINT
 	// may go on before they are canceled (see shutdown).
 	ShutdownGrace time.Duration
+	// QuerySize is Postgres' track_activity_query_size: the bytes of a
+	// statement's text that pg_stat_statements keeps; 0 for 1024.
+	QuerySize int
+	// MaxPrepared is sessions' default mallard.max_prepared_statements;
+	// 0 for sqlfront.DefaultMaxPrepared.
+	MaxPrepared int
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -126,6 +132,9 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	boolean(&cfg.RequireTLS, "require-tls", "refuse sessions that do not use TLS (needs -tls or -tls-cert)")
 	integer(&cfg.MaxConnections, "max-connections", 100, "client sessions at once; one more is refused with 53300")
 	integer(&cfg.StatementStats, "stat-statements-max", 5000, "groups of statements pg_stat_statements keeps statistics of (the least called go first); 0 keeps none")
+	integer(&cfg.QuerySize, "track-activity-query-size", 1024, "bytes of each statement's text pg_stat_statements keeps (Postgres' track_activity_query_size), at least 100")
+	integer(&cfg.MaxPrepared, "max-prepared-statements", sqlfront.DefaultMaxPrepared,
+		"sessions' default mallard.max_prepared_statements: prepared statements (protocol and SQL PREPARE) one session may hold; one more fails with 53200")
 	timeout, err := time.ParseDuration(env("statement-timeout", "0s"))
 	if err != nil {
 		timeout = -1 // Validate reports it
@@ -318,6 +327,12 @@ func (c Config) Validate() error {
 	if c.MaxStartups < 0 {
 		return fmt.Errorf("-max-startups %d: want 0 (as -max-connections) or more", c.MaxStartups)
 	}
+	if c.QuerySize != 0 && c.QuerySize < 100 {
+		return fmt.Errorf("-track-activity-query-size %d: want at least 100 (bytes), or 0 for the default", c.QuerySize)
+	}
+	if c.MaxPrepared < 0 {
+		return fmt.Errorf("-max-prepared-statements %d: want at least 1, or 0 for the default", c.MaxPrepared)
+	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
 	}
@@ -467,7 +482,8 @@ func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
 		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout,
 		AuthenticationTimeout: c.AuthenticationTimeout, MaxStartups: c.MaxStartups, AuthDelay: c.AuthDelay,
-		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats}
+		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats,
+		QuerySize: c.QuerySize, MaxPrepared: c.MaxPrepared}
 	var err error
 	switch {
 	case c.TLSCert != "":

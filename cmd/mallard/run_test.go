@@ -29,6 +29,8 @@ func TestConfigValidate(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", func(*Config) {}, ""},
+		{"query size too small", func(c *Config) { c.QuerySize = 99 }, "-track-activity-query-size 99: want at least 100"},
+		{"negative max prepared", func(c *Config) { c.MaxPrepared = -1 }, "-max-prepared-statements -1"},
 		{"public without password", func(c *Config) { c.Listen = "0.0.0.0:5433" }, "not a loopback address"},
 		{"public with password", func(c *Config) { c.Listen = "0.0.0.0:5433"; c.Password = "p" }, ""},
 		{"localhost", func(c *Config) { c.Listen = "localhost:1" }, ""},
