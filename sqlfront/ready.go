@@ -21,7 +21,7 @@ func (s *Server) CheckSession(ctx context.Context) error {
 	sess.ctx, sess.stop = context.WithCancelCause(ctx)
 	defer sess.stop(nil)
 	// No statement_timeout: ctx bounds the check, and the session has no client to write to.
-	sess.params = newParams(map[string]string{"user": "readyz"}, s.cfg.ServerVersion, 0)
+	sess.params = newParams(map[string]string{"user": "readyz"}, s.cfg.ServerVersion, 0, s.cfg.MaxPrepared)
 	if err := sess.init(); err != nil {
 		return fmt.Errorf("set up a session: %w", err)
 	}
