@@ -58,7 +58,7 @@ func TestTrainGAT(t *testing.T) {
 	// epochs by phase, the deployment, the time of storing.
 	if len(notices) != 37 || !strings.Contains(notices[0], "season 12 from the calendar (the time columns are (year, month))") || !strings.Contains(notices[30], "epoch 30") ||
 		!strings.Contains(notices[30], "val_mse(steps 1..12) ") ||
-		!strings.Contains(notices[31], "anchored to combination of ets, theta, ar_diff, the lowest validation MSE of last_value ") ||
+		!strings.Contains(notices[31], "anchored to combination of ets, theta, ar_diff, the lowest validation MSE of last_value+highway (ar_diff of 12 lags) ") ||
 		!strings.Contains(notices[31], ", combination 0.") || !strings.Contains(notices[31], ", per_entity 0.") ||
 		!strings.Contains(notices[32], "keeps the weights of epoch") || !strings.Contains(notices[32], "over steps 1..12") ||
 		!strings.Contains(notices[33], "validation MSE over steps 1..12 with the graph ") || notices[35] != "train_gat: g@1 is deployed" ||
@@ -84,7 +84,7 @@ func TestTrainGAT(t *testing.T) {
 	}
 	// With this seed the network without the graph validates better, so it is the version's network (gat) and the
 	// graph's network is listed as gat_graph.
-	if strings.Join(methods, ",") != "gat,gat_no_graph,gat_graph,last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta,auto" {
+	if strings.Join(methods, ",") != "gat,gat_no_graph,gat_graph,last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta,arima,auto" {
 		t.Errorf("evaluate methods %v", methods)
 	}
 	var count int

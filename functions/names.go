@@ -2,16 +2,61 @@ package functions
 
 import (
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mallard/mallard/sqlstate"
 )
 
+// MaxNameLength is the most bytes a new model's or scaler's name may
+// have, as Postgres' identifiers (NAMEDATALEN - 1).
+const MaxNameLength = 63
+
+// checkNewName fails with 22023 unless name, the value of argument arg
+// of fn that names something fn creates, is at most MaxNameLength bytes
+// of valid UTF-8 without control characters: such names reach log lines,
+// file names and the dashboard, where a newline could forge a record.
+// The message shows the value escaped and, when long, truncated.
+func checkNewName(fn, arg, name string) error {
+	bad := ""
+	switch {
+	case len(name) > MaxNameLength:
+		bad = "is " + strconv.Itoa(len(name)) + " bytes long"
+	case !utf8.ValidString(name):
+		bad = "is not valid UTF-8"
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		bad = "contains a control character"
+	default:
+		return nil
+	}
+	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s %s; a name is at most %d bytes without control characters",
+		fn, arg, truncatedValue(name), bad, MaxNameLength)
+}
+
+// truncatedValue is name as a Go-quoted string (control characters
+// escaped), cut to its first 40 bytes with "..." when longer.
+func truncatedValue(name string) string {
+	const show = 40
+	if len(name) <= show {
+		return strconv.Quote(name)
+	}
+	cut := show
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return strconv.Quote(name[:cut]) + "..."
+}
+
 // checkModelName refuses a name that no later call could name: '@'
 // separates a model's name from a version ('name@3', see mlops.ParseRef),
-// so a model named 'a@b' would train and then be unreachable. fn is the
-// training function, for the message.
+// so a model named 'a@b' would train and then be unreachable; and one
+// checkNewName refuses. fn is the training function, for the message.
 func checkModelName(fn, name string) error {
+	if err := checkNewName(fn, "model", name); err != nil {
+		return err
+	}
 	if !strings.Contains(name, "@") {
 		return nil
 	}

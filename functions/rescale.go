@@ -109,6 +109,9 @@ func bindRescale(c *call, a args) (*table, error) {
 	if a.given("save_as") && strings.TrimSpace(fit.saveAs) == "" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: save_as must name the scaler")
 	}
+	if err := checkNewName("rescale", "save_as", fit.saveAs); err != nil {
+		return nil, err
+	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) {
 		scaler, err := fit.fit(ctx, c)
 		if err != nil {

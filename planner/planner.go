@@ -96,6 +96,9 @@ func (p *Planner) rewrite(st *plan.Statement, paramTypes []string) {
 		return
 	}
 	node := tree.Stmts[0].Stmt
+	if ps := node.GetPrepareStmt(); ps != nil {
+		st.Prepare = strings.ToLower(ps.Name)
+	}
 	if feature := unsupported(node); feature != "" {
 		st.Unsupported = feature
 		return

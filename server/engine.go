@@ -20,6 +20,7 @@ func (e engine) Connect() (sqlfront.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.ConfineSettings() // a client session must not change the server's settings
 	return conn{c}, nil
 }
 
@@ -35,6 +36,10 @@ func (engine) WithNotifier(ctx context.Context, notify func(message string)) con
 func (engine) IsInvalidated(err error) bool { return storage.IsInvalidated(err) }
 
 func (engine) ReadOnlyError(what string) error { return storage.ReadOnlyError(what) }
+
+func (e engine) Reserve(ctx context.Context, n int64, what string) (func(), error) {
+	return e.Budget().Reserve(ctx, n, what)
+}
 
 type conn struct{ *storage.Conn }
 

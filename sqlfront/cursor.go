@@ -48,7 +48,7 @@ func (s *session) fetch(p *portal, op *plan.CursorOp, simple bool) error {
 			return err
 		}
 	}
-	defer s.setRunning(p.cancel)()
+	defer s.setRunning(p.ctx, p.cancel)()
 	if simple && op.Op == "fetch" {
 		s.w.send(rowDescription(p.cols, p.formats))
 	}

@@ -56,6 +56,11 @@ type Engine interface {
 	ReadOnlyError(what string) error
 	// SpoolDir is the directory for temporary files such as COPY's.
 	SpoolDir() string
+	// Reserve takes n bytes of the server's memory budget for what (a
+	// phrase naming the buffer), lowering what the engine itself may use
+	// by as much, before the caller allocates them; release gives them
+	// back. It fails with 53200 when they do not fit.
+	Reserve(ctx context.Context, n int64, what string) (release func(), err error)
 }
 
 // Conn is one session's connection to the engine, used by the session's

@@ -52,6 +52,11 @@ func (s *session) prepare(st plan.Statement) (*prepared, error) {
 	if err := s.mayRun(st); err != nil {
 		return nil, err
 	}
+	if st.Prepare != "" && !s.sqlPrepared[st.Prepare] {
+		if err := s.mayPrepare(st.Prepare); err != nil {
+			return nil, err
+		}
+	}
 	if st.DDL != nil {
 		p.synth = s.ddlStatement(st)
 		return p, nil
@@ -73,7 +78,7 @@ func (s *session) prepare(st plan.Statement) (*prepared, error) {
 		}
 	}
 	if s.open != nil {
-		if err := s.open.hold(); err != nil {
+		if err := s.open.hold(s.ctx, s.srv.db); err != nil {
 			return nil, err
 		}
 		s.open = nil
@@ -97,6 +102,9 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 	if m.Name != "" {
 		if _, exists := s.stmts[m.Name]; exists {
 			return sqlstate.New(sqlstate.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+		}
+		if err := s.mayPrepare(m.Name); err != nil {
+			return err
 		}
 	}
 	stmts := plan.Split(m.Query)

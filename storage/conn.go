@@ -31,6 +31,8 @@ type Conn struct {
 	id          uint64
 	ident       *identity
 	generation  uint64 // the database instance c belongs to (see DB.Reopen)
+	// confined says c refuses changes of server-wide settings (see ConfineSettings).
+	confined bool
 }
 
 // Connect opens a new native connection to the database.

@@ -60,6 +60,9 @@ func (c *Conn) prepare(ctx context.Context, query string, readOnly bool) (*Stmt,
 	}
 	stop := c.watch(ctx)
 	defer stop()
+	if c.confined {
+		query = sessionScoped(query, c.db.global)
+	}
 	var ps mapping.PreparedStatement
 	if mapping.Prepare(c.conn, query, &ps) == mapping.StateError {
 		msg := mapping.PrepareError(ps)
@@ -82,6 +85,12 @@ func (c *Conn) prepared(ps mapping.PreparedStatement, query string, readOnly boo
 	s.describe()
 	if readOnly {
 		if err := s.checkReadOnly(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if c.confined {
+		if err := s.checkConfined(); err != nil {
 			s.Close()
 			return nil, err
 		}

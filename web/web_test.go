@@ -234,7 +234,7 @@ func TestGATReport(t *testing.T) {
 			t.Errorf("attention into entity %v sums to %v, want 1", target, s)
 		}
 	}
-	if m := r["metrics"].([]any); len(m) != 9 || m[0].(map[string]any)["method"] != "gat" {
+	if m := r["metrics"].([]any); len(m) != 10 || m[0].(map[string]any)["method"] != "gat" {
 		t.Errorf("metrics %v", m)
 	}
 }
@@ -458,7 +458,7 @@ func TestVendoredChartLibrary(t *testing.T) {
 }
 
 func TestAuthentication(t *testing.T) {
-	s := newStack(t, web.Config{Authenticate: func(user, password string) bool { return user == "mallard" && password == "pw" }})
+	s := newStack(t, web.Config{Authenticate: func(_ context.Context, _, user, password string) bool { return user == "mallard" && password == "pw" }})
 	for _, tc := range []struct {
 		user, password string
 		status         int

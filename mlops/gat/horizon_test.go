@@ -14,14 +14,35 @@ import (
 
 func bits(v float64) uint64 { return math.Float64bits(v) }
 
-// TestHorizonOneIsBitIdentical checks that horizon 1 (and 0, that of
-// models stored before horizons) trains exactly as before: the same
-// losses, bit for bit, and the same kept epoch.
-func TestHorizonOneIsBitIdentical(t *testing.T) {
-	for _, h := range []int{0, 1} {
-		if got, _ := horizonRun(t, h); got != goldenOneStep {
-			t.Errorf("horizon %d:\n%s\nwant\n%s", h, got, goldenOneStep)
+// TestHorizonOneIsOneStep checks that horizon 1 trains as before
+// horizons existed: exactly as horizon 0 (models stored before them), the
+// same losses bit for bit and the same kept epoch, and every epoch's
+// validation MSE is the one-step MSE of that epoch's network over the
+// validation samples. (No test pins the bits themselves, see
+// docs/development.md; against the code before horizons, commit 2cdf54b
+// and main at 8bbaadf, this run's bits were compared by hand, equal.)
+func TestHorizonOneIsOneStep(t *testing.T) {
+	m := unemployment(t)
+	zero, _ := horizonRun(t, 0)
+	one, _ := horizonRun(t, 1)
+	if zero != one {
+		t.Errorf("horizon 1:\n%s\nhorizon 0:\n%s", one, zero)
+	}
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Horizon = 3, 1, 12, 1
+	_, val, _, err := cfg.Samples(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = gat.Train(context.Background(), cfg, m, func(e gat.Epoch) error {
+		want, err := e.Snapshot().MSE(m, val)
+		if err != nil || math.Abs(e.ValMSE-want) > 1e-13*want {
+			t.Errorf("epoch %d: val_mse %v, the one-step MSE %v (%v)", e.Epoch, e.ValMSE, want, err)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -31,8 +52,9 @@ func TestHorizonOneIsBitIdentical(t *testing.T) {
 // validation origins, and that it differs from the one-step figure.
 func TestHorizonValidatesRecursively(t *testing.T) {
 	m := unemployment(t)
+	one, _ := horizonRun(t, 1)
 	got, model := horizonRun(t, 12)
-	if got == goldenOneStep || model.Config.Horizon != 12 {
+	if got == one || model.Config.Horizon != 12 {
 		t.Fatalf("horizon 12 trained as horizon 1 (config horizon %d)", model.Config.Horizon)
 	}
 	_, val, _, err := model.Config.Samples(m)
@@ -106,24 +128,6 @@ func TestNoGraphAttendsToItself(t *testing.T) {
 		}
 	}
 }
-
-// goldenOneStep are the losses (bits) and kept epoch of a seeded run on
-// the unemployment data, recorded with the code before horizons existed
-// (commit 2cdf54b): validation one step ahead.
-const goldenOneStep = `1 3f9826ea79b3da8d 3f97d0e5188ce1ae 3f9aae866258fa67
-2 3f9824d1954bc649 3f97ce5fb2f263d5 3f9aa1a5542b32e7
-3 3f982112113d34c0 3f97cb1ac6562fed 3f9a81eff5826ddb
-4 3f981d136fc90cec 3f97c74eba4c20b9 3f9a5fba600f783d
-5 3f98193782cda048 3f97c36b559cdd5f 3f9a3f78402b9ed7
-6 3f981559c2c2e1f4 3f97bf0324e5a9d2 3f9a224f98189efd
-7 3f98113667c25b0f 3f97b9bd9ad58874 3f9a095cd80a8d80
-8 3f980d1941ac9373 3f97b4965a925314 3f99ebc067ae5375
-9 3f9808cee887fabf 3f97ae9088ceb6a9 3f99d663bd9459c7
-10 3f98048fa4bce1c8 3f97a85546350d65 3f99c34b0c0c4d2d
-11 3f980073aa27346d 3f97a2b81f76c74d 3f99b2c57004a475
-12 3f97fc1481ff3089 3f979c1f1c124576 3f99a71729005dc9
-kept 12
-`
 
 // horizonRun trains a short seeded run of the default network with
 // horizon h on the unemployment data and returns its epochs as text

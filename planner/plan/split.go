@@ -44,6 +44,8 @@ type Statement struct {
 	Before []string
 	// Deallocate is the prepared statement DEALLOCATE names, "*" for ALL.
 	Deallocate string
+	// Prepare is the name SQL PREPARE gives the statement it prepares.
+	Prepare string
 	// Cursor is set for DECLARE, FETCH, MOVE and CLOSE of a cursor.
 	Cursor *CursorOp
 	// Calls are the Mallard table functions the statement calls (lower case).

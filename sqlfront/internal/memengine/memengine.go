@@ -61,6 +61,9 @@ func (e *Engine) ReadOnlyError(what string) error {
 	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied to run %s: this session is read-only", what)
 }
 
+// Reserve grants every reservation: memengine has no memory budget.
+func (e *Engine) Reserve(context.Context, int64, string) (func(), error) { return func() {}, nil }
+
 // SpoolDir is the directory New was given.
 func (e *Engine) SpoolDir() string { return e.spool }
 
