@@ -105,7 +105,7 @@ func horizonScores(model *gat.Model, m series.Matrix, season int) ([3]float64, e
 // reuses the network's anchor), and their ratio.
 func timeTwin(ctx context.Context, ds fcData) error {
 	cfg := gat.DefaultConfig()
-	cfg.Season, cfg.Horizon = ds.season, ds.season
+	cfg.Season = ds.season // horizon 1, train_gat's default
 	cfg.Highway = max(cfg.Highway, ds.season)
 	var alone, both []float64
 	for range 3 {

@@ -13,12 +13,12 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// resolveHorizon sets the horizon validation scores (gat.Config.Horizon),
-// once the season is resolved: the one given, which must be at most the
-// validation rows (1 is accepted without validation); a resumed run's
-// own; else one season when the season is above 1, else 1, at most the
-// validation rows. A run across ranks validates one step ahead: its
-// processes do not hold every row.
+// resolveHorizon sets the horizon validation scores (gat.Config.Horizon):
+// the one given, which must be at most the validation rows (1 is accepted
+// without validation); a resumed run's own; else 1, which the horizon
+// study chose over one season on validation at the season's horizon
+// (docs/forecasting-horizon.md). A run across ranks validates one step
+// ahead: its processes do not hold every row.
 func (j *gatJob) resolveHorizon(m series.Matrix, across bool) error {
 	_, val, _, err := j.cfg.Samples(m)
 	if err != nil {
@@ -43,15 +43,7 @@ func (j *gatJob) resolveHorizon(m series.Matrix, across bool) error {
 		}
 		return nil
 	}
-	if j.from != nil {
-		j.cfg.Horizon = max(1, h)
-		return nil
-	}
-	h = 1
-	if j.cfg.Season > 1 && !across {
-		h = j.cfg.Season
-	}
-	j.cfg.Horizon = max(1, min(h, len(val)))
+	j.cfg.Horizon = max(1, h) // a resumed run's own; else 1 (see docs/forecasting-horizon.md)
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 
 // TestTrainGATHorizon checks horizon := h: bad values are refused with
 // 22023 naming the value, the horizon is recorded in the hyperparameters
-// (one season by default), and validation at horizon 12 differs from
+// (1 by default), and validation at horizon 12 differs from
 // validation one step ahead.
 func TestTrainGATHorizon(t *testing.T) {
 	ctx := context.Background()
@@ -34,7 +34,7 @@ func TestTrainGATHorizon(t *testing.T) {
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'h1', epochs := 3, horizon := 1, seed := 4, compare_graph := false)",
 		"SELECT count(*) FROM train_gat('uw', model := 'h12', epochs := 3, horizon := 12, seed := 4, compare_graph := false)",
 		"SELECT count(*) FROM train_gat('uw', model := 'hd', epochs := 1, compare_graph := false)")
-	for model, want := range map[string]string{"h1": "1", "h12": "12", "hd": "12"} {
+	for model, want := range map[string]string{"h1": "1", "h12": "12", "hd": "1"} {
 		if got := scanOne[string](t, conn, "SELECT hyperparameters->>'horizon' FROM mlops.models WHERE name = '"+model+"'"); got != want {
 			t.Errorf("%s: hyperparameters horizon %s, want %s", model, got, want)
 		}
@@ -56,7 +56,7 @@ func TestNoGraphTwin(t *testing.T) {
 	var notices []string
 	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
 	scaledUnemployment(t, conn)
-	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'tw', epochs := 4, scaler := 'u', seed := 1)")
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'tw', epochs := 4, scaler := 'u', seed := 1, horizon := 12)")
 	found := false
 	for _, n := range notices {
 		found = found || strings.Contains(n, "validation MSE over steps 1..12 with the graph ") && strings.Contains(n, "without it (self loops only, gat_no_graph")
