@@ -18,9 +18,10 @@ var bindModes = []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryEx
 // of Mallard's functions, positional and named, in every exec mode: the
 // result has the columns the values give (forecast's time column is the
 // model's) with their real types, and an aggregate over a function is
-// typed as the aggregate (count(*) is bigint, not text). Parameters are
-// passed as strings: DuckDB cannot tell their types before the function
-// is bound, so they are described as text (see docs/postgres-compatibility.md).
+// typed as the aggregate (count(*) is bigint, not text). A parameter the
+// statement casts ($3::int) is described with the cast's type, so pgx
+// encodes a Go int for it; DuckDB cannot tell it before the function is
+// bound.
 func TestBindParametersInArguments(t *testing.T) {
 	ctx := context.Background()
 	addr := startServer(t)
@@ -34,11 +35,11 @@ func TestBindParametersInArguments(t *testing.T) {
 			model := "bp" + string(rune('a'+i))
 			var epochs int
 			err := conn.QueryRow(ctx, "SELECT count(*) FROM train_gat($1, model := $2, epochs := $3::int, window := 4, season := 1)",
-				"bp_wide", model, "2").Scan(&epochs)
+				"bp_wide", model, 2).Scan(&epochs)
 			if err != nil || epochs != 2 {
 				t.Fatalf("train_gat with parameters: %d epochs, %v", epochs, err)
 			}
-			rows, err := conn.Query(ctx, "SELECT * FROM forecast($1, steps := $2::int)", model, "1")
+			rows, err := conn.Query(ctx, "SELECT * FROM forecast($1, steps := $2::int)", model, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -94,6 +94,7 @@ func (p *Planner) rewrite(st *plan.Statement, paramTypes []string) {
 		if err != nil && st.Kind == plan.KindQuery {
 			p.nameListColumns(st)
 		}
+		st.ParamCasts = scanParamCasts(st.Text)
 		return
 	}
 	node := tree.Stmts[0].Stmt
@@ -136,7 +137,7 @@ func (p *Planner) rewrite(st *plan.Statement, paramTypes []string) {
 	r.nameColumns(node)
 	st.Before = r.serialColumns(node)
 	r.statement(node)
-	st.ArrayParams = r.arrayParams
+	st.ArrayParams, st.ParamCasts = r.arrayParams, r.paramCasts
 	r.changed = r.changed || ddl != nil || unicodeEscapes(st.Text)
 	if !r.changed {
 		if len(r.aliases) > 0 {

@@ -129,7 +129,10 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 }
 
 // paramOIDs takes the client's parameter types and fills the rest from
-// DuckDB, or as text for a statement the front end runs itself.
+// DuckDB, or as text for a statement the front end runs itself. Where
+// DuckDB cannot tell a parameter's type (it binds a table function given
+// one only when the statement runs), the type the statement casts it to
+// stands for it, as Postgres infers it.
 func paramOIDs(p *prepared, given []uint32) []uint32 {
 	if p.declared != nil {
 		p = p.declared // DECLARE's parameters are its query's
@@ -145,6 +148,8 @@ func paramOIDs(p *prepared, given []uint32) []uint32 {
 	for i := range oids {
 		if i < len(given) && given[i] != 0 {
 			oids[i] = given[i]
+		} else if oid, ok := castOID(p, i); ok {
+			oids[i] = oid
 		} else if p.stmt != nil && i < len(p.stmt.Params()) {
 			oids[i] = pgcodec.TypeFor(p.stmt.Params()[i]).OID
 		} else if p.synth != nil {
@@ -365,3 +370,12 @@ func (s *session) dropTemporary() error {
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// castOID is the type statement p casts parameter i to, where DuckDB
+// could not tell the parameter's type.
+func castOID(p *prepared, i int) (uint32, bool) {
+	if p.stmt == nil || i >= len(p.stmt.Params()) || p.stmt.Params()[i].ID != sqltype.Invalid || i >= len(p.plan.ParamCasts) {
+		return 0, false
+	}
+	return pgcodec.OIDByName(p.plan.ParamCasts[i])
+}
