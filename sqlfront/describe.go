@@ -11,10 +11,14 @@ import (
 // any kind; it never fails for a statement or portal that exists.
 //
 // A statement whose result columns depend on its parameters' values (see
-// prepared.columnsKnown) is described with NoData, since Postgres describes
-// a statement from its parameters' types alone and DuckDB cannot; its
-// portal is described by running it, so that Describe of the portal, which
-// every driver sends before Execute, has the columns the rows will have.
+// prepared.columnsKnown) cannot be described before Bind: Postgres
+// describes a statement from its parameters' types alone, DuckDB cannot.
+// Its Describe is answered when the next message comes: if that is a Bind
+// of the statement (pgjdbc sends Parse, Describe, Bind, Execute at once),
+// with the columns of the portal run with the Bind's values; otherwise
+// with NoData. Its portal is described by running it, so that Describe of
+// the portal, which most drivers send before Execute, has the columns the
+// rows will have.
 func (s *session) handleDescribe(m *pgproto3.Describe) error {
 	switch m.ObjectType {
 	case 'S':
@@ -41,8 +45,40 @@ func (s *session) describeStatement(name string) error {
 		cols := prep.stmt.Columns()
 		s.w.send(rowDescription(cols, make([]int16, len(cols))))
 		return nil
+	case prep.returnsRows():
+		s.described, s.describedName = prep, name
+		return nil
 	}
 	s.w.send(&pgproto3.NoData{})
+	return nil
+}
+
+// settleDescribe answers a waiting Describe of a statement (see
+// handleDescribe) with NoData, unless msg is a Bind of it, which answers it.
+func (s *session) settleDescribe(msg pgproto3.FrontendMessage) {
+	if s.described == nil {
+		return
+	}
+	if b, ok := msg.(*pgproto3.Bind); ok && b.PreparedStatement == s.describedName && s.stmts[b.PreparedStatement] == s.described {
+		return
+	}
+	s.described = nil
+	s.w.send(&pgproto3.NoData{})
+}
+
+// describeBound answers the waiting Describe of prep with the columns of
+// p, its portal just bound, which it runs to know them.
+func (s *session) describeBound(prep *prepared, p *portal) error {
+	if s.described != prep {
+		return nil
+	}
+	s.described = nil
+	cols, err := s.portalColumns(p)
+	if err != nil {
+		s.w.send(&pgproto3.NoData{})
+		return err
+	}
+	s.w.send(rowDescription(cols, nil))
 	return nil
 }
 

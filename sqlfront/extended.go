@@ -162,6 +162,15 @@ func paramOIDs(p *prepared, given []uint32) []uint32 {
 }
 
 func (s *session) handleBind(m *pgproto3.Bind) error {
+	err := s.bind(m)
+	if s.described != nil { // the Bind failed before it could answer the Describe
+		s.described = nil
+		s.w.send(&pgproto3.NoData{})
+	}
+	return err
+}
+
+func (s *session) bind(m *pgproto3.Bind) error {
 	prep, ok := s.stmts[m.PreparedStatement]
 	if !ok {
 		return sqlstate.New(sqlstate.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
@@ -204,6 +213,11 @@ func (s *session) handleBind(m *pgproto3.Bind) error {
 		p.formats = resolveFormats(m.ResultFormatCodes, prep.columnCount())
 	}
 	s.portals[m.DestinationPortal] = p
+	if err := s.describeBound(prep, p); err != nil {
+		p.close()
+		delete(s.portals, m.DestinationPortal)
+		return err
+	}
 	s.w.send(&pgproto3.BindComplete{})
 	return nil
 }

@@ -63,6 +63,10 @@ type session struct {
 	stmts         map[string]*prepared
 	portals       map[string]*portal
 	skipUntilSync bool
+	// described is the statement whose Describe waits for the next
+	// message (see describeStatement), named describedName.
+	described     *prepared
+	describedName string
 	open          *portal // the portal whose result holds the DuckDB connection
 }
 
@@ -204,6 +208,7 @@ func (s *session) dispatch(msg pgproto3.FrontendMessage) (err error) {
 			err = s.recovered(msg, panicError(r))
 		}
 	}()
+	s.settleDescribe(msg)
 	return s.handleMessage(msg)
 }
 

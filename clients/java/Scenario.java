@@ -149,6 +149,8 @@ public final class Scenario {
         check("Mallard: train_gat with parameters, prepareThreshold=1", () -> mallardTrain(props));
         check("Mallard: forecast with a parameter, prepareThreshold=1, 3 executions", () -> mallardForecast(props));
         check("Mallard: setFetchSize over forecast with a parameter, autocommit off", this::mallardFetchSize);
+        check("Mallard: forecast with stringtype=unspecified (statement described before Bind)",
+              () -> mallardUnspecified(props));
         closeQuietly(conn);
         closeQuietly(other);
     }
@@ -218,6 +220,25 @@ public final class Scenario {
                     expect(rs.getObject(1), 3L, "count(*) as a long");
                 }
             }
+        }
+    }
+
+    /** With stringtype=unspecified pgjdbc describes the statement, not the portal, before reading rows. */
+    void mallardUnspecified(Properties props) throws SQLException {
+        Properties p = new Properties();
+        p.putAll(props);
+        p.setProperty("stringtype", "unspecified");
+        try (Connection c = preparing(p); PreparedStatement ps = c.prepareStatement(
+                "SELECT * FROM forecast(?, steps := 1)")) {
+            ps.setString(1, "java_gat");
+            int rows = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                expect(rs.getMetaData().getColumnName(2), "period", "column 2");
+                while (rs.next()) {
+                    rows++;
+                }
+            }
+            expect(rows, 3, "rows");
         }
     }
 
