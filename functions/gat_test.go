@@ -109,7 +109,7 @@ func TestTrainGATErrors(t *testing.T) {
 		{"infinite clip", "'uw', model := 'e', clip := 1e308 * 10", "22023", "clip := +Inf is out of range"},
 		{"NaN lr", "'uw', model := 'e', lr := 'NaN'::double", "22023", "lr := NaN is out of range"},
 		{"one entity", "'SELECT year, month, agriculture FROM uw', model := 'e'", "22023", "at least 2"},
-		{"text entity", "'labels', model := 'e'", "42804", "column label has type VARCHAR"},
+		{"text entity", "'labels', model := 'e'", "42804", "column label has type text"},
 		{"null cell", "'withnull', model := 'e'", "22004", "column agriculture has a NULL"},
 		{"model missing", "'uw'", "42883", "model is required"},
 		{"bad optimizer", "'uw', model := 'e', optimizer := 'rmsprop'", "22023", "optimizer := 'rmsprop'"},

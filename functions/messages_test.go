@@ -46,6 +46,13 @@ func TestMessagesPointToTheFix(t *testing.T) {
 		{"unknown named arguments", "SELECT * FROM train_recommender('ratings', model := 'r', hiden := [2], epoch := 1)", "42883",
 			[]string{"train_recommender has no arguments named hiden, epoch"}, []string{"hidden (a list of integers from 1 to 1024)"},
 			[]string{"mallard_connection", "VARCHAR"}},
+		{"positional after the model", "SELECT * FROM forecast('m', 4)", "42883",
+			[]string{"forecast takes 1 positional argument (model), but the call gives 2"},
+			[]string{"the arguments after model by name, as name := value", "steps (an integer)"},
+			[]string{"mallard_connection", "VARCHAR"}},
+		{"no positional", "SELECT * FROM recommend(user_id := 3)", "42883",
+			[]string{"recommend takes 1 positional argument (model), but the call gives 0"},
+			[]string{"recommend(model, "}, []string{"mallard_connection", "VARCHAR"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

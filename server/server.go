@@ -63,7 +63,7 @@ type Server struct {
 func Catalog() (plan.Catalog, []string) {
 	cat, install := sqlfront.DefaultCatalog()
 	names := functions.Surface()
-	cat.Functions, cat.Operations = names.Table, names.Operations
+	cat.Functions, cat.Positional, cat.Operations = names.Table, names.Positional, names.Operations
 	cat.Scalars = append(names.Scalars, ops.Scalars()...)
 	cat.Views = append(cat.Views, ops.Views()...)
 	return cat, install

@@ -89,7 +89,9 @@ type Conn interface {
 type Stmt interface {
 	// Params are the types of the statement's parameters, $1 first.
 	Params() []sqltype.Type
-	// Columns are the result columns, where the statement returns rows.
+	// Columns are the result columns, where the statement returns rows;
+	// none where they are known only once it runs (they depend on the
+	// values of its parameters), when Rows has them.
 	Columns() []sqltype.Column
 	// Result says whether executing it produces rows, a count or nothing.
 	Result() sqltype.Result

@@ -161,9 +161,17 @@ func (s *Stmt) describe() {
 		mapping.DestroyLogicalType(&lt)
 	}
 	s.result = resultOf(mapping.PreparedStatementType(s.ps), s.cols)
-	if s.result != ResultRows {
+	if s.result != ResultRows || unbound(s.cols) {
 		s.cols = nil
 	}
+}
+
+// unbound reports whether DuckDB described a statement's result as its
+// placeholder for columns it cannot know before the parameters' values
+// are: one column of no type. A table function given a parameter as an
+// argument is bound only when the statement runs.
+func unbound(cols []Column) bool {
+	return len(cols) == 1 && cols[0].Type.ID == TypeInvalid
 }
 
 // resultOf says what a statement of DuckDB type t with result columns cols
@@ -188,7 +196,9 @@ func resultOf(t mapping.StatementType, cols []Column) Result {
 // TypeInvalid or TypeAny where it could not.
 func (s *Stmt) Params() []Type { return s.params }
 
-// Columns are the result columns of a statement that returns rows.
+// Columns are the result columns of a statement that returns rows; none
+// while they depend on the values of its parameters (see unbound), when
+// the result of Query has them.
 func (s *Stmt) Columns() []Column { return s.cols }
 
 // Result says what executing the statement produces.
