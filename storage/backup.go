@@ -21,8 +21,14 @@ var backups atomic.Int64
 // next value), index and macro, Mallard's mlops schema included. A
 // server started on the file serves the copy. path must not exist yet;
 // the sandbox (Config's data directories) decides where it may be
-// written, as for any file SQL names.
+// written, as for any file SQL names, and it may not be one of Mallard's
+// own (see fileGuard).
 func (d *DB) Backup(ctx context.Context, path string) error {
+	if d.guard != nil {
+		if err := d.guard.check(path, "mallard.backup"); err != nil {
+			return err
+		}
+	}
 	var name string
 	if err := d.sqldb.QueryRowContext(ctx, "SELECT current_database()").Scan(&name); err != nil {
 		return errorFromMessage(err.Error(), "")

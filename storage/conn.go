@@ -79,8 +79,13 @@ func (c *Conn) Close() error {
 
 // Exec prepares and runs one of Mallard's own statements, discarding any
 // rows. Unlike Prepare it runs on a read-only connection what the
-// connection could not: Mallard's settings and transaction control.
+// connection could not: Mallard's settings and transaction control. Like
+// Prepare it refuses to write the registry (the statements a session's
+// DDL becomes run here).
 func (c *Conn) Exec(ctx context.Context, query string) error {
+	if err := c.checkRegistryWrite(ctx, query); err != nil {
+		return err
+	}
 	st, err := c.prepare(ctx, query, false)
 	if err != nil {
 		return err

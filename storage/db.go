@@ -44,6 +44,11 @@ type Config struct {
 	// sandboxed database gets when it reaches outside DataDirs: it says
 	// how whoever starts the server widens them.
 	SandboxHint string
+	// Protected are directories of Mallard's own besides the database's
+	// (the job directory): no statement a session prepares may read or
+	// write in them, nor in the database file, its WAL, the spool or
+	// DuckDB's temporary directory (see Conn.Prepare).
+	Protected []string
 }
 
 // Validate reports the first problem with c.
@@ -79,6 +84,7 @@ type DB struct {
 	calls    sync.Map
 	idents   sync.Map // a connection's id → its *identity, while it is open
 	budget   *Budget  // the memory limit, shared by DuckDB and Mallard's buffers
+	guard    *fileGuard
 
 	// Reopen (reopen.go) replaces db and sqldb under mu, one Reopen at a
 	// time (reopening); generation counts the instances, and gate, while a
@@ -118,6 +124,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 	if err := d.registerPGTypes(ctx); err != nil {
 		_ = d.Close(ctx)
 		return nil, err
+	}
+	if err := d.openGuard(ctx, protectedDirs(cfg.Protected)); err != nil {
+		_ = d.Close(ctx)
+		return nil, fmt.Errorf("guard the database's files: %w", err)
 	}
 	return d, nil
 }
