@@ -338,3 +338,28 @@ func registryRefused(t *testing.T, q string, err error) {
 		t.Errorf("%s: got %v, want 42501 with a hint naming mlops.drop", q, err)
 	}
 }
+
+// TestOwnFilesSurviveKill: after COPY onto the database file and onto its
+// WAL is refused, a server killed with SIGKILL restarts with every
+// committed row, those only in the WAL included.
+func TestOwnFilesSurviveKill(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "k.duckdb")
+	server := startMallard(t, dbPath)
+	conn := server.connect(t)
+	execAll(t, conn, "CREATE TABLE keep AS SELECT 42 AS x", "CHECKPOINT", "INSERT INTO keep VALUES (43)")
+	for _, target := range []string{dbPath, dbPath + ".wal"} {
+		q := "COPY (SELECT 'garbage' g) TO " + literalOf(target) + " (FORMAT csv, use_tmp_file false)"
+		_, err := conn.Exec(context.Background(), q)
+		refused(t, q, err, target)
+	}
+	server.kill(t)
+	conn = startMallard(t, dbPath).connect(t)
+	r, err := conn.Query(context.Background(), "SELECT x FROM keep ORDER BY x")
+	var rows []int32
+	if err == nil {
+		rows, err = pgx.CollectRows(r, pgx.RowTo[int32])
+	}
+	if err != nil || fmt.Sprint(rows) != "[42 43]" {
+		t.Fatalf("after SIGKILL and a restart, keep holds %v (%v), want [42 43]", rows, err)
+	}
+}
