@@ -31,6 +31,9 @@ type Conn struct {
 	id          uint64
 	ident       *identity
 	generation  uint64 // the database instance c belongs to (see DB.Reopen)
+	// mlopsPath says whether c's schema or search path may hold the
+	// registry's schema (see notePath).
+	mlopsPath bool
 }
 
 // Connect opens a new native connection to the database.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
@@ -89,5 +90,46 @@ func TestGuardRefusesOwnFiles(t *testing.T) {
 			continue
 		}
 		st.Close()
+	}
+}
+
+// BenchmarkGuardedPrepare measures what the guards add to Prepare:
+// guarded Prepare against PrepareOwn (no guard) of the same statements,
+// in the same run, printing the ratio.
+func BenchmarkGuardedPrepare(b *testing.B) {
+	dir := b.TempDir()
+	ctx := context.Background()
+	d, err := storage.Open(ctx, storage.Config{Path: filepath.Join(dir, "b.duckdb")}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close(ctx)
+	c, err := d.Connect()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	csv := filepath.Join(dir, "x.csv")
+	if err := os.WriteFile(csv, []byte("a\n1\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Exec(ctx, "CREATE TABLE t (a INTEGER)"); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{"SELECT a FROM t WHERE a = 1", "INSERT INTO t VALUES (1)", "SELECT * FROM read_csv('" + csv + "')"} {
+		var ns [2]float64
+		for i, prepare := range []func(context.Context, string) (*storage.Stmt, error){c.PrepareOwn, c.Prepare} {
+			const n = 2000
+			start := time.Now()
+			for range n {
+				st, err := prepare(ctx, q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				st.Close()
+			}
+			ns[i] = float64(time.Since(start).Nanoseconds()) / n
+		}
+		b.Logf("%s: unguarded %.1f µs, guarded %.1f µs, ratio %.2f", q, ns[0]/1e3, ns[1]/1e3, ns[1]/ns[0])
 	}
 }

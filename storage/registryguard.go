@@ -25,13 +25,44 @@ const registryHint = "The registry changes only through Mallard's functions: mlo
 // current schema is mlops, or mlops is on its search path and holds a
 // relation of that name.
 func (c *Conn) checkRegistryWrite(ctx context.Context, query string) error {
-	targets, verb := writeTarget(scanSQL(query))
+	toks := scanSQL(query)
+	c.notePath(toks)
+	targets, verb := writeTarget(toks)
 	for _, target := range targets {
 		if err := c.checkTarget(ctx, target, verb); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// notePath records in c.mlopsPath whether the last statement on c that
+// set its schema or search path (SET, RESET, USE) named mlops: only then
+// can an unqualified name resolve into the registry, and only then does
+// registryOnPath ask DuckDB, which costs a query.
+func (c *Conn) notePath(toks []token) {
+	if len(toks) == 0 || toks[0].kind != tokWord {
+		return
+	}
+	switch toks[0].text {
+	case "use":
+	case "set", "reset":
+		found := false
+		for _, t := range toks[1:] {
+			found = found || t.kind == tokWord && (t.text == "search_path" || t.text == "schema")
+		}
+		if !found {
+			return
+		}
+	default:
+		return
+	}
+	c.mlopsPath = false
+	for _, t := range toks[1:] {
+		if strings.Contains(strings.ToLower(t.text), registrySchema) {
+			c.mlopsPath = true
+		}
+	}
 }
 
 // checkTarget is checkRegistryWrite of one relation (or schema) it writes.
@@ -44,6 +75,8 @@ func (c *Conn) checkTarget(ctx context.Context, target []string, verb string) er
 			if target[0] != registrySchema {
 				return nil
 			}
+		} else if !c.mlopsPath {
+			return nil
 		} else if on, err := c.registryOnPath(ctx, target[0], verb == "create"); err != nil || !on {
 			return err
 		}
