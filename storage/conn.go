@@ -83,11 +83,16 @@ func (c *Conn) Close() error {
 // Exec prepares and runs one of Mallard's own statements, discarding any
 // rows. Unlike Prepare it runs on a read-only connection what the
 // connection could not: Mallard's settings and transaction control. Like
-// Prepare it refuses to write the registry (the statements a session's
-// DDL becomes run here).
+// Prepare it refuses to write the registry and to name Mallard's own
+// files (the statements a session's DDL becomes run here).
 func (c *Conn) Exec(ctx context.Context, query string) error {
 	if err := c.checkRegistryWrite(ctx, query); err != nil {
 		return err
+	}
+	if g := c.db.guard; g != nil {
+		if _, err := g.checkSQL(query, 0); err != nil {
+			return err
+		}
 	}
 	st, err := c.prepare(ctx, query, false)
 	if err != nil {

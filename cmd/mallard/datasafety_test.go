@@ -95,6 +95,9 @@ var pathStatements = map[string]string{
 	"IMPORT DATABASE": "IMPORT DATABASE %s",
 	"query()":         "SELECT count(*) FROM query('SELECT * FROM read_blob(''' || %s || ''')')",
 	"nested query()":  "SELECT * FROM query(%s)",
+	"CREATE TABLE AS": "CREATE TABLE stolen AS SELECT * FROM read_blob(%s)",
+	"CREATE VIEW":     "CREATE VIEW stolen AS SELECT * FROM read_text(%s)",
+	"serial DDL":      "CREATE TABLE stolen (id serial, b text DEFAULT (SELECT content FROM read_text(%s)))",
 }
 
 // refused fails t unless err is 42501 whose message names want.
