@@ -91,11 +91,12 @@ func TestTrainGAT(t *testing.T) {
 
 // TestTrainGATErrors checks bad input fails before training and stores nothing.
 func TestTrainGATErrors(t *testing.T) {
-	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	addr, db := startServerDB(t)
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
 	exec(t, conn, "CREATE TABLE withnull AS SELECT * FROM uw", "UPDATE withnull SET agriculture = NULL WHERE year = 2005 AND month = 1",
-		"CREATE TABLE labels AS SELECT year, month, agriculture, 'x' AS label FROM uw",
-		`INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source, fingerprint, rows, entities, mallard_version)
+		"CREATE TABLE labels AS SELECT year, month, agriculture, 'x' AS label FROM uw")
+	tamper(t, db, `INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source, fingerprint, rows, entities, mallard_version)
 			VALUES ('rec', 1, 'autoencoder', 'ready', 0, '{}', 'ratings', '', 0, 0, 'test')`)
 	tests := []struct{ name, args, code, message string }{
 		{"too few rows", "'SELECT * FROM uw LIMIT 5', model := 'e'", "22023", "window := 4 and highway := 4 need at least 7"},

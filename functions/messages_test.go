@@ -64,11 +64,12 @@ func TestMessagesPointToTheFix(t *testing.T) {
 // TestMissingWeights deletes a version's artifact rows: serving it says
 // that its weights are missing, not that a checksum failed.
 func TestMissingWeights(t *testing.T) {
-	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	addr, db := startServerDB(t)
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	exec(t, conn, messageTables,
 		"SELECT count(*) FROM train_gat('wide', model := 'g', epochs := 1)",
-		"SELECT count(*) FROM train_recommender('ratings', model := 'r', epochs := 1)",
-		"DELETE FROM mlops.artifacts")
+		"SELECT count(*) FROM train_recommender('ratings', model := 'r', epochs := 1)")
+	tamper(t, db, "DELETE FROM mlops.artifacts")
 	for _, q := range []string{"SELECT * FROM forecast('g')", "SELECT * FROM recommend('r', user_id := 3)"} {
 		fn := q[len("SELECT * FROM "):strings.Index(q, "(")]
 		expectError(t, conn, q, "55000", []string{fn + ": the saved weights of", "are missing"}, []string{"mlops.deploy"}, []string{"checksum"})
