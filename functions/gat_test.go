@@ -105,7 +105,7 @@ func TestTrainGATErrors(t *testing.T) {
 		{"validation too large", "'uw', model := 'e', validation_fraction := 0.95", "22023", "validation_fraction := 0.95 is out of range"},
 		{"negative clip", "'uw', model := 'e', clip := -1", "22023", "clip := -1 is out of range"},
 		{"tiny train_fraction", "'uw', model := 'e', train_fraction := 0.01", "22023", "train_fraction := 0.01 of 122 rows"},
-		{"unknown anchor", "'uw', model := 'e', anchor := 'arima'", "22023", "anchor := 'arima'"},
+		{"unknown anchor", "'uw', model := 'e', anchor := 'prophet'", "22023", "anchor := 'prophet'"},
 		{"anchor without change", "'uw', model := 'e', target := 'level', anchor := 'ets'", "22023", "anchor := 'ets' applies to target := 'change'"},
 		{"infinite clip", "'uw', model := 'e', clip := 1e308 * 10", "22023", "clip := +Inf is out of range"},
 		{"NaN lr", "'uw', model := 'e', lr := 'NaN'::double", "22023", "lr := NaN is out of range"},
