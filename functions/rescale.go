@@ -149,7 +149,7 @@ func (s *scaling) rescaled(given []string) ([]int, error) {
 			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: column %s is a time column; time columns are not rescaled", c.Name).
 				WithHint("Name the time columns with time := [...] if %s is not one.", c.Name)
 		case !isNumeric(c.Type.ID):
-			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "rescale: column %s has type %s; only numeric columns can be rescaled", c.Name, c.Type)
+			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "rescale: column %s has type %s; only numeric columns can be rescaled", c.Name, c.Type.PGName())
 		case slices.Contains(idx, i):
 			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: column %s is named twice in columns", c.Name)
 		}
@@ -396,7 +396,7 @@ func bindUnscale(c *call, a args) (*table, error) {
 		}
 		if !isNumeric(src.cols[i].Type.ID) {
 			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "unscale: column %s has type %s; only numeric columns can be unscaled",
-				src.cols[i].Name, src.cols[i].Type)
+				src.cols[i].Name, src.cols[i].Type.PGName())
 		}
 		s.scaled[i] = k
 	}

@@ -51,6 +51,14 @@ func (c conn) Prepare(ctx context.Context, query string) (sqlfront.Stmt, error) 
 	return stmt{s}, nil
 }
 
+func (c conn) PrepareOwn(ctx context.Context, query string) (sqlfront.Stmt, error) {
+	s, err := c.Conn.PrepareOwn(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return stmt{s}, nil
+}
+
 type stmt struct{ *storage.Stmt }
 
 func (s stmt) Query(ctx context.Context) (sqlfront.Rows, error) {

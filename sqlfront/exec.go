@@ -36,7 +36,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 	case p.prep.synth != nil:
 		return s.runSynthetic(p.prep.synth, p.args, simple)
 	case st.Cursor != nil:
-		return s.cursor(p.prep, simple)
+		return s.cursor(p, simple)
 	}
 	if p.done {
 		// Postgres answers a finished portal with an empty completion.
@@ -87,6 +87,9 @@ func (s *session) start(p *portal, simple bool) error {
 		p.formats = make([]int16, len(p.cols))
 		s.w.send(rowDescription(p.cols, p.formats))
 	} else if len(p.formats) != len(p.cols) {
+		if err := checkFormats(p.formats, len(p.cols)); err != nil {
+			return err
+		}
 		p.formats = resolveFormats(p.formats, len(p.cols))
 	}
 	p.enc, err = p.prep.encoder(p.cols, p.formats)
@@ -267,13 +270,18 @@ func (s *session) closeAll() {
 	}
 }
 
+// rowDescription describes cols sent in formats, one per column; a column
+// without one is text.
 func rowDescription(cols []sqltype.Column, formats []int16) *pgproto3.RowDescription {
 	fields := make([]pgproto3.FieldDescription, len(cols))
 	for i, c := range cols {
 		t := pgcodec.TypeFor(c.Type)
 		fields[i] = pgproto3.FieldDescription{
 			Name: []byte(c.Name), DataTypeOID: t.OID, DataTypeSize: t.Size,
-			TypeModifier: t.Typmod, Format: formats[i],
+			TypeModifier: t.Typmod,
+		}
+		if i < len(formats) {
+			fields[i].Format = formats[i]
 		}
 	}
 	return &pgproto3.RowDescription{Fields: fields}

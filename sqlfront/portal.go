@@ -55,12 +55,21 @@ func (p *prepared) returnsRows() bool {
 	return p.stmt.Result() == sqltype.ResultRows && rowsAllowed(p.plan)
 }
 
-// columnCount is the number of result columns of a statement that returns rows.
+// columnCount is the number of result columns of a statement that returns
+// rows and whose columns are known (see columnsKnown).
 func (p *prepared) columnCount() int {
 	if p.synth != nil {
 		return len(p.synth.cols)
 	}
 	return len(p.stmt.Columns())
+}
+
+// columnsKnown reports whether the result columns of a statement that
+// returns rows are known before it runs. They are not when they depend on
+// the values of its parameters: a Mallard function given a parameter as an
+// argument is bound by DuckDB only once the values are.
+func (p *prepared) columnsKnown() bool {
+	return p.synth != nil || p.stmt != nil && len(p.stmt.Columns()) > 0
 }
 
 // rowsAllowed reports whether a statement of this kind may send rows: a

@@ -67,6 +67,10 @@ type session struct {
 	sqlPrepared   map[string]bool // names of the statements SQL PREPARE holds in DuckDB (see mayPrepare)
 	portals       map[string]*portal
 	skipUntilSync bool
+	// described is the statement whose Describe waits for the next
+	// message (see describeStatement), named describedName.
+	described     *prepared
+	describedName string
 	open          *portal // the portal whose result holds the DuckDB connection
 }
 
@@ -182,7 +186,7 @@ func (s *session) run() {
 			continue
 		}
 		s.busy(msg)
-		if err := s.handleMessage(msg); err != nil {
+		if err := s.dispatch(msg); err != nil {
 			s.writeFailed()
 			s.sendFatal(sqlstate.From(err))
 			return
@@ -195,13 +199,65 @@ func isSync(msg pgproto3.FrontendMessage) bool {
 	return ok
 }
 
-// recoverPanic turns a panic in this session into a FATAL error for this
-// connection only.
+// recoverPanic turns a panic outside the handling of a message (see
+// dispatch) into a FATAL error for this connection only.
 func (s *session) recoverPanic() {
 	if r := recover(); r != nil {
 		s.log.Error("session panic", "panic", r, "stack", string(debug.Stack()))
-		s.sendFatal(&sqlstate.Error{Code: sqlstate.InternalError, Message: fmt.Sprintf("internal error: %v", r)})
+		s.w.dropPartial()
+		s.sendFatal(panicError(r))
 	}
+}
+
+// dispatch handles msg. A panic while handling it fails the statement the
+// message belongs to with XX000 and a short message, as an error would,
+// and the session goes on; the stack goes to the log.
+func (s *session) dispatch(msg pgproto3.FrontendMessage) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("statement panic", "panic", r, "message", fmt.Sprintf("%T", msg), "stack", string(debug.Stack()))
+			err = s.recovered(msg, panicError(r))
+		}
+	}()
+	s.settleDescribe(msg)
+	return s.handleMessage(msg)
+}
+
+// recovered reports e, the panic of a message's handling, as that
+// message's error: a simple Query ends with ReadyForQuery and what its
+// implicit transaction did is rolled back; an extended-protocol message
+// skips to Sync; a Sync still ends its batch.
+func (s *session) recovered(msg pgproto3.FrontendMessage, e *sqlstate.Error) error {
+	s.w.dropPartial()
+	if s.open != nil {
+		s.open.close() // its result may be half read
+		s.open = nil
+	}
+	switch msg.(type) {
+	case *pgproto3.Query:
+		if s.tx == txIdle {
+			s.db.Exec(s.ctx, "ROLLBACK") // DuckDB may be inside the Query's implicit block
+			s.endImplicit(false)
+		}
+		return s.simpleDone(e)
+	case *pgproto3.Sync:
+		s.fail(e)
+		s.skipUntilSync = false
+		s.readyForQuery()
+		return nil
+	}
+	return s.extended(e)
+}
+
+// panicError is the error a client sees for a recovered panic: the panic's
+// value, cut short.
+func panicError(r any) *sqlstate.Error {
+	msg := fmt.Sprint(r)
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
+	}
+	return &sqlstate.Error{Code: sqlstate.InternalError, Message: "internal error: " + msg,
+		Hint: "This is a bug in Mallard; the server log has its stack trace."}
 }
 
 // receiveFailed reports a malformed or oversized message before closing.

@@ -48,6 +48,11 @@ type Config struct {
 	// file name (see DB.BackupTarget), created on first use; a sandboxed
 	// database may write there as in DataDirs. Empty: no such directory.
 	BackupDir string
+	// Protected are directories of Mallard's own besides the database's
+	// (the job directory): no statement a session prepares may read or
+	// write in them, nor in the database file, its WAL, the spool or
+	// DuckDB's temporary directory (see Conn.Prepare).
+	Protected []string
 }
 
 // Validate reports the first problem with c.
@@ -86,6 +91,7 @@ type DB struct {
 	// global names, lower-cased, the settings without a per-connection
 	// value, which confined connections may not change (see confine.go).
 	global map[string]bool
+	guard  *fileGuard
 
 	// Reopen (reopen.go) replaces db and sqldb under mu, one Reopen at a
 	// time (reopening); generation counts the instances, and gate, while a
@@ -140,6 +146,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*DB, error) {
 	if err := d.registerPGTypes(ctx); err != nil {
 		_ = d.Close(ctx)
 		return nil, err
+	}
+	if err := d.openGuard(ctx, protectedDirs(cfg.Protected)); err != nil {
+		_ = d.Close(ctx)
+		return nil, fmt.Errorf("guard the database's files: %w", err)
 	}
 	return d, nil
 }

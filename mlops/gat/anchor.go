@@ -54,7 +54,7 @@ func AnchorKinds() []string {
 // singleAnchors are the candidates a combination is made of.
 func singleAnchors() []string {
 	return []string{AnchorLastValue, string(baseline.KindSeasonalNaive), string(baseline.KindDrift), string(baseline.KindOLS),
-		string(baseline.KindETS), string(baseline.KindTheta)}
+		string(baseline.KindETS), string(baseline.KindTheta), string(baseline.KindARIMA)}
 }
 
 // Anchor is a fitted anchor as a model stores it.

@@ -66,6 +66,11 @@ type Statement struct {
 	// with PlanParse, declaring those types, to run the statement with
 	// Postgres' semantics.
 	ArrayParams []int
+	// ParamCasts are the Postgres types the statement casts its parameters
+	// to ($1::int), by 0-based parameter, as the parser names them (int4,
+	// int8, float8, text, int4[]); "" where it casts none. A front end
+	// describes a parameter with them where the engine cannot tell its type.
+	ParamCasts []string
 }
 
 // CursorOp is DECLARE, FETCH, MOVE or CLOSE of an SQL cursor.

@@ -87,6 +87,11 @@ func (c *conn) Prepare(_ context.Context, text string) (sqlfront.Stmt, error) {
 	return nil, sqlstate.New(sqlstate.FeatureNotSupported, "memengine runs only SELECT and VALUES of constants, not %q", text)
 }
 
+// PrepareOwn is Prepare: memengine has no files of its own to guard.
+func (c *conn) PrepareOwn(ctx context.Context, text string) (sqlfront.Stmt, error) {
+	return c.Prepare(ctx, text)
+}
+
 func (c *conn) Exec(context.Context, string) error { return nil }
 func (c *conn) Close() error                       { return nil }
 func (c *conn) ID() uint64                         { return c.id }
