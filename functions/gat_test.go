@@ -13,7 +13,7 @@ import (
 
 // scaledUnemployment pivots and rescales the unemployment data into uw,
 // saving the scaler as "u".
-func scaledUnemployment(t *testing.T, conn *pgx.Conn) {
+func scaledUnemployment(t testing.TB, conn *pgx.Conn) {
 	loadUnemployment(t, conn)
 	exec(t, conn, "CREATE TABLE w AS SELECT * FROM "+pivotU+")",
 		"CREATE TABLE uw AS SELECT * FROM rescale('w', save_as := 'u')")

@@ -4,8 +4,11 @@ package functions_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -76,4 +79,29 @@ func TestNoGraphTwin(t *testing.T) {
 	if n := scanOne[int64](t, conn, "SELECT count(*) FROM evaluate('alone') WHERE method LIKE 'gat_%'"); n != 0 {
 		t.Errorf("compare_graph := false: evaluate lists %d other networks", n)
 	}
+}
+
+// BenchmarkNoGraphTwin times whole train_gat statements on the
+// unemployment data with default options, with the twin without the
+// graph and without it (compare_graph := false), alternating, and prints
+// the medians of 3 and their ratio.
+func BenchmarkNoGraphTwin(b *testing.B) {
+	conn := connect(b, startServer(b), pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(b, conn)
+	var on, off []float64
+	for i := range 3 {
+		for _, twin := range []bool{true, false} {
+			began := time.Now()
+			exec(b, conn, fmt.Sprintf("SELECT count(*) FROM train_gat('uw', model := 'b%d_%t', scaler := 'u', compare_graph := %t)", i, twin, twin))
+			if took := time.Since(began).Seconds(); twin {
+				on = append(on, took)
+			} else {
+				off = append(off, took)
+			}
+		}
+	}
+	slices.Sort(on)
+	slices.Sort(off)
+	b.Logf("train_gat on unemployment, default options: with the twin %.2f s, alone %.2f s (medians of 3, alternating): ratio %.2f",
+		on[1], off[1], on[1]/off[1])
 }
