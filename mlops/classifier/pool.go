@@ -7,9 +7,9 @@ import (
 // maxPool is 2 x 2 max pooling with stride 2; an odd last row or column
 // is dropped. The gradient goes to the first maximum of each window.
 type maxPool struct {
-	in     shape
-	arg    []int32 // for each output value, the input index of its maximum
-	y, dx  []float64
+	in    shape
+	arg   []int32 // for each output value, the input index of its maximum
+	y, dx []float64
 }
 
 func newMaxPool(in shape) *maxPool { return &maxPool{in: in} }
