@@ -60,6 +60,9 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 	if err != nil {
 		return nil, err
 	}
+	if (target.Labels == nil) == (target.Values == nil) || len(target.Labels)+len(target.Values) != n {
+		return nil, fmt.Errorf("target of %d labels and %d values for %d rows: want one label per row (classifier) or one value per row (regressor)", len(target.Labels), len(target.Values), n)
+	}
 	if val == nil {
 		val = holdout(n, opts.ValFraction, opts.Seed)
 	}

@@ -158,3 +158,18 @@ func TestRegressorPredictsInTargetUnits(t *testing.T) {
 		t.Errorf("last epoch's validation RMSE %v in target units, want < 0.5", last.ValRMSE)
 	}
 }
+
+func TestFitChecksTarget(t *testing.T) {
+	tab, ty := rings(6, 20)
+	tests := map[string]classifier.Target{
+		"none":        {},
+		"both":        {Labels: ty.Labels, Values: make([]float64, 20)},
+		"short":       {Labels: ty.Labels[:19]},
+		"short value": {Values: make([]float64, 3)},
+	}
+	for name, target := range tests {
+		if _, err := classifier.Fit(context.Background(), classifier.DefaultOptions(), tab, target, nil, nil); err == nil {
+			t.Errorf("%s: fitted", name)
+		}
+	}
+}
