@@ -98,7 +98,7 @@ type Network struct {
 // contiguous share of every batch and sum them with one AllReduceSum;
 // every example's dropout mask and the batches' order depend only on the
 // seed, so the run follows one worker's up to the order of summation
-// inside the batch gradient (about 1e-15 relative per step).
+// inside the batch gradient, which moves only the last bits of a step.
 func Train(ctx context.Context, net Network, cfg Config, train, val Data, report func(Epoch) error) ([]float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
