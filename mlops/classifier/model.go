@@ -1,0 +1,207 @@
+package classifier
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+)
+
+// Model kinds.
+const (
+	ModelLinear = "linear"
+	ModelMLP    = "mlp"
+	ModelCNN    = "cnn"
+)
+
+// Model is a trained network with the preprocessing it was trained with.
+// A classifier's outputs are Classes, sorted; a regressor predicts
+// TargetMean + TargetStd·output (it is trained on standardised targets).
+type Model struct {
+	Kind       string    `json:"kind"`
+	Regression bool      `json:"regression"`
+	Arch       Arch      `json:"arch"`
+	Prep       Prep      `json:"prep"`
+	Classes    []string  `json:"classes,omitempty"`
+	TargetMean float64   `json:"target_mean,omitempty"`
+	TargetStd  float64   `json:"target_std,omitempty"`
+	Weights    []float64 `json:"weights"`
+}
+
+// Options choose and train a model.
+type Options struct {
+	Config
+	Model       string  // ModelLinear, ModelMLP or ModelCNN; "" is cnn for images, else mlp
+	Hidden      []int   // the MLP's layer widths (default 64)
+	Dropout     float64 // the MLP's dropout
+	ValFraction float64 // rows held out for validation when Fit gets no split
+}
+
+// DefaultOptions are DefaultConfig, the default model, and a fifth of the
+// rows held out.
+func DefaultOptions() Options {
+	return Options{Config: DefaultConfig(), Hidden: []int{64}, ValFraction: 0.2}
+}
+
+// Target is what a model learns: Labels for a classifier, Values for a
+// regressor, one per row.
+type Target struct {
+	Labels []string
+	Values []float64
+}
+
+// Fit trains a model on t's rows to predict target. Rows with val[r] set
+// are the validation rows; with val nil, a seeded ValFraction of the rows
+// is. Preprocessing is learnt from the training rows alone.
+func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool, report func(Epoch) error) (*Model, error) {
+	n, err := t.Rows()
+	if err != nil {
+		return nil, err
+	}
+	if (target.Labels == nil) == (target.Values == nil) || len(target.Labels)+len(target.Values) != n {
+		return nil, fmt.Errorf("target of %d labels and %d values for %d rows: want one label per row (classifier) or one value per row (regressor)", len(target.Labels), len(target.Values), n)
+	}
+	if val == nil {
+		val = holdout(n, opts.ValFraction, opts.Seed)
+	}
+	if len(val) != n {
+		return nil, fmt.Errorf("split of %d rows for a table of %d", len(val), n)
+	}
+	var trainRows, valRows []int
+	for r := range n {
+		if val[r] {
+			valRows = append(valRows, r)
+		} else {
+			trainRows = append(trainRows, r)
+		}
+	}
+	m := &Model{Regression: target.Labels == nil}
+	if m.Prep, err = fitPrep(t, trainRows); err != nil {
+		return nil, err
+	}
+	x, err := m.Prep.features(t)
+	if err != nil {
+		return nil, err
+	}
+	train, vd, err := m.targets(target, x, trainRows, valRows)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.choose(opts); err != nil {
+		return nil, err
+	}
+	in := m.Prep.input()
+	rep := report
+	if m.Regression && report != nil {
+		rep = func(e Epoch) error { e.ValRMSE *= m.TargetStd; return report(e) }
+	}
+	m.Weights, err = Train(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, opts.Config, train, vd, rep)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// holdout marks a seeded fraction of n rows for validation.
+func holdout(n int, fraction float64, seed uint64) []bool {
+	val := make([]bool, n)
+	perm := rand.New(rand.NewPCG(seed, 0x4a1d)).Perm(n)
+	for _, r := range perm[:int(fraction*float64(n))] {
+		val[r] = true
+	}
+	return val
+}
+
+// choose sets the model's kind and architecture.
+func (m *Model) choose(opts Options) error {
+	m.Kind = opts.Model
+	if m.Kind == "" {
+		m.Kind = ModelMLP
+		if m.Prep.Image != nil {
+			m.Kind = ModelCNN
+		}
+	}
+	outputs := max(len(m.Classes), 1)
+	switch m.Kind {
+	case ModelLinear:
+		m.Arch = Linear(outputs)
+	case ModelMLP:
+		m.Arch = MLP(cmpOr(opts.Hidden, []int{64}), opts.Dropout, outputs)
+	case ModelCNN:
+		if m.Prep.Image == nil {
+			return fmt.Errorf("model %q needs an image column", m.Kind)
+		}
+		m.Arch = DefaultCNN(outputs)
+	default:
+		return fmt.Errorf("model %q: want %q, %q or %q", m.Kind, ModelLinear, ModelMLP, ModelCNN)
+	}
+	return nil
+}
+
+func cmpOr(a, b []int) []int {
+	if len(a) == 0 {
+		return b
+	}
+	return a
+}
+
+// targets splits x and the target into training and validation Data,
+// learning the classes (or the target's scale) from the training rows.
+func (m *Model) targets(target Target, x []float64, trainRows, valRows []int) (Data, Data, error) {
+	dim := m.Prep.input().size()
+	if m.Regression {
+		stats := numericStats(NumericColumn{Values: target.Values}, trainRows)
+		m.TargetMean, m.TargetStd = stats.Mean, stats.Std
+	} else {
+		for _, r := range trainRows {
+			m.Classes = append(m.Classes, target.Labels[r])
+		}
+		slices.Sort(m.Classes)
+		m.Classes = slices.Compact(m.Classes)
+	}
+	pick := func(rows []int) (Data, error) {
+		d := Data{Rows: len(rows), X: make([]float64, 0, len(rows)*dim)}
+		for _, r := range rows {
+			d.X = append(d.X, x[r*dim:(r+1)*dim]...)
+			if m.Regression {
+				d.Targets = append(d.Targets, (target.Values[r]-m.TargetMean)/m.TargetStd)
+				continue
+			}
+			k, ok := slices.BinarySearch(m.Classes, target.Labels[r])
+			if !ok {
+				return d, fmt.Errorf("validation label %q is not among the training labels %v", target.Labels[r], m.Classes)
+			}
+			d.Labels = append(d.Labels, k)
+		}
+		return d, nil
+	}
+	train, err := pick(trainRows)
+	if err != nil {
+		return Data{}, Data{}, err
+	}
+	val, err := pick(valRows)
+	return train, val, err
+}
+
+// Encode writes m as JSON; Decode reads it back with the same weights to
+// the bit.
+func (m *Model) Encode(w io.Writer) error { return json.NewEncoder(w).Encode(m) }
+
+// Decode reads a model that Encode wrote and checks that its weights fit
+// its architecture.
+func Decode(r io.Reader) (*Model, error) {
+	var m Model
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		return nil, fmt.Errorf("decode model: %w", err)
+	}
+	n, err := buildNet(m.Arch, m.Prep.input())
+	if err != nil {
+		return nil, fmt.Errorf("decode model: %w", err)
+	}
+	if n.params() != len(m.Weights) {
+		return nil, fmt.Errorf("decode model: %d weights for an architecture of %d", len(m.Weights), n.params())
+	}
+	return &m, nil
+}

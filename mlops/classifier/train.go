@@ -1,0 +1,139 @@
+package classifier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/mallard/mallard/mlops/parallel"
+)
+
+// Config is how a network is trained. The zero value is not valid; see
+// DefaultConfig.
+type Config struct {
+	Epochs      int
+	BatchSize   int     // examples per step, over all workers
+	Optimizer   string  // OptimizerAdam or OptimizerSGD
+	LR          float64 // learning rate
+	Momentum    float64 // SGD's momentum
+	WeightDecay float64 // L2 coefficient added to every gradient
+	Patience    int     // stop after this many epochs without a better validation loss; 0 never stops early
+	Workers     int     // data-parallel workers
+	Seed        uint64
+}
+
+// DefaultConfig is 10 epochs of Adam (lr 0.001) over batches of 64, one
+// worker, patience 3.
+func DefaultConfig() Config {
+	return Config{Epochs: 10, BatchSize: 64, Optimizer: OptimizerAdam, LR: 0.001, Momentum: 0.9, Patience: 3, Workers: 1, Seed: 1}
+}
+
+// Validate reports the first setting out of its range.
+func (c Config) Validate() error {
+	switch {
+	case c.Epochs < 1:
+		return fmt.Errorf("epochs %d: want at least 1", c.Epochs)
+	case c.BatchSize < 1:
+		return fmt.Errorf("batch size %d: want at least 1", c.BatchSize)
+	case c.Optimizer != OptimizerAdam && c.Optimizer != OptimizerSGD:
+		return fmt.Errorf("optimizer %q: want %q or %q", c.Optimizer, OptimizerAdam, OptimizerSGD)
+	case !(c.LR > 0):
+		return fmt.Errorf("learning rate %g: want > 0", c.LR)
+	case c.Momentum < 0 || c.Momentum >= 1:
+		return fmt.Errorf("momentum %g: want 0 <= momentum < 1", c.Momentum)
+	case c.WeightDecay < 0:
+		return fmt.Errorf("weight decay %g: want >= 0", c.WeightDecay)
+	case c.Patience < 0:
+		return fmt.Errorf("patience %d: want >= 0", c.Patience)
+	case c.Workers < 1 || c.Workers > c.BatchSize:
+		return fmt.Errorf("workers %d: want 1 to the batch size %d", c.Workers, c.BatchSize)
+	}
+	return nil
+}
+
+// Data is a set of examples: Rows rows of X, each of the network's input
+// size, with a class label in [0, classes) per row or, for a regressor,
+// a target per row.
+type Data struct {
+	X       []float64
+	Rows    int
+	Labels  []int     // classification
+	Targets []float64 // regression
+}
+
+// Epoch is what training reports after each epoch. ValAccuracy is set for
+// a classifier and ValRMSE for a regressor, both NaN without validation
+// data; ValLoss is the mean validation loss (cross-entropy, or squared
+// error) and TrainLoss the mean loss of the epoch's batches, with dropout.
+type Epoch struct {
+	Epoch       int
+	TrainLoss   float64
+	ValLoss     float64
+	ValAccuracy float64
+	ValRMSE     float64
+	Elapsed     time.Duration
+}
+
+// ErrStopped is returned by a report function to end training early
+// without an error; Train then returns the best weights so far.
+var ErrStopped = errors.New("training stopped")
+
+// Network is an architecture over an input shape: height, width and
+// channels of an image (channel-last), or 1, 1 and the number of
+// features.
+type Network struct {
+	Arch       Arch
+	H, W, C    int
+	Regression bool
+}
+
+// Train trains net on train, reporting each epoch to report (which may be
+// nil), and returns the weights of the epoch with the lowest validation
+// loss (the last epoch's without validation rows).
+//
+// With cfg.Workers > 1 the workers each compute the gradient of a
+// contiguous share of every batch and sum them with one AllReduceSum;
+// every example's dropout mask and the batches' order depend only on the
+// seed, so the run follows one worker's up to the order of summation
+// inside the batch gradient, which moves only the last bits of a step.
+func Train(ctx context.Context, net Network, cfg Config, train, val Data, report func(Epoch) error) ([]float64, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	coll := parallel.NewLocal(cfg.Workers)
+	ws := make([]*worker, cfg.Workers)
+	var w0 []float64
+	for r := range ws {
+		w, err := newWorker(net, cfg, &train, &val, coll, r)
+		if err != nil {
+			return nil, err
+		}
+		if r == 0 {
+			w0 = make([]float64, w.net.params())
+			w.net.init(w0, rand.New(rand.NewPCG(cfg.Seed, 0x5eed)))
+		}
+		if err := w.check(); err != nil {
+			return nil, err
+		}
+		copy(w.w, w0)
+		ws[r] = w
+	}
+	ws[0].report = report
+	err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return ws[rank].loop(ctx) })
+	if err != nil && !errors.Is(err, ErrStopped) {
+		return nil, err
+	}
+	return ws[0].best, nil
+}
+
+// permutation is the order of an epoch's examples, the same for every
+// worker.
+func permutation(seed uint64, epoch, n int) []int {
+	return rand.New(rand.NewPCG(seed, uint64(epoch))).Perm(n)
+}
+
+// isBetter reports whether loss improves on best (NaN never does).
+func isBetter(loss, best float64) bool { return loss < best || (math.IsNaN(best) && !math.IsNaN(loss)) }
