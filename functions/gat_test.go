@@ -30,7 +30,7 @@ func TestTrainGAT(t *testing.T) {
 	other := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
 
-	rows, err := conn.Query(ctx, "SELECT epoch, train_mse, test_mse FROM train_gat('uw', model := 'g', epochs := 30, scaler := 'u', seed := 3)")
+	rows, err := conn.Query(ctx, "SELECT epoch, train_mse, test_mse FROM train_gat('uw', model := 'g', epochs := 30, scaler := 'u', seed := 3, compare_graph := true)")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestEvaluateHorizons(t *testing.T) {
 	ctx := context.Background()
 	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
-	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'h', epochs := 5, scaler := 'u')")
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'h', epochs := 5, scaler := 'u', compare_graph := true)")
 	// Without highway := n the highway has max(4, season) lags; the season
 	// of the monthly data is detected.
 	var season, highway, anchor string

@@ -59,7 +59,7 @@ func TestNoGraphTwin(t *testing.T) {
 	var notices []string
 	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
 	scaledUnemployment(t, conn)
-	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'tw', epochs := 4, scaler := 'u', seed := 1, horizon := 12)")
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'tw', epochs := 4, scaler := 'u', seed := 1, horizon := 12, compare_graph := true)")
 	found := false
 	for _, n := range notices {
 		found = found || strings.Contains(n, "validation MSE over steps 1..12 with the graph ") && strings.Contains(n, "without it (self loops only, gat_no_graph")
@@ -75,7 +75,7 @@ func TestNoGraphTwin(t *testing.T) {
 	if n := scanOne[int64](t, conn, "SELECT count(*) FROM forecast('tw', steps := 2, method := 'gat_no_graph')"); n != 28 {
 		t.Errorf("forecast gat_no_graph: %d rows, want 2 steps x 14 entities", n)
 	}
-	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'alone', epochs := 2, compare_graph := false)")
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'alone', epochs := 2)") // compare_graph is off by default
 	if n := scanOne[int64](t, conn, "SELECT count(*) FROM evaluate('alone') WHERE method LIKE 'gat_%'"); n != 0 {
 		t.Errorf("compare_graph := false: evaluate lists %d other networks", n)
 	}

@@ -51,7 +51,7 @@ func trainGATFunction() tableFunction {
 				{name: "season", kind: kindInt, min: 0, max: 100_000, def: int64(0)},
 				{name: "anchor", kind: kindText, choices: append([]string{gat.AnchorAuto}, gat.AnchorKinds()...), def: gat.AnchorAuto},
 				{name: "horizon", kind: kindInt, min: 1, max: 100_000},
-				{name: "compare_graph", kind: kindBool, def: true},
+				{name: "compare_graph", kind: kindBool, def: false},
 			},
 		},
 		bind:   bindTrainGAT,
