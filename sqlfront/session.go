@@ -9,6 +9,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -37,6 +38,7 @@ type session struct {
 	src         *swapReader
 	br          io.Reader
 	w           *writer
+	out         *graceWriter // what w writes to (see cancelWriteGrace)
 	ra          *readAhead
 	db          Conn
 	log         *slog.Logger
@@ -115,7 +117,7 @@ func (s *Server) serveConn(c net.Conn) {
 		db.SetReadOnly()
 	}
 	sess := &session{
-		srv: s, notices: newNotices(), conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
+		srv: s, notices: newNotices(), conn: st.conn, out: st.out, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
 		readOnly: st.readOnly, started: started, log: s.log, counted: counted, tls: st.encrypted(),
 		tx: txIdle, stmts: map[string]*prepared{}, sqlPrepared: map[string]bool{}, portals: map[string]*portal{},
 		act: activity{state: stateIdle, stateChange: time.Now(), appName: st.params["application_name"],
@@ -387,22 +389,51 @@ func (s *session) statementContext() (ctx context.Context, done func()) {
 	}
 }
 
-// cancelWriteGrace is how long the result of a canceled statement (by
-// CancelRequest, pg_cancel_backend or statement_timeout) may still take
-// to reach the client. A client that reads gets the rest of what was
-// sent, then the 57014; one that stopped reading, so that the write
-// blocks, loses its connection after the grace, as Postgres closes a
-// connection it cannot deliver to: the protocol stream is cut inside a
-// message and cannot go on.
-const cancelWriteGrace = 300 * time.Millisecond
+// cancelWriteGrace is how long a write of a canceled statement's result
+// (by CancelRequest, pg_cancel_backend or statement_timeout) may go
+// without progress. A client that reads gets the rest of what was sent,
+// then the 57014, however slowly it reads; one that stopped reading, so
+// that the write moves no byte for the grace, loses its connection, as
+// Postgres closes a connection it cannot deliver to: the protocol stream
+// is cut inside a message and cannot go on. The grace counts from each
+// write, not from the cancel, so that a server slow to get to its write
+// (a loaded machine) does not pass for a client that stopped reading.
+const cancelWriteGrace = time.Second
+
+// graceWriter writes to conn; while limited, each write must move a byte
+// every cancelWriteGrace or fail.
+type graceWriter struct {
+	conn    net.Conn
+	limited atomic.Bool
+}
+
+// Write writes p, giving a limited write a new grace for as long as the
+// client takes some of it.
+func (g *graceWriter) Write(p []byte) (int, error) {
+	written := 0
+	for {
+		limited := g.limited.Load()
+		if limited {
+			g.conn.SetWriteDeadline(time.Now().Add(cancelWriteGrace))
+		}
+		n, err := g.conn.Write(p[written:])
+		written += n
+		var ne net.Error
+		if err == nil || !limited || n == 0 || !errors.As(err, &ne) || !ne.Timeout() {
+			return written, err
+		}
+	}
+}
 
 // limitWrites bounds the writes of a statement whose context is done by
 // cancelWriteGrace, unless the session is ending (terminate then owns the
-// deadline).
+// deadline). The deadline set here ends a write blocked since before the
+// cancel; graceWriter sets the next ones.
 func (s *session) limitWrites() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ctx.Err() == nil {
+		s.out.limited.Store(true)
 		s.conn.SetWriteDeadline(time.Now().Add(cancelWriteGrace))
 	}
 }
@@ -417,6 +448,7 @@ func (s *session) liftWriteLimit() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ctx.Err() == nil {
+		s.out.limited.Store(false)
 		s.conn.SetWriteDeadline(time.Time{})
 	}
 }

@@ -32,6 +32,7 @@ type startup struct {
 	br     *bufio.Reader // everything read from conn goes through br
 	src    *swapReader   // what be reads; the session swaps in its read-ahead
 	w      *writer
+	out    *graceWriter // what w writes to: conn, bounded once a statement is canceled
 	params map[string]string
 	// readOnly says the client authenticated as Config.Reader.
 	readOnly bool
@@ -52,7 +53,8 @@ func (c *startup) reset(conn net.Conn) {
 	c.src = &swapReader{r: c.br}
 	c.be = pgproto3.NewBackend(c.src, conn)
 	c.be.SetMaxBodyLen(min(maxAuthMessage, c.srv.cfg.MaxMessageSize))
-	c.w = newWriter(conn)
+	c.out = &graceWriter{conn: conn}
+	c.w = newWriter(c.out)
 }
 
 // run performs the startup phase. On success the caller owns c.conn, which
