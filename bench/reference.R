@@ -1,6 +1,6 @@
 # Reference forecasts for `bench accuracy -reference r`.
 #
-# Usage: Rscript reference.R IN.csv TRAIN SEASON OUT_PRED.csv OUT_TIME.csv
+# Usage: Rscript reference.R IN.csv TRAIN SEASON OUT_PRED.csv OUT_TIME.csv [H ORIGINS OUT_MULTI.csv]
 #
 # IN.csv holds one column per series (a header of names, no row labels),
 # the rows Mallard's baselines see. For every series, ets(), auto.arima()
@@ -17,6 +17,13 @@
 # after TRAIN (row 0-based); OUT_TIME.csv method,series,seconds (the fit
 # and the filtering). A method that fails on a series gets NA predictions
 # there, and its error goes to stderr.
+#
+# With H, ORIGINS (0-based row counts, comma-separated) and OUT_MULTI.csv,
+# each fitted model also forecasts H steps from each origin o, having seen
+# rows 1..o, its parameters still fixed: forecast() of ets(model = fit,
+# use.initial.values = TRUE) and of Arima(model = fit) on the first o
+# rows, and thetaf's formula with the level filtered over them.
+# OUT_MULTI.csv gets method,series,origin,step,prediction.
 suppressPackageStartupMessages(library(forecast))
 args <- commandArgs(trailingOnly = TRUE)
 x <- read.csv(args[1], check.names = FALSE)
@@ -56,32 +63,56 @@ theta_onestep <- function(f, y) {
   out
 }
 
+# theta_multi forecasts h steps from o rows seen of y with thetaf's fit f.
+theta_multi <- function(f, y, o, h) {
+  a <- f$alpha; l <- f$l0; m <- length(f$fig)
+  if (o > 0) for (t in 1:o) l <- l + a * (y[t] / f$fig[(t - 1) %% m + 1] - l)
+  k <- 1:h
+  (l + f$drift * ((k - 1) + (1 - (1 - a)^o) / a)) * f$fig[(o + k - 1) %% m + 1]
+}
+
+H <- if (length(args) >= 8) as.integer(args[6]) else 0L
+origins <- if (H > 0) as.integer(strsplit(args[7], ",")[[1]]) else integer(0)
+
+# Each method returns list(onestep = the one-step predictions of every row,
+# multi = a function of the origin giving H steps ahead).
 methods <- list(
   ets = function(tr, full) {
     fit <- ets(ts(tr, frequency = m))
-    fitted(ets(ts(full, frequency = m), model = fit, use.initial.values = TRUE))
+    list(onestep = fitted(ets(ts(full, frequency = m), model = fit, use.initial.values = TRUE)),
+         multi = function(o) forecast(ets(ts(full[1:o], frequency = m), model = fit, use.initial.values = TRUE), h = H)$mean)
   },
   auto_arima = function(tr, full) {
     fit <- auto.arima(ts(tr, frequency = m))
-    fitted(Arima(ts(full, frequency = m), model = fit))
+    list(onestep = fitted(Arima(ts(full, frequency = m), model = fit)),
+         multi = function(o) forecast(Arima(ts(full[1:o], frequency = m), model = fit), h = H)$mean)
   },
-  thetaf = function(tr, full) theta_onestep(theta_fit(tr, m), full)
+  thetaf = function(tr, full) {
+    f <- theta_fit(tr, m)
+    list(onestep = theta_onestep(f, full), multi = function(o) theta_multi(f, full, o, H))
+  }
 )
 
-pred <- list(); times <- list()
+pred <- list(); times <- list(); multi <- list()
 for (name in names(x)) {
   y <- as.numeric(x[[name]])
   for (meth in names(methods)) {
     t0 <- proc.time()[["elapsed"]]
-    p <- tryCatch(as.numeric(methods[[meth]](y[1:ntrain], y)), error = function(e) {
+    r <- tryCatch(methods[[meth]](y[1:ntrain], y), error = function(e) {
       message(meth, " on ", name, ": ", conditionMessage(e))
-      rep(NA_real_, nrow)
+      NULL
     })
+    p <- if (is.null(r)) rep(NA_real_, nrow) else as.numeric(r$onestep)
     el <- proc.time()[["elapsed"]] - t0
     rows <- (ntrain + 1):nrow
     pred[[length(pred) + 1]] <- data.frame(method = meth, series = name, row = rows - 1, prediction = p[rows])
     times[[length(times) + 1]] <- data.frame(method = meth, series = name, seconds = el)
+    for (o in origins) {
+      fc <- if (is.null(r)) rep(NA_real_, H) else tryCatch(as.numeric(r$multi(o)), error = function(e) rep(NA_real_, H))
+      multi[[length(multi) + 1]] <- data.frame(method = meth, series = name, origin = o, step = 1:H, prediction = fc)
+    }
   }
 }
 write.csv(do.call(rbind, pred), args[4], row.names = FALSE)
 write.csv(do.call(rbind, times), args[5], row.names = FALSE)
+if (H > 0) write.csv(do.call(rbind, multi), args[8], row.names = FALSE)

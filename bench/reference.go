@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mallard/mallard/mlops/baseline"
@@ -44,6 +45,9 @@ type refScore struct {
 	method    string
 	mse       float64
 	perSeries time.Duration
+	// rel is the mean over steps 1..h of the method's h-step MSE over the
+	// naive forecast's (the last value seen), NaN when not measured.
+	rel float64
 }
 
 func runReference(ctx context.Context, o options) error {
@@ -64,7 +68,7 @@ func runReference(ctx context.Context, o options) error {
 		return err
 	}
 	for _, ds := range sets {
-		if err := referenceSet(ctx, o.Out, dir, script, ds); err != nil {
+		if err := referenceSet(ctx, o.Out, dir, script, ds, o.Seeds); err != nil {
 			return fmt.Errorf("reference on %s: %w", ds.name, err)
 		}
 	}
@@ -73,7 +77,7 @@ func runReference(ctx context.Context, o options) error {
 
 // referenceSet scores one data set, Mallard's baselines then R's, and
 // prints its table.
-func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcData) error {
+func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcData, seeds int) error {
 	cfg := gat.DefaultConfig()
 	cfg.Highway, cfg.Season = max(4, ds.season), ds.season
 	fit, val, test, err := cfg.Samples(ds.m)
@@ -82,6 +86,8 @@ func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcD
 	}
 	train := append(slices.Clone(fit), val...)
 	rows := slices.Max(train) + 1
+	h := referenceHorizon(ds, len(test))
+	origins := spread(gat.Origins(test[0], ds.m.T, h), 40)
 	var mallard []refScore
 	for _, kind := range baseline.Kinds() {
 		start := time.Now()
@@ -91,26 +97,39 @@ func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcD
 			continue
 		}
 		mse := oneStep(f, ds.m, test)
-		mallard = append(mallard, refScore{string(kind), mse, time.Since(start) / time.Duration(ds.m.N)})
+		perSeries := time.Since(start) / time.Duration(ds.m.N)
+		mallard = append(mallard, refScore{string(kind), mse, perSeries, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))})
+	}
+	if seeds > 0 {
+		def, err := referenceDefault(ctx, ds, seeds, h, origins)
+		if err != nil {
+			return err
+		}
+		mallard = append(def, mallard...)
 	}
 	fmt.Fprintf(os.Stderr, "bench accuracy: running R on %s\n", ds.name)
-	r, err := runR(ctx, dir, script, ds, rows, test)
+	r, err := runR(ctx, dir, script, ds, rows, test, h, origins)
 	if err != nil {
 		return err
 	}
-	printReference(out, ds, rows, len(test), mallard, r)
+	printReference(out, ds, rows, len(test), h, len(origins), mallard, r)
 	return nil
 }
 
 // runR writes ds's rows to a CSV, runs reference.R on them with the first
 // rows rows as training rows, and returns each R method's one-step MSE
 // over the test rows and its mean time per series.
-func runR(ctx context.Context, dir, script string, ds fcData, rows int, test []int) ([]refScore, error) {
-	in, pred, times := filepath.Join(dir, "in.csv"), filepath.Join(dir, "pred.csv"), filepath.Join(dir, "time.csv")
+func runR(ctx context.Context, dir, script string, ds fcData, rows int, test []int, h int, origins []int) ([]refScore, error) {
+	in, pred, times, multi := filepath.Join(dir, "in.csv"), filepath.Join(dir, "pred.csv"), filepath.Join(dir, "time.csv"), filepath.Join(dir, "multi.csv")
 	if err := writeMatrixCSV(in, ds.m); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, "Rscript", script, in, strconv.Itoa(rows), strconv.Itoa(max(1, ds.season)), pred, times)
+	at := make([]string, len(origins))
+	for k, o := range origins {
+		at[k] = strconv.Itoa(o)
+	}
+	cmd := exec.CommandContext(ctx, "Rscript", script, in, strconv.Itoa(rows), strconv.Itoa(max(1, ds.season)), pred, times,
+		strconv.Itoa(h), strings.Join(at, ","), multi)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("Rscript reference.R: %w", err)
@@ -156,9 +175,9 @@ func runR(ctx context.Context, dir, script string, ds fcData, rows int, test []i
 				total += s
 			}
 		}
-		out = append(out, refScore{meth, sum / float64(len(test)*ds.m.N), time.Duration(total / float64(ds.m.N) * float64(time.Second))})
+		out = append(out, refScore{meth, sum / float64(len(test)*ds.m.N), time.Duration(total / float64(ds.m.N) * float64(time.Second)), math.NaN()})
 	}
-	return out, nil
+	return out, readMulti(multi, ds, h, origins, out)
 }
 
 // writeMatrixCSV writes m with a header s0, s1, ... and one line per row.
@@ -202,20 +221,18 @@ func readCSV(path string) ([][]string, error) {
 }
 
 // printReference prints one data set's table: every method's one-step
-// test MSE, its ratio to the best of R's and to its R counterpart, and
-// its time per series.
-func printReference(out io.Writer, ds fcData, rows, tests int, mallard, r []refScore) {
-	best := math.Inf(1)
+// test MSE and its mean relative MSE over steps 1..h, their ratios to the
+// best of R's, the ratio to its R counterpart, and its time per series.
+func printReference(out io.Writer, ds fcData, rows, tests, h, origins int, mallard, r []refScore) {
+	best, bestRel := math.Inf(1), math.Inf(1)
 	byName := map[string]float64{}
 	for _, s := range r {
 		byName[s.method] = s.mse
-		if s.mse < best {
-			best = s.mse
-		}
+		best, bestRel = min(best, s.mse), min(bestRel, s.rel)
 	}
-	fmt.Fprintf(out, "\n### %s (season %d, %d series, %d training rows, %d test rows): one-step test MSE, parameters fixed on the training rows\n\n",
-		ds.name, ds.season, ds.m.N, rows, tests)
-	fmt.Fprintf(out, "| method | test MSE | ÷ best R | ÷ R counterpart | time per series |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(out, "\n### %s (season %d, %d series, %d training rows, %d test rows): one-step test MSE and mean MSE over steps 1..%d relative to the naive forecast's (%d origins), parameters fixed on the training rows\n\n",
+		ds.name, ds.season, ds.m.N, rows, tests, h, origins)
+	fmt.Fprintf(out, "| method | test MSE | ÷ best R | ÷ R counterpart | rel MSE 1..%d | ÷ best R | time per series |\n|---|---|---|---|---|---|---|\n", h)
 	for _, s := range mallard {
 		pair := ""
 		if rm, ok := referencePairs()[s.method]; ok {
@@ -223,10 +240,10 @@ func printReference(out io.Writer, ds fcData, rows, tests int, mallard, r []refS
 				pair = fmt.Sprintf("%.3f (%s)", s.mse/v, rm)
 			}
 		}
-		fmt.Fprintf(out, "| %s | %.4f | %.3f | %s | %s |\n", s.method, s.mse, s.mse/best, pair, fmtDuration(s.perSeries))
+		fmt.Fprintf(out, "| %s | %.4f | %.3f | %s | %.3f | %.3f | %s |\n", s.method, s.mse, s.mse/best, pair, s.rel, s.rel/bestRel, fmtDuration(s.perSeries))
 	}
 	for _, s := range r {
-		fmt.Fprintf(out, "| R %s | %.4f | %.3f | | %s |\n", s.method, s.mse, s.mse/best, fmtDuration(s.perSeries))
+		fmt.Fprintf(out, "| R %s | %.4f | %.3f | | %.3f | %.3f | %s |\n", s.method, s.mse, s.mse/best, s.rel, s.rel/bestRel, fmtDuration(s.perSeries))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -74,7 +75,8 @@ func TestReferenceTheta(t *testing.T) {
 			test = append(test, r)
 		}
 	}
-	r, err := runR(context.Background(), dir, script, fcData{name: q.name, m: raw, season: 4}, rows, test)
+	origins := spread(gat.Origins(test[0], raw.T, 4), 10)
+	r, err := runR(context.Background(), dir, script, fcData{name: q.name, m: raw, season: 4}, rows, test, 4, origins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +85,16 @@ func TestReferenceTheta(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := oneStep(f, raw, test)
+	rel := relMSE(raw, origins, 4, multiStep(f, raw, origins, 4))
 	for _, s := range r {
 		if s.method == "thetaf" && math.Abs(got-s.mse) > 1e-3*s.mse {
 			t.Errorf("theta one-step MSE %v, R's thetaf %v", got, s.mse)
+		}
+		if s.method == "thetaf" && math.Abs(rel-s.rel) > 1e-3*s.rel {
+			t.Errorf("theta's mean relative MSE over 4 steps %v, R's thetaf %v", rel, s.rel)
+		}
+		if !(s.rel > 0) {
+			t.Errorf("R %s: relative MSE %v", s.method, s.rel)
 		}
 		if !(s.mse > 0) {
 			t.Errorf("R %s: MSE %v", s.method, s.mse)

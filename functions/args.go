@@ -79,6 +79,15 @@ func (s signature) namedArguments() []string {
 	return names
 }
 
+// positionalArguments are the names of the positional arguments, in order.
+func (s signature) positionalArguments() []string {
+	names := make([]string, len(s.positional))
+	for i, p := range s.positional {
+		names[i] = p.name
+	}
+	return names
+}
+
 // args are parsed argument values by name: string, []string, int64,
 // float64, []int, bool, for kindID int64 or string, and for kindIDList
 // []any of those.

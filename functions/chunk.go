@@ -41,7 +41,7 @@ func (s *source) passThrough(i int) (expr string, t duckdb.TypeInfo, err error) 
 	dt, ok := passTypes[id]
 	if !ok {
 		return "", nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: column %s has type %s, which %s cannot pass through",
-			s.fn, c.Name, c.Type, s.fn).WithHint("Cast it in the source query, for example to VARCHAR, or leave it out.")
+			s.fn, c.Name, c.Type.PGName(), s.fn).WithHint("Cast it in the source query, for example to text, or leave it out.")
 	}
 	t, err = duckdb.NewTypeInfo(dt)
 	return expr, t, err

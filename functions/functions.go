@@ -60,6 +60,8 @@ func tableFunctions() map[string]tableFunction {
 type Names struct {
 	// Table maps the table functions to their named arguments.
 	Table map[string][]string
+	// Positional maps the table functions to their positional arguments, in order.
+	Positional map[string][]string
 	// Operations are the registry's operations, mlops.<name>.
 	Operations []string
 	// Scalars are the scalar functions that take the calling session.
@@ -72,11 +74,12 @@ type Names struct {
 // Surface is Mallard's SQL surface: the names of the functions Register
 // installs.
 func Surface() Names {
-	table := map[string][]string{}
+	table, positional := map[string][]string{}, map[string][]string{}
 	for name, f := range tableFunctions() {
 		table[name] = f.sig.namedArguments()
+		positional[name] = f.sig.positionalArguments()
 	}
-	return Names{Table: table, Operations: operationNames(), Scalars: []string{recommendationsName},
+	return Names{Table: table, Positional: positional, Operations: operationNames(), Scalars: []string{recommendationsName},
 		Progressive: []string{trainGATName, trainRecommenderName}}
 }
 
@@ -148,6 +151,10 @@ type call struct {
 	// unknown are the named arguments the call gave that the function
 	// does not have (see signature.refuseUnknown).
 	unknown []string
+	// positional is the number of positional values the call gave when
+	// the function takes another number; -1 otherwise (see
+	// signature.refusePositional).
+	positional int
 }
 
 // newCall reads the caller argument the planner adds (see
@@ -158,11 +165,15 @@ func newCall(e *env, arg any) *call {
 		Schema     string   `json:"schema"`
 		SearchPath string   `json:"search_path"`
 		Unknown    []string `json:"unknown"`
+		Positional *int     `json:"positional"`
 	}
 	if text, ok := arg.(string); ok {
 		_ = json.Unmarshal([]byte(text), &caller)
 	}
-	c := &call{env: e, caller: e.db.CallerOf(caller.Token), unknown: caller.Unknown}
+	c := &call{env: e, caller: e.db.CallerOf(caller.Token), unknown: caller.Unknown, positional: -1}
+	if caller.Positional != nil {
+		c.positional = *caller.Positional
+	}
 	if caller.Schema != "" {
 		c.setup = append(c.setup, "SET schema = "+quote(caller.Schema))
 	}
@@ -198,6 +209,9 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 			c := newCall(e, named[callerArgument])
 			var a args
 			err := f.sig.refuseUnknown(c.unknown)
+			if err == nil {
+				err = f.sig.refusePositional(c.positional)
+			}
 			if err == nil {
 				a, err = f.sig.parse(named, positional)
 			}

@@ -95,11 +95,12 @@ func TestAttention(t *testing.T) {
 // TestAttentionErrors checks what attention() refuses: an unknown model,
 // a recommender, and versions whose report holds no attention.
 func TestAttentionErrors(t *testing.T) {
-	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	addr, db := startServerDB(t)
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1, hidden := [4, 4])",
-		"SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1, hidden := [4, 4], deploy := 'never')",
-		`INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source, fingerprint, rows, entities, mallard_version)
+		"SELECT count(*) FROM train_gat('uw', model := 'g', epochs := 1, hidden := [4, 4], deploy := 'never')")
+	tamper(t, db, `INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source, fingerprint, rows, entities, mallard_version)
 			VALUES ('rec', 1, 'recommender', 'ready', 0, '{}', 'ratings', '', 0, 0, 'test')`)
 	tests := []struct{ name, setup, query, code, message, hint string }{
 		{"unknown model", "", "attention('nope')", "42704", "model 'nope' does not exist", ""},
@@ -113,7 +114,7 @@ func TestAttentionErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.setup != "" {
-				exec(t, conn, strings.Split(tt.setup, "; ")...)
+				tamper(t, db, strings.Split(tt.setup, "; ")...)
 			}
 			e := errorCode(t, conn, "SELECT * FROM "+tt.query)
 			if e.Code != tt.code || !strings.Contains(e.Message, tt.message) || !strings.Contains(e.Hint, tt.hint) {

@@ -52,8 +52,8 @@ func TestEvaluateHorizons(t *testing.T) {
 			t.Errorf("last_value step %d: rel_mse %v, want 1", horizon, rel)
 		}
 	}
-	if err := rows.Err(); err != nil || n != 30 {
-		t.Errorf("%d rows (%v), want 10 methods (auto too) x 3 steps", n, err)
+	if err := rows.Err(); err != nil || n != 33 {
+		t.Errorf("%d rows (%v), want 11 methods (arima and auto too) x 3 steps", n, err)
 	}
 	// Horizon 1 over every test row is the one-step test MSE.
 	var test, mse float64
@@ -155,7 +155,7 @@ func TestForecastMethods(t *testing.T) {
 		t.Errorf("auto notices %q", notices)
 	}
 	for _, tt := range []struct{ args, code, message string }{
-		{"'f', method := 'arima'", "22023", "method := 'arima' is not a method"},
+		{"'f', method := 'prophet'", "22023", "method := 'prophet' is not a method"},
 		{"'f', level := 1", "22023", "level := 1 is out of range"},
 		{"'f', level := 0", "22023", "level := 0 is out of range"},
 	} {
@@ -164,7 +164,7 @@ func TestForecastMethods(t *testing.T) {
 			t.Errorf("forecast(%s): %s %q, want %s containing %q", tt.args, e.Code, e.Message, tt.code, tt.message)
 		}
 	}
-	if e := errorCode(t, conn, "SELECT * FROM forecast('f', method := 'arima')"); !strings.Contains(e.Hint, "seasonal_naive, drift") {
+	if e := errorCode(t, conn, "SELECT * FROM forecast('f', method := 'prophet')"); !strings.Contains(e.Hint, "seasonal_naive, drift") {
 		t.Errorf("unknown method hint %q", e.Hint)
 	}
 }

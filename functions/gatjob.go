@@ -239,7 +239,7 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 			return nil, err
 		}
 		if a := model.Anchor; a != nil {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.Ref(), a, anchorScores(a)))
+			j.c.caller.Notice(anchorNotice(tr.Ref(), a, j.cfg.Highway))
 		}
 		if j.cfg.ValidationFraction > 0 {
 			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
@@ -413,19 +413,33 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry
 		Report: report}, nil
 }
 
-// anchorScores lists the validation MSE of each candidate anchor, when the
-// anchor was chosen on validation.
-func anchorScores(a *gat.Anchor) string {
-	if len(a.Validation) == 0 {
-		return ""
+// anchorNotice is the NOTICE naming the anchor a run chose and, when it
+// was chosen automatically, every candidate's validation MSE. The last
+// value with a highway of lags is named as what it forecasts, the last
+// value plus the highway's autoregression on differences, so that its
+// figure is not read as evaluate's plain last_value.
+func anchorNotice(ref fmt.Stringer, a *gat.Anchor, highway int) string {
+	name := func(k string) string {
+		if k == gat.AnchorLastValue && highway > 0 {
+			return fmt.Sprintf("last_value+highway (ar_diff of %d lags)", highway)
+		}
+		return k
+	}
+	chosen := a.String()
+	if a.Kind == gat.AnchorLastValue {
+		chosen = name(a.Kind)
 	}
 	var parts []string
 	for _, k := range gat.AnchorKinds() {
 		if v, ok := a.Validation[k]; ok {
-			parts = append(parts, fmt.Sprintf("%s %.6g", k, v))
+			parts = append(parts, fmt.Sprintf("%s %.6g", name(k), v))
 		}
 	}
-	return ", the lowest validation MSE of " + strings.Join(parts, ", ")
+	scores := ""
+	if len(parts) > 0 {
+		scores = ", the lowest validation MSE of " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("train_gat %s: anchored to %s%s", ref, chosen, scores)
 }
 
 // unscaledAbove is the magnitude beyond which a diverged run's input is

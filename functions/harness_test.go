@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mallard/mallard/internal/testserver"
 	"github.com/mallard/mallard/server"
+	"github.com/mallard/mallard/storage"
 )
 
 // startServer runs a Mallard server on a fresh in-memory database and
@@ -27,6 +28,26 @@ func startServerWith(t testing.TB, cfg server.Config) string {
 	t.Helper()
 	_, addr := testserver.Start(t, cfg)
 	return addr
+}
+
+// startServerDB is startServer that also returns the server's database,
+// whose database/sql handle tamper writes the registry through.
+func startServerDB(t testing.TB) (string, *storage.DB) {
+	t.Helper()
+	srv, addr := testserver.Start(t, server.Config{})
+	return addr, srv.DB
+}
+
+// tamper runs queries on db's database/sql handle, the one the registry
+// writes through: sessions may not write schema mlops, and tests that
+// stage a registry state (a failed version, a damaged artifact) do so.
+func tamper(t testing.TB, db *storage.DB, queries ...string) {
+	t.Helper()
+	for _, q := range queries {
+		if _, err := db.SQL().ExecContext(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }
 
 // connect opens a pgx connection in the given exec mode.

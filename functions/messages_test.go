@@ -46,6 +46,13 @@ func TestMessagesPointToTheFix(t *testing.T) {
 		{"unknown named arguments", "SELECT * FROM train_recommender('ratings', model := 'r', hiden := [2], epoch := 1)", "42883",
 			[]string{"train_recommender has no arguments named hiden, epoch"}, []string{"hidden (a list of integers from 1 to 1024)"},
 			[]string{"mallard_connection", "VARCHAR"}},
+		{"positional after the model", "SELECT * FROM forecast('m', 4)", "42883",
+			[]string{"forecast takes 1 positional argument (model), but the call gives 2"},
+			[]string{"the arguments after model by name, as name := value", "steps (an integer)"},
+			[]string{"mallard_connection", "VARCHAR"}},
+		{"no positional", "SELECT * FROM recommend(user_id := 3)", "42883",
+			[]string{"recommend takes 1 positional argument (model), but the call gives 0"},
+			[]string{"recommend(model, "}, []string{"mallard_connection", "VARCHAR"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,11 +64,12 @@ func TestMessagesPointToTheFix(t *testing.T) {
 // TestMissingWeights deletes a version's artifact rows: serving it says
 // that its weights are missing, not that a checksum failed.
 func TestMissingWeights(t *testing.T) {
-	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	addr, db := startServerDB(t)
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	exec(t, conn, messageTables,
 		"SELECT count(*) FROM train_gat('wide', model := 'g', epochs := 1)",
-		"SELECT count(*) FROM train_recommender('ratings', model := 'r', epochs := 1)",
-		"DELETE FROM mlops.artifacts")
+		"SELECT count(*) FROM train_recommender('ratings', model := 'r', epochs := 1)")
+	tamper(t, db, "DELETE FROM mlops.artifacts")
 	for _, q := range []string{"SELECT * FROM forecast('g')", "SELECT * FROM recommend('r', user_id := 3)"} {
 		fn := q[len("SELECT * FROM "):strings.Index(q, "(")]
 		expectError(t, conn, q, "55000", []string{fn + ": the saved weights of", "are missing"}, []string{"mlops.deploy"}, []string{"checksum"})

@@ -142,7 +142,7 @@ func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Tra
 	}
 	model := a.Model
 	if an := model.Anchor; an != nil {
-		j.c.caller.Notice(fmt.Sprintf("train_gat %s: anchored to %s%s", tr.Ref(), an, anchorScores(an)))
+		j.c.caller.Notice(anchorNotice(tr.Ref(), an, j.cfg.Highway))
 	}
 	if j.cfg.ValidationFraction > 0 {
 		j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",

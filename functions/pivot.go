@@ -116,7 +116,7 @@ func (p *pivot) resolve(a args) error {
 		used[t] = "time"
 	}
 	if v := p.src.cols[p.value]; p.agg != "count" && !isNumeric(v.Type.ID) {
-		return sqlstate.New(sqlstate.DatatypeMismatch, "%s: value column %s has type %s; it must be numeric", pivotName, v.Name, v.Type).
+		return sqlstate.New(sqlstate.DatatypeMismatch, "%s: value column %s has type %s; it must be numeric", pivotName, v.Name, v.Type.PGName()).
 			WithHint("Cast it in the source query, or count the rows with agg := 'count'.")
 	}
 	return nil

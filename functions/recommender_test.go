@@ -289,7 +289,8 @@ func TestRecommenderTextIDs(t *testing.T) {
 // TestRecommenderErrors checks each bad input fails with its SQLSTATE
 // before any training run is recorded.
 func TestRecommenderErrors(t *testing.T) {
-	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	addr, db := startServerDB(t)
+	conn := connect(t, addr, pgx.QueryExecModeCacheStatement)
 	exec(t, conn, smallRatings,
 		"CREATE TABLE dup AS SELECT * FROM sr UNION ALL SELECT 'u1', 'i1', 2.0",
 		"CREATE TABLE nulls AS SELECT * FROM sr UNION ALL SELECT 'u1', 'i9', NULL",
@@ -332,7 +333,7 @@ func TestRecommenderErrors(t *testing.T) {
 	})
 	// Damaged weights are refused, not served.
 	scanOne[int](t, conn, "SELECT count(*) FROM train_recommender('sr', model := 'bad'"+cols+", test_fraction := 0.2)")
-	exec(t, conn, "UPDATE mlops.artifacts SET data = CAST('damaged' AS BLOB) WHERE name = 'bad'")
+	tamper(t, db, "UPDATE mlops.artifacts SET data = CAST('damaged' AS BLOB) WHERE name = 'bad'")
 	expectErrors(t, conn, []failing{
 		{"SELECT * FROM recommend('bad', user_id := 'u1')", "XX001", "do not match their checksum"},
 	})

@@ -110,6 +110,9 @@ func bindRescale(c *call, a args) (*table, error) {
 	if a.given("save_as") && strings.TrimSpace(fit.saveAs) == "" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: save_as must name the scaler")
 	}
+	if err := checkNewName("rescale", "save_as", fit.saveAs); err != nil {
+		return nil, err
+	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) {
 		scaler, err := fit.fit(ctx, c)
 		if err != nil {
@@ -147,7 +150,7 @@ func (s *scaling) rescaled(given []string) ([]int, error) {
 			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: column %s is a time column; time columns are not rescaled", c.Name).
 				WithHint("Name the time columns with time := [...] if %s is not one.", c.Name)
 		case !isNumeric(c.Type.ID):
-			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "rescale: column %s has type %s; only numeric columns can be rescaled", c.Name, c.Type)
+			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "rescale: column %s has type %s; only numeric columns can be rescaled", c.Name, c.Type.PGName())
 		case slices.Contains(idx, i):
 			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: column %s is named twice in columns", c.Name)
 		}
@@ -404,7 +407,7 @@ func bindUnscale(c *call, a args) (*table, error) {
 		}
 		if !isNumeric(src.cols[i].Type.ID) {
 			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "unscale: column %s has type %s; only numeric columns can be unscaled",
-				src.cols[i].Name, src.cols[i].Type)
+				src.cols[i].Name, src.cols[i].Type.PGName())
 		}
 		s.scaled[i] = k
 	}

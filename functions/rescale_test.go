@@ -218,7 +218,7 @@ func TestRescaleErrors(t *testing.T) {
 		{"train_fraction one", "rescale('w', train_fraction := 1, save_as := 'bad')", "22023", "train_fraction := 1 is out of range"},
 		{"train_fraction text", "rescale('w', train_fraction := 'half', save_as := 'bad')", "42883", "train_fraction must be a number"},
 		{"unknown column", "rescale('w', columns := ['nope'], save_as := 'bad')", "42703", "columns := 'nope' names no column"},
-		{"text column", "rescale('texts', columns := ['label'], save_as := 'bad')", "42804", "column label has type VARCHAR"},
+		{"text column", "rescale('texts', columns := ['label'], save_as := 'bad')", "42804", "column label has type text"},
 		{"no numeric column", "rescale('texts', save_as := 'bad')", "22023", "no numeric column"},
 		{"time column", "rescale('w', columns := ['year'], save_as := 'bad')", "22023", "year is a time column"},
 		{"bad method", "rescale('w', method := 'minmax', save_as := 'bad')", "22023", "method := 'minmax' is not accepted"},

@@ -82,7 +82,7 @@ func openWide(c *call, fn, text string, time []string) (*wide, error) {
 		}
 		if !isNumeric(col.Type.ID) {
 			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "%s: column %s has type %s; every column except the time columns is an entity and must be numeric",
-				fn, col.Name, col.Type).WithHint("Name the time columns with time := [...], or leave the column out of the source.")
+				fn, col.Name, col.Type.PGName()).WithHint("Name the time columns with time := [...], or leave the column out of the source.")
 		}
 		w.entities = append(w.entities, i)
 	}

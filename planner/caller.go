@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -19,19 +20,35 @@ const callerValue = "CAST(json_object(" + callerFields + ") AS VARCHAR)"
 const callerFields = "'id', getvariable('" + CallerArgument + "'), 'schema', current_schema(), " +
 	"'search_path', current_setting('search_path')"
 
-// callerWith is callerValue with the names of the named arguments a call
-// gave that its function does not have, under "unknown": the function
-// refuses them with its own message, where DuckDB's would list the caller
-// argument and every argument's type as VARCHAR.
-func callerWith(unknown []string) string {
-	if len(unknown) == 0 {
+// callerWith is callerValue with what the function must refuse of a call
+// in its own words, where DuckDB's message would list the caller argument
+// and every argument's type as VARCHAR: under "unknown" the names of the
+// named arguments the call gave that the function does not have, and
+// under "positional" the number of positional values the call gave when
+// the function takes another number (-1: it gave what it takes).
+func callerWith(unknown []string, positional int) string {
+	if len(unknown) == 0 && positional < 0 {
 		return callerValue
 	}
-	names := make([]string, len(unknown))
-	for i, n := range unknown {
-		names[i] = "'" + strings.ReplaceAll(n, "'", "''") + "'"
+	fields := callerFields
+	if len(unknown) > 0 {
+		names := make([]string, len(unknown))
+		for i, n := range unknown {
+			names[i] = "'" + strings.ReplaceAll(n, "'", "''") + "'"
+		}
+		fields += ", 'unknown', [" + strings.Join(names, ", ") + "]"
 	}
-	return "CAST(json_object(" + callerFields + ", 'unknown', [" + strings.Join(names, ", ") + "]) AS VARCHAR)"
+	if positional >= 0 {
+		fields += ", 'positional', " + strconv.Itoa(positional)
+	}
+	return "CAST(json_object(" + fields + ") AS VARCHAR)"
+}
+
+// signatures are the arguments of Mallard's table functions, by function:
+// the names of the named ones, and of the positional ones in order (see
+// plan.Catalog).
+type signatures struct {
+	named, positional map[string][]string
 }
 
 // Calls of Mallard's table functions are rewritten on their way to DuckDB,
@@ -43,7 +60,10 @@ func callerWith(unknown []string) string {
 //   - argument names are quoted, so that keywords such as time can name one;
 //   - mallard_connection := <the caller, see CallerArgument> is added;
 //   - a named argument the function does not have is dropped, and its name
-//     passed in the caller (see callerWith).
+//     passed in the caller (see callerWith);
+//   - positional values beyond those the function takes are dropped, those
+//     missing are given as 'null', and the count given is passed in the
+//     caller (see callerWith).
 // The rewrite works on tokens, not on the parse tree, so that it also
 // applies to DuckDB-dialect statements the Postgres parser rejects, and
 // leaves the rest of the text as the client wrote it.
@@ -64,7 +84,8 @@ type callArg struct{ name, value string }
 // Scalars are scalar functions that take the caller before their own
 // arguments, which keep their values and types (DuckDB picks an overload
 // by them): name(a, b) becomes name(<the caller>, a, b).
-func rewriteCalls(text string, fns map[string][]string, ops, scalars map[string]bool) (string, []string) {
+func rewriteCalls(text string, sigs signatures, ops, scalars map[string]bool) (string, []string) {
+	fns := sigs.named
 	if len(fns)+len(ops)+len(scalars) == 0 || !mentionsAny(text, fns, ops, scalars) {
 		return text, nil
 	}
@@ -119,7 +140,11 @@ func rewriteCalls(text string, fns map[string][]string, ops, scalars map[string]
 		if end < 0 || hasArg(args, CallerArgument) {
 			continue
 		}
-		edits = append(edits, edit{from: int(toks[i+1].End), to: end, text: callText(args, named)})
+		positional, known := sigs.positional[name]
+		if !known {
+			positional = nil
+		}
+		edits = append(edits, edit{from: int(toks[i+1].End), to: end, text: callText(args, named, positional, known)})
 		calls = append(calls, name)
 	}
 	for k := len(edits) - 1; k >= 0; k-- {
@@ -201,9 +226,11 @@ func opArgs(args []callArg) string {
 	return strings.Join(parts, ", ")
 }
 
-// callText is the rewritten argument list.
-func callText(args []callArg, named []string) string {
+// callText is the rewritten argument list. When checked, the function
+// takes exactly the positional arguments named in positional.
+func callText(args []callArg, named, positional []string, checked bool) string {
 	var parts, unknown []string
+	given := 0
 	for _, a := range args {
 		if a.name != "" && !slices.Contains(named, a.name) {
 			unknown = append(unknown, a.name)
@@ -212,15 +239,24 @@ func callText(args []callArg, named []string) string {
 		v := jsonArg(a.value)
 		if a.name != "" {
 			v = quoteIdent(a.name) + " := " + v
+		} else if given++; checked && given > len(positional) {
+			continue
 		}
 		parts = append(parts, v)
+	}
+	wrong := -1
+	if checked && given != len(positional) {
+		wrong = given
+		for range len(positional) - given {
+			parts = append([]string{"'null'"}, parts...)
+		}
 	}
 	for _, n := range named {
 		if !hasArg(args, n) {
 			parts = append(parts, quoteIdent(n)+" := 'null'")
 		}
 	}
-	parts = append(parts, CallerArgument+" := "+callerWith(unknown))
+	parts = append(parts, CallerArgument+" := "+callerWith(unknown, wrong))
 	return strings.Join(parts, ", ")
 }
 

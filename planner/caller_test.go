@@ -35,6 +35,25 @@ func TestRewriteCalls(t *testing.T) {
 			"SELECT * FROM rescale(" + j("'a'") + `, "save_as" := 'null', ` + strings.Replace(caller, ") AS VARCHAR)",
 				", 'unknown', ['bogus', 'It''s']) AS VARCHAR)", 1) + ")"},
 	}
+	positional := planner.New(plan.Catalog{Functions: map[string][]string{"forecast": {"steps"}},
+		Positional: map[string][]string{"forecast": {"model"}}})
+	withCount := func(n string) string {
+		return strings.Replace(caller, ") AS VARCHAR)", ", 'positional', "+n+") AS VARCHAR)", 1)
+	}
+	for _, tt := range []struct{ name, in, want string }{
+		{"as many positional as declared", "SELECT * FROM forecast('m', steps := 2)",
+			"SELECT * FROM forecast(" + j("'m'") + `, "steps" := ` + j("2") + ", " + caller + ")"},
+		{"one positional too many", "SELECT * FROM forecast('m', 4)",
+			"SELECT * FROM forecast(" + j("'m'") + `, "steps" := 'null', ` + withCount("2") + ")"},
+		{"no positional", "SELECT * FROM forecast(steps := 4)",
+			`SELECT * FROM forecast('null', "steps" := ` + j("4") + ", " + withCount("0") + ")"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := positional.PlanOne(tt.in).Text; got != tt.want {
+				t.Errorf("PlanOne(%q).Text =\n  %q\nwant\n  %q", tt.in, got, tt.want)
+			}
+		})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := p.PlanOne(tt.in).Text; got != tt.want {

@@ -19,14 +19,15 @@ import (
 // DuckDB unchanged, so DuckDB-only syntax (PIVOT, FROM-first, lists) works.
 // A Planner is immutable and safe for concurrent use.
 type Planner struct {
-	cat       plan.Catalog
-	views     map[string]bool
-	infoViews map[string]bool
-	macros    map[string]bool
-	infoFns   map[string]bool
-	functions map[string][]string
-	ops       map[string]bool
-	scalars   map[string]bool
+	cat        plan.Catalog
+	views      map[string]bool
+	infoViews  map[string]bool
+	macros     map[string]bool
+	infoFns    map[string]bool
+	functions  map[string][]string
+	positional map[string][]string
+	ops        map[string]bool
+	scalars    map[string]bool
 	// pgVersion is the parse tree version Deparse wants of trees the
 	// planner builds itself.
 	pgVersion int32
@@ -35,7 +36,7 @@ type Planner struct {
 // New returns a planner that redirects catalog references to cat.
 func New(cat plan.Catalog) *Planner {
 	return &Planner{cat: cat, views: set(cat.Views), infoViews: set(cat.InfoViews), macros: set(cat.Macros), infoFns: set(cat.InfoMacros),
-		functions: cat.Functions, ops: set(cat.Operations), scalars: set(cat.Scalars), pgVersion: parseTreeVersion()}
+		functions: cat.Functions, positional: cat.Positional, ops: set(cat.Operations), scalars: set(cat.Scalars), pgVersion: parseTreeVersion()}
 }
 
 func set(names []string) map[string]bool {
@@ -79,7 +80,7 @@ func (p *Planner) plan(st *plan.Statement, paramTypes []string) {
 	}
 	p.rewrite(st, paramTypes)
 	if st.Kind != plan.KindEmpty && st.Setting == nil && st.Cursor == nil && st.Deallocate == "" {
-		st.Text, st.Calls = rewriteCalls(st.Text, p.functions, p.ops, p.scalars)
+		st.Text, st.Calls = rewriteCalls(st.Text, signatures{p.functions, p.positional}, p.ops, p.scalars)
 	}
 }
 
@@ -93,9 +94,13 @@ func (p *Planner) rewrite(st *plan.Statement, paramTypes []string) {
 		if err != nil && st.Kind == plan.KindQuery {
 			p.nameListColumns(st)
 		}
+		st.ParamCasts = scanParamCasts(st.Text)
 		return
 	}
 	node := tree.Stmts[0].Stmt
+	if ps := node.GetPrepareStmt(); ps != nil {
+		st.Prepare = strings.ToLower(ps.Name)
+	}
 	if feature := unsupported(node); feature != "" {
 		st.Unsupported = feature
 		return
@@ -135,7 +140,7 @@ func (p *Planner) rewrite(st *plan.Statement, paramTypes []string) {
 	r.nameColumns(node)
 	st.Before = r.serialColumns(node)
 	r.statement(node)
-	st.ArrayParams = r.arrayParams
+	st.ArrayParams, st.ParamCasts = r.arrayParams, r.paramCasts
 	r.changed = r.changed || ddl != nil || unicodeEscapes(st.Text)
 	if !r.changed {
 		if len(r.aliases) > 0 {

@@ -22,6 +22,9 @@ type rewriter struct {
 	// the parameters the client cast itself.
 	paramTypes []string
 	castParams map[*pg.ParamRef]bool
+	// paramCasts are the types the statement casts its parameters to (see
+	// plan.Statement.ParamCasts).
+	paramCasts []string
 	// arrayParams are the untyped parameters compared with ANY/ALL (see
 	// anyParam).
 	arrayParams []int
@@ -59,6 +62,7 @@ func (r *rewriter) walk(m protoreflect.Message) {
 		r.noteTypedCast(x)
 		if pr := x.GetTypeCast().GetArg().GetParamRef(); pr != nil {
 			r.castParams[pr] = true
+			r.noteParamCast(int(pr.Number)-1, x.GetTypeCast().TypeName)
 		}
 	}
 	children(m, func(c protoreflect.Message) { r.walk(c) })
@@ -385,4 +389,20 @@ func children(m protoreflect.Message, f func(protoreflect.Message)) {
 		}
 		return true
 	})
+}
+
+// noteParamCast records that parameter i is cast to tn, as the client
+// wrote it.
+func (r *rewriter) noteParamCast(i int, tn *pg.TypeName) {
+	if i < 0 || i > 65535 || tn == nil {
+		return
+	}
+	name := lastName(tn.Names)
+	if len(tn.ArrayBounds) > 0 {
+		name += "[]"
+	}
+	for len(r.paramCasts) <= i {
+		r.paramCasts = append(r.paramCasts, "")
+	}
+	r.paramCasts[i] = name
 }

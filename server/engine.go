@@ -20,6 +20,7 @@ func (e engine) Connect() (sqlfront.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.ConfineSettings() // a client session must not change the server's settings
 	return conn{c}, nil
 }
 
@@ -36,10 +37,22 @@ func (engine) IsInvalidated(err error) bool { return storage.IsInvalidated(err) 
 
 func (engine) ReadOnlyError(what string) error { return storage.ReadOnlyError(what) }
 
+func (e engine) Reserve(ctx context.Context, n int64, what string) (func(), error) {
+	return e.Budget().Reserve(ctx, n, what)
+}
+
 type conn struct{ *storage.Conn }
 
 func (c conn) Prepare(ctx context.Context, query string) (sqlfront.Stmt, error) {
 	s, err := c.Conn.Prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return stmt{s}, nil
+}
+
+func (c conn) PrepareOwn(ctx context.Context, query string) (sqlfront.Stmt, error) {
+	s, err := c.Conn.PrepareOwn(ctx, query)
 	if err != nil {
 		return nil, err
 	}

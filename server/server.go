@@ -63,7 +63,7 @@ type Server struct {
 func Catalog() (plan.Catalog, []string) {
 	cat, install := sqlfront.DefaultCatalog()
 	names := functions.Surface()
-	cat.Functions, cat.Operations = names.Table, names.Operations
+	cat.Functions, cat.Positional, cat.Operations = names.Table, names.Positional, names.Operations
 	cat.Scalars = append(names.Scalars, ops.Scalars()...)
 	cat.Views = append(cat.Views, ops.Views()...)
 	return cat, install
@@ -77,6 +77,10 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	cfg.MPI.JobDir = jobDir(cfg)
+	if cfg.MPI.JobDir != "" {
+		cfg.DB.Protected = append(cfg.DB.Protected[:len(cfg.DB.Protected):len(cfg.DB.Protected)], cfg.MPI.JobDir)
 	}
 	db, err := storage.Open(ctx, cfg.DB, log)
 	if err != nil {
@@ -106,9 +110,7 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 		return nil, err
 	}
 	mpi := cfg.MPI
-	if mpi.JobDir == "" && cfg.DB.Path != storage.MemoryPath && cfg.DB.Path != "" {
-		mpi.JobDir = cfg.DB.Path + ".jobs"
-	}
+	mpi.JobDir = jobDir(cfg)
 	mpi.Version = cfg.Version
 	opts := functions.Options{Plan: s.Plan, Registry: s.Registry, MPI: mpi}
 	if err := functions.Register(ctx, db, opts); err != nil {
@@ -148,4 +150,13 @@ func (s *Server) Serve(ln net.Listener) error { return s.Front.Serve(ln) }
 // end (then ends them), and closes the database.
 func (s *Server) Close(ctx context.Context) error {
 	return errors.Join(s.Front.Shutdown(ctx), s.DB.Close(ctx))
+}
+
+// jobDir is cfg.MPI.JobDir, or by default the database's path with
+// ".jobs" added; "" for an in-memory database.
+func jobDir(cfg Config) string {
+	if cfg.MPI.JobDir == "" && cfg.DB.Path != storage.MemoryPath && cfg.DB.Path != "" {
+		return cfg.DB.Path + ".jobs"
+	}
+	return cfg.MPI.JobDir
 }

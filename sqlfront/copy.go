@@ -119,7 +119,7 @@ func (s *session) loadSpool(c *plan.Copy, path string, rows int64) error {
 		"NULLSTR '', ALLOW_QUOTED_NULLS false)", copyTarget(c), strings.ReplaceAll(path, "'", "''"))
 	ctx, done := s.statementContext()
 	defer done()
-	st, err := s.db.Prepare(ctx, q)
+	st, err := s.db.PrepareOwn(ctx, q)
 	if err != nil {
 		return spoolError(err, path)
 	}

@@ -1,6 +1,8 @@
 package sqlfront
 
 import (
+	"slices"
+
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/mallard/mallard/planner/plan"
@@ -9,11 +11,15 @@ import (
 
 // cursor runs DECLARE, FETCH, MOVE and CLOSE. An SQL cursor is a portal
 // named like the cursor, as in Postgres; it reads forward only.
-func (s *session) cursor(prep *prepared, simple bool) error {
-	op := prep.plan.Cursor
+//
+// by is the portal of the cursor statement: DECLARE's query takes its
+// parameters, and FETCH sends rows in its result formats (text in a
+// simple Query).
+func (s *session) cursor(by *portal, simple bool) error {
+	op := by.prep.plan.Cursor
 	switch op.Op {
 	case "declare":
-		return s.declare(prep, op)
+		return s.declare(by.prep, op, by.args)
 	case "close":
 		return s.closeCursor(op.Name)
 	}
@@ -21,34 +27,52 @@ func (s *session) cursor(prep *prepared, simple bool) error {
 	if !ok {
 		return sqlstate.New(sqlstate.InvalidCursorName, "cursor %q does not exist", op.Name)
 	}
-	return s.fetch(p, op, simple)
+	var formats []int16
+	if !simple {
+		formats = by.formats
+	}
+	return s.fetch(p, op, simple, formats)
 }
 
-func (s *session) declare(prep *prepared, op *plan.CursorOp) error {
+func (s *session) declare(prep *prepared, op *plan.CursorOp, args []any) error {
 	if s.tx == txIdle && !op.Hold {
 		return sqlstate.New(sqlstate.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
 	}
 	if _, exists := s.portals[op.Name]; exists {
 		return sqlstate.New(sqlstate.DuplicateCursor, "cursor %q already exists", op.Name)
 	}
-	if !prep.declared.returnsRows() {
+	if prep.declared == nil {
+		return sqlstate.New(sqlstate.InvalidCursorState, "cursor %q was declared by this statement already", op.Name)
+	}
+	if !prep.declared.returnsRows() || prep.declared.stmt == nil {
 		return sqlstate.New(sqlstate.InvalidCursorState, "cursor %q does not return rows", op.Name)
 	}
-	s.portals[op.Name] = &portal{prep: prep.declared, cursor: true, withHold: op.Hold}
+	s.portals[op.Name] = &portal{prep: prep.declared, args: args, cursor: true, withHold: op.Hold}
 	prep.declared = nil // the cursor owns it now
 	s.w.send(&pgproto3.CommandComplete{CommandTag: []byte("DECLARE CURSOR")})
 	return nil
 }
 
-// fetch sends (FETCH) or skips (MOVE) the next rows of cursor p.
-func (s *session) fetch(p *portal, op *plan.CursorOp, simple bool) error {
-	if p.ctx == nil && !p.done {
-		p.ctx, p.cancel = s.portalContext()
-		if err := s.start(p, false); err != nil {
+// fetch sends (FETCH) or skips (MOVE) the next rows of cursor p, in
+// formats as Bind gave them (none: text).
+func (s *session) fetch(p *portal, op *plan.CursorOp, simple bool, formats []int16) error {
+	if err := s.startPortal(p, false); err != nil {
+		return err
+	}
+	defer s.setRunning(p.ctx, p.cancel)()
+	if p.enc != nil {
+		if err := checkFormats(formats, len(p.cols)); err != nil {
 			return err
 		}
+		if want := resolveFormats(formats, len(p.cols)); !slices.Equal(want, p.formats) {
+			p.formats = want
+			enc, err := p.prep.encoder(p.cols, p.formats)
+			if err != nil {
+				return err
+			}
+			p.enc = enc
+		}
 	}
-	defer s.setRunning(p.cancel)()
 	if simple && op.Op == "fetch" {
 		s.w.send(rowDescription(p.cols, p.formats))
 	}

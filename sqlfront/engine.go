@@ -56,6 +56,11 @@ type Engine interface {
 	ReadOnlyError(what string) error
 	// SpoolDir is the directory for temporary files such as COPY's.
 	SpoolDir() string
+	// Reserve takes n bytes of the server's memory budget for what (a
+	// phrase naming the buffer), lowering what the engine itself may use
+	// by as much, before the caller allocates them; release gives them
+	// back. It fails with 53200 when they do not fit.
+	Reserve(ctx context.Context, n int64, what string) (release func(), err error)
 }
 
 // Conn is one session's connection to the engine, used by the session's
@@ -64,6 +69,10 @@ type Engine interface {
 type Conn interface {
 	// Prepare parses and plans one statement without running it.
 	Prepare(ctx context.Context, query string) (Stmt, error)
+	// PrepareOwn is Prepare of a statement the server wrote, which may
+	// name the server's own files (COPY FROM STDIN's spool file), where
+	// Prepare refuses them.
+	PrepareOwn(ctx context.Context, query string) (Stmt, error)
 	// Exec runs one of Mallard's own statements, discarding any rows;
 	// on a read-only connection it runs what Prepare would refuse
 	// (settings, transaction control).
@@ -84,7 +93,9 @@ type Conn interface {
 type Stmt interface {
 	// Params are the types of the statement's parameters, $1 first.
 	Params() []sqltype.Type
-	// Columns are the result columns, where the statement returns rows.
+	// Columns are the result columns, where the statement returns rows;
+	// none where they are known only once it runs (they depend on the
+	// values of its parameters), when Rows has them.
 	Columns() []sqltype.Column
 	// Result says whether executing it produces rows, a count or nothing.
 	Result() sqltype.Result

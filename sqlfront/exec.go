@@ -36,7 +36,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 	case p.prep.synth != nil:
 		return s.runSynthetic(p.prep.synth, p.args, simple)
 	case st.Cursor != nil:
-		return s.cursor(p.prep, simple)
+		return s.cursor(p, simple)
 	}
 	if p.done {
 		// Postgres answers a finished portal with an empty completion.
@@ -46,12 +46,12 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 	}
 	if p.ctx == nil {
 		p.ctx, p.cancel = s.portalContext()
-		defer s.setRunning(p.cancel)()
+		defer s.setRunning(p.ctx, p.cancel)()
 		if err := s.start(p, simple); err != nil {
 			return err
 		}
 	} else {
-		defer s.setRunning(p.cancel)()
+		defer s.setRunning(p.ctx, p.cancel)()
 	}
 	return s.stream(p, maxRows)
 }
@@ -59,7 +59,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 // start binds and runs p's statement, making p the open portal.
 func (s *session) start(p *portal, simple bool) error {
 	if s.open != nil && s.open != p {
-		if err := s.open.hold(); err != nil {
+		if err := s.open.hold(s.ctx, s.srv.db); err != nil {
 			return err
 		}
 		s.open = nil
@@ -87,6 +87,9 @@ func (s *session) start(p *portal, simple bool) error {
 		p.formats = make([]int16, len(p.cols))
 		s.w.send(rowDescription(p.cols, p.formats))
 	} else if len(p.formats) != len(p.cols) {
+		if err := checkFormats(p.formats, len(p.cols)); err != nil {
+			return err
+		}
 		p.formats = resolveFormats(p.formats, len(p.cols))
 	}
 	p.enc, err = p.prep.encoder(p.cols, p.formats)
@@ -189,6 +192,7 @@ func (s *session) complete(p *portal, sent int64) error {
 	if err != nil {
 		return err
 	}
+	s.notePrepared(p.prep.plan)
 	count := affected
 	if p.enc != nil {
 		count = sent
@@ -266,13 +270,18 @@ func (s *session) closeAll() {
 	}
 }
 
+// rowDescription describes cols sent in formats, one per column; a column
+// without one is text.
 func rowDescription(cols []sqltype.Column, formats []int16) *pgproto3.RowDescription {
 	fields := make([]pgproto3.FieldDescription, len(cols))
 	for i, c := range cols {
 		t := pgcodec.TypeFor(c.Type)
 		fields[i] = pgproto3.FieldDescription{
 			Name: []byte(c.Name), DataTypeOID: t.OID, DataTypeSize: t.Size,
-			TypeModifier: t.Typmod, Format: formats[i],
+			TypeModifier: t.Typmod,
+		}
+		if i < len(formats) {
+			fields[i].Format = formats[i]
 		}
 	}
 	return &pgproto3.RowDescription{Fields: fields}
@@ -293,15 +302,27 @@ func resolveFormats(codes []int16, n int) []int16 {
 	return out
 }
 
-// setRunning makes cancel the running statement's until the returned func is called.
-func (s *session) setRunning(cancel context.CancelCauseFunc) func() {
+// setRunning makes cancel the running statement's, whose context is ctx,
+// until the returned func is called. Once ctx is done, writes to the
+// client are bounded (see limitWrites) until the next flush before a
+// message is read succeeds (see liftWriteLimit).
+func (s *session) setRunning(ctx context.Context, cancel context.CancelCauseFunc) func() {
 	s.mu.Lock()
 	s.running = cancel
 	s.mu.Unlock()
+	limited := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(limited)
+		s.limitWrites()
+	})
 	return func() {
 		s.mu.Lock()
 		s.running = nil
 		s.mu.Unlock()
+		if !stop() {
+			<-limited // no deadline may be set after the limit is lifted
+			s.writeLimit = context.Cause(ctx)
+		}
 	}
 }
 

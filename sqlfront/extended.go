@@ -1,6 +1,7 @@
 package sqlfront
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -52,6 +53,11 @@ func (s *session) prepare(st plan.Statement) (*prepared, error) {
 	if err := s.mayRun(st); err != nil {
 		return nil, err
 	}
+	if st.Prepare != "" && !s.sqlPrepared[st.Prepare] {
+		if err := s.mayPrepare(st.Prepare); err != nil {
+			return nil, err
+		}
+	}
 	if st.DDL != nil {
 		p.synth = s.ddlStatement(st)
 		return p, nil
@@ -73,7 +79,7 @@ func (s *session) prepare(st plan.Statement) (*prepared, error) {
 		}
 	}
 	if s.open != nil {
-		if err := s.open.hold(); err != nil {
+		if err := s.open.hold(s.ctx, s.srv.db); err != nil {
 			return nil, err
 		}
 		s.open = nil
@@ -97,6 +103,9 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 	if m.Name != "" {
 		if _, exists := s.stmts[m.Name]; exists {
 			return sqlstate.New(sqlstate.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+		}
+		if err := s.mayPrepare(m.Name); err != nil {
+			return err
 		}
 	}
 	stmts := plan.Split(m.Query)
@@ -128,8 +137,14 @@ func (s *session) handleParse(m *pgproto3.Parse) error {
 }
 
 // paramOIDs takes the client's parameter types and fills the rest from
-// DuckDB, or as text for a statement the front end runs itself.
+// DuckDB, or as text for a statement the front end runs itself. Where
+// DuckDB cannot tell a parameter's type (it binds a table function given
+// one only when the statement runs), the type the statement casts it to
+// stands for it, as Postgres infers it.
 func paramOIDs(p *prepared, given []uint32) []uint32 {
+	if p.declared != nil {
+		p = p.declared // DECLARE's parameters are its query's
+	}
 	n := len(given)
 	if p.stmt != nil {
 		n = max(n, len(p.stmt.Params()))
@@ -141,6 +156,8 @@ func paramOIDs(p *prepared, given []uint32) []uint32 {
 	for i := range oids {
 		if i < len(given) && given[i] != 0 {
 			oids[i] = given[i]
+		} else if oid, ok := castOID(p, i); ok {
+			oids[i] = oid
 		} else if p.stmt != nil && i < len(p.stmt.Params()) {
 			oids[i] = pgcodec.TypeFor(p.stmt.Params()[i]).OID
 		} else if p.synth != nil {
@@ -153,6 +170,15 @@ func paramOIDs(p *prepared, given []uint32) []uint32 {
 }
 
 func (s *session) handleBind(m *pgproto3.Bind) error {
+	err := s.bind(m)
+	if s.described != nil { // the Bind failed before it could answer the Describe
+		s.described = nil
+		s.w.send(&pgproto3.NoData{})
+	}
+	return err
+}
+
+func (s *session) bind(m *pgproto3.Bind) error {
 	prep, ok := s.stmts[m.PreparedStatement]
 	if !ok {
 		return sqlstate.New(sqlstate.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
@@ -179,21 +205,27 @@ func (s *session) handleBind(m *pgproto3.Bind) error {
 		}
 		args[i] = v
 	}
-	p := &portal{prep: prep, args: args}
-	if prep.returnsRows() {
-		n := prep.columnCount()
-		if c := len(m.ResultFormatCodes); c > 1 && c != n {
-			return sqlstate.New(sqlstate.ProtocolViolation,
-				"bind message has %d result formats but query has %d columns", c, n)
+	for _, f := range m.ResultFormatCodes {
+		if f != 0 && f != 1 {
+			return sqlstate.New(sqlstate.ProtocolViolation, "unsupported format code: %d", f)
 		}
-		for _, f := range m.ResultFormatCodes {
-			if f != 0 && f != 1 {
-				return sqlstate.New(sqlstate.ProtocolViolation, "unsupported format code: %d", f)
-			}
+	}
+	// Until the columns are known (a FETCH, or a statement whose columns
+	// depend on its parameters' values), formats holds Bind's codes as
+	// sent; start resolves them.
+	p := &portal{prep: prep, args: args, formats: slices.Clone(m.ResultFormatCodes)}
+	if prep.returnsRows() && prep.columnsKnown() {
+		if err := checkFormats(m.ResultFormatCodes, prep.columnCount()); err != nil {
+			return err
 		}
-		p.formats = resolveFormats(m.ResultFormatCodes, n)
+		p.formats = resolveFormats(m.ResultFormatCodes, prep.columnCount())
 	}
 	s.portals[m.DestinationPortal] = p
+	if err := s.describeBound(prep, p); err != nil {
+		p.close()
+		delete(s.portals, m.DestinationPortal)
+		return err
+	}
 	s.w.send(&pgproto3.BindComplete{})
 	return nil
 }
@@ -208,44 +240,6 @@ func paramFormat(codes []int16, i int) int16 {
 		return codes[0]
 	}
 	return codes[i]
-}
-
-func (s *session) handleDescribe(m *pgproto3.Describe) error {
-	if m.ObjectType != 'S' && m.ObjectType != 'P' {
-		return sqlstate.New(sqlstate.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
-	}
-	if m.ObjectType == 'S' {
-		prep, ok := s.stmts[m.Name]
-		if !ok {
-			return sqlstate.New(sqlstate.InvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
-		}
-		s.w.send(&pgproto3.ParameterDescription{ParameterOIDs: prep.paramOIDs})
-		if !prep.returnsRows() {
-			s.w.send(&pgproto3.NoData{})
-			return nil
-		}
-		if prep.synth != nil {
-			s.w.send(syntheticDescription(prep.synth.cols))
-			return nil
-		}
-		s.w.send(rowDescription(prep.stmt.Columns(), make([]int16, len(prep.stmt.Columns()))))
-		return nil
-	}
-	p, ok := s.portals[m.Name]
-	if !ok {
-		return sqlstate.New(sqlstate.InvalidCursorName, "portal %q does not exist", m.Name)
-	}
-	switch {
-	case p.prep.synth != nil && p.prep.synth.cols != nil:
-		s.w.send(syntheticDescription(p.prep.synth.cols))
-	case p.cols != nil:
-		s.w.send(rowDescription(p.cols, p.formats))
-	case p.prep.returnsRows():
-		s.w.send(rowDescription(p.prep.stmt.Columns(), p.formats))
-	default:
-		s.w.send(&pgproto3.NoData{})
-	}
-	return nil
 }
 
 func (s *session) handleExecute(m *pgproto3.Execute) error {
@@ -398,3 +392,12 @@ func (s *session) dropTemporary() error {
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// castOID is the type statement p casts parameter i to, where DuckDB
+// could not tell the parameter's type.
+func castOID(p *prepared, i int) (uint32, bool) {
+	if p.stmt == nil || i >= len(p.stmt.Params()) || p.stmt.Params()[i].ID != sqltype.Invalid || i >= len(p.plan.ParamCasts) {
+		return 0, false
+	}
+	return pgcodec.OIDByName(p.plan.ParamCasts[i])
+}

@@ -3,6 +3,7 @@ package sqlfront
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
@@ -38,10 +39,43 @@ func (s *Server) logStartupFailure(c net.Conn, user string, err error) {
 	var se *sqlstate.Error
 	switch {
 	case errors.As(err, &se) && strings.HasPrefix(string(se.Code), "28"):
-		s.log.Warn("authentication failed", "client", c.RemoteAddr().String(), "user", user, "sqlstate", string(se.Code), "error", se.Message)
+		attempts, delay := s.throttle.record(c.RemoteAddr().String())
+		s.log.Warn("authentication failed", "client", c.RemoteAddr().String(), "user", user, "via", "wire", "sqlstate", string(se.Code),
+			"error", se.Message, "failures", attempts, "delay", delay.String())
+	case errors.Is(err, errStartupTimeout):
+		s.log.Warn("startup timed out: connection closed", "client", c.RemoteAddr().String(), "user", user,
+			"authentication_timeout", s.cfg.AuthenticationTimeout.String())
 	case !errors.Is(err, errCanceled):
 		s.log.Debug("startup failed", "client", c.RemoteAddr().String(), "err", err)
 	}
+}
+
+// errStartupTimeout ends a connection whose startup took longer than
+// Config.AuthenticationTimeout.
+var errStartupTimeout = errors.New("startup timed out")
+
+// refuseStartup closes a connection addStarting refused: at once while
+// shutting down; past MaxStartups with a 53300 the client may read, and
+// a warning.
+func (s *Server) refuseStartup(c net.Conn, err error) {
+	if !errors.Is(err, errTooManyStartups) {
+		return
+	}
+	s.log.Warn("connection refused: too many connections in startup", "client", c.RemoteAddr().String(), "max_startups", s.cfg.MaxStartups)
+	e := &sqlstate.Error{Code: sqlstate.TooManyConnections, Severity: "FATAL", Message: "sorry, too many clients already",
+		Detail: fmt.Sprintf("%d connections are starting up (authenticating) at once, the most the server takes.", s.cfg.MaxStartups)}
+	c.SetWriteDeadline(time.Now().Add(time.Second))
+	w := newWriter(c)
+	w.send(errorResponse(e))
+	w.flush()
+}
+
+// setupFailed logs, as an error, that an authenticated client's session
+// could not be set up (every client's will fail alike until an operator
+// acts), and returns what the client is told.
+func (s *Server) setupFailed(c net.Conn, user string, err error) *sqlstate.Error {
+	s.log.Error("session set-up failed", "client", c.RemoteAddr().String(), "user", user, "err", err)
+	return sqlstate.From(s.startupFailed(err))
 }
 
 // sessionStarted logs a session's start, as Postgres' log_connections does, and counts it.

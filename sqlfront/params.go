@@ -31,6 +31,8 @@ type params struct {
 	tx       *paramTx          // nil outside a transaction
 	timeout  time.Duration     // statement_timeout
 	reported []string          // canonical names of reported parameters that changed, to send
+	// maxPrepared is mallard.max_prepared_statements (see mayPrepare).
+	maxPrepared int
 }
 
 // paramTx is what a transaction changed. At its end every parameter it
@@ -49,7 +51,7 @@ type paramTx struct {
 	block bool
 }
 
-func newParams(startup map[string]string, serverVersion string, statementTimeout time.Duration) *params {
+func newParams(startup map[string]string, serverVersion string, statementTimeout time.Duration, maxPrepared int) *params {
 	p := &params{values: map[string]string{}, initial: map[string]string{}, custom: map[string]string{}}
 	for _, def := range plan.Parameters() {
 		p.values[strings.ToLower(def.Name)] = def.Default
@@ -58,6 +60,9 @@ func newParams(startup map[string]string, serverVersion string, statementTimeout
 		if canon, err := p.check(def, strconv.FormatInt(statementTimeout.Milliseconds(), 10)); err == nil {
 			p.values["statement_timeout"] = canon
 		}
+	}
+	if maxPrepared > 0 {
+		p.values[plan.MaxPreparedParameter] = strconv.Itoa(maxPrepared)
 	}
 	p.values["server_version"] = serverVersion
 	p.values["session_authorization"] = startup["user"]
@@ -73,6 +78,7 @@ func newParams(startup map[string]string, serverVersion string, statementTimeout
 		}
 	}
 	p.timeout, _ = parseTimeout(p.values["statement_timeout"])
+	p.maxPrepared, _ = strconv.Atoi(p.values[plan.MaxPreparedParameter])
 	for k, v := range p.values {
 		p.initial[k] = v
 	}
@@ -178,6 +184,8 @@ func (p *params) assign(def plan.Parameter, value string) {
 	switch key {
 	case "statement_timeout":
 		p.timeout, _ = parseTimeout(value)
+	case plan.MaxPreparedParameter:
+		p.maxPrepared, _ = strconv.Atoi(value)
 	case "default_transaction_isolation":
 		// Every transaction starts at the default level, and SHOW
 		// transaction_isolation shows the current one's.
@@ -262,6 +270,12 @@ func (p *params) check(def plan.Parameter, value string) (string, error) {
 		if _, err := parseTimeout(value); err != nil {
 			return "", invalidValue(def.Name, value, "a number of milliseconds, or a number with a unit: ms, s, min, h, d")
 		}
+	case plan.MaxPreparedParameter:
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil || n < 1 {
+			return "", invalidValue(def.Name, value, "a whole number of statements, at least 1")
+		}
+		return strconv.Itoa(n), nil
 	case "standard_conforming_strings":
 		if !isOn(value) {
 			return "", invalidValue(def.Name, value, "only on is supported")

@@ -29,6 +29,9 @@ import (
 // DefaultMaxMessageSize is the largest frontend message accepted by default.
 const DefaultMaxMessageSize = 64 << 20
 
+// DefaultAuthenticationTimeout is Postgres' default authentication_timeout.
+const DefaultAuthenticationTimeout = time.Minute
+
 // Config is how the server accepts and authenticates clients.
 type Config struct {
 	// TLS, when set, is offered to clients that send SSLRequest.
@@ -50,6 +53,22 @@ type Config struct {
 	// A client past it is refused with 53300, as Postgres refuses one past
 	// max_connections.
 	MaxConnections int
+	// AuthenticationTimeout bounds how long a connection may take to
+	// start up and authenticate, as Postgres' authentication_timeout; one
+	// that takes longer is closed and logged. 0 means
+	// DefaultAuthenticationTimeout.
+	AuthenticationTimeout time.Duration
+	// MaxStartups caps the connections not yet past startup (TLS,
+	// StartupMessage, authentication; CancelRequests too); one more is
+	// closed at once with 53300 and logged. 0 means MaxConnections (no cap
+	// when that is 0 too), so that a client cannot hold more connections
+	// open by never finishing startup than it could hold as sessions.
+	MaxStartups int
+	// AuthDelay and MaxAuthDelay delay the answer to a failed login: by
+	// AuthDelay times the failures in a row from the client's address, at
+	// most MaxAuthDelay (see loginThrottle). 0 means DefaultAuthDelay and
+	// DefaultMaxAuthDelay.
+	AuthDelay, MaxAuthDelay time.Duration
 	// SlowStatement, when positive, logs every statement that takes at
 	// least this long, with its text (Postgres' log_min_duration_statement;
 	// Postgres' 0, log every statement, is any tiny duration here).
@@ -58,6 +77,13 @@ type Config struct {
 	// groups of statements for pg_stat_statements (Postgres'
 	// pg_stat_statements.max); 0 keeps none.
 	StatementStats int
+	// QuerySize is the bytes of each statement's text that
+	// pg_stat_statements keeps, as Postgres' track_activity_query_size;
+	// statements.DefaultQuerySize when 0.
+	QuerySize int
+	// MaxPrepared is the sessions' default mallard.max_prepared_statements;
+	// DefaultMaxPrepared when 0.
+	MaxPrepared int
 	// Observer, when set, is told of sessions and statements, for metrics.
 	Observer Observer
 	// ServerVersion is reported as server_version.
@@ -79,6 +105,8 @@ type Server struct {
 	log     *slog.Logger
 	planner Planner
 	stats   *statements.Table // nil when Config.StatementStats is 0
+	// throttle delays failed logins, wire and HTTP.
+	throttle *loginThrottle
 
 	mu        sync.Mutex
 	listeners map[net.Listener]struct{}
@@ -98,6 +126,12 @@ func New(ctx context.Context, cfg Config, db Engine, p Planner, log *slog.Logger
 	if cfg.MaxMessageSize <= 0 {
 		cfg.MaxMessageSize = DefaultMaxMessageSize
 	}
+	if cfg.AuthenticationTimeout <= 0 {
+		cfg.AuthenticationTimeout = DefaultAuthenticationTimeout
+	}
+	if cfg.MaxStartups <= 0 {
+		cfg.MaxStartups = cfg.MaxConnections
+	}
 	if cfg.CatalogSQL == nil {
 		_, cfg.CatalogSQL = DefaultCatalog()
 	}
@@ -108,10 +142,11 @@ func New(ctx context.Context, cfg Config, db Engine, p Planner, log *slog.Logger
 	db.OnReopen(func(ctx context.Context) error { return installCatalog(ctx, db, setup) })
 	var stats *statements.Table
 	if cfg.StatementStats > 0 {
-		stats = statements.New(cfg.StatementStats, p.Fingerprint)
+		stats = statements.New(cfg.StatementStats, cfg.QuerySize, p.Fingerprint)
 	}
 	return &Server{
 		cfg: cfg, db: db, log: log, planner: p, stats: stats,
+		throttle:  newLoginThrottle(cfg.AuthDelay, cfg.MaxAuthDelay),
 		listeners: map[net.Listener]struct{}{},
 		sessions:  map[cancelKey]*session{},
 		starting:  map[net.Conn]struct{}{},
@@ -400,14 +435,30 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-func (s *Server) addStarting(c net.Conn) bool {
+// errTooManyStartups refuses a connection past Config.MaxStartups.
+var errTooManyStartups = errors.New("too many connections in startup")
+
+// addStarting counts c among the connections in startup; it fails with
+// ErrServerClosed while shutting down and errTooManyStartups past
+// Config.MaxStartups.
+func (s *Server) addStarting(c net.Conn) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shutdown {
-		return false
+		return ErrServerClosed
+	}
+	if s.cfg.MaxStartups > 0 && len(s.starting) >= s.cfg.MaxStartups {
+		return errTooManyStartups
 	}
 	s.starting[c] = struct{}{}
-	return true
+	return nil
+}
+
+// Starting is the number of connections not yet past startup.
+func (s *Server) Starting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.starting)
 }
 
 func (s *Server) removeStarting(c net.Conn) {

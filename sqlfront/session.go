@@ -56,13 +56,21 @@ type session struct {
 
 	mu      sync.Mutex
 	running context.CancelCauseFunc // cancels the running statement, if any
+	// writeLimit is why the last statement was canceled, while writes are
+	// bounded for it (see limitWrites); the session goroutine owns it.
+	writeLimit error
 
 	params        *params
 	mirrored      map[string]string // the value of each parameter's DuckDB variable once set, by lower-cased name (see syncParams)
 	tx            byte
 	stmts         map[string]*prepared
+	sqlPrepared   map[string]bool // names of the statements SQL PREPARE holds in DuckDB (see mayPrepare)
 	portals       map[string]*portal
 	skipUntilSync bool
+	// described is the statement whose Describe waits for the next
+	// message (see describeStatement), named describedName.
+	described     *prepared
+	describedName string
 	open          *portal // the portal whose result holds the DuckDB connection
 }
 
@@ -73,16 +81,20 @@ func (s *Server) serveConn(c net.Conn) {
 	if tc, ok := c.(*net.TCPConn); ok {
 		tc.SetNoDelay(true) // Go's default, stated: small responses must not wait
 	}
-	c.SetDeadline(time.Now().Add(startupTimeout))
-	if !s.addStarting(c) {
+	started := time.Now()
+	c.SetDeadline(started.Add(s.cfg.AuthenticationTimeout))
+	if err := s.addStarting(c); err != nil {
+		s.refuseStartup(c, err)
 		return
 	}
-	started := time.Now()
 	counted := &countingConn{Conn: c}
 	st := &startup{srv: s}
 	st.reset(counted)
 	err := st.run()
 	s.removeStarting(c)
+	if err != nil && time.Since(started) >= s.cfg.AuthenticationTimeout && !s.closing() {
+		err = errStartupTimeout
+	}
 	if err != nil {
 		s.logStartupFailure(c, st.params["user"], err)
 		return
@@ -96,7 +108,7 @@ func (s *Server) serveConn(c net.Conn) {
 	defer s.leave()
 	db, err := s.db.Connect()
 	if err != nil {
-		st.fatal(sqlstate.From(s.startupFailed(err)))
+		st.fatal(s.setupFailed(c, st.params["user"], err))
 		return
 	}
 	if st.readOnly {
@@ -105,22 +117,22 @@ func (s *Server) serveConn(c net.Conn) {
 	sess := &session{
 		srv: s, notices: newNotices(), conn: st.conn, be: st.be, src: st.src, br: st.br, w: st.w, db: db, startup: st.params,
 		readOnly: st.readOnly, started: started, log: s.log, counted: counted, tls: st.encrypted(),
-		tx: txIdle, stmts: map[string]*prepared{}, portals: map[string]*portal{},
+		tx: txIdle, stmts: map[string]*prepared{}, sqlPrepared: map[string]bool{}, portals: map[string]*portal{},
 		act: activity{state: stateIdle, stateChange: time.Now(), appName: st.params["application_name"],
 			statements: map[string]string{}, portals: map[string]string{}},
 	}
 	sess.ctx, sess.stop = context.WithCancelCause(context.Background())
-	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout)
+	sess.params = newParams(st.params, s.cfg.ServerVersion, s.cfg.StatementTimeout, s.cfg.MaxPrepared)
 	if err := sess.init(); err != nil {
 		db.Close()
-		st.fatal(sqlstate.From(s.startupFailed(err)))
+		st.fatal(s.setupFailed(c, st.params["user"], err))
 		return
 	}
 	s.register(sess)
 	defer s.unregister(sess)
 	if err := db.Exec(sess.ctx, fmt.Sprintf("SET VARIABLE mallard_backend_pid = %d", sess.key.pid)); err != nil {
 		db.Close()
-		st.fatal(sqlstate.From(s.startupFailed(err)))
+		st.fatal(s.setupFailed(c, st.params["user"], err))
 		return
 	}
 	sess.log = s.log.With("pid", sess.key.pid, "user", st.params["user"], "client", c.RemoteAddr().String())
@@ -152,8 +164,10 @@ func (s *session) run() {
 	s.readyForQuery()
 	for {
 		if err := s.w.flush(); err != nil {
+			s.writeFailed()
 			return
 		}
+		s.liftWriteLimit()
 		msg, err := s.be.Receive()
 		if err != nil {
 			s.receiveFailed(err)
@@ -172,7 +186,8 @@ func (s *session) run() {
 			continue
 		}
 		s.busy(msg)
-		if err := s.handleMessage(msg); err != nil {
+		if err := s.dispatch(msg); err != nil {
+			s.writeFailed()
 			s.sendFatal(sqlstate.From(err))
 			return
 		}
@@ -184,13 +199,65 @@ func isSync(msg pgproto3.FrontendMessage) bool {
 	return ok
 }
 
-// recoverPanic turns a panic in this session into a FATAL error for this
-// connection only.
+// recoverPanic turns a panic outside the handling of a message (see
+// dispatch) into a FATAL error for this connection only.
 func (s *session) recoverPanic() {
 	if r := recover(); r != nil {
 		s.log.Error("session panic", "panic", r, "stack", string(debug.Stack()))
-		s.sendFatal(&sqlstate.Error{Code: sqlstate.InternalError, Message: fmt.Sprintf("internal error: %v", r)})
+		s.w.dropPartial()
+		s.sendFatal(panicError(r))
 	}
+}
+
+// dispatch handles msg. A panic while handling it fails the statement the
+// message belongs to with XX000 and a short message, as an error would,
+// and the session goes on; the stack goes to the log.
+func (s *session) dispatch(msg pgproto3.FrontendMessage) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("statement panic", "panic", r, "message", fmt.Sprintf("%T", msg), "stack", string(debug.Stack()))
+			err = s.recovered(msg, panicError(r))
+		}
+	}()
+	s.settleDescribe(msg)
+	return s.handleMessage(msg)
+}
+
+// recovered reports e, the panic of a message's handling, as that
+// message's error: a simple Query ends with ReadyForQuery and what its
+// implicit transaction did is rolled back; an extended-protocol message
+// skips to Sync; a Sync still ends its batch.
+func (s *session) recovered(msg pgproto3.FrontendMessage, e *sqlstate.Error) error {
+	s.w.dropPartial()
+	if s.open != nil {
+		s.open.close() // its result may be half read
+		s.open = nil
+	}
+	switch msg.(type) {
+	case *pgproto3.Query:
+		if s.tx == txIdle {
+			s.db.Exec(s.ctx, "ROLLBACK") // DuckDB may be inside the Query's implicit block
+			s.endImplicit(false)
+		}
+		return s.simpleDone(e)
+	case *pgproto3.Sync:
+		s.fail(e)
+		s.skipUntilSync = false
+		s.readyForQuery()
+		return nil
+	}
+	return s.extended(e)
+}
+
+// panicError is the error a client sees for a recovered panic: the panic's
+// value, cut short.
+func panicError(r any) *sqlstate.Error {
+	msg := fmt.Sprint(r)
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
+	}
+	return &sqlstate.Error{Code: sqlstate.InternalError, Message: "internal error: " + msg,
+		Hint: "This is a bug in Mallard; the server log has its stack trace."}
 }
 
 // receiveFailed reports a malformed or oversized message before closing.
@@ -291,6 +358,8 @@ func (s *session) readyForQuery() {
 // terminate ends the session from another goroutine: the running statement
 // is canceled and the session goroutine stops at its next message.
 func (s *session) terminate(cause *sqlstate.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.stop(cause)
 	s.conn.SetReadDeadline(pastDeadline())
 	// A client that does not read must not hold Shutdown: a write blocked
@@ -311,15 +380,57 @@ func (s *session) cancelStatement(cause error) {
 // called when the statement ends.
 func (s *session) statementContext() (ctx context.Context, done func()) {
 	ctx, cancel := s.portalContext() // statement_timeout counts preparing too, as in Postgres
-	s.mu.Lock()
-	s.running = cancel
-	s.mu.Unlock()
+	end := s.setRunning(ctx, cancel)
 	return ctx, func() {
-		s.mu.Lock()
-		s.running = nil
-		s.mu.Unlock()
+		end()
 		cancel(nil)
 	}
+}
+
+// cancelWriteGrace is how long the result of a canceled statement (by
+// CancelRequest, pg_cancel_backend or statement_timeout) may still take
+// to reach the client. A client that reads gets the rest of what was
+// sent, then the 57014; one that stopped reading, so that the write
+// blocks, loses its connection after the grace, as Postgres closes a
+// connection it cannot deliver to: the protocol stream is cut inside a
+// message and cannot go on.
+const cancelWriteGrace = 300 * time.Millisecond
+
+// limitWrites bounds the writes of a statement whose context is done by
+// cancelWriteGrace, unless the session is ending (terminate then owns the
+// deadline).
+func (s *session) limitWrites() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() == nil {
+		s.conn.SetWriteDeadline(time.Now().Add(cancelWriteGrace))
+	}
+}
+
+// liftWriteLimit removes the bound limitWrites set, once the canceled
+// statement's result, error and ReadyForQuery have been written.
+func (s *session) liftWriteLimit() {
+	if s.writeLimit == nil {
+		return
+	}
+	s.writeLimit = nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() == nil {
+		s.conn.SetWriteDeadline(time.Time{})
+	}
+}
+
+// writeFailed logs, when a write failed within the bound set for a
+// canceled statement, that its result could not be delivered, so that
+// the connection ends (see cancelWriteGrace).
+func (s *session) writeFailed() {
+	if s.writeLimit == nil || s.w.err == nil {
+		return
+	}
+	e := sqlstate.From(s.writeLimit)
+	s.log.Warn("statement canceled while the client was not reading its result: connection closed",
+		"sqlstate", string(e.Code), "error", e.Message, "write_error", s.w.err.Error())
 }
 
 // sessionSettings give a session's DuckDB connection Postgres' semantics

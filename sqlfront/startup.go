@@ -14,9 +14,6 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// startupTimeout bounds how long a client may take to start up and authenticate.
-const startupTimeout = time.Minute
-
 // maxAuthMessage caps a message before the client has logged in, as
 // Postgres caps an authentication token (PG_MAX_AUTH_TOKEN_LENGTH): a
 // client that has not authenticated cannot make the server allocate
@@ -131,9 +128,12 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 			return c.fatal(&sqlstate.Error{Code: sqlstate.ProtocolViolation, Message: err.Error()})
 		}
 		if !ok {
+			// Bounded by MaxAuthDelay; the connection keeps its MaxStartups place meanwhile.
+			time.Sleep(c.srv.throttle.failed(c.conn.RemoteAddr().String()))
 			return c.fatal(sqlstate.New(sqlstate.InvalidPassword,
 				"password authentication failed for user %q", c.params["user"]))
 		}
+		c.srv.throttle.succeeded(c.conn.RemoteAddr().String())
 	}
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	c.send(&pgproto3.AuthenticationOk{})

@@ -59,3 +59,25 @@ func TestTypeAliases(t *testing.T) {
 		})
 	}
 }
+
+func TestPGName(t *testing.T) {
+	elem := sqltype.Type{ID: sqltype.Integer}
+	tests := []struct {
+		typ  sqltype.Type
+		want string
+	}{
+		{sqltype.Type{ID: sqltype.Varchar}, "text"},
+		{sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasVarchar}, "character varying"},
+		{sqltype.Type{ID: sqltype.Varchar, Alias: sqltype.AliasJSONB}, "jsonb"},
+		{sqltype.Type{ID: sqltype.Double}, "double precision"},
+		{sqltype.Type{ID: sqltype.Decimal, Width: 10, Scale: 2}, "numeric(10,2)"},
+		{sqltype.Type{ID: sqltype.List, Elem: &elem}, "integer[]"},
+		{sqltype.Type{ID: sqltype.TimestampTZ}, "timestamp with time zone"},
+		{sqltype.Type{ID: sqltype.Struct}, "struct"},
+	}
+	for _, tt := range tests {
+		if got := tt.typ.PGName(); got != tt.want {
+			t.Errorf("%v.PGName() = %q, want %q", tt.typ, got, tt.want)
+		}
+	}
+}

@@ -31,10 +31,16 @@ var backups atomic.Int64
 // temporary's database is detached on every path out. path must not
 // exist yet and must not be one of Mallard's own files (BackupTarget);
 // the sandbox (Config's data directories) decides where it may be
-// written, as for any file SQL names.
+// written, as for any file SQL names, and it may not be one of Mallard's
+// own (see fileGuard).
 func (d *DB) Backup(ctx context.Context, path string) error {
 	if err := d.refuseOwn(path); err != nil {
 		return err
+	}
+	if d.guard != nil {
+		if err := d.guard.check(path, "mallard.backup"); err != nil {
+			return err
+		}
 	}
 	var name string
 	if err := d.sqldb.QueryRowContext(ctx, "SELECT current_database()").Scan(&name); err != nil {

@@ -31,6 +31,11 @@ type Conn struct {
 	id          uint64
 	ident       *identity
 	generation  uint64 // the database instance c belongs to (see DB.Reopen)
+	// confined says c refuses changes of server-wide settings (see ConfineSettings).
+	confined bool
+	// mlopsPath says whether c's schema or search path may hold the
+	// registry's schema (see notePath).
+	mlopsPath bool
 }
 
 // Connect opens a new native connection to the database.
@@ -79,8 +84,18 @@ func (c *Conn) Close() error {
 
 // Exec prepares and runs one of Mallard's own statements, discarding any
 // rows. Unlike Prepare it runs on a read-only connection what the
-// connection could not: Mallard's settings and transaction control.
+// connection could not: Mallard's settings and transaction control. Like
+// Prepare it refuses to write the registry and to name Mallard's own
+// files (the statements a session's DDL becomes run here).
 func (c *Conn) Exec(ctx context.Context, query string) error {
+	if err := c.checkRegistryWrite(ctx, query); err != nil {
+		return err
+	}
+	if g := c.db.guard; g != nil {
+		if _, err := g.checkSQL(query, 0); err != nil {
+			return err
+		}
+	}
 	st, err := c.prepare(ctx, query, false)
 	if err != nil {
 		return err

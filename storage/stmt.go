@@ -34,6 +34,9 @@ type Stmt struct {
 	result Result
 	closed bool
 	cache  resultCache
+	// pathParams are the parameters whose values DuckDB takes as file
+	// names; Bind checks them (see fileGuard).
+	pathParams []pathRef
 	// created is the row count of a CREATE TABLE ... AS that prepare ran
 	// among the statements of an expanded one (see prepareExpanded),
 	// whose last statement, the one prepared, reports none.
@@ -46,8 +49,32 @@ type Stmt struct {
 // DuckDB expands into several (PIVOT without IN first creates an enum of
 // the values found) runs all but the last of them now and prepares the
 // last. On a read-only connection a statement that may write is refused
-// with 42501.
+// with 42501. On every connection a statement that names one of Mallard's
+// own files where DuckDB takes a file name (COPY, ATTACH, EXPORT and
+// IMPORT DATABASE, the read_* functions, glob, FROM 'file'), or computes
+// such a name, is refused with 42501, and so is, at Bind, a parameter
+// that carries such a name (see fileGuard).
 func (c *Conn) Prepare(ctx context.Context, query string) (*Stmt, error) {
+	if err := c.checkRegistryWrite(ctx, query); err != nil {
+		return nil, err
+	}
+	var params []pathRef
+	if g := c.db.guard; g != nil {
+		var err error
+		if params, err = g.checkSQL(query, 0); err != nil {
+			return nil, err
+		}
+	}
+	s, err := c.prepare(ctx, query, c.ReadOnly())
+	if s != nil {
+		s.pathParams = params
+	}
+	return s, err
+}
+
+// PrepareOwn is Prepare of one of Mallard's own statements, which may
+// name Mallard's own files (COPY FROM STDIN loads its spool file so).
+func (c *Conn) PrepareOwn(ctx context.Context, query string) (*Stmt, error) {
 	return c.prepare(ctx, query, c.ReadOnly())
 }
 
@@ -60,6 +87,9 @@ func (c *Conn) prepare(ctx context.Context, query string, readOnly bool) (*Stmt,
 	}
 	stop := c.watch(ctx)
 	defer stop()
+	if c.confined {
+		query = sessionScoped(query, c.db.global)
+	}
 	var ps mapping.PreparedStatement
 	if mapping.Prepare(c.conn, query, &ps) == mapping.StateError {
 		msg := mapping.PrepareError(ps)
@@ -82,6 +112,12 @@ func (c *Conn) prepared(ps mapping.PreparedStatement, query string, readOnly boo
 	s.describe()
 	if readOnly {
 		if err := s.checkReadOnly(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if c.confined {
+		if err := s.checkConfined(); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -152,9 +188,17 @@ func (s *Stmt) describe() {
 		mapping.DestroyLogicalType(&lt)
 	}
 	s.result = resultOf(mapping.PreparedStatementType(s.ps), s.cols)
-	if s.result != ResultRows {
+	if s.result != ResultRows || unbound(s.cols) {
 		s.cols = nil
 	}
+}
+
+// unbound reports whether DuckDB described a statement's result as its
+// placeholder for columns it cannot know before the parameters' values
+// are: one column of no type. A table function given a parameter as an
+// argument is bound only when the statement runs.
+func unbound(cols []Column) bool {
+	return len(cols) == 1 && cols[0].Type.ID == TypeInvalid
 }
 
 // resultOf says what a statement of DuckDB type t with result columns cols
@@ -179,7 +223,9 @@ func resultOf(t mapping.StatementType, cols []Column) Result {
 // TypeInvalid or TypeAny where it could not.
 func (s *Stmt) Params() []Type { return s.params }
 
-// Columns are the result columns of a statement that returns rows.
+// Columns are the result columns of a statement that returns rows; none
+// while they depend on the values of its parameters (see unbound), when
+// the result of Query has them.
 func (s *Stmt) Columns() []Column { return s.cols }
 
 // Result says what executing the statement produces.
@@ -192,6 +238,11 @@ func (s *Stmt) Bind(args []any) error {
 	if len(args) != len(s.params) {
 		return sqlstate.New(sqlstate.ProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement requires %d", len(args), len(s.params))
+	}
+	if g := s.conn.db.guard; g != nil && len(s.pathParams) > 0 {
+		if err := g.checkArgs(s.pathParams, args); err != nil {
+			return err
+		}
 	}
 	mapping.ClearBindings(s.ps)
 	for i, a := range args {

@@ -7,6 +7,7 @@
 package web
 
 import (
+	"context"
 	"embed"
 	"io/fs"
 	"log/slog"
@@ -29,7 +30,9 @@ type Config struct {
 	Plan func(query string) string
 	// Authenticate checks the user and password of HTTP basic
 	// authentication; nil lets every request in.
-	Authenticate func(user, password string) bool
+	// It is given the request's context and client address (RemoteAddr),
+	// and may delay its answer to a failed login.
+	Authenticate func(ctx context.Context, client, user, password string) bool
 	// Poll is how often an event stream looks for changes in the registry;
 	// zero means DefaultPoll.
 	Poll time.Duration
@@ -126,7 +129,7 @@ func (s *Server) authenticate(h http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, password, ok := r.BasicAuth()
-		if !ok || !s.cfg.Authenticate(user, password) {
+		if !ok || !s.cfg.Authenticate(r.Context(), r.RemoteAddr, user, password) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="Mallard", charset="UTF-8"`)
 			writeJSON(w, http.StatusUnauthorized, errorBody{Error: "password authentication failed", Code: sqlstate.InvalidPassword})
 			return

@@ -146,6 +146,11 @@ public final class Scenario {
         check("error 42601 syntax", () -> expectState("42601", "SELEC 1"));
         check("error 25P02 in failed transaction", this::abortedTransaction);
         check("transaction commit visible, rollback not", this::transaction);
+        check("Mallard: train_gat with parameters, prepareThreshold=1", () -> mallardTrain(props));
+        check("Mallard: forecast with a parameter, prepareThreshold=1, 3 executions", () -> mallardForecast(props));
+        check("Mallard: setFetchSize over forecast with a parameter, autocommit off", this::mallardFetchSize);
+        check("Mallard: forecast with stringtype=unspecified (statement described before Bind)",
+              () -> mallardUnspecified(props));
         closeQuietly(conn);
         closeQuietly(other);
     }
@@ -158,6 +163,102 @@ public final class Scenario {
     }
 
     // ---- checks --------------------------------------------------------
+
+    /** A connection whose PreparedStatements are server-prepared (named) from the first execution. */
+    Connection preparing(Properties props) throws SQLException {
+        Properties p = new Properties();
+        p.putAll(props);
+        p.setProperty("prepareThreshold", "1");
+        return connect(p);
+    }
+
+    void mallardTrain(Properties props) throws SQLException {
+        try (Statement st = conn.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS java_sales");
+            st.execute("DROP TABLE IF EXISTS java_wide");
+            st.execute("CREATE TABLE java_sales AS SELECT i // 3 AS period, 'e' || (i % 3) AS entity, "
+                       + "sin(i // 3 * 0.7 + i % 3) * 10 + i % 5 AS units FROM range(150) t(i)");
+            st.execute("CREATE TABLE java_wide AS SELECT * FROM pivot_entity_time('java_sales', "
+                       + "entity := 'entity', time := 'period', value := 'units')");
+        }
+        try (Connection c = preparing(props); PreparedStatement ps = c.prepareStatement(
+                "SELECT epoch FROM train_gat(?, model := ?, epochs := ?, window := 4, season := 1)")) {
+            ps.setString(1, "java_wide");
+            ps.setString(2, "java_gat");
+            ps.setInt(3, 2);
+            List<Object> epochs = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    epochs.add(rs.getInt(1));
+                }
+            }
+            expect(epochs, List.of(1, 2), "epochs");
+        }
+    }
+
+    void mallardForecast(Properties props) throws SQLException {
+        try (Connection c = preparing(props); PreparedStatement ps = c.prepareStatement(
+                "SELECT * FROM forecast(?, steps := ?)")) {
+            for (int run = 1; run <= 3; run++) {
+                ps.setString(1, "java_gat");
+                ps.setInt(2, run);
+                int rows = 0;
+                try (ResultSet rs = ps.executeQuery()) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    expect(md.getColumnName(2) + " " + md.getColumnTypeName(2), "period int8", "run " + run + " column 2");
+                    expect(md.getColumnTypeName(4), "float8", "run " + run + " prediction's type");
+                    while (rs.next()) {
+                        rows++;
+                    }
+                }
+                expect(rows, 3 * run, "run " + run + " rows");
+            }
+            try (PreparedStatement count = c.prepareStatement("SELECT count(*) FROM forecast(?, steps := 1)")) {
+                count.setString(1, "java_gat");
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    expect(rs.getObject(1), 3L, "count(*) as a long");
+                }
+            }
+        }
+    }
+
+    /** With stringtype=unspecified pgjdbc describes the statement, not the portal, before reading rows. */
+    void mallardUnspecified(Properties props) throws SQLException {
+        Properties p = new Properties();
+        p.putAll(props);
+        p.setProperty("stringtype", "unspecified");
+        try (Connection c = preparing(p); PreparedStatement ps = c.prepareStatement(
+                "SELECT * FROM forecast(?, steps := 1)")) {
+            ps.setString(1, "java_gat");
+            int rows = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                expect(rs.getMetaData().getColumnName(2), "period", "column 2");
+                while (rs.next()) {
+                    rows++;
+                }
+            }
+            expect(rows, 3, "rows");
+        }
+    }
+
+    void mallardFetchSize() throws SQLException {
+        conn.setAutoCommit(false);
+        try (PreparedStatement ps = conn.prepareStatement("SELECT step, entity FROM forecast(?, steps := 4)")) {
+            ps.setFetchSize(5);
+            ps.setString(1, "java_gat");
+            int rows = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows++;
+                }
+            }
+            expect(rows, 12, "rows fetched 5 at a time");
+        } finally {
+            conn.commit();
+            conn.setAutoCommit(true);
+        }
+    }
 
     void create() throws SQLException {
         try (Statement st = conn.createStatement()) {

@@ -279,6 +279,27 @@ async function main() {
     assert.equal(await count(other, 101), 1, 'other session sees committed row');
   });
 
+  await check('Mallard: train_gat and forecast with parameters', async () => {
+    await conn.query('DROP TABLE IF EXISTS node_sales');
+    await conn.query('DROP TABLE IF EXISTS node_wide');
+    await conn.query(`CREATE TABLE node_sales AS SELECT i // 3 AS period, 'e' || (i % 3) AS entity,
+      sin(i // 3 * 0.7 + i % 3) * 10 + i % 5 AS units FROM range(150) t(i)`);
+    await conn.query(`CREATE TABLE node_wide AS SELECT * FROM pivot_entity_time($1, entity := 'entity',
+      time := 'period', value := $2)`, ['node_sales', 'units']);
+    const trained = await conn.query('SELECT epoch FROM train_gat($1, model := $2, epochs := $3::int, window := 4, season := 1)',
+      ['node_wide', 'node_gat', 2]);
+    assert.deepStrictEqual(trained.rows.map((r) => Number(r.epoch)), [1, 2], 'epochs (bigint, a string in node-postgres)');
+    for (let steps = 1; steps <= 3; steps++) {
+      const r = await conn.query({ name: 'node_forecast', text: 'SELECT * FROM forecast($1, steps := $2::int)',
+        values: ['node_gat', steps] });
+      assert.deepStrictEqual(r.fields.slice(0, 4).map((f) => f.name), ['step', 'period', 'entity', 'prediction'], 'columns');
+      assert.equal(r.rows.length, 3 * steps, `rows of ${steps} steps`);
+      assert.equal(typeof r.rows[0].prediction, 'number', 'prediction is a number');
+    }
+    const n = await conn.query('SELECT count(*)::int AS n FROM forecast($1, steps := 1)', ['node_gat']);
+    assert.deepStrictEqual(n.rows, [{ n: 3 }], 'count(*)::int');
+  });
+
   await conn.end();
   await other.end();
 }

@@ -201,6 +201,96 @@ def transaction(conn, other):
     expect(count(other, "id = 101"), 1, "other session sees committed row")
 
 
+def mallard_setup(conn):
+    """A small long table and its wide pivot, which the Mallard checks train on."""
+    conn.execute("DROP TABLE IF EXISTS py3_sales")
+    conn.execute("DROP TABLE IF EXISTS py3_wide")
+    conn.execute("DROP TABLE IF EXISTS py3_ratings")
+    conn.execute("""CREATE TABLE py3_sales AS SELECT i // 3 AS period, 'e' || (i % 3) AS entity,
+                    sin(i // 3 * 0.7 + i % 3) * 10 + i % 5 AS units FROM range(150) t(i)""")
+    conn.execute("""CREATE TABLE py3_wide AS SELECT * FROM pivot_entity_time('py3_sales', entity := 'entity',
+                    time := 'period', value := 'units')""")
+    conn.execute("""CREATE TABLE py3_ratings AS SELECT i % 20 AS user_id, (i * 7) % 30 AS item_id,
+                    (i % 5 + 1)::double AS rating FROM range(600) t(i) WHERE i < 600""")
+
+
+def train_gat_params(conn, prepare):
+    """train_gat with its source, model and epochs as bind parameters."""
+    model = "py3_gat_prep" if prepare else "py3_gat"
+    rows = conn.execute("SELECT epoch, train_mse FROM train_gat(%s, model := %s, epochs := %s, window := 4, season := 1)",
+                        ("py3_wide", model, 2), prepare=prepare).fetchall()
+    expect([r[0] for r in rows], [1, 2], "epochs")
+
+
+def forecast_params(conn, prepare):
+    """The statement of the issue: forecast's model as a parameter."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT step, entity, prediction FROM forecast(%s, steps := 1)", ("py3_gat",), prepare=prepare)
+        rows = cur.fetchall()
+        expect([d.name for d in cur.description], ["step", "entity", "prediction"], "columns")
+    expect(sorted(r[1] for r in rows), ["e0", "e1", "e2"], "entities")
+    expect(all(isinstance(r[2], float) for r in rows), True, "predictions are floats")
+
+
+def forecast_star_params(conn):
+    """forecast's time column is the model's: Describe of the portal has it."""
+    with conn.cursor() as cur:
+        cur.execute("SELECT * FROM forecast(%s, steps := %s)", ("py3_gat", 2))
+        rows = cur.fetchall()
+        expect([d.name for d in cur.description][:4], ["step", "period", "entity", "prediction"], "columns")
+    expect(sorted({r[1] for r in rows}), [50, 51], "periods")
+
+
+def count_typed(conn):
+    row = conn.execute("SELECT count(*) FROM forecast(%s, steps := 1)", ("py3_gat",)).fetchone()
+    expect(row, (3,), "count(*) as an int")
+
+
+def recommend_params(conn):
+    conn.execute("""SELECT count(*) FROM train_recommender('py3_ratings', model := 'py3_rec', user := 'user_id',
+                    item := 'item_id', epochs := 2, duplicates := 'avg')""")
+    rows = conn.execute("SELECT rank, item, score FROM recommend('py3_rec', user_id := %s::int, k := %s)", (3, 2)).fetchall()
+    expect([r[0] for r in rows], [1, 2], "ranks")
+    rows = conn.execute("SELECT rank, item FROM recommend_for('py3_rec', history := %s, k := 2)", ([1, 2],)).fetchall()
+    expect([r[0] for r in rows], [1, 2], "ranks from a history list")
+
+
+def pivot_params(conn):
+    rows = conn.execute("""SELECT * FROM pivot_entity_time('py3_sales', entity := 'entity', time := 'period',
+                           value := %s) ORDER BY period LIMIT 2""", ("units",)).fetchall()
+    expect([(r[0], len(r)) for r in rows], [(0, 4), (1, 4)], "period and three entity columns")
+
+
+def named_cursor(prepare_params):
+    """A server-side cursor read itersize rows at a time (DECLARE, then FETCH);
+    its query may take parameters."""
+    with psycopg.connect(host=HOST, port=PORT, user=USER, dbname=DBNAME) as conn:
+        with conn.cursor("py3_cc") as cur:
+            cur.itersize = 7
+            if prepare_params:
+                cur.execute("SELECT i, i * 2 AS twice FROM range(%s) t(i) ORDER BY i", (20,))
+            else:
+                cur.execute("SELECT i, i * 2 AS twice FROM range(20) t(i) ORDER BY i")
+            rows = list(cur)
+            expect([d.name for d in cur.description], ["i", "twice"], "columns")
+        expect(rows, [(i, 2 * i) for i in range(20)], "rows")
+        with conn.cursor("py3_cf") as cur:
+            cur.execute("SELECT entity, prediction FROM forecast(%s, steps := 1)", ("py3_gat",))
+            expect(len(cur.fetchmany(2)) + len(cur.fetchall()), 3, "forecast rows through a named cursor")
+
+
+def pandas_params(conn):
+    import warnings
+    import pandas as pd
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # pandas prefers SQLAlchemy; a DBAPI connection works
+        df = pd.read_sql("SELECT step, entity, prediction FROM forecast(%s, steps := 1)", conn, params=("py3_gat",))
+        expect((list(df.columns), len(df), str(df["prediction"].dtype)), (["step", "entity", "prediction"], 3, "float64"),
+               "columns, rows, dtype")
+        chunks = list(pd.read_sql("SELECT i FROM range(%s) t(i)", conn, params=(25,), chunksize=10))
+        expect([len(c) for c in chunks], [10, 10, 5], "chunk sizes")
+
+
 def main():
     c = Checker(CLIENT, sent=last_sent)
     conn = c.check("connect", connect, True)
@@ -232,6 +322,18 @@ def main():
     c.check("error 42601 syntax", errors, conn, "SELEC 1", "42601")
     c.check("error 25P02 in failed transaction", aborted_transaction, conn)
     c.check("transaction commit visible, rollback not", transaction, conn, other)
+    c.check("Mallard: setup", mallard_setup, conn)
+    c.check("Mallard: train_gat with bind parameters", train_gat_params, conn, False)
+    c.check("Mallard: train_gat with bind parameters, prepared", train_gat_params, conn, True)
+    c.check("Mallard: forecast with a bind parameter", forecast_params, conn, False)
+    c.check("Mallard: forecast with a bind parameter, prepared", forecast_params, conn, True)
+    c.check("Mallard: forecast's time column with bind parameters", forecast_star_params, conn)
+    c.check("Mallard: count(*) over forecast is an int", count_typed, conn)
+    c.check("Mallard: recommend and recommend_for with bind parameters", recommend_params, conn)
+    c.check("Mallard: pivot_entity_time with a bind parameter", pivot_params, conn)
+    c.check("Mallard: pandas read_sql with params, and chunksize", pandas_params, conn)
+    c.check("named cursor with itersize", named_cursor, False)
+    c.check("named cursor with itersize and a bind parameter", named_cursor, True)
     conn.close()
     other.close()
     TRACE.close()

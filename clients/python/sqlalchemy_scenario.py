@@ -294,6 +294,16 @@ def transaction(engine, tbl):
     expect(count(engine, tbl, 101), 1, "committed row")
 
 
+def stream_results(engine):
+    """stream_results reads through a server-side cursor (psycopg2's named
+    cursor: DECLARE, then FETCH in batches), here with a bound parameter."""
+    with engine.connect() as conn:
+        result = conn.execution_options(stream_results=True, max_row_buffer=7).execute(
+            sa.text("SELECT i, i * 2 AS twice FROM range(:n) t(i) ORDER BY i"), {"n": 30})
+        rows = [tuple(r) for r in result]
+    expect(rows, [(i, 2 * i) for i in range(30)], "rows")
+
+
 def main():
     c = Checker(CLIENT)
     c.check("dialect init: select pg_catalog.version()", probe_version)
@@ -322,6 +332,7 @@ def main():
     c.check("error 23505 duplicate primary key", duplicate_key, engine, tbl)
     c.check("error 42P01 missing table", missing_table, engine)
     c.check("transaction commit visible, rollback not", transaction, engine, tbl)
+    c.check("stream_results (server-side cursor) with a parameter", stream_results, engine)
     engine.dispose()
     c.finish()
 

@@ -34,6 +34,13 @@ type Config struct {
 	Password       string
 	ReaderUser     string
 	ReaderPassword string
+	// PasswordFile and ReaderPasswordFile, when set, hold Password and
+	// ReaderPassword (see readPasswordFiles).
+	PasswordFile       string
+	ReaderPasswordFile string
+	// passwordFlags are the password flags given on the command line,
+	// which the process list shows to every local user: serve warns.
+	passwordFlags  []string
 	TLS            string
 	TLSCert        string
 	TLSKey         string
@@ -54,9 +61,20 @@ type Config struct {
 	MaxConnections   int
 	StatementStats   int
 	StatementTimeout time.Duration
+	// AuthenticationTimeout and MaxStartups are sqlfront.Config's.
+	AuthenticationTimeout time.Duration
+	MaxStartups           int
+	// AuthDelay is sqlfront.Config's.
+	AuthDelay time.Duration
 	// ShutdownGrace is how long statements running at SIGTERM or SIGINT
 	// may go on before they are canceled (see shutdown).
 	ShutdownGrace time.Duration
+	// QuerySize is Postgres' track_activity_query_size: the bytes of a
+	// statement's text that pg_stat_statements keeps; 0 for 1024.
+	QuerySize int
+	// MaxPrepared is sessions' default mallard.max_prepared_statements;
+	// 0 for sqlfront.DefaultMaxPrepared.
+	MaxPrepared int
 }
 
 // defaultHTTP is where the dashboard listens unless told otherwise. When
@@ -98,6 +116,8 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	str(&cfg.User, "user", "mallard", "the user name clients log in as when a password is set")
 	str(&cfg.Password, "password", "", "require SCRAM-SHA-256 authentication with this password (default: trust, loopback only)")
 	str(&cfg.ReaderUser, "reader-user", "reader", "the user name of the read-only role")
+	str(&cfg.PasswordFile, "password-file", "", "read -password from this file (its first line), kept out of the process list")
+	str(&cfg.ReaderPasswordFile, "reader-password-file", "", "read -reader-password from this file (its first line)")
 	str(&cfg.ReaderPassword, "reader-password", "", "allow the read-only role with this password: it may query and call forecast, recommend, evaluate and attention, nothing else (needs -password)")
 	str(&cfg.TLS, "tls", "off", "TLS: off, or self-signed to generate a certificate at start (see also -tls-cert)")
 	str(&cfg.TLSCert, "tls-cert", "", "PEM certificate file; with -tls-key turns TLS on")
@@ -112,12 +132,28 @@ func newFlags(cfg *Config, out io.Writer) *flag.FlagSet {
 	boolean(&cfg.RequireTLS, "require-tls", "refuse sessions that do not use TLS (needs -tls or -tls-cert)")
 	integer(&cfg.MaxConnections, "max-connections", 100, "client sessions at once; one more is refused with 53300")
 	integer(&cfg.StatementStats, "stat-statements-max", 5000, "groups of statements pg_stat_statements keeps statistics of (the least called go first); 0 keeps none")
+	integer(&cfg.QuerySize, "track-activity-query-size", 1024, "bytes of each statement's text pg_stat_statements keeps (Postgres' track_activity_query_size), at least 100")
+	integer(&cfg.MaxPrepared, "max-prepared-statements", sqlfront.DefaultMaxPrepared,
+		"sessions' default mallard.max_prepared_statements: prepared statements (protocol and SQL PREPARE) one session may hold; one more fails with 53200")
 	timeout, err := time.ParseDuration(env("statement-timeout", "0s"))
 	if err != nil {
 		timeout = -1 // Validate reports it
 	}
 	fs.DurationVar(&cfg.StatementTimeout, "statement-timeout", timeout,
 		"sessions' default statement_timeout, such as 30s or 5m; 0 for none (a session may SET its own) ["+envName("statement-timeout")+"]")
+	authTimeout, err := time.ParseDuration(env("authentication-timeout", sqlfront.DefaultAuthenticationTimeout.String()))
+	if err != nil {
+		authTimeout = -1 // Validate reports it
+	}
+	fs.DurationVar(&cfg.AuthenticationTimeout, "authentication-timeout", authTimeout,
+		"how long a client may take to start up and log in before its connection is closed, as Postgres' authentication_timeout ["+envName("authentication-timeout")+"]")
+	authDelay, err := time.ParseDuration(env("auth-delay", sqlfront.DefaultAuthDelay.String()))
+	if err != nil {
+		authDelay = -1 // Validate reports it
+	}
+	fs.DurationVar(&cfg.AuthDelay, "auth-delay", authDelay, "a failed login (wire or dashboard) is answered after this delay times the failures in a row from its address, at most "+
+		sqlfront.DefaultMaxAuthDelay.String()+", as Postgres' auth_delay ["+envName("auth-delay")+"]")
+	integer(&cfg.MaxStartups, "max-startups", 0, "connections still starting up (logging in) at once; one more is refused with 53300 (0: -max-connections)")
 	grace, err := parseGrace(env("shutdown-grace", defaultShutdownGrace))
 	if err != nil {
 		grace = invalidDuration // Validate reports it
@@ -176,7 +212,49 @@ func parseConfig(args []string, out io.Writer) (Config, error) {
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "password" || f.Name == "reader-password" {
+			cfg.passwordFlags = append(cfg.passwordFlags, "-"+f.Name)
+		}
+	})
+	if err := cfg.readPasswordFiles(); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.Validate()
+}
+
+// readPasswordFiles sets Password and ReaderPassword from PasswordFile
+// and ReaderPasswordFile: the file's first line, without its line end.
+// A password given both ways, or an empty file, is an error.
+func (c *Config) readPasswordFiles() error {
+	for _, p := range []struct {
+		flag, file string
+		password   *string
+	}{{"password", c.PasswordFile, &c.Password}, {"reader-password", c.ReaderPasswordFile, &c.ReaderPassword}} {
+		if p.file == "" {
+			continue
+		}
+		if *p.password != "" {
+			return fmt.Errorf("-%s-file %q and -%s (or %s) both give the password: give one", p.flag, p.file, p.flag, envName(p.flag))
+		}
+		b, err := os.ReadFile(p.file)
+		if err != nil {
+			return fmt.Errorf("-%s-file: %w", p.flag, err)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		if *p.password = strings.TrimSuffix(line, "\r"); *p.password == "" {
+			return fmt.Errorf("-%s-file %q: the first line is empty; want the password", p.flag, p.file)
+		}
+	}
+	return nil
+}
+
+// warnPasswordFlags logs a warning for each password given on the command line.
+func (c Config) warnPasswordFlags(log *slog.Logger) {
+	for _, f := range c.passwordFlags {
+		log.Warn("password given on the command line, where the process list shows it to every local user; use "+f+"-file or "+
+			envName(strings.TrimPrefix(f, "-"))+" instead", "flag", f)
+	}
 }
 
 // Validate reports the first setting that cannot work.
@@ -239,6 +317,21 @@ func (c Config) Validate() error {
 	}
 	if c.StatementStats < 0 {
 		return fmt.Errorf("-stat-statements-max %d: want 0 (off) or more", c.StatementStats)
+	}
+	if c.AuthenticationTimeout < 0 {
+		return fmt.Errorf("-authentication-timeout (%s): want a duration such as 60s (0: the default, 60s)", envName("authentication-timeout"))
+	}
+	if c.AuthDelay < 0 {
+		return fmt.Errorf("-auth-delay (%s): want a duration such as 100ms (0: the default)", envName("auth-delay"))
+	}
+	if c.MaxStartups < 0 {
+		return fmt.Errorf("-max-startups %d: want 0 (as -max-connections) or more", c.MaxStartups)
+	}
+	if c.QuerySize != 0 && c.QuerySize < 100 {
+		return fmt.Errorf("-track-activity-query-size %d: want at least 100 (bytes), or 0 for the default", c.QuerySize)
+	}
+	if c.MaxPrepared < 0 {
+		return fmt.Errorf("-max-prepared-statements %d: want at least 1, or 0 for the default", c.MaxPrepared)
 	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("-max-connections %d: want at least 1", c.MaxConnections)
@@ -377,7 +470,8 @@ func minDurationText(d time.Duration) string {
 
 // logSettings are the settings the start-up log line records; never a password.
 func (c Config) logSettings() []any {
-	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "statement_timeout", c.StatementTimeout.String(),
+	return []any{"db", c.DB, "http", c.HTTP, "max_connections", c.MaxConnections, "max_startups", c.MaxStartups,
+		"authentication_timeout", c.AuthenticationTimeout.String(), "auth_delay", c.AuthDelay.String(), "statement_timeout", c.StatementTimeout.String(),
 		"log_level", c.LogLevel, "log_min_duration_statement", minDurationText(c.LogMinDuration), "threads", c.Threads,
 		"memory_limit", c.MemoryLimit, "max_trainings", c.MaxTrainings, "data_dirs", c.DataDirs, "backup_dir", c.BackupDir,
 		"stat_statements_max", c.StatementStats, "reader", c.ReaderPassword != "", "require_tls", c.RequireTLS, "shutdown_grace", c.ShutdownGrace.String()}
@@ -387,7 +481,9 @@ func (c Config) logSettings() []any {
 func (c Config) frontend(version string) (sqlfront.Config, error) {
 	fc := sqlfront.Config{MaxMessageSize: c.MaxMessageSize, ServerVersion: "15.0 (" + version + ")",
 		RequireTLS: c.RequireTLS, MaxConnections: c.MaxConnections, StatementTimeout: c.StatementTimeout,
-		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats}
+		AuthenticationTimeout: c.AuthenticationTimeout, MaxStartups: c.MaxStartups, AuthDelay: c.AuthDelay,
+		SlowStatement: c.slowStatement(), StatementStats: c.StatementStats,
+		QuerySize: c.QuerySize, MaxPrepared: c.MaxPrepared}
 	var err error
 	switch {
 	case c.TLSCert != "":

@@ -50,11 +50,17 @@ func startDashboard(ln net.Listener, fc sqlfront.Config, mallard *server.Server,
 	wcfg := web.Config{Plan: mallard.Plan, Registry: mallard.Registry}
 	if owner, reader := fc.Credentials, fc.Reader; owner != nil {
 		// The dashboard only reads: the read-only role may see it too.
-		wcfg.Authenticate = func(user, password string) bool {
+		wcfg.Authenticate = func(ctx context.Context, client, user, password string) bool {
+			creds := owner
 			if reader != nil && user == reader.User {
-				return reader.Verify(user, password)
+				creds = reader
 			}
-			return owner.Verify(user, password)
+			if !creds.Verify(user, password) {
+				mallard.Front.HTTPLoginFailed(ctx, client, user)
+				return false
+			}
+			mallard.Front.HTTPLoginSucceeded(client)
+			return true
 		}
 	}
 	handler := web.New(mallard.DB, wcfg, log)

@@ -9,12 +9,12 @@ import (
 
 // monitor is what the dashboard's port serves for monitoring besides the
 // dashboard: /metrics for Prometheus, behind the dashboard's password;
-// /healthz (the process answers) and /readyz (the database answers and
-// the wire server accepts clients) without one, for probes.
+// /healthz (the process answers) and /readyz (the wire server accepts clients and
+// can set up a new session) without one, for probes.
 type monitor struct {
 	metrics      http.Handler
 	ready        func(ctx context.Context) error
-	authenticate func(user, password string) bool // nil: no password
+	authenticate func(ctx context.Context, client, user, password string) bool // nil: no password
 }
 
 // readyTimeout bounds a /readyz check.
@@ -44,7 +44,7 @@ func (m monitor) withPassword(h http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, password, ok := r.BasicAuth()
-		if !ok || !m.authenticate(user, password) {
+		if !ok || !m.authenticate(r.Context(), r.RemoteAddr, user, password) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="Mallard", charset="UTF-8"`)
 			http.Error(w, "authentication required", http.StatusUnauthorized)
 			return

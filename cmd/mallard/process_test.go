@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 
 // mallardBinary returns the path of the mallard binary built from this
 // package with the duckdb_arrow tag, and mpi when this test binary has it.
-func mallardBinary(t *testing.T) string {
+func mallardBinary(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "mallard-bin-"); built.err != nil {
@@ -82,7 +82,7 @@ type mallardProcess struct {
 
 // startMallard starts the built server on dbPath with the dashboard off and
 // waits until it answers a query: a restart after a crash needs no manual step.
-func startMallard(t *testing.T, dbPath string, flags ...string) *mallardProcess {
+func startMallard(t testing.TB, dbPath string, flags ...string) *mallardProcess {
 	t.Helper()
 	p := &mallardProcess{
 		addr:   freePort(t),
@@ -124,7 +124,7 @@ func startMallard(t *testing.T, dbPath string, flags ...string) *mallardProcess 
 }
 
 // waitReady polls until the server answers a query or exits.
-func (p *mallardProcess) waitReady(t *testing.T) {
+func (p *mallardProcess) waitReady(t testing.TB) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -200,7 +200,7 @@ func (p *mallardProcess) spoolFiles() []string {
 }
 
 // logTail logs the last lines the process wrote.
-func (p *mallardProcess) logTail(t *testing.T) {
+func (p *mallardProcess) logTail(t testing.TB) {
 	out, err := os.ReadFile(p.log)
 	if err != nil || len(out) == 0 {
 		return

@@ -75,6 +75,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	log := cfg.logger(logOut)
+	cfg.warnPasswordFlags(log)
 	frontCfg, err := cfg.frontend("Mallard " + Version + ", DuckDB " + storage.Version())
 	if err != nil {
 		return err
@@ -113,7 +114,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		if !srv.Front.Accepting() {
 			return errNotAccepting
 		}
-		return srv.DB.SQL().PingContext(ctx)
+		return srv.Front.CheckSession(ctx)
 	}}
 	if srv.Metrics != nil {
 		mon.metrics = srv.Metrics.Handler()

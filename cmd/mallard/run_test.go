@@ -29,6 +29,8 @@ func TestConfigValidate(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", func(*Config) {}, ""},
+		{"query size too small", func(c *Config) { c.QuerySize = 99 }, "-track-activity-query-size 99: want at least 100"},
+		{"negative max prepared", func(c *Config) { c.MaxPrepared = -1 }, "-max-prepared-statements -1"},
 		{"public without password", func(c *Config) { c.Listen = "0.0.0.0:5433" }, "not a loopback address"},
 		{"public with password", func(c *Config) { c.Listen = "0.0.0.0:5433"; c.Password = "p" }, ""},
 		{"localhost", func(c *Config) { c.Listen = "localhost:1" }, ""},
@@ -37,6 +39,8 @@ func TestConfigValidate(t *testing.T) {
 		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "-log-level"},
 		{"bad log format", func(c *Config) { c.LogFormat = "xml" }, "-log-format"},
 		{"json log", func(c *Config) { c.LogFormat = "json" }, ""},
+		{"bad authentication-timeout", func(c *Config) { c.AuthenticationTimeout = -1 }, "-authentication-timeout"},
+		{"negative max-startups", func(c *Config) { c.MaxStartups = -1 }, "-max-startups"},
 		{"unparsable log-min-duration-statement", func(c *Config) { c.LogMinDuration = invalidDuration }, "-log-min-duration-statement"},
 		{"negative stat-statements-max", func(c *Config) { c.StatementStats = -1 }, "-stat-statements-max"},
 		{"bad tls", func(c *Config) { c.TLS = "yes" }, "-tls"},

@@ -186,7 +186,7 @@ func TestFitErrors(t *testing.T) {
 		train   []int
 		wantErr error
 	}{
-		{"unknown kind", "arima", m, 2, []int{2, 3}, baseline.ErrUnknownKind},
+		{"unknown kind", "prophet", m, 2, []int{2, 3}, baseline.ErrUnknownKind},
 		{"no training samples", baseline.KindOLS, m, 2, nil, baseline.ErrNoTraining},
 		{"no training samples for constant", baseline.KindConstant, m, 2, nil, baseline.ErrNoTraining},
 		{"no training samples for last value", baseline.KindLastValue, m, 2, nil, baseline.ErrNoTraining},

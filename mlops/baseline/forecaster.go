@@ -61,7 +61,7 @@ func (o Options) Validate(rows int) error {
 //
 // Besides the errors of Fit and ErrSeason from opt.Validate, it returns an
 // error wrapping ErrTooShort when ets has too few training rows, and one
-// wrapping ErrNonFinite when drift, ets or theta meet NaN or infinite
+// wrapping ErrNonFinite when drift, ets, theta or arima meet NaN or infinite
 // training values.
 func FitForecaster(kind Kind, m series.Matrix, train []int, opt Options) (Forecaster, error) {
 	if err := checkTraining(m, opt.Window, train); err != nil {
@@ -88,6 +88,8 @@ func FitForecaster(kind Kind, m series.Matrix, train []int, opt Options) (Foreca
 		return forecaster(fitETS(m, rows, opt.Season))
 	case KindTheta:
 		return forecaster(fitTheta(m, rows, opt.Season))
+	case KindARIMA:
+		return forecaster(fitARIMAs(m, rows, opt.Season))
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
 }

@@ -37,7 +37,7 @@ func seasonal(rows, n, season int, noise float64, seed uint64) series.Matrix {
 }
 
 func TestKinds(t *testing.T) {
-	want := []baseline.Kind{"last_value", "seasonal_naive", "drift", "constant", "ols", "ar_diff", "ets", "theta"}
+	want := []baseline.Kind{"last_value", "seasonal_naive", "drift", "constant", "ols", "ar_diff", "ets", "theta", "arima"}
 	if got := baseline.Kinds(); !slices.Equal(got, want) {
 		t.Errorf("Kinds() = %v, want %v", got, want)
 	}
@@ -137,7 +137,7 @@ func TestFitForecasterErrors(t *testing.T) {
 		opt     baseline.Options
 		wantErr error
 	}{
-		{"unknown kind", "arima", m, upTo(20), baseline.Options{Window: 1, Season: 1}, baseline.ErrUnknownKind},
+		{"unknown kind", "prophet", m, upTo(20), baseline.Options{Window: 1, Season: 1}, baseline.ErrUnknownKind},
 		{"season zero", baseline.KindLastValue, m, upTo(20), baseline.Options{Window: 1}, baseline.ErrSeason},
 		{"season over a third of the rows", baseline.KindETS, m, upTo(35), baseline.Options{Window: 1, Season: 13}, baseline.ErrSeason},
 		{"season 2 in 5 rows", baseline.KindTheta, m, upTo(4), baseline.Options{Window: 1, Season: 2}, baseline.ErrSeason},
@@ -146,6 +146,7 @@ func TestFitForecasterErrors(t *testing.T) {
 		{"ar_diff without a usable sample", baseline.KindARDiff, m, []int{2}, baseline.Options{Window: 2, Season: 1}, baseline.ErrNoTraining},
 		{"NaN for ets", baseline.KindETS, nan, upTo(20), baseline.Options{Window: 1, Season: 4}, baseline.ErrNonFinite},
 		{"NaN for theta", baseline.KindTheta, nan, upTo(20), baseline.Options{Window: 1, Season: 1}, baseline.ErrNonFinite},
+		{"NaN for arima", baseline.KindARIMA, nan, upTo(20), baseline.Options{Window: 1, Season: 4}, baseline.ErrNonFinite},
 		{"NaN for drift", baseline.KindDrift, nan, upTo(20), baseline.Options{Window: 1, Season: 1}, baseline.ErrNonFinite},
 		{"NaN for ar_diff", baseline.KindARDiff, nan, upTo(20)[1:], baseline.Options{Window: 2, Season: 1}, baseline.ErrNonFinite},
 		{"window zero", baseline.KindOLS, m, upTo(20), baseline.Options{Season: 1}, series.ErrWindow},
@@ -164,14 +165,14 @@ func TestFitForecasterErrors(t *testing.T) {
 }
 
 // TestOneStepMatchesForecast checks that the one-pass one-step forecasts
-// of ets and theta are what Forecast gives row by row.
+// of ets, theta and arima are what Forecast gives row by row.
 func TestOneStepMatchesForecast(t *testing.T) {
 	m := seasonal(48, 3, 4, 0.3, 9)
 	var train []int
 	for t := 4; t < 36; t++ {
 		train = append(train, t)
 	}
-	for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindTheta} {
+	for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindTheta, baseline.KindARIMA} {
 		f, err := baseline.FitForecaster(kind, m, train, baseline.Options{Window: 4, Season: 4})
 		if err != nil {
 			t.Fatal(err)

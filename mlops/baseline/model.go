@@ -3,7 +3,7 @@
 // value, the seasonal naive, the drift, a constant per entity, a pooled
 // autoregression on levels (ols) and on first differences (ar_diff),
 // exponential smoothing chosen per entity as R's forecast::ets chooses it
-// (ets) and the Theta method.
+// (ets), the Theta method and automatic ARIMA (arima).
 // Each is fitted on the training rows given by the samples of
 // series.Split and forecasts every entity of the rows from an origin on
 // (Forecaster); those that predict one row at a time are also Models.
@@ -53,15 +53,17 @@ const (
 	KindETS Kind = "ets"
 	// KindTheta is the Theta method; see Theta.
 	KindTheta Kind = "theta"
+	// KindARIMA is automatic seasonal ARIMA, per entity; see ARIMA.
+	KindARIMA Kind = "arima"
 )
 
 // Kinds returns every Kind, from the simplest baseline to the most
 // elaborate: last_value, seasonal_naive, drift, constant, ols, ar_diff,
-// ets, theta. The order is fixed, so reports list baselines alike.
+// ets, theta, arima. The order is fixed, so reports list baselines alike.
 func Kinds() []Kind {
 	return []Kind{
 		KindLastValue, KindSeasonalNaive, KindDrift, KindConstant,
-		KindOLS, KindARDiff, KindETS, KindTheta,
+		KindOLS, KindARDiff, KindETS, KindTheta, KindARIMA,
 	}
 }
 

@@ -149,6 +149,8 @@ func (a *Anchor) forecaster() (baseline.Forecaster, error) {
 		f = &baseline.ETS{}
 	case baseline.KindTheta:
 		f = &baseline.Theta{}
+	case baseline.KindARIMA:
+		f = &baseline.ARIMA{}
 	default:
 		return nil, fmt.Errorf("gat: unknown anchor %q", a.Kind)
 	}
@@ -181,7 +183,7 @@ func anchorSpan(kind string, window, season int) int {
 		return max(1, season)
 	case baseline.KindOLS:
 		return window
-	case baseline.KindTheta, baseline.KindDrift:
+	case baseline.KindTheta, baseline.KindDrift, baseline.KindARIMA:
 		return 1
 	case baseline.KindMean, AnchorPerEntity:
 		span := 0

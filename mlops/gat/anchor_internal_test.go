@@ -1,10 +1,12 @@
 package gat
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/nn"
 	"github.com/mallard/mallard/mlops/series"
 	"gonum.org/v1/gonum/mat"
@@ -97,4 +99,44 @@ func equal(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// TestARIMAAnchorDecodes checks that an anchor stored as a fitted arima
+// decodes to a forecaster that forecasts as the fitted one does, and
+// that it reads one row before its target, as arima's Forecast needs.
+func TestARIMAAnchorDecodes(t *testing.T) {
+	m := series.Matrix{T: 40, N: 2, Values: make([]float64, 80)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 2; i < len(m.Values); i++ {
+		m.Values[i] = 0.6*m.Values[i-2] + rng.NormFloat64()
+	}
+	train := make([]int, 0, 30)
+	for t := 1; t < 30; t++ {
+		train = append(train, t)
+	}
+	f, err := baseline.FitForecaster(baseline.KindARIMA, m, train, baseline.Options{Window: 1, Season: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := (&Anchor{Kind: string(baseline.KindARIMA), Fit: data}).forecaster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := baseline.Rows(3, m.N), baseline.Rows(3, m.N)
+	f.Forecast(m, 35, want)
+	g.Forecast(m, 35, got)
+	for k := range want {
+		for n := range want[k] {
+			if got[k][n] != want[k][n] {
+				t.Fatalf("step %d entity %d: decoded %v, fitted %v", k+1, n, got[k][n], want[k][n])
+			}
+		}
+	}
+	if span := anchorSpan(string(baseline.KindARIMA), 4, 12); span != 1 {
+		t.Errorf("anchorSpan(arima) = %d, want 1", span)
+	}
 }

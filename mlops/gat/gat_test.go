@@ -89,8 +89,8 @@ func TestUnemploymentAccuracy(t *testing.T) {
 	for _, r := range metrics {
 		t.Logf("%-15s %10.4f %10.4f %10.4f", r.Method, r.TrainMSE, *r.ValMSE, r.TestMSE)
 	}
-	if len(metrics) != 9 || metrics[0].Method != "gat" {
-		t.Fatalf("methods %v, want gat and the 8 baselines", metrics)
+	if len(metrics) != 10 || metrics[0].Method != "gat" {
+		t.Fatalf("methods %v, want gat and the 9 baselines", metrics)
 	}
 	_, val, test, _ := cfg.Samples(m)
 	mse, err := model.MSE(m, test)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/mallard/mallard/mlops/linalg"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -409,8 +410,8 @@ func (l *GATConv) backAggregate(dy, dxp *mat.Dense) []float64 {
 			xr, dxr := xp.Data[s*xp.Stride:s*xp.Stride+hc], dxpRaw.Data[s*dxpRaw.Stride:s*dxpRaw.Stride+hc]
 			for h := range H {
 				g := l.outHead(dr, h)
-				dAlpha[e*H+h] = scale * dot(g, l.head(xr, h))
-				axpy(l.head(dxr, h), scale*l.alpha[e*H+h], g)
+				dAlpha[e*H+h] = scale * linalg.Dot(g, l.head(xr, h))
+				linalg.Axpy(l.head(dxr, h), scale*l.alpha[e*H+h], g)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package nn
 import (
 	"math"
 
+	"github.com/mallard/mallard/mlops/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -61,17 +62,12 @@ func scaled(f float64, m *mat.Dense) *mat.Dense {
 	return &out
 }
 
-// Adam is the Adam optimiser as PyTorch implements it (without weight
-// decay or AMSGrad). For each parameter, at its t-th step:
-//
-//	m ← β1·m + (1−β1)·g
-//	v ← β2·v + (1−β2)·g²
-//	w ← w − (LR/(1−β1ᵗ)) · m / (√v/√(1−β2ᵗ) + Eps)
-//
-// The moments and step count of each parameter are held by the optimizer,
-// keyed by the *Param. Build one with NewAdam for the usual defaults.
+// Adam is linalg.Adam over Params: each parameter's float64 moments and
+// step count are held by the optimizer, keyed by the *Param, and every
+// row of the parameter is stepped with linalg.AdamStep.Dense. Build one
+// with NewAdam for PyTorch's defaults.
 type Adam struct {
-	LR, Beta1, Beta2, Eps float64
+	linalg.Adam
 
 	state map[*Param]*adamState
 }
@@ -85,7 +81,7 @@ type adamState struct {
 // NewAdam returns an Adam with learning rate lr and PyTorch's defaults
 // β1 = 0.9, β2 = 0.999 and Eps = 1e-8.
 func NewAdam(lr float64) *Adam {
-	return &Adam{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8}
+	return &Adam{Adam: linalg.NewAdam(lr)}
 }
 
 // Step applies one update to each of params from its Grad.
@@ -101,17 +97,10 @@ func (a *Adam) Step(params []*Param) {
 			a.state[p] = st
 		}
 		st.t++
-		stepSize := a.LR / (1 - math.Pow(a.Beta1, float64(st.t)))
-		bc2 := math.Sqrt(1 - math.Pow(a.Beta2, float64(st.t)))
+		step := a.At(st.t)
 		rows, _ := p.W.Dims()
 		for i := range rows {
-			w, g := p.W.RawRowView(i), p.Grad.RawRowView(i)
-			m, v := st.m.RawRowView(i), st.v.RawRowView(i)
-			for j := range w {
-				m[j] = a.Beta1*m[j] + (1-a.Beta1)*g[j]
-				v[j] = a.Beta2*v[j] + (1-a.Beta2)*g[j]*g[j]
-				w[j] -= stepSize * m[j] / (math.Sqrt(v[j])/bc2 + a.Eps)
-			}
+			step.Dense(p.W.RawRowView(i), st.m.RawRowView(i), st.v.RawRowView(i), p.Grad.RawRowView(i))
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/mallard/mallard/mlops/linalg"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -97,15 +98,15 @@ func (w *worker) rankShare(share []int, weight float64) float64 {
 	cand := n.candidates(neg, rk)
 	rk.logits = resized(rk.logits, m*k)
 	z := blas64.General{Rows: m, Cols: k, Stride: k, Data: rk.logits}
-	gemm(blas.NoTrans, blas.Trans, 1, codes, cand, 0, z)
+	linalg.Gemm(blas.NoTrans, blas.Trans, 1, codes, cand, 0, z)
 	for i := range share {
 		var l float64
 		l, rk.other[i] = n.multinomial(rk.traces[i], rk.logits[i*k:(i+1)*k], neg, weight)
 		loss += l
 	}
 	rk.da, rk.dd = resized(rk.da, m*h), resized(rk.dd, k*h)
-	gemm(blas.NoTrans, blas.NoTrans, 1, z, cand, 0, blas64.General{Rows: m, Cols: h, Stride: h, Data: rk.da})
-	gemm(blas.Trans, blas.NoTrans, 1, z, codes, 0, blas64.General{Rows: k, Cols: h, Stride: h, Data: rk.dd})
+	linalg.Gemm(blas.NoTrans, blas.NoTrans, 1, z, cand, 0, blas64.General{Rows: m, Cols: h, Stride: h, Data: rk.da})
+	linalg.Gemm(blas.Trans, blas.NoTrans, 1, z, codes, 0, blas64.General{Rows: k, Cols: h, Stride: h, Data: rk.dd})
 	for s, j := range neg.items {
 		_, gd := w.g.row(j)
 		floats.Add(gd[:h], rk.dd[s*h:(s+1)*h])

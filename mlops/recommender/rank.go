@@ -3,6 +3,7 @@ package recommender
 import (
 	"slices"
 
+	"github.com/mallard/mallard/mlops/linalg"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -92,7 +93,7 @@ func (e *evaluator) eachScored(users []int, f func(i, u int, scores []float64)) 
 // sigmoid makes) by the pre-activation.
 func (n *net) scoreAll(codes []float64, m int, dst []float64) {
 	h := n.sizes[len(n.sizes)-1]
-	gemm(blas.NoTrans, blas.Trans, 1,
+	linalg.Gemm(blas.NoTrans, blas.Trans, 1,
 		blas64.General{Rows: m, Cols: h, Stride: h, Data: codes},
 		blas64.General{Rows: n.items, Cols: h, Stride: h + 1, Data: n.dec},
 		0, blas64.General{Rows: m, Cols: n.items, Stride: n.items, Data: dst})

@@ -12,6 +12,11 @@ type Catalog struct {
 	// Functions maps each of Mallard's table functions to the names of its
 	// named arguments; the planner rewrites calls of them (planner.rewriteCalls).
 	Functions map[string][]string
+	// Positional maps each of Mallard's table functions to the names of
+	// its positional arguments, in order. A call that gives another number
+	// of positional values is passed to the function with the count it
+	// gave, for the function to refuse in its own words.
+	Positional map[string][]string
 	// Operations are Mallard's scalar functions named schema.function
 	// (mlops.cancel, ...); calls of them are rewritten too.
 	Operations []string

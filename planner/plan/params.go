@@ -40,6 +40,7 @@ var parameters = []Parameter{
 	{Name: "extra_float_digits", Default: "1", Description: "Sets the number of digits displayed for floating-point values (output is always shortest-exact)."},
 	{Name: "search_path", Default: `"$user", public`, Description: "Sets the schema search order for names that are not schema-qualified."},
 	{Name: "client_min_messages", Default: "notice", Description: "Sets the message levels that are sent to the client."},
+	{Name: MaxPreparedParameter, Default: "10000", Description: "Sets how many prepared statements (protocol-level and SQL PREPARE) a session may hold; one more fails with 53200."},
 	{Name: "statement_timeout", Default: "0", Description: "Sets the maximum allowed duration of any statement (ms, or with a unit)."},
 	{Name: "lock_timeout", Default: "0", Description: "Sets the maximum allowed duration of any wait for a lock."},
 	{Name: "idle_in_transaction_session_timeout", Default: "0", Description: "Sets the maximum allowed idle time between queries, when in a transaction."},
@@ -109,6 +110,10 @@ func IsParameter(name string) bool {
 func VariableName(param string) string {
 	return "mallard_pg_" + strings.ToLower(param)
 }
+
+// MaxPreparedParameter is Mallard's bound on a session's prepared
+// statements.
+const MaxPreparedParameter = "mallard.max_prepared_statements"
 
 // IsCustomParameter reports whether name is that of a customized option
 // ("myapp.user_id"): Postgres lets a session set any parameter whose name

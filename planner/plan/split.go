@@ -44,6 +44,8 @@ type Statement struct {
 	Before []string
 	// Deallocate is the prepared statement DEALLOCATE names, "*" for ALL.
 	Deallocate string
+	// Prepare is the name SQL PREPARE gives the statement it prepares.
+	Prepare string
 	// Cursor is set for DECLARE, FETCH, MOVE and CLOSE of a cursor.
 	Cursor *CursorOp
 	// Calls are the Mallard table functions the statement calls (lower case).
@@ -64,6 +66,11 @@ type Statement struct {
 	// with PlanParse, declaring those types, to run the statement with
 	// Postgres' semantics.
 	ArrayParams []int
+	// ParamCasts are the Postgres types the statement casts its parameters
+	// to ($1::int), by 0-based parameter, as the parser names them (int4,
+	// int8, float8, text, int4[]); "" where it casts none. A front end
+	// describes a parameter with them where the engine cannot tell its type.
+	ParamCasts []string
 }
 
 // CursorOp is DECLARE, FETCH, MOVE or CLOSE of an SQL cursor.

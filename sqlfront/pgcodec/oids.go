@@ -1,6 +1,9 @@
 package pgcodec
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // The Postgres type OIDs pgcodec presents and decodes. The values are
 // PostgreSQL's own (pg_type.oid), which never change between releases.
@@ -134,4 +137,19 @@ func typeName(oid uint32) string {
 		return scalars[elem].name + "[]"
 	}
 	return "type " + strconv.FormatUint(uint64(oid), 10)
+}
+
+// OIDByName returns the OID of the type Postgres' parser names name (int4,
+// float8, text, int4[]), if pgcodec knows it.
+func OIDByName(name string) (uint32, bool) {
+	elem, array := strings.CutSuffix(name, "[]")
+	for oid, info := range scalars {
+		if info.name == elem {
+			if array {
+				return info.arrayOID, info.arrayOID != 0
+			}
+			return oid, true
+		}
+	}
+	return 0, false
 }

@@ -61,6 +61,9 @@ func (e *Engine) ReadOnlyError(what string) error {
 	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied to run %s: this session is read-only", what)
 }
 
+// Reserve grants every reservation: memengine has no memory budget.
+func (e *Engine) Reserve(context.Context, int64, string) (func(), error) { return func() {}, nil }
+
 // SpoolDir is the directory New was given.
 func (e *Engine) SpoolDir() string { return e.spool }
 
@@ -82,6 +85,11 @@ func (c *conn) Prepare(_ context.Context, text string) (sqlfront.Stmt, error) {
 		return &stmt{q: metadata(n)}, nil
 	}
 	return nil, sqlstate.New(sqlstate.FeatureNotSupported, "memengine runs only SELECT and VALUES of constants, not %q", text)
+}
+
+// PrepareOwn is Prepare: memengine has no files of its own to guard.
+func (c *conn) PrepareOwn(ctx context.Context, text string) (sqlfront.Stmt, error) {
+	return c.Prepare(ctx, text)
 }
 
 func (c *conn) Exec(context.Context, string) error { return nil }

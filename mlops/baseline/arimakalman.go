@@ -1,0 +1,207 @@
+package baseline
+
+import (
+	"errors"
+	"math"
+)
+
+// errNotStationary reports an autoregression whose autocovariances do not
+// exist, so that the exact likelihood has no stationary start.
+var errNotStationary = errors.New("baseline: arima autoregression not stationary")
+
+// armaFilter is the Kalman filter of a zero-mean ARMA process with unit
+// innovation variance in the state space form of Jones (1980): with
+// r = max(p, q+1), the state at row t holds the value of row t and its
+// forecasts of the next r-1 rows, x(t) = (w(t), w(t+1|t), ...,
+// w(t+r-1|t)). The state moves as x(t+1) = T x(t) + psi e(t+1), with T
+// shifting the forecasts up and forming the last from the
+// autoregression, and psi the first r weights of the process's
+// moving-average representation; the observation is x(t)[0], without
+// noise. The filter starts from the stationary distribution, so its
+// likelihood is the exact Gaussian likelihood.
+//
+// The covariance P of the predicted state is not kept: from the
+// stationary start, P(t+1) - P(t) has rank one, w m w', so the
+// Chandrasekhar recursions (Morf, Sidhu and Kailath 1974) carry only its
+// first column p, the prediction variance F = p[0], and w and m:
+//
+//	p' = p + w m w[0],   F' = F + m w[0]^2,
+//	w' = T (w - (w[0]/F') p'),   m' = m F'/F,
+//
+// starting from p = the autocovariances at lags 0..r-1, w = T p and
+// m = -1/F. A step costs O(r) rather than the O(r^2) of the covariance
+// recursion.
+type armaFilter struct {
+	r   int
+	phi []float64 // r values, zero past p
+	nz  []int     // the lags j of the nonzero phi[j-1]
+	// a is the state's mean predicted for the next row; p, w and m are as
+	// above.
+	a, p, w []float64
+	m       float64
+}
+
+// newARMAFilter returns the filter of the ARMA process with the expanded
+// polynomials phi and theta, at its stationary start, or
+// errNotStationary.
+func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
+	r := max(len(phi), len(theta)+1)
+	k := &armaFilter{r: r, phi: make([]float64, r), a: make([]float64, r), w: make([]float64, r)}
+	copy(k.phi, phi)
+	for j, v := range phi {
+		if v != 0 {
+			k.nz = append(k.nz, j+1)
+		}
+	}
+	gamma, err := autocovariances(phi, theta, r)
+	if err != nil {
+		return nil, err
+	}
+	k.p = gamma
+	copy(k.w, gamma)
+	k.transition(k.w)
+	k.m = -1 / gamma[0]
+	return k, nil
+}
+
+// autocovariances returns the autocovariances at lags 0..n-1 of the ARMA
+// process with unit innovation variance, or errNotStationary. The
+// process is theta(B) u with u the autoregression phi(B) u = e, so
+//
+//	gamma(k) = sum_i sum_j theta_i theta_j gamma_u(k + i - j)
+//
+// over the nonzero coefficients (theta_0 = 1; a seasonal polynomial has
+// few). gamma_u comes from the partial autocorrelations kappa of phi by
+// the Durbin-Levinson recursion: gamma_u(0) = 1/prod(1 - kappa_k^2) and
+// rho(k) = kappa_k prod_{i<k}(1 - kappa_i^2) + sum_j phi_{k-1,j} rho(k-j),
+// then rho(k) = sum_j phi_j rho(k-j) past p.
+func autocovariances(phi, theta []float64, n int) ([]float64, error) {
+	q := len(theta)
+	lags := n + q
+	gu, err := arAutocovariances(phi, lags)
+	if err != nil {
+		return nil, err
+	}
+	type term struct {
+		lag int
+		c   float64
+	}
+	ma := []term{{0, 1}}
+	for j, v := range theta {
+		if v != 0 {
+			ma = append(ma, term{j + 1, v})
+		}
+	}
+	gamma := make([]float64, n)
+	for k := range gamma {
+		var g float64
+		for _, a := range ma {
+			for _, b := range ma {
+				h := k + a.lag - b.lag
+				if h < 0 {
+					h = -h
+				}
+				g += a.c * b.c * gu[h]
+			}
+		}
+		gamma[k] = g
+	}
+	if !(gamma[0] > 0) || math.IsInf(gamma[0], 0) {
+		return nil, errNotStationary
+	}
+	return gamma, nil
+}
+
+// arAutocovariances returns the autocovariances at lags 0..n-1 of the
+// autoregression phi with unit innovation variance, or errNotStationary.
+func arAutocovariances(phi []float64, n int) ([]float64, error) {
+	p := len(phi)
+	if !stationary(phi, 1) {
+		return nil, errNotStationary
+	}
+	kappa := toPACF(phi)
+	rho := make([]float64, max(n, p+1))
+	rho[0] = 1
+	prev := make([]float64, p) // phi_{k-1,.}
+	cur := make([]float64, p)
+	v := 1.0 // prod_{i<k} (1 - kappa_i^2)
+	for k := 1; k <= p; k++ {
+		kk := kappa[k-1]
+		r := kk * v
+		for j := 1; j < k; j++ {
+			r += prev[j-1] * rho[k-j]
+		}
+		rho[k] = r
+		for j := 1; j < k; j++ {
+			cur[j-1] = prev[j-1] - kk*prev[k-1-j]
+		}
+		cur[k-1] = kk
+		copy(prev, cur[:k])
+		v *= 1 - kk*kk
+	}
+	for k := p + 1; k < len(rho); k++ {
+		var r float64
+		for j, ph := range phi {
+			if ph != 0 {
+				r += ph * rho[k-j-1]
+			}
+		}
+		rho[k] = r
+	}
+	if !(v > 0) {
+		return nil, errNotStationary
+	}
+	for k := range rho {
+		rho[k] /= v
+	}
+	return rho[:n], nil
+}
+
+// next is the filter's one-step forecast of the next row.
+func (k *armaFilter) next() float64 { return k.a[0] }
+
+// update takes in the value w of the next row and moves the prediction to
+// the row after. It returns the innovation and its variance (relative to
+// the innovation variance).
+func (k *armaFilter) update(w float64) (v, f float64) {
+	f = k.p[0]
+	v = w - k.a[0]
+	for i, pi := range k.p {
+		k.a[i] += pi * v / f
+	}
+	k.transition(k.a)
+	w0 := k.w[0]
+	mw := k.m * w0
+	for i, wi := range k.w {
+		k.p[i] += wi * mw
+	}
+	fn := k.p[0]
+	c := w0 / fn
+	for i, pi := range k.p {
+		k.w[i] -= c * pi
+	}
+	k.transition(k.w)
+	k.m *= fn / f
+	return v, f
+}
+
+// transition replaces the state x by T x.
+func (k *armaFilter) transition(x []float64) {
+	r := k.r
+	var last float64
+	for _, j := range k.nz {
+		last += k.phi[j-1] * x[r-j]
+	}
+	copy(x, x[1:])
+	x[r-1] = last
+}
+
+// forecast writes into dst the forecasts of the rows after the last taken
+// in, without changing the filter.
+func (k *armaFilter) forecast(dst []float64) {
+	x := append([]float64(nil), k.a...)
+	for i := range dst {
+		dst[i] = x[0]
+		k.transition(x)
+	}
+}
