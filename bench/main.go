@@ -33,6 +33,7 @@ commands:
   accuracy   choose train_gat's defaults on validation over five data sets (-unemployment and the weather.csv beside it, a synthetic weekly set, quarterly and monthly panels of R's datasets), then test them; with -reference r, score the baselines against R's ets, auto.arima and thetaf instead
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
+  catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10) and forecast them on a server of its own, with each phase's time and the server's peak RSS
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
 func main() {
@@ -85,7 +86,9 @@ type options struct {
 	LoadDir, LoadMemory      string
 	LoadEntities, LoadEpochs int
 	LoadSeed                 int64
-	Out                      io.Writer
+	// Series is the number of products bench catalogue generates.
+	Series int
+	Out    io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -125,6 +128,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.LoadEntities, "load-entities", 1000, "load: entities of the events")
 	fs.IntVar(&o.LoadEpochs, "load-epochs", 1, "load: train_gat's epochs")
 	fs.Int64Var(&o.LoadSeed, "load-seed", 1, "load: seed of the events")
+	fs.IntVar(&o.Series, "series", 3000, "catalogue: products (series) of the catalogue; -load-seed seeds it")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -159,6 +163,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runRecommender(ctx, o)
 	case "load":
 		return runLoad(ctx, o)
+	case "catalogue":
+		return runCatalogue(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

@@ -273,8 +273,29 @@ func (j *gatJob) reserve(ctx context.Context) (release func(), err error) {
 		return nil, err
 	}
 	n := len(j.w.entities)
+	if err := checkCompleteGraph(j.cfg.Neighbors, n); err != nil {
+		return nil, err
+	}
 	return j.c.db.Budget().Reserve(ctx, gatTrainingBytes(j.cfg, rows, n),
 		fmt.Sprintf("%s's training data (%d rows x %d entities)", trainGATName, rows, n))
+}
+
+// maxCompleteEntities is the most entities train_gat trains on the
+// complete graph (neighbors := 0, or k of at least the other entities):
+// 2,000 entities make 4 million edges a sample, whose correlations,
+// attention and gradients take hundreds of MB per worker.
+const maxCompleteEntities = 2000
+
+// checkCompleteGraph fails with 54000 when neighbors asks for every pair
+// of more than maxCompleteEntities entities.
+func checkCompleteGraph(neighbors, n int) error {
+	if n <= maxCompleteEntities || neighbors > 0 && neighbors < n-1 {
+		return nil
+	}
+	return sqlstate.New(sqlstate.ProgramLimitExceeded,
+		"%s: neighbors := %d makes every pair of the %d entities an edge (%d a sample); the complete graph is limited to %d entities",
+		trainGATName, neighbors, n, n*(n-1), maxCompleteEntities).
+		WithHint("Keep each entity's k strongest correlations with neighbors := 10 (any k below %d), in memory proportional to entities x k.", n-1)
 }
 
 // gatTrainingBytes estimates the memory train_gat's data takes for rows
@@ -282,7 +303,8 @@ func (j *gatJob) reserve(ctx context.Context) (release func(), err error) {
 // times over (the matrix read, the anchor's one-step forecasts of its
 // rows, the evaluation's predictions of them); with a neighbour limit,
 // the graph cache (4 bytes an edge, n x neighbors edges a row, at most
-// the cache's 256 MiB); without one, each worker's correlations and
+// the cache's 256 MiB) and each worker's running top-k (12 bytes a kept
+// edge of one sample); without one, each worker's correlations and
 // complete graph (8 + 24 bytes an ordered pair). The network, its
 // optimiser state and the per-sample buffers are O(n x (window + hidden))
 // and are not counted.
@@ -290,7 +312,7 @@ func gatTrainingBytes(cfg gat.Config, rows int64, n int) int64 {
 	cells := rows * int64(n)
 	bytes := 3 * 8 * cells
 	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
-		return bytes + min(4*cells*int64(cfg.Neighbors), 256<<20)
+		return bytes + min(4*cells*int64(cfg.Neighbors), 256<<20) + int64(max(1, cfg.Workers))*12*int64(n)*int64(cfg.Neighbors)
 	}
 	return bytes + int64(max(1, cfg.Workers))*32*int64(n)*int64(n)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -136,5 +137,23 @@ func TestTrainGATNeighborsClamped(t *testing.T) {
 	notices = nil
 	if losses(1); clamped() {
 		t.Errorf("neighbors := 1 of 2 other entities sent the clamp NOTICE: %q", notices)
+	}
+}
+
+// TestTrainGATCompleteGraphLimit: every pair of more than 2,000 entities
+// (neighbors := 0, or k of at least the other entities) fails with 54000
+// before any training, naming the entities and suggesting neighbors := k;
+// no model is registered.
+func TestTrainGATCompleteGraphLimit(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	exec(t, conn, wideSQL("big", 2001, 12))
+	for _, k := range []int{0, 2000, 5000} {
+		e := errorCode(t, conn, fmt.Sprintf("SELECT * FROM train_gat('big', model := 'big', time := ['t'], epochs := 1, neighbors := %d)", k))
+		if e.Code != "54000" || !strings.Contains(e.Message, "2001 entities") || !strings.Contains(e.Hint, "neighbors := 10") {
+			t.Errorf("neighbors := %d: %s %q (hint %q), want 54000 naming the 2001 entities and suggesting neighbors := 10", k, e.Code, e.Message, e.Hint)
+		}
+	}
+	if n := scanAll[int64](t, conn, "SELECT count(*) FROM mlops.models WHERE name = 'big'"); n[0] != 0 {
+		t.Errorf("%d versions of the refused model registered", n[0])
 	}
 }

@@ -14,6 +14,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
 )
 
 func rescaleFunction() tableFunction {
@@ -64,7 +65,7 @@ func (s *scaling) outputs() ([]duckdb.ColumnInfo, error) {
 	s.exprs = make([]string, len(s.src.cols))
 	for i, c := range s.src.cols {
 		if _, ok := s.scaled[i]; ok {
-			s.exprs[i] = "CAST(" + ident(c.Name) + " AS DOUBLE) AS " + ident(c.Name)
+			s.exprs[i] = asDouble(c.Name, c.Type.ID) + " AS " + ident(c.Name)
 			cols[i] = duckdb.ColumnInfo{Name: c.Name, T: doubleType()}
 			continue
 		}
@@ -258,7 +259,7 @@ func (f fitting) wideMoments(ctx context.Context, c *call, train int64, moments 
 	casts, names := make([]string, len(f.columns)), make([]string, len(f.columns))
 	for k, i := range f.columns {
 		names[k] = fmt.Sprintf("x%d", k)
-		casts[k] = "CAST(" + ident(f.s.src.cols[i].Name) + " AS DOUBLE) AS " + names[k]
+		casts[k] = asDouble(f.s.src.cols[i].Name, f.s.src.cols[i].Type.ID) + " AS " + names[k]
 	}
 	v := "mallard_v"
 	if f.method.Transforms() {
@@ -281,6 +282,16 @@ GROUP BY mallard_c`, v, v, strings.Join(casts, ", "), f.s.src.from, f.s.orderBy,
 		}
 	}
 	return moments, f.s.src.wrap(r.Err())
+}
+
+// asDouble is column name of type id read as a DOUBLE: the column itself
+// when it is one, which spares DuckDB planning a cast per column of a
+// wide source (the values are the same).
+func asDouble(name string, id storage.TypeID) string {
+	if id == storage.TypeDouble {
+		return ident(name)
+	}
+	return "CAST(" + ident(name) + " AS DOUBLE)"
 }
 
 // momentsOf makes count, mean and population variance into Moments; no

@@ -1,7 +1,9 @@
 package gat
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -59,7 +61,7 @@ func (m *Model) Attention(x series.Matrix, rows []int) ([]Edge, error) {
 	// do not depend on the number of workers.
 	round := max(workers, min(8*workers, attentionRoundBytes/(16*edgesPerSample(m.Config, x.N))))
 	bufs := [2][]sampleAttention{make([]sampleAttention, round), make([]sampleAttention, round)}
-	acc := newAttentionSum(x.N)
+	acc := newAttentionSum(x.N, m.Config.Neighbors > 0 && m.Config.Neighbors < x.N-1)
 	var adding sync.WaitGroup
 	for from, r := 0, 0; from < len(rows); from, r = from+round, 1-r {
 		batch, buf := rows[from:min(from+round, len(rows))], bufs[r]
@@ -136,21 +138,48 @@ func (a *sampleAttention) set(g *nn.Graph, conv *nn.GATConv, n int) {
 }
 
 // attentionSum accumulates head-averaged attention per (source, target)
-// pair over samples. Pair (i, j) is at j*n+i, so that walking the slices
-// in order visits the pairs sorted by target, then source.
+// pair over samples. Without a neighbour limit every pair is an edge of
+// every sample, and pair (i, j) is at j*n+i of dense slices, so that
+// walking them in order visits the pairs sorted by target, then source.
+// With a limit it keeps, per target, only the sources that were an edge
+// into it, sorted, in memory proportional to the distinct edges rather
+// than to N x N. Either way each pair's weights are added in the order of
+// the samples, so the sums are the same.
 type attentionSum struct {
 	n      int
 	sum    []float64
 	count  []int // samples in which the pair was an edge
 	sample []int // the last sample that counted the pair, numbered from 1
+	// targets, when not nil, holds the pairs instead: the sources into
+	// each target, sorted.
+	targets [][]pairSum
 }
 
-func newAttentionSum(n int) *attentionSum {
+// pairSum is one source's accumulated attention into a target.
+type pairSum struct {
+	source int
+	sum    float64
+	count  int
+	sample int
+}
+
+// newAttentionSum returns an accumulator for n entities, sparse when
+// the graphs are neighbour-limited.
+func newAttentionSum(n int, sparse bool) *attentionSum {
+	if sparse {
+		return &attentionSum{n: n, targets: make([][]pairSum, n)}
+	}
 	return &attentionSum{n: n, sum: make([]float64, n*n), count: make([]int, n*n), sample: make([]int, n*n)}
 }
 
 // addSample adds one sample's weights as the sample numbered sample.
 func (a *attentionSum) addSample(one *sampleAttention, sample int) {
+	if a.targets != nil {
+		for k, p := range one.pair {
+			a.addSparse(p/a.n, p%a.n, one.weight[k], sample)
+		}
+		return
+	}
 	for k, p := range one.pair {
 		a.sum[p] += one.weight[k]
 		if a.sample[p] != sample {
@@ -160,9 +189,33 @@ func (a *attentionSum) addSample(one *sampleAttention, sample int) {
 	}
 }
 
+// addSparse adds weight w of the edge source -> target of sample.
+func (a *attentionSum) addSparse(target, source int, w float64, sample int) {
+	list := a.targets[target]
+	at, found := slices.BinarySearchFunc(list, source, func(p pairSum, s int) int { return cmp.Compare(p.source, s) })
+	if !found {
+		list = slices.Insert(list, at, pairSum{source: source})
+		a.targets[target] = list
+	}
+	p := &list[at]
+	p.sum += w
+	if p.sample != sample {
+		p.sample = sample
+		p.count++
+	}
+}
+
 // edges returns the pairs counted at least once, with their mean weights.
 func (a *attentionSum) edges() []Edge {
 	var out []Edge
+	if a.targets != nil {
+		for j, list := range a.targets {
+			for _, p := range list {
+				out = append(out, Edge{Source: p.source, Target: j, Weight: p.sum / float64(p.count)})
+			}
+		}
+		return out
+	}
 	for p, c := range a.count {
 		if c > 0 {
 			out = append(out, Edge{Source: p % a.n, Target: p / a.n, Weight: a.sum[p] / float64(c)})

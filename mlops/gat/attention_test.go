@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/gat"
@@ -163,5 +164,30 @@ func TestAttentionErrors(t *testing.T) {
 		if _, err := model.Attention(m, []int{row}); !errors.Is(err, series.ErrSampleRange) {
 			t.Errorf("target row %d: error %v, want ErrSampleRange", row, err)
 		}
+	}
+}
+
+// TestAttentionMemoryNeighbors: with a neighbour limit Attention's
+// accumulator grows with the edges, not with N x N: 2,000 entities with 3
+// neighbours allocate far less than one N x N matrix of float64 (32 MB).
+func TestAttentionMemoryNeighbors(t *testing.T) {
+	const n = 2000
+	m := noise(5, 14, n)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Heads, cfg.Hidden, cfg.Neighbors, cfg.Highway, cfg.Workers = 1, 1, []int{2}, 3, 0, 1
+	model, err := gat.Train(context.Background(), cfg, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	edges, err := model.Attention(m, []int{12, 13})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEdges(t, edges, n)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8*n*n/2 {
+		t.Errorf("Attention allocated %d MB for %d entities with 3 neighbours; an N x N matrix is %d MB", got>>20, n, 8*n*n>>20)
 	}
 }

@@ -76,9 +76,7 @@ func (s *sampler) sparse(t int) *nn.Graph {
 		if s.graphs != nil {
 			buf = make([]int32, 0, n*keep) // handed to the cache, so not reused
 		}
-		for j := range n {
-			buf = s.win.Strongest(buf, j, keep)
-		}
+		buf = s.win.StrongestAll(buf, keep)
 		if !s.graphs.put(t, buf) {
 			s.sources = buf
 		}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// catalogueWeeks is how many weeks of sales the catalogue has: three years.
+const catalogueWeeks = 156
+
+// catalogueSQL creates table sales of a catalogue of n products' weekly
+// units over catalogueWeeks weeks, in long form (week, sku, units): each
+// product has a level, a yearly wave of a phase and amplitude of its own, a
+// trend of its own and a hashed noise. The same n and seed give the same
+// table.
+func catalogueSQL(n int, seed int64) string {
+	h := func(salt int) string {
+		return fmt.Sprintf("(hash(e * 7919 + %d + %d) %% 10000) / 10000.0", seed*101, salt)
+	}
+	units := fmt.Sprintf(`100 + 50 * %s
+  + (10 + 30 * %s) * sin(2 * pi() * w / 52.0 + 6.283 * %s)
+  + (%s - 0.5) * 0.4 * w
+  + 8 * ((hash(e * 1000003 + w * 31 + %d) %% 10000) / 10000.0 - 0.5)`, h(1), h(2), h(3), h(4), seed)
+	return fmt.Sprintf(`CREATE TABLE sales AS
+SELECT CAST(w AS INTEGER) AS week, 'sku' || lpad(CAST(e AS VARCHAR), 6, '0') AS sku, %s AS units
+FROM range(%d) a(w), range(%d) b(e)`, units, catalogueWeeks, n)
+}
+
+// cataloguePhases are the statements bench catalogue times, in order: the
+// pivot, the rescale, the training and the forecast of a whole catalogue.
+var cataloguePhases = []struct{ name, sql string }{
+	{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`},
+	{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`},
+	{"train_gat", `SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := 2, seed := 1)`},
+	{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`},
+}
+
+// runCatalogue generates a catalogue of o.Series products on a server of
+// its own and times the four phases of forecasting it, with the server's
+// peak resident set during each (VmHWM, reset before each phase) and over
+// the whole run.
+func runCatalogue(ctx context.Context, o options) (err error) {
+	if o.Series < 2 {
+		return fmt.Errorf("-series %d: at least 2 products are needed", o.Series)
+	}
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	srv := &mallardServer{bin: o.MallardBin, db: ":memory:", logPath: o.MallardLog, port: port}
+	if err := srv.start(ctx); err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, srv.stop()) }()
+	var notices []string
+	cfg, err := pgx.ParseConfig(srv.dsn())
+	if err != nil {
+		return err
+	}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { notices = append(notices, n.Message) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close(context.Background())
+	dir := fmt.Sprintf("/proc/%d/", srv.cmd.Process.Pid)
+	start := time.Now()
+	if err := execOn(ctx, conn, catalogueSQL(o.Series, o.LoadSeed)); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Out, "== catalogue: %d products x %d weeks (%d rows) generated in %.1fs, host load average %.2f\n",
+		o.Series, catalogueWeeks, o.Series*catalogueWeeks, time.Since(start).Seconds(), loadAverage())
+	fmt.Fprintf(o.Out, "%-10s %10s %16s\n", "phase", "seconds", "peak RSS (MB)")
+	var total float64
+	for _, p := range cataloguePhases {
+		if err := os.WriteFile(dir+"clear_refs", []byte("5"), 0); err != nil {
+			return fmt.Errorf("reset peak RSS: %w", err)
+		}
+		notices = notices[:0]
+		began := time.Now()
+		if err := execOn(ctx, conn, p.sql); err != nil {
+			return fmt.Errorf("catalogue %s: %w", p.name, err)
+		}
+		secs := time.Since(began).Seconds()
+		total += secs
+		peak, err := procStatusKB(dir, "VmHWM")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Out, "%-10s %10.2f %16.0f\n", p.name, secs, float64(peak)/1024)
+		for _, n := range notices {
+			if strings.Contains(n, "setup") {
+				fmt.Fprintf(o.Out, "           %s\n", n)
+			}
+		}
+	}
+	fmt.Fprintf(o.Out, "%-10s %10.2f\n", "total", total)
+	return nil
+}
