@@ -176,7 +176,7 @@ func TestModelsAndRuns(t *testing.T) {
 			t.Errorf("baseline %v", b)
 		}
 	}
-	if strings.Join(methods, ",") != "last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta" {
+	if strings.Join(methods, ",") != "last_value,seasonal_naive,drift,constant,ols,ar_diff,ets,theta,arima" {
 		t.Errorf("baselines %v", methods)
 	}
 

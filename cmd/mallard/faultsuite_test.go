@@ -298,7 +298,7 @@ func checkBackups(t *testing.T, dir string, l *faultLedger) int {
 			t.Fatal(err)
 		}
 		var n int
-		err = db.QueryRow("SELECT count(*) FROM f").Scan(&n)
+		err = db.QueryRow("SELECT count(*) FROM public.f").Scan(&n) // sessions keep their tables in schema public
 		db.Close()
 		l.mu.Lock()
 		want, acked := l.backups[name]
