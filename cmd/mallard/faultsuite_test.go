@@ -110,6 +110,9 @@ func TestFaultSuite(t *testing.T) {
 		if t.Failed() {
 			t.Fatalf("after fault %d (%s, seed %d)", i+1, kind, *faultSeed)
 		}
+		if (i+1)%20 == 0 { // a long run reports as it goes
+			fmt.Printf("fault suite: %d faults so far, %d commits checked, %d lost, %d backups checked\n", i+1, ledger.commits, counts.lost, counts.backups)
+		}
 	}
 	counts.commits = ledger.commits
 	fmt.Printf("fault suite: %d faults injected (%s), %d commits checked, %d lost, %d backups checked, %d escapes tried and refused (seed %d)\n",
