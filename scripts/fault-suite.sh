@@ -10,5 +10,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 faults=${FAULTS:-200}
 seed=${SEED:-$RANDOM}
-go test -tags duckdb_arrow -count=1 -timeout 120m -run '^TestFaultSuite$' ./cmd/mallard/ -args -faults "$faults" -fault-seed "$seed" -test.v |
+go test -v -tags duckdb_arrow -count=1 -timeout 120m -run '^TestFaultSuite$' ./cmd/mallard/ -args -faults "$faults" -fault-seed "$seed" |
   grep -E '^(fault suite:|--- FAIL|FAIL|ok|\s+faultsuite_test)' 
