@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mallard/mallard/storage"
 )
@@ -49,14 +50,8 @@ func backupFlags(cfg *backupConfig, out io.Writer) *flag.FlagSet {
 func backup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg backupConfig
 	fs := backupFlags(&cfg, stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseCommand(fs, args, cfg.validate); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("backup: unexpected argument %q", fs.Arg(0))
-	}
-	if err := cfg.validate(); err != nil {
-		return fmt.Errorf("backup: %w", err)
 	}
 	if pid, err := lockHolder(cfg.DB); err != nil {
 		return fmt.Errorf("backup: %w", err)
@@ -119,4 +114,21 @@ func sqlLiteral(s string) string {
 		out = append(out, s[i])
 	}
 	return string(append(out, '\''))
+}
+
+// parseCommand parses the arguments of a command that takes only flags
+// and validates what they set; its errors name the command (fs's name
+// without "mallard ").
+func parseCommand(fs *flag.FlagSet, args []string, validate func() error) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cmd := strings.TrimPrefix(fs.Name(), "mallard ")
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", cmd, fs.Arg(0))
+	}
+	if err := validate(); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	return nil
 }

@@ -50,14 +50,8 @@ func restoreFlags(cfg *restoreConfig, out io.Writer) *flag.FlagSet {
 func restore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg restoreConfig
 	fs := restoreFlags(&cfg, stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseCommand(fs, args, cfg.validate); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("restore: unexpected argument %q", fs.Arg(0))
-	}
-	if err := cfg.validate(); err != nil {
-		return fmt.Errorf("restore: %w", err)
 	}
 	if err := refuseServed(cfg.DB); err != nil {
 		return fmt.Errorf("restore: %w", err)
