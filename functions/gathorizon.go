@@ -13,7 +13,8 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// resolveHorizon sets the horizon validation scores (gat.Config.Horizon):
+// resolveHorizon sets the horizon validation scores (gat.Config.Horizon),
+// then settles the strategy (see resolveStrategy):
 // the one given, which must be at most the validation rows (1 is accepted
 // without validation); a resumed run's own; else 1, which the horizon
 // study chose over one season on validation at the season's horizon
@@ -41,9 +42,37 @@ func (j *gatJob) resolveHorizon(m series.Matrix, across bool) error {
 			}
 			return err.WithHint("Choose a horizon from 1 to %d, or a larger validation_fraction.", len(val))
 		}
-		return nil
+		return j.resolveStrategy()
 	}
 	j.cfg.Horizon = max(1, h) // a resumed run's own; else 1 (see docs/forecasting-horizon.md)
+	return j.resolveStrategy()
+}
+
+// strategyOf is a model's strategy, recursive for models stored before
+// strategies existed.
+func strategyOf(cfg gat.Config) string {
+	if cfg.Strategy == "" {
+		return gat.StrategyRecursive
+	}
+	return cfg.Strategy
+}
+
+// resolveStrategy settles the strategy once the horizon is: a
+// multi-output network has one output per step of the horizon, so a
+// resumed one keeps its horizon, and at horizon 1 multi_output is the
+// recursive network, stored as such (a NOTICE says so).
+func (j *gatJob) resolveStrategy() error {
+	if j.cfg.Strategy != gat.StrategyMultiOutput {
+		return nil
+	}
+	if j.from != nil && j.from.Model.Config.Horizon != j.cfg.Horizon {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d differs from the horizon %d of %s, whose strategy multi_output has one output per step",
+			trainGATName, j.cfg.Horizon, j.from.Model.Config.Horizon, j.fromRef).WithHint("Leave horizon out to keep the checkpoint's.")
+	}
+	if j.cfg.Horizon <= 1 {
+		j.cfg.Strategy = gat.StrategyRecursive
+		j.c.caller.Notice(fmt.Sprintf("%s: strategy := 'multi_output' at horizon 1 is the recursive strategy (one output, one step): trained and stored as recursive", trainGATName))
+	}
 	return nil
 }
 

@@ -52,6 +52,7 @@ func trainGATFunction() tableFunction {
 				{name: "anchor", kind: kindText, choices: append([]string{gat.AnchorAuto}, gat.AnchorKinds()...), def: gat.AnchorAuto},
 				{name: "horizon", kind: kindInt, min: 1, max: 100_000},
 				{name: "compare_graph", kind: kindBool, def: false},
+				{name: "strategy", kind: kindText, choices: gat.Strategies(), def: gat.StrategyRecursive},
 			},
 		},
 		bind:   bindTrainGAT,
@@ -180,7 +181,8 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		BatchSize: int(a.int("batch_size")), TrainFraction: a.float("train_fraction"), Patience: int(a.int("patience")),
 		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors")),
 		Target: a.text("target"), Highway: int(a.int("highway")), Clip: a.float("clip"),
-		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor")}
+		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor"),
+		Strategy: a.text("strategy")}
 	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
 		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change"),
 		seasonalHighway: !a.explicit("highway"), seasonGiven: a.explicit("season"), horizonGiven: a.given("horizon"),
@@ -274,6 +276,7 @@ func (j *gatJob) resumeFrom(a args) error {
 		{"target", prev.Target == j.cfg.Target, prev.Target, j.cfg.Target},
 		{"highway", prev.Highway == j.cfg.Highway, prev.Highway, j.cfg.Highway},
 		{"anchor", prev.Anchor == j.cfg.Anchor, prev.Anchor, j.cfg.Anchor},
+		{"strategy", strategyOf(prev) == j.cfg.Strategy, strategyOf(prev), j.cfg.Strategy},
 	} {
 		if a.explicit(arch.name) && !arch.same {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %v differs from %v of %s, which resume continues",
@@ -299,6 +302,7 @@ func (j *gatJob) resumeFrom(a args) error {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
 			trainGATName, m.Ref, j.from.Epoch, cfg.Epochs)
 	}
+	cfg.Strategy = strategyOf(prev) // models stored before strategies are recursive
 	j.cfg = cfg
 	if j.name == "" {
 		j.name = ref.Name

@@ -20,9 +20,10 @@ const ModelMethod = "gat"
 // costs at most maxOrigins forecasts per method.
 const maxOrigins = 200
 
-// Forecaster returns the model as a multi-step forecaster, named "gat": it
-// feeds each step's prediction back as the next row, and builds the
-// network once. A network anchored to a fitted baseline reads the whole
+// Forecaster returns the model as a multi-step forecaster, named "gat": a
+// recursive network feeds each step's prediction back as the next row, a
+// multi-output one forecasts in blocks of its steps (see Strategies); it
+// builds the network once. A network anchored to a fitted baseline reads the whole
 // history before the origin, which the baseline filters; otherwise it
 // reads only the Span rows before it.
 func (m *Model) Forecaster() (baseline.Forecaster, error) {
@@ -33,6 +34,9 @@ func (m *Model) Forecaster() (baseline.Forecaster, error) {
 	anchor, err := m.Anchor.forecaster()
 	if err != nil {
 		return nil, err
+	}
+	if m.Config.outputs() > 1 {
+		return &blocks{net: net, cfg: m.Config, anchor: anchor}, nil
 	}
 	p := &onestep{net: net, cfg: m.Config, anchor: anchor}
 	if anchor != nil {

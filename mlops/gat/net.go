@@ -38,8 +38,8 @@ type Net struct {
 	layers []layer
 	params []*nn.Param
 	// highway, if not nil, is the linear autoregression added to the
-	// output: 1 x (lags+1), the lags' weights oldest first, then the
-	// intercept. It is the last of params.
+	// output: outputs x (lags+1), each output's row the lags' weights
+	// oldest first, then the intercept. It is the last of params.
 	highway *nn.Param
 	lags    *mat.Dense // the highway's input of the last forward
 	// adj is the last forward's graph as its convolutions attend over it,
@@ -48,12 +48,13 @@ type Net struct {
 }
 
 // newNet builds the network of cfg: window input features, the hidden
-// sizes and heads (averaged, so each layer outputs its size), and a
-// highway of cfg.Highway lags. Weights come from rng, so the same seed
+// sizes and heads (averaged, so each layer outputs its size), one output
+// per step the strategy predicts at once (cfg.outputs), and a highway of
+// cfg.Highway lags for each. Weights come from rng, so the same seed
 // gives the same network; an anchored network's last layer and highway
 // start at zero.
 func newNet(cfg Config, rng *rand.Rand) *Net {
-	n := newLayers(cfg.Window, cfg.Hidden, cfg.Heads, cfg.anchored(), rng)
+	n := newLayers(cfg.Window, cfg.Hidden, cfg.Heads, cfg.outputs(), cfg.anchored(), rng)
 	if cfg.anchored() {
 		last := n.layers[len(n.layers)-1]
 		last.conv.W.W.Zero() // x W = 0: the attention still varies, the output does not
@@ -63,18 +64,18 @@ func newNet(cfg Config, rng *rand.Rand) *Net {
 		}
 	}
 	if cfg.Highway > 0 {
-		n.highway = nn.NewParam("highway", 1, cfg.Highway+1)
+		n.highway = nn.NewParam("highway", cfg.outputs(), cfg.Highway+1)
 		n.params = append(n.params, n.highway)
 	}
 	return n
 }
 
 // newLayers builds the convolutions for window input features, the given
-// hidden sizes and heads. The last layer's skip connection is a linear map
+// hidden sizes and heads, and outputs outputs per node. The last layer's skip connection is a linear map
 // when the sizes differ or denseLast is set, so that it can start at zero.
-func newLayers(window int, hidden []int, heads int, denseLast bool, rng *rand.Rand) *Net {
+func newLayers(window int, hidden []int, heads, outputs int, denseLast bool, rng *rand.Rand) *Net {
 	n := &Net{}
-	sizes := append(append([]int{window}, hidden...), 1)
+	sizes := append(append([]int{window}, hidden...), outputs)
 	for i := 1; i < len(sizes); i++ {
 		in, out := sizes[i-1], sizes[i]
 		l := layer{conv: nn.NewGATConv(layerName(i, "conv"), in, out, heads, false, rng)}
@@ -98,20 +99,23 @@ func layerName(i int, kind string) string { return "layer" + string(rune('0'+i))
 // Params are the network's parameters in a fixed order.
 func (n *Net) Params() []*nn.Param { return n.params }
 
-// forward predicts one value per node (an N x 1 matrix) from x (N x
-// window) and, for the highway, lags (N x Highway; nil without a highway).
+// forward predicts one value per node and output (an N x outputs
+// matrix) from x (N x window) and, for the highway, lags (N x Highway;
+// nil without a highway).
 func (n *Net) forward(g *nn.Graph, x, lags *mat.Dense) *mat.Dense {
 	out := n.convs(g, x)
 	if n.highway != nil {
 		n.lags = lags
-		w := n.highway.W.RawRowView(0)
-		p := len(w) - 1
-		for i := range out.RawMatrix().Rows {
-			v := w[p]
-			for k, l := range lags.RawRowView(i) {
-				v += w[k] * l
+		for c := range out.RawMatrix().Cols {
+			w := n.highway.W.RawRowView(c)
+			p := len(w) - 1
+			for i := range out.RawMatrix().Rows {
+				v := w[p]
+				for k, l := range lags.RawRowView(i) {
+					v += w[k] * l
+				}
+				out.Set(i, c, out.At(i, c)+v)
 			}
-			out.Set(i, 0, out.At(i, 0)+v)
 		}
 	}
 	return out
@@ -142,13 +146,15 @@ func (n *Net) convs(g *nn.Graph, x *mat.Dense) *mat.Dense {
 // the last forward's output is dy.
 func (n *Net) backward(dy *mat.Dense) {
 	if n.highway != nil {
-		g := n.highway.Grad.RawRowView(0)
-		p := len(g) - 1
-		for i := range dy.RawMatrix().Rows {
-			d := dy.At(i, 0)
-			g[p] += d
-			for k, l := range n.lags.RawRowView(i) {
-				g[k] += d * l
+		for c := range dy.RawMatrix().Cols {
+			g := n.highway.Grad.RawRowView(c)
+			p := len(g) - 1
+			for i := range dy.RawMatrix().Rows {
+				d := dy.At(i, c)
+				g[p] += d
+				for k, l := range n.lags.RawRowView(i) {
+					g[k] += d * l
+				}
 			}
 		}
 	}

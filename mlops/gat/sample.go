@@ -38,6 +38,13 @@ type sampler struct {
 	pre     []float64
 	preFrom int
 	base    []float64
+	// preSteps, if not nil, holds the anchor's forecasts of steps
+	// 1..outputs from each origin preFrom.. of m (see stepBases), and
+	// stepBuf those computed per origin; col is the first output of a
+	// network with several (see predict).
+	preSteps []float64
+	stepBuf  []float64
+	col      *mat.Dense
 }
 
 // newSampler returns a sampler of m for cfg, anchored to anchor (nil: the
@@ -129,9 +136,18 @@ func (s *sampler) inputs(t int) {
 }
 
 // predict runs net forward on the sample whose target is row t; it returns
-// the predictions (N x 1) and row t (nil when t is past the data).
+// the predictions (N x 1) and row t (nil when t is past the data). A
+// network with several outputs (see Strategies) predicts row t with its
+// first, step 1 from origin t.
 func (s *sampler) predict(net *Net, t int) (*mat.Dense, []float64) {
 	pred := s.forward(net, t)
+	if r, c := pred.Dims(); c > 1 {
+		if s.col == nil || s.col.RawMatrix().Rows != r {
+			s.col = mat.NewDense(r, 1, nil)
+		}
+		s.col.Copy(pred.Slice(0, r, 0, 1))
+		pred = s.col
+	}
 	if s.anchored {
 		for i, b := range s.anchorAt(t) {
 			pred.Set(i, 0, pred.At(i, 0)+b)

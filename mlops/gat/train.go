@@ -65,6 +65,10 @@ type Config struct {
 	// entity attends to itself alone, so the network sees no other
 	// entity's values (the twin that measures what the graph adds).
 	NoGraph bool `json:"no_graph,omitempty"`
+	// Strategy is how the network forecasts past one step (see
+	// Strategies): "recursive" ("" in models stored before it existed)
+	// or "multi_output".
+	Strategy string `json:"strategy,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
@@ -226,6 +230,9 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	case run.anchorFit != nil:
 		run.pre = anchorRows(run.anchorFit, m, cfg.Span())
 	}
+	if err := run.prepareOutputs(); err != nil {
+		return nil, err
+	}
 	init, err := initialNet(cfg, m, fit, anchor, start)
 	if err != nil {
 		return nil, err
@@ -307,6 +314,7 @@ func initialNet(cfg Config, m series.Matrix, fit []int, anchor *Anchor, start St
 		w := init.highway.W.RawRowView(0)
 		copy(w, weights)
 		w[cfg.Highway] = intercept
+		directHighway(cfg, m, fit, init)
 	}
 	return init, nil
 }
@@ -349,6 +357,12 @@ type training struct {
 	preds            [2]*predictions     // the workers' cur and kept; nil past the bound or across processes
 	// origins are the validation origins of a horizon above 1 (nil at 1).
 	origins []int
+	// fitting are the samples the epochs train on: train, less those
+	// whose later steps are not fitting rows for a multi-output network
+	// (see multiFitting); preSteps are the anchor's forecasts of every
+	// step it predicts (see anchorSteps), nil for a recursive network.
+	fitting  []int
+	preSteps []float64
 }
 
 // worker is one data-parallel worker with its own replica and optimiser.
@@ -382,6 +396,7 @@ func (r *training) newWorker(rank int, init *Net) *worker {
 	}
 	w := &worker{training: r, rank: rank, net: net, opt: opt, s: newSampler(r.m, r.cfg, r.anchorFit, r.pre, r.cfg.Span())}
 	w.s.graphs = r.graphs
+	w.s.preSteps = r.preSteps
 	w.cur, w.kept = r.preds[0], r.preds[1]
 	w.own = [3][]int{r.train, r.val, r.test}
 	if r.shard != nil {
@@ -407,7 +422,7 @@ func (w *worker) loop(ctx context.Context) error {
 		w.setup = time.Since(w.start)
 	}
 	for epoch := w.first; epoch <= w.cfg.Epochs; epoch++ {
-		order := shuffled(w.train, w.cfg.Seed, epoch)
+		order := shuffled(w.fitting, w.cfg.Seed, epoch)
 		for from := 0; from < len(order); from += w.cfg.BatchSize {
 			if err := w.step(ctx, order[from:min(from+w.cfg.BatchSize, len(order))]); err != nil {
 				return err
@@ -498,12 +513,18 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	for _, p := range w.net.Params() {
 		p.ZeroGrad()
 	}
+	h := w.cfg.outputs()
+	if w.dy == nil {
+		w.dy = mat.NewDense(w.m.N, h, nil)
+	}
 	for _, t := range w.share(batch) {
-		pred, target := w.s.predict(w.net, t)
-		if w.dy == nil {
-			w.dy = mat.NewDense(w.m.N, 1, nil)
-		}
 		dy := w.dy
+		if h > 1 {
+			w.s.multiStepLoss(w.net, t, dy)
+			w.net.backward(dy)
+			continue
+		}
+		pred, target := w.s.predict(w.net, t)
 		for i := range w.m.N {
 			dy.Set(i, 0, 2*(pred.At(i, 0)-target[i]))
 		}
@@ -513,7 +534,7 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	if err := w.coll.AllReduceSum(ctx, w.rank, w.buf); err != nil {
 		return err
 	}
-	w.net.setGrads(w.buf, 1/float64(len(batch)*w.m.N))
+	w.net.setGrads(w.buf, 1/float64(len(batch)*w.m.N*h))
 	if w.cfg.Clip > 0 {
 		nn.ClipGradNorm(w.net.Params(), w.cfg.Clip)
 	}
@@ -536,7 +557,12 @@ func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 	if len(w.origins) == 0 {
 		return e, nil
 	}
-	multi := []float64{w.multiSSE(w.part(w.origins))}
+	var multi []float64
+	if w.cfg.outputs() > 1 {
+		multi = []float64{w.s.stepsSSE(w.net, w.part(w.origins))}
+	} else {
+		multi = []float64{w.multiSSE(w.part(w.origins))}
+	}
 	if err := w.coll.AllReduceSum(ctx, w.rank, multi); err != nil {
 		return Epoch{}, err
 	}
@@ -574,6 +600,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("clip %v must be at least 0", c.Clip)
 	case c.Horizon < 0:
 		return fmt.Errorf("horizon %d must be at least 1", c.Horizon)
+	case c.Strategy != "" && !slices.Contains(Strategies(), c.Strategy):
+		return fmt.Errorf("strategy %q must be one of %v", c.Strategy, Strategies())
 	case c.ValidationFraction < 0 || c.ValidationFraction >= 1:
 		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
 	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):
