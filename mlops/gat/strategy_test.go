@@ -156,3 +156,47 @@ func TestStrategyRefused(t *testing.T) {
 		t.Errorf("strategy x: %v, want an error naming it and the strategies", err)
 	}
 }
+
+// TestStrategyArtifact checks that an artifact keeps a multi-output
+// model's strategy and forecasts through Marshal and UnmarshalArtifact,
+// and that an artifact written before strategies (no strategy in its
+// configuration) loads as a recursive model that forecasts as before.
+func TestStrategyArtifact(t *testing.T) {
+	m := unemployment(t)
+	names := make([]string, m.N)
+	for i := range names {
+		names[i] = fmt.Sprint("e", i)
+	}
+	for _, tt := range []struct{ strategy, want string }{{gat.StrategyMultiOutput, gat.StrategyMultiOutput}, {"", ""}} {
+		_, _, model := strategyRunLast(t, 4, tt.strategy, gat.AnchorLastValue)
+		span := model.Config.Span()
+		a := &gat.Artifact{Model: model, Entities: names, Tail: m.Values[(m.T-span)*m.N:], Epoch: model.Kept}
+		data, err := a.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.strategy == "" && strings.Contains(string(data), `"strategy"`) {
+			t.Fatalf("a recursive model stored with a strategy: an old artifact would differ")
+		}
+		back, err := gat.UnmarshalArtifact(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := model.Forecast(m, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := back.Model.Forecast(m, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Model.Config.Strategy != tt.want || maxDiff(got, want) != 0 {
+			t.Errorf("strategy %q: loaded with %q, forecasts differ by %g", tt.strategy, back.Model.Config.Strategy, maxDiff(got, want))
+		}
+		if tt.strategy == "" {
+			if d := maxDiff(got, recurse(t, back.Model, m, 9)); d > 1e-12 {
+				t.Errorf("an artifact without a strategy does not forecast recursively (difference %g)", d)
+			}
+		}
+	}
+}
