@@ -57,21 +57,22 @@ func strategyOf(cfg gat.Config) string {
 	return cfg.Strategy
 }
 
-// resolveStrategy settles the strategy once the horizon is: a
-// multi-output network has one output per step of the horizon, so a
-// resumed one keeps its horizon, and at horizon 1 multi_output is the
-// recursive network, stored as such (a NOTICE says so).
+// resolveStrategy settles the strategy once the horizon is: a direct or
+// multi-output network has weights per step of the horizon, so a resumed
+// one keeps its horizon, and at horizon 1 either is the recursive
+// network, stored as such (a NOTICE says so).
 func (j *gatJob) resolveStrategy() error {
-	if j.cfg.Strategy != gat.StrategyMultiOutput {
+	s := j.cfg.Strategy
+	if s == gat.StrategyRecursive {
 		return nil
 	}
 	if j.from != nil && j.from.Model.Config.Horizon != j.cfg.Horizon {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d differs from the horizon %d of %s, whose strategy multi_output has one output per step",
-			trainGATName, j.cfg.Horizon, j.from.Model.Config.Horizon, j.fromRef).WithHint("Leave horizon out to keep the checkpoint's.")
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d differs from the horizon %d of %s, whose strategy %s has weights per step",
+			trainGATName, j.cfg.Horizon, j.from.Model.Config.Horizon, j.fromRef, s).WithHint("Leave horizon out to keep the checkpoint's.")
 	}
 	if j.cfg.Horizon <= 1 {
 		j.cfg.Strategy = gat.StrategyRecursive
-		j.c.caller.Notice(fmt.Sprintf("%s: strategy := 'multi_output' at horizon 1 is the recursive strategy (one output, one step): trained and stored as recursive", trainGATName))
+		j.c.caller.Notice(fmt.Sprintf("%s: strategy := %s at horizon 1 is the recursive strategy (one network, one step): trained and stored as recursive", trainGATName, quote(s)))
 	}
 	return nil
 }

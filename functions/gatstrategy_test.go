@@ -11,8 +11,8 @@ import (
 )
 
 // TestTrainGATStrategy checks strategy := s: a strategy not accepted is
-// refused with 22023 naming the accepted ones; multi_output at horizon 1
-// is trained and stored as recursive, with a NOTICE; a multi_output
+// refused with 22023 naming the accepted ones; multi_output and direct
+// at horizon 1 are trained and stored as recursive, with a NOTICE; a multi_output
 // version records its strategy, forecasts its own steps (not those of
 // the recursive network of the same seed) from the stored artifact, and
 // a resume keeps the strategy and refuses another horizon.
@@ -21,18 +21,21 @@ func TestTrainGATStrategy(t *testing.T) {
 	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
 	scaledUnemployment(t, conn)
 	e := errorCode(t, conn, "SELECT * FROM train_gat('uw', model := 'e', strategy := 'x')")
-	if e.Code != "22023" || !strings.Contains(e.Message, "strategy := 'x' is not accepted; use one of 'recursive', 'multi_output'") {
+	if e.Code != "22023" || !strings.Contains(e.Message, "strategy := 'x' is not accepted; use one of 'recursive', 'direct', 'multi_output'") {
 		t.Errorf("strategy := 'x': %s %q, want 22023 naming the strategies", e.Code, e.Message)
 	}
 	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'm1', epochs := 2, strategy := 'multi_output', anchor := 'last_value')",
+		"SELECT count(*) FROM train_gat('uw', model := 'd1', epochs := 2, horizon := 1, strategy := 'direct', anchor := 'last_value')",
 		"SELECT count(*) FROM train_gat('uw', model := 'm6', epochs := 3, horizon := 6, seed := 2, strategy := 'multi_output', anchor := 'last_value')",
 		"SELECT count(*) FROM train_gat('uw', model := 'r6', epochs := 3, horizon := 6, seed := 2, anchor := 'last_value')")
-	if !slices.ContainsFunc(notices, func(n string) bool {
-		return strings.Contains(n, "strategy := 'multi_output' at horizon 1 is the recursive strategy")
-	}) {
-		t.Errorf("no NOTICE says multi_output at horizon 1 is recursive: %q", notices)
+	for _, s := range []string{"multi_output", "direct"} {
+		if !slices.ContainsFunc(notices, func(n string) bool {
+			return strings.Contains(n, "strategy := '"+s+"' at horizon 1 is the recursive strategy")
+		}) {
+			t.Errorf("no NOTICE says %s at horizon 1 is recursive: %q", s, notices)
+		}
 	}
-	for model, want := range map[string]string{"m1": "recursive", "m6": "multi_output", "r6": "recursive"} {
+	for model, want := range map[string]string{"m1": "recursive", "d1": "recursive", "m6": "multi_output", "r6": "recursive"} {
 		if got := scanOne[string](t, conn, "SELECT hyperparameters->>'strategy' FROM mlops.models WHERE name = '"+model+"'"); got != want {
 			t.Errorf("%s: hyperparameters strategy %q, want %q", model, got, want)
 		}

@@ -22,7 +22,8 @@ const maxOrigins = 200
 
 // Forecaster returns the model as a multi-step forecaster, named "gat": a
 // recursive network feeds each step's prediction back as the next row, a
-// multi-output one forecasts in blocks of its steps (see Strategies); it
+// direct or multi-output one forecasts in blocks of its steps (see
+// Strategies); it
 // builds the network once. A network anchored to a fitted baseline reads the whole
 // history before the origin, which the baseline filters; otherwise it
 // reads only the Span rows before it.
@@ -35,7 +36,7 @@ func (m *Model) Forecaster() (baseline.Forecaster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.Config.outputs() > 1 {
+	if m.Config.steps() > 1 {
 		return &blocks{net: net, cfg: m.Config, anchor: anchor}, nil
 	}
 	p := &onestep{net: net, cfg: m.Config, anchor: anchor}

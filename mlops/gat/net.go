@@ -45,16 +45,20 @@ type Net struct {
 	// adj is the last forward's graph as its convolutions attend over it,
 	// grouped once for all of them.
 	adj nn.Adjacency
+	// step is the highway row of the first output of the next forward
+	// (and its backward): a direct network's step, else 0.
+	step int
 }
 
 // newNet builds the network of cfg: window input features, the hidden
 // sizes and heads (averaged, so each layer outputs its size), one output
-// per step the strategy predicts at once (cfg.outputs), and a highway of
-// cfg.Highway lags for each. Weights come from rng, so the same seed
+// per step the strategy predicts at once (cfg.outputs), a direct
+// network's step embedding among the inputs (cfg.stepInputs), and a
+// highway of cfg.Highway lags for each step. Weights come from rng, so the same seed
 // gives the same network; an anchored network's last layer and highway
 // start at zero.
 func newNet(cfg Config, rng *rand.Rand) *Net {
-	n := newLayers(cfg.Window, cfg.Hidden, cfg.Heads, cfg.outputs(), cfg.anchored(), rng)
+	n := newLayers(cfg.Window+cfg.stepInputs(), cfg.Hidden, cfg.Heads, cfg.outputs(), cfg.anchored(), rng)
 	if cfg.anchored() {
 		last := n.layers[len(n.layers)-1]
 		last.conv.W.W.Zero() // x W = 0: the attention still varies, the output does not
@@ -64,7 +68,7 @@ func newNet(cfg Config, rng *rand.Rand) *Net {
 		}
 	}
 	if cfg.Highway > 0 {
-		n.highway = nn.NewParam("highway", cfg.outputs(), cfg.Highway+1)
+		n.highway = nn.NewParam("highway", cfg.steps(), cfg.Highway+1)
 		n.params = append(n.params, n.highway)
 	}
 	return n
@@ -107,7 +111,7 @@ func (n *Net) forward(g *nn.Graph, x, lags *mat.Dense) *mat.Dense {
 	if n.highway != nil {
 		n.lags = lags
 		for c := range out.RawMatrix().Cols {
-			w := n.highway.W.RawRowView(c)
+			w := n.highway.W.RawRowView(c + n.step)
 			p := len(w) - 1
 			for i := range out.RawMatrix().Rows {
 				v := w[p]
@@ -147,7 +151,7 @@ func (n *Net) convs(g *nn.Graph, x *mat.Dense) *mat.Dense {
 func (n *Net) backward(dy *mat.Dense) {
 	if n.highway != nil {
 		for c := range dy.RawMatrix().Cols {
-			g := n.highway.Grad.RawRowView(c)
+			g := n.highway.Grad.RawRowView(c + n.step)
 			p := len(g) - 1
 			for i := range dy.RawMatrix().Rows {
 				d := dy.At(i, c)

@@ -45,6 +45,13 @@ type sampler struct {
 	preSteps []float64
 	stepBuf  []float64
 	col      *mat.Dense
+	// stepCols is a direct network's step embedding width (0 for
+	// others); xs is x with the embedding of step, the step the next
+	// forward predicts, and multi the direct network's steps (see steps).
+	stepCols int
+	step     int
+	xs       *mat.Dense
+	multi    *mat.Dense
 }
 
 // newSampler returns a sampler of m for cfg, anchored to anchor (nil: the
@@ -53,7 +60,7 @@ type sampler struct {
 func newSampler(m series.Matrix, cfg Config, anchor baseline.Forecaster, pre []float64, from int) sampler {
 	s := sampler{m: m, window: cfg.Window, neighbors: cfg.Neighbors, noGraph: cfg.NoGraph, anchored: cfg.anchored(), highway: cfg.Highway,
 		x: mat.NewDense(m.N, cfg.Window, nil), target: make([]float64, m.N),
-		anchor: anchor, pre: pre, preFrom: from, base: make([]float64, m.N)}
+		anchor: anchor, pre: pre, preFrom: from, base: make([]float64, m.N), stepCols: cfg.stepInputs()}
 	if cfg.Neighbors <= 0 || cfg.Neighbors >= m.N-1 {
 		s.corr = make([]float64, m.N*m.N)
 	}
@@ -168,7 +175,20 @@ func (s *sampler) predict(net *Net, t int) (*mat.Dense, []float64) {
 func (s *sampler) forward(net *Net, t int) *mat.Dense {
 	s.inputs(t)
 	s.last = s.graph(t)
-	return net.forward(s.last, s.x, s.lags)
+	net.step = s.step
+	if s.stepCols == 0 {
+		return net.forward(s.last, s.x, s.lags)
+	}
+	if s.xs == nil || s.xs.RawMatrix().Rows != s.m.N {
+		s.xs = mat.NewDense(s.m.N, s.window+s.stepCols, nil)
+	}
+	for i := range s.m.N {
+		row := s.xs.RawRowView(i)
+		copy(row, s.x.RawRowView(i))
+		clear(row[s.window:])
+		row[s.window+s.step] = 1
+	}
+	return net.forward(s.last, s.xs, s.lags)
 }
 
 // anchorAt is the anchor's forecast of row t: the last value, the one

@@ -12,24 +12,43 @@ import (
 //
 //   - "recursive": the network predicts the next row, and a forecast
 //     feeds each step's prediction back as the next step's input;
+//   - "direct": the network forecasts step s from the origin when told s:
+//     its input has, beside each node's window, a one-hot step embedding
+//     of Horizon columns (the first layer's weights on them are the
+//     embedding), and its highway a row per step; each step's output is
+//     added to the anchor's forecast of that step. One network serves
+//     every step, trained on every step from each origin, so an epoch
+//     costs Horizon times a recursive one's forward and backward passes;
 //   - "multi_output": the network's last layer and highway have one
 //     output per step 1..Horizon, each added to the anchor's forecast of
-//     that step from the origin, and training's loss is the squared error
-//     over all those steps. A forecast of at most Horizon steps is the
-//     network's own; a longer one recurses in blocks of Horizon rows, each
-//     block's forecasts fed back as the next block's history.
+//     that step from the origin; one pass forecasts every step.
 //
-// At Horizon 1 the two are one network: multi_output is recursive.
+// Direct and multi-output networks train on the squared error over every
+// step 1..Horizon from each origin whose steps are all fitting rows. A
+// forecast of at most Horizon steps is the network's own; a longer one
+// recurses in blocks of Horizon rows, each block's forecasts fed back as
+// the next block's history. At Horizon 1 the three are one network:
+// direct and multi_output are recursive.
 const (
 	StrategyRecursive   = "recursive"
+	StrategyDirect      = "direct"
 	StrategyMultiOutput = "multi_output"
 )
 
 // Strategies are the values Config.Strategy accepts ("" is recursive).
-func Strategies() []string { return []string{StrategyRecursive, StrategyMultiOutput} }
+func Strategies() []string { return []string{StrategyRecursive, StrategyDirect, StrategyMultiOutput} }
 
-// outputs is how many steps the network predicts at once: the horizon
-// for multi_output, else 1.
+// steps is how many steps the network forecasts from an origin without
+// recursion: the horizon for direct and multi_output, else 1.
+func (c Config) steps() int {
+	if c.Strategy == StrategyMultiOutput || c.Strategy == StrategyDirect {
+		return c.horizon()
+	}
+	return 1
+}
+
+// outputs is how many values per node the network outputs: the steps of
+// a multi-output network, else 1.
 func (c Config) outputs() int {
 	if c.Strategy == StrategyMultiOutput {
 		return c.horizon()
@@ -37,12 +56,34 @@ func (c Config) outputs() int {
 	return 1
 }
 
+// stepInputs is the width of a direct network's step embedding: its
+// steps above 1, else 0.
+func (c Config) stepInputs() int {
+	if c.Strategy == StrategyDirect && c.steps() > 1 {
+		return c.steps()
+	}
+	return 0
+}
+
 // steps runs net forward on the sample whose origin is row t and returns
-// its forecasts of rows t..t+outputs-1 (N x outputs), each step's anchor
-// forecast added to the network's output when anchored (see stepBases).
-// The matrix is the network's own, valid until its next forward.
+// its forecasts of rows t..t+h-1 (N x h, h the network's steps), each
+// step's anchor forecast added to the network's output when anchored
+// (see stepBases). The matrix is valid until the next forward.
 func (s *sampler) steps(net *Net, t int) *mat.Dense {
-	out := s.forward(net, t)
+	var out *mat.Dense
+	if h := s.stepCols; h > 0 {
+		if s.multi == nil || s.multi.RawMatrix().Rows != s.m.N {
+			s.multi = mat.NewDense(s.m.N, h, nil)
+		}
+		out = s.multi
+		for k := range h {
+			s.step = k
+			out.Slice(0, s.m.N, k, k+1).(*mat.Dense).Copy(s.forward(net, t))
+		}
+		s.step = 0
+	} else {
+		out = s.forward(net, t)
+	}
 	if !s.anchored {
 		return out
 	}
@@ -118,16 +159,37 @@ func multiFitting(fit []int, h int) []int {
 	return out
 }
 
-// multiStepLoss sets dy to the gradient of the squared error of the
-// forecasts of steps 1..h from origin t (see steps) against rows t..t+h-1.
-func (s *sampler) multiStepLoss(net *Net, t int, dy *mat.Dense) {
-	pred := s.steps(net, t)
-	_, h := pred.Dims()
-	for k := range h {
-		for i := range s.m.N {
-			dy.Set(i, k, 2*(pred.At(i, k)-s.m.At(t+k, i)))
+// backwardSteps adds to net's gradients those of the squared error of
+// its forecasts of steps 1..h from origin t (see steps) against rows
+// t..t+h-1: one pass of a multi-output network, one per step of a direct
+// one. dy is the loss gradient's buffer, N x outputs.
+func (s *sampler) backwardSteps(net *Net, t int, dy *mat.Dense) {
+	h := s.stepCols
+	if h == 0 {
+		pred := s.steps(net, t)
+		_, h = pred.Dims()
+		for k := range h {
+			for i := range s.m.N {
+				dy.Set(i, k, 2*(pred.At(i, k)-s.m.At(t+k, i)))
+			}
 		}
+		net.backward(dy)
+		return
 	}
+	base := s.stepBases(t, h)
+	for k := range h {
+		s.step = k
+		pred := s.forward(net, t)
+		for i := range s.m.N {
+			q := pred.At(i, 0)
+			if s.anchored {
+				q += base[k*s.m.N+i]
+			}
+			dy.Set(i, 0, 2*(q-s.m.At(t+k, i)))
+		}
+		net.backward(dy)
+	}
+	s.step = 0
 }
 
 // stepsSSE is the summed squared error over every entity and steps
@@ -165,7 +227,7 @@ func (b *blocks) Forecast(m series.Matrix, origin int, dst [][]float64) {
 	if origin < span || origin > m.T {
 		panic(fmt.Sprintf("gat: forecast origin %d needs %d rows before it, out of range for %d rows", origin, span, m.T))
 	}
-	n, h := m.N, b.cfg.outputs()
+	n, h := m.N, b.cfg.steps()
 	buf := make([]float64, (origin+len(dst))*n)
 	copy(buf, m.Values[:origin*n])
 	for k := 0; k < len(dst); k += h {
@@ -190,13 +252,13 @@ func (b *blocks) Forecast(m series.Matrix, origin int, dst [][]float64) {
 // network with a fitted anchor, the anchor's forecasts of its steps.
 func (r *training) prepareOutputs() error {
 	r.fitting = r.train
-	h := r.cfg.outputs()
+	h := r.cfg.steps()
 	if h == 1 {
 		return nil
 	}
 	if r.fitting = multiFitting(r.train, h); len(r.fitting) == 0 {
 		return fmt.Errorf("gat: strategy %s at horizon %d leaves no fitting sample whose %d steps are all fitting rows (of %d fitting samples)",
-			StrategyMultiOutput, h, h, len(r.train))
+			r.cfg.Strategy, h, h, len(r.train))
 	}
 	if r.anchorFit != nil {
 		r.preSteps = anchorSteps(r.anchorFit, r.m, r.cfg.Span(), h)
@@ -204,18 +266,18 @@ func (r *training) prepareOutputs() error {
 	return nil
 }
 
-// directHighway starts the highway's rows of steps 2..outputs at the
+// directHighway starts the highway's rows of steps 2..steps at the
 // least-squares regression of each step's value (its change from the
 // last value when anchored) on the lags of its origin, over the fitting
 // samples whose step is a fitting row: the direct autoregression, so that
-// the untrained multi-output network is to direct forecasts what the
-// recursive one is to the one-step autoregression. Row 1 is highwayFit's.
+// the untrained direct or multi-output network is to direct forecasts
+// what the recursive one is to the one-step autoregression. Row 1 is highwayFit's.
 // A step with fewer equations than unknowns, or whose regression has no
 // solution, keeps zeros.
 func directHighway(cfg Config, m series.Matrix, fit []int, net *Net) {
 	p := cfg.Highway
 	s := newSampler(m, cfg, nil, nil, 0)
-	for k := 1; k < cfg.outputs(); k++ {
+	for k := 1; k < cfg.steps(); k++ {
 		samples := multiFitting(fit, k+1)
 		if len(samples)*m.N < p+1 {
 			continue

@@ -41,18 +41,21 @@ func strategyRunLast(t *testing.T, h int, strategy, anchor string) (string, *gat
 	return b.String(), model, last
 }
 
-// TestMultiOutputAtHorizonOneIsRecursive checks that multi_output at
-// horizon 1 is the recursive network: the same losses bit for bit.
-func TestMultiOutputAtHorizonOneIsRecursive(t *testing.T) {
+// TestStrategiesAtHorizonOneAreRecursive checks that direct and
+// multi_output at horizon 1 are the recursive network: the same losses
+// bit for bit.
+func TestStrategiesAtHorizonOneAreRecursive(t *testing.T) {
 	rec, _ := strategyRun(t, 1, gat.StrategyRecursive, gat.AnchorLastValue)
-	multi, _ := strategyRun(t, 1, gat.StrategyMultiOutput, gat.AnchorLastValue)
-	if rec != multi {
-		t.Errorf("multi_output at horizon 1:\n%s\nrecursive:\n%s", multi, rec)
+	for _, strategy := range []string{gat.StrategyDirect, gat.StrategyMultiOutput} {
+		if got, _ := strategyRun(t, 1, strategy, gat.AnchorLastValue); got != rec {
+			t.Errorf("%s at horizon 1:\n%s\nrecursive:\n%s", strategy, got, rec)
+		}
 	}
 }
 
-// TestMultiOutputForecastsItsSteps checks a multi-output network of 6
-// steps, anchored to a fitted baseline and to the last value: it trains
+// TestStrategiesForecastTheirSteps checks direct and multi-output
+// networks of 6 steps, anchored to a fitted baseline and to the last
+// value: each trains
 // otherwise than the recursive one; its validation score is the mean MSE
 // over steps 1..6 of its own forecasts from the validation origins; its
 // forecast (the last epoch's network's, trained away from the anchor)
@@ -60,15 +63,20 @@ func TestMultiOutputAtHorizonOneIsRecursive(t *testing.T) {
 // from feeding that prediction back (recursion); past 6 steps it
 // forecasts in blocks, the first block unchanged; and it survives a
 // round trip through Marshal with its strategy and forecasts.
-func TestMultiOutputForecastsItsSteps(t *testing.T) {
+func TestStrategiesForecastTheirSteps(t *testing.T) {
 	const h = 6
 	m := unemployment(t)
-	for _, anchor := range []string{gat.AnchorLastValue, "theta"} {
-		rec, _ := strategyRun(t, h, gat.StrategyRecursive, anchor)
-		multi, kept, model := strategyRunLast(t, h, gat.StrategyMultiOutput, anchor)
-		if rec == multi {
-			t.Fatalf("%s: multi_output trained as recursive", anchor)
+	runs := map[string]string{}
+	for _, tt := range []struct{ strategy, anchor string }{
+		{gat.StrategyMultiOutput, gat.AnchorLastValue}, {gat.StrategyMultiOutput, "theta"}, {gat.StrategyDirect, "theta"},
+	} {
+		strategy, anchor := tt.strategy, tt.strategy+" "+tt.anchor
+		rec, _ := strategyRun(t, h, gat.StrategyRecursive, tt.anchor)
+		multi, kept, model := strategyRunLast(t, h, strategy, tt.anchor)
+		if multi == rec || multi == runs[tt.anchor] {
+			t.Fatalf("%s: trained as recursive or as the other strategy", anchor)
 		}
+		runs[tt.anchor] = multi
 		_, val, _, err := model.Config.Samples(m)
 		if err != nil {
 			t.Fatal(err)
@@ -115,7 +123,7 @@ func TestMultiOutputForecastsItsSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if back.Config.Strategy != gat.StrategyMultiOutput || maxDiff(again, long) != 0 {
+		if back.Config.Strategy != strategy || maxDiff(again, long) != 0 {
 			t.Errorf("%s: after a round trip strategy %q, forecasts differ by %g", anchor, back.Config.Strategy, maxDiff(again, long))
 		}
 	}
@@ -152,7 +160,7 @@ func TestStrategyRefused(t *testing.T) {
 	cfg := gat.DefaultConfig()
 	cfg.Strategy = "x"
 	err := cfg.Validate()
-	if err == nil || !strings.Contains(err.Error(), `"x"`) || !strings.Contains(err.Error(), "multi_output") {
+	if err == nil || !strings.Contains(err.Error(), `"x"`) || !strings.Contains(err.Error(), "[recursive direct multi_output]") {
 		t.Errorf("strategy x: %v, want an error naming it and the strategies", err)
 	}
 }

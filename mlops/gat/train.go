@@ -513,15 +513,14 @@ func (w *worker) step(ctx context.Context, batch []int) error {
 	for _, p := range w.net.Params() {
 		p.ZeroGrad()
 	}
-	h := w.cfg.outputs()
+	h := w.cfg.steps()
 	if w.dy == nil {
-		w.dy = mat.NewDense(w.m.N, h, nil)
+		w.dy = mat.NewDense(w.m.N, w.cfg.outputs(), nil)
 	}
 	for _, t := range w.share(batch) {
 		dy := w.dy
 		if h > 1 {
-			w.s.multiStepLoss(w.net, t, dy)
-			w.net.backward(dy)
+			w.s.backwardSteps(w.net, t, dy)
 			continue
 		}
 		pred, target := w.s.predict(w.net, t)
@@ -558,7 +557,7 @@ func (w *worker) evaluate(ctx context.Context, epoch int) (Epoch, error) {
 		return e, nil
 	}
 	var multi []float64
-	if w.cfg.outputs() > 1 {
+	if w.cfg.steps() > 1 {
 		multi = []float64{w.s.stepsSSE(w.net, w.part(w.origins))}
 	} else {
 		multi = []float64{w.multiSSE(w.part(w.origins))}
