@@ -8,7 +8,8 @@ package gat
 // optimiser step of every mini-batch. A multiply-add counts as two
 // operations and an exp or a comparison as one, so the count is a floor on
 // the work, not an estimate of the instructions executed. Building edge
-// lists moves data without arithmetic and is not counted.
+// lists moves data without arithmetic and is not counted. It counts the
+// recursive network (Config.Strategy): one output, one step per sample.
 func FLOPsPerEpoch(cfg Config, entities, trainSamples, testSamples int) float64 {
 	n := float64(entities)
 	keep := entities - 1

@@ -38,8 +38,9 @@ type Net struct {
 	layers []layer
 	params []*nn.Param
 	// highway, if not nil, is the linear autoregression added to the
-	// output: outputs x (lags+1), each output's row the lags' weights
-	// oldest first, then the intercept. It is the last of params.
+	// output: a row per step the network forecasts without recursion
+	// (Config.steps), each the lags' weights oldest first, then the
+	// intercept. It is the last of params.
 	highway *nn.Param
 	lags    *mat.Dense // the highway's input of the last forward
 	// adj is the last forward's graph as its convolutions attend over it,
@@ -50,12 +51,12 @@ type Net struct {
 	step int
 }
 
-// newNet builds the network of cfg: window input features, the hidden
-// sizes and heads (averaged, so each layer outputs its size), one output
-// per step the strategy predicts at once (cfg.outputs), a direct
-// network's step embedding among the inputs (cfg.stepInputs), and a
-// highway of cfg.Highway lags for each step. Weights come from rng, so the same seed
-// gives the same network; an anchored network's last layer and highway
+// newNet builds the network of cfg: window input features (and a direct
+// network's step embedding, cfg.stepInputs), the hidden sizes and heads
+// (averaged, so each layer outputs its size), one output per step the
+// strategy predicts at once (cfg.outputs), and a highway of cfg.Highway
+// lags for each step. Weights come from rng, so the same seed gives the
+// same network; an anchored network's last layer and highway
 // start at zero.
 func newNet(cfg Config, rng *rand.Rand) *Net {
 	n := newLayers(cfg.Window+cfg.stepInputs(), cfg.Hidden, cfg.Heads, cfg.outputs(), cfg.anchored(), rng)
@@ -75,8 +76,9 @@ func newNet(cfg Config, rng *rand.Rand) *Net {
 }
 
 // newLayers builds the convolutions for window input features, the given
-// hidden sizes and heads, and outputs outputs per node. The last layer's skip connection is a linear map
-// when the sizes differ or denseLast is set, so that it can start at zero.
+// hidden sizes and heads, and outputs outputs per node. The last layer's
+// skip connection is a linear map when the sizes differ or denseLast is
+// set, so that it can start at zero.
 func newLayers(window int, hidden []int, heads, outputs int, denseLast bool, rng *rand.Rand) *Net {
 	n := &Net{}
 	sizes := append(append([]int{window}, hidden...), outputs)
@@ -104,8 +106,8 @@ func layerName(i int, kind string) string { return "layer" + string(rune('0'+i))
 func (n *Net) Params() []*nn.Param { return n.params }
 
 // forward predicts one value per node and output (an N x outputs
-// matrix) from x (N x window) and, for the highway, lags (N x Highway;
-// nil without a highway).
+// matrix) from x (N x inputs) and, for the highway, lags (N x Highway;
+// nil without a highway), output c with the highway's row c + step.
 func (n *Net) forward(g *nn.Graph, x, lags *mat.Dense) *mat.Dense {
 	out := n.convs(g, x)
 	if n.highway != nil {

@@ -39,7 +39,7 @@ type sampler struct {
 	preFrom int
 	base    []float64
 	// preSteps, if not nil, holds the anchor's forecasts of steps
-	// 1..outputs from each origin preFrom.. of m (see stepBases), and
+	// 1..steps from each origin preFrom.. of m (see stepBases), and
 	// stepBuf those computed per origin; col is the first output of a
 	// network with several (see predict).
 	preSteps []float64

@@ -66,8 +66,8 @@ type Config struct {
 	// entity's values (the twin that measures what the graph adds).
 	NoGraph bool `json:"no_graph,omitempty"`
 	// Strategy is how the network forecasts past one step (see
-	// Strategies): "recursive" ("" in models stored before it existed)
-	// or "multi_output".
+	// Strategies): "recursive" ("" in models stored before it existed),
+	// "direct" or "multi_output".
 	Strategy string `json:"strategy,omitempty"`
 }
 
@@ -358,9 +358,9 @@ type training struct {
 	// origins are the validation origins of a horizon above 1 (nil at 1).
 	origins []int
 	// fitting are the samples the epochs train on: train, less those
-	// whose later steps are not fitting rows for a multi-output network
-	// (see multiFitting); preSteps are the anchor's forecasts of every
-	// step it predicts (see anchorSteps), nil for a recursive network.
+	// whose later steps are not fitting rows for a direct or multi-output
+	// network (see multiFitting); preSteps are the anchor's forecasts of
+	// every step it predicts (see anchorSteps), nil for a recursive one.
 	fitting  []int
 	preSteps []float64
 }
