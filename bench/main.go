@@ -31,7 +31,7 @@ commands:
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
   accuracy   choose train_gat's defaults on validation over five data sets (-unemployment and the weather.csv beside it, a synthetic weekly set, quarterly and monthly panels of R's datasets), then test them; with -reference r, score the baselines against R's ets, auto.arima and thetaf instead
-  strategy   train_gat's strategies (recursive, multi_output) at horizon 1 and one season on -unemployment, the weather.csv beside it and the synthetic weekly set, -seeds seeds: validation and test rel_mse over steps 1..h
+  strategy   train_gat's strategies (recursive, direct, multi_output) at horizon 1 and one season on -unemployment, the weather.csv beside it and the synthetic weekly set, -seeds seeds: validation and test rel_mse over steps 1..h
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
   catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10) and forecast them on a server of its own, with each phase's time and the server's peak RSS
