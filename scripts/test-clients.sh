@@ -245,7 +245,9 @@ run_dashboard() {
   if ! command -v "$chrome" >/dev/null 2>&1; then
     missing dashboard "$chrome not found (Debian: chromium)"; return
   fi
-  limit=300 run_client dashboard env DASHBOARD="http://127.0.0.1:$http_port/" CHROMIUM="$chrome" clients/browser/dashboard.sh
+  # About 20 page loads, two Chromium runs each: 300 s timed out on a
+  # loaded 2-core host before the last pages.
+  limit=480 run_client dashboard env DASHBOARD="http://127.0.0.1:$http_port/" CHROMIUM="$chrome" clients/browser/dashboard.sh
 }
 
 if wanted psql; then run_psql; fi
