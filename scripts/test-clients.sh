@@ -5,7 +5,8 @@
 #    .out file beside it, and examples.sql on a fresh server of its own, which
 #    must run without an error and print examples.out, and the README's
 #    walk-through on another (scripts/test-readme.py), which must print what
-#    the README shows;
+#    the README shows, and the figures the pages quote from them must agree
+#    (scripts/test-figures.py);
 #  - the scenario programs under clients/: pgjdbc (Java), psycopg2, psycopg 3,
 #    SQLAlchemy, pandas and node-postgres, pgcli driven in a tmux terminal,
 #    and the dashboard in headless Chromium (screenshots in .ci/out). Each
@@ -181,6 +182,12 @@ run_psql() {
   if [ ! -x "$python" ]; then
     f=$((f+1)); echo "FAIL psql: README.md ($python not found; Debian: python3)"
   elif "$python" scripts/test-readme.py --bin "$bin"; then
+    p=$((p+1))
+  else
+    f=$((f+1))
+  fi
+  # Figures quoted in two places, one of them generated, agree (no server).
+  if "$python" scripts/test-figures.py; then
     p=$((p+1))
   else
     f=$((f+1))
