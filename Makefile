@@ -4,7 +4,7 @@ TAGS    := duckdb_arrow
 GOFLAGS := -tags=$(TAGS)
 BIN     := bin/mallard
 
-.PHONY: all build build-mpi run test test-go test-nocgo test-mpi bench-mpi test-clients examples deps bench fuzz vet clean
+.PHONY: all build build-mpi run movielens test test-go test-nocgo test-mpi bench-mpi test-clients examples deps bench fuzz vet clean
 
 all: build
 
@@ -16,7 +16,17 @@ build-mpi:
 	$(GO) build -tags=$(TAGS),mpi -o $(BIN)-mpi ./cmd/mallard
 
 run: build
+	@$(MAKE) -s movielens || echo "note: the MovieLens part of examples.sql needs make movielens (R with Debian's r-cran-dslabs)" >&2
 	./$(BIN) serve
+
+# movielens writes MovieLens small, which the tests and examples.sql read,
+# from the movielens data set of Debian's r-cran-dslabs (scripts/movielens.R).
+# It is not committed: GroupLens' terms forbid commercial use without
+# permission.
+MOVIELENS := examples/data/movielens-small/ratings.csv examples/data/movielens-small/movies.csv
+movielens: $(MOVIELENS)
+$(MOVIELENS) &: scripts/movielens.R
+	Rscript scripts/movielens.R examples/data/movielens-small
 
 vet:
 	$(GO) vet $(GOFLAGS) ./...
@@ -26,7 +36,7 @@ vet:
 # the real binary.
 test: deps vet test-go test-nocgo test-mpi fuzz test-clients
 
-test-go:
+test-go: movielens
 	./scripts/with-postgres.sh $(GO) test $(GOFLAGS) -count=1 -timeout 20m ./...
 
 # test-nocgo keeps the wire free of DuckDB and the SQL parser: sqlfront
@@ -52,13 +62,13 @@ test-mpi:
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestRanks' ./functions/
 	$(GO) test -tags=$(TAGS),mpi -count=1 -timeout 10m -run 'TestKilledDuringMPITraining' ./cmd/mallard/
 
-test-clients: build
+test-clients: build movielens
 	./scripts/test-clients.sh
 
 # examples rewrites what the tours print: examples.out, testdata/psql/*.out and
 # the walk-throughs of README.md and docs/ (read the diff before committing).
 # make test fails when any of them is stale.
-examples: build
+examples: build movielens
 	UPDATE=1 CLIENTS=psql ./scripts/test-clients.sh
 
 deps:

@@ -15,7 +15,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// movielensDir holds MovieLens small, which the repository ships for the tour.
+// movielensDir holds MovieLens small, which make writes there from Debian's
+// r-cran-dslabs (scripts/movielens.R): GroupLens' terms keep it out of the
+// repository.
 var movielensDir = filepath.Join("..", "examples", "data", "movielens-small")
 
 // loadMovieLens creates tables ratings and movies and fills them through
@@ -27,7 +29,7 @@ func loadMovieLens(t testing.TB, conn *pgx.Conn) {
 	for table, want := range map[string]int64{"ratings": 100_004, "movies": 9_066} {
 		f, err := os.Open(filepath.Join(movielensDir, table+".csv"))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v: MovieLens small is written by make movielens (R with Debian's r-cran-dslabs), not committed", err)
 		}
 		tag, err := conn.PgConn().CopyFrom(context.Background(), f, "COPY "+table+" FROM STDIN (FORMAT csv, HEADER true, NULL 'NA')")
 		f.Close()

@@ -2,7 +2,9 @@
 # Installs the programs Mallard's tests drive (psql and a PostgreSQL 15 server
 # for comparisons, the real clients, pgcli and the tmux that drives it,
 # headless Chromium for the dashboard, R's forecast package as the reference of
-# the forecasting methods), from Debian packages, when they are missing.
+# the forecasting methods, R's dslabs package, whose movielens data set
+# scripts/movielens.R writes as MovieLens small), from Debian packages, when
+# they are missing.
 set -euo pipefail
 need=()
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
@@ -12,6 +14,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pgcli >/dev/null 2>&1 || need+=(pgcli)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 Rscript -e 'library(forecast)' >/dev/null 2>&1 || need+=(r-base-core r-cran-forecast)
+Rscript -e 'library(dslabs)' >/dev/null 2>&1 || need+=(r-base-core r-cran-dslabs)
 for m in psycopg2:python3-psycopg2 psycopg:python3-psycopg sqlalchemy:python3-sqlalchemy pandas:python3-pandas; do
   /usr/bin/python3 -c "import ${m%%:*}" >/dev/null 2>&1 || need+=("${m#*:}")
 done

@@ -3,6 +3,8 @@ package sqlfront
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/mallard/mallard/planner/plan"
+	"github.com/mallard/mallard/sqlfront/pgcodec"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/sqltype"
 )
@@ -16,7 +18,10 @@ import (
 // Its Describe is answered when the next message comes: if that is a Bind
 // of the statement (pgjdbc sends Parse, Describe, Bind, Execute at once),
 // with the columns of the portal run with the Bind's values; otherwise
-// with NoData. Its portal is described by running it, so that Describe of
+// (pgx's Prepare and libpq's PQdescribePrepared send Sync) with the
+// columns of the statement planned with a stand-in for each
+// parameter (see describeProbed), and with NoData where that cannot be
+// planned. Its portal is described by running it, so that Describe of
 // the portal, which most drivers send before Execute, has the columns the
 // rows will have.
 func (s *session) handleDescribe(m *pgproto3.Describe) error {
@@ -54,7 +59,7 @@ func (s *session) describeStatement(name string) error {
 }
 
 // settleDescribe answers a waiting Describe of a statement (see
-// handleDescribe) with NoData, unless msg is a Bind of it, which answers it.
+// handleDescribe) unless msg is a Bind of it, which answers it.
 func (s *session) settleDescribe(msg pgproto3.FrontendMessage) {
 	if s.described == nil {
 		return
@@ -62,8 +67,43 @@ func (s *session) settleDescribe(msg pgproto3.FrontendMessage) {
 	if b, ok := msg.(*pgproto3.Bind); ok && b.PreparedStatement == s.describedName && s.stmts[b.PreparedStatement] == s.described {
 		return
 	}
+	prep := s.described
 	s.described = nil
+	if cols := s.describeProbed(prep); len(cols) > 0 {
+		s.w.send(rowDescription(cols, make([]int16, len(cols))))
+		return
+	}
 	s.w.send(&pgproto3.NoData{})
+}
+
+// describeProbed returns the result columns of prep planned with a
+// stand-in for each parameter (see plan.ProbeParams), or none where the
+// engine cannot plan it so. A number, boolean or time parameter stands in
+// as a NULL of its type, which Mallard's functions take for the argument
+// left out: generate_series(1, $1::bigint) and forecast('m', steps :=
+// $1::int) are described with their real columns. A text parameter
+// stands in as a string that names nothing, so that a statement whose
+// columns depend on its value (forecast($1), pivot_entity_time(..., time
+// := $1)) fails to plan and stays undescribed until its portal is, rather
+// than being described with columns it will not have. Planning runs no
+// statement: it binds the table functions, which read but never write.
+func (s *session) describeProbed(prep *prepared) []sqltype.Column {
+	types := make([]string, len(prep.paramOIDs))
+	for i, oid := range prep.paramOIDs {
+		types[i] = pgcodec.DuckDBType(oid)
+	}
+	ctx, done := s.statementContext()
+	defer done()
+	stmt, err := s.db.Prepare(ctx, plan.ProbeParams(prep.plan.Text, types))
+	if err != nil {
+		s.log.Debug("statement not described before Bind", "error", err)
+		return nil
+	}
+	defer stmt.Close()
+	if stmt.Result() != sqltype.ResultRows {
+		return nil
+	}
+	return stmt.Columns()
 }
 
 // describeBound answers the waiting Describe of prep with the columns of

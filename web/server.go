@@ -3,7 +3,8 @@
 // Package web serves Mallard's dashboard: a page that shows the models
 // and training runs of the registry, live, and the JSON API it reads. The
 // HTTP side only reads: it reads the registry through mlops/registry and
-// runs Mallard's read-only functions (recommend), never a write.
+// runs Mallard's read-only functions (recommend, detect_anomalies), never
+// a write.
 package web
 
 import (
@@ -80,6 +81,7 @@ func New(db *storage.DB, cfg Config, log *slog.Logger) *Server {
 	mux.HandleFunc("GET /api/models/{name}", s.api(s.model))
 	mux.HandleFunc("GET /api/models/{name}/report", s.api(s.report))
 	mux.HandleFunc("GET /api/models/{name}/recommend", s.api(s.recommend))
+	mux.HandleFunc("GET /api/models/{name}/anomalies", s.api(s.anomalies))
 	mux.HandleFunc("GET /api/runs", s.api(s.runs))
 	mux.HandleFunc("GET /api/runs/{id}", s.api(s.run))
 	mux.HandleFunc("GET /api/events", s.events)

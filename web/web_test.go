@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -601,4 +602,49 @@ func TestLossNames(t *testing.T) {
 	if m := s.get(t, "/api/models/r", 200)["versions"].([]any)[0].(map[string]any); m["loss"] != "rmse" {
 		t.Errorf("version of r: loss %v", m["loss"])
 	}
+}
+
+// panel is a monthly table of three smooth seasonal series over ten
+// years; spikes adds 60 to a in 2005-01 and subtracts 50 from b in 2008-05.
+func panel(name string, spikes bool) string {
+	a, b := "0", "0"
+	if spikes {
+		a, b = "CASE WHEN t = 60 THEN 60 ELSE 0 END", "CASE WHEN t = 100 THEN -50 ELSE 0 END"
+	}
+	return "CREATE TABLE " + name + " AS SELECT 2000 + t // 12 AS year, t % 12 + 1 AS month, " +
+		"100 + t / 4 + 10 * sin(t * pi() / 6) + (t * 7 % 5) / 5 + " + a + " AS a, " +
+		"80 + 8 * cos(t * pi() / 6) + (t * 3 % 7) / 7 + " + b + " AS b, " +
+		"50 + t / 10 + 5 * sin(t * pi() / 3) + (t * 5 % 3) / 3 AS c FROM range(120) r(t)"
+}
+
+// TestAnomalies checks that the anomalies of a GAT version are the
+// injected spikes, each at its time step, and that a clean panel has none.
+func TestAnomalies(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.exec(t, panel("spiky", true), panel("clean", false),
+		"SELECT * FROM train_gat('spiky', model := 'spiky', epochs := 2)",
+		"SELECT * FROM train_gat('clean', model := 'clean', epochs := 2)")
+	report := s.get(t, "/api/models/spiky/report", 200)
+	times := report["times"].([]any)
+	r := s.get(t, "/api/models/spiky/anomalies", 200)
+	if r["level"] != 0.99 || r["model"] != "spiky@1" {
+		t.Errorf("level %v, model %v", r["level"], r["model"])
+	}
+	steps := int(r["scored_steps"].(float64))
+	var got []string
+	for _, p := range r["points"].([]any) {
+		p := p.(map[string]any)
+		at := times[len(times)-steps+int(p["step"].(float64))]
+		got = append(got, fmt.Sprintf("%v %v", p["entity"], at))
+		if v, lo, hi := p["value"].(float64), p["lo"].(float64), p["hi"].(float64); v >= lo && v <= hi {
+			t.Errorf("point %v lies inside its interval", p)
+		}
+	}
+	if want := "a 2005-01, b 2008-05"; strings.Join(got, ", ") != want {
+		t.Errorf("anomalies %q, want %q", strings.Join(got, ", "), want)
+	}
+	if clean := s.get(t, "/api/models/clean/anomalies", 200)["points"].([]any); len(clean) != 0 {
+		t.Errorf("a clean panel has anomalies: %v", clean)
+	}
+	s.get(t, "/api/models/spiky/anomalies?level=1.5", 400)
 }

@@ -55,7 +55,9 @@ SELECT mlops.drop('dash_corr') FROM mlops.models WHERE name = 'dash_corr' LIMIT 
 SELECT mlops.drop('dash_early') FROM mlops.models WHERE name = 'dash_early' LIMIT 1;
 SELECT mlops.drop('dash_quarterly_with_a_name_long_enough_to_push_a_table_off_it') FROM mlops.models
   WHERE name = 'dash_quarterly_with_a_name_long_enough_to_push_a_table_off_it' LIMIT 1;
-DROP TABLE IF EXISTS dash_q;
+DROP TABLE IF EXISTS dash_q; DROP TABLE IF EXISTS dash_spiky; DROP TABLE IF EXISTS dash_clean;
+SELECT mlops.drop('dash_spiky') FROM mlops.models WHERE name = 'dash_spiky' LIMIT 1;
+SELECT mlops.drop('dash_clean') FROM mlops.models WHERE name = 'dash_clean' LIMIT 1;
 CREATE TABLE dash_u (series VARCHAR, year INTEGER, month INTEGER, count INTEGER, rate DOUBLE);
 \copy dash_u FROM 'examples/data/unemployment-across-industries.csv' WITH (FORMAT csv, HEADER)
 CREATE TABLE dash_w AS SELECT * FROM pivot_entity_time('dash_u', entity := 'series', time := ['year', 'month'], value := 'count');
@@ -73,6 +75,15 @@ SELECT count(*) FROM train_gat('dash_uw', model := 'dash_early', epochs := 500, 
 CREATE TABLE dash_q AS SELECT 2000 + i // 4 AS year, i % 4 + 1 AS quarter, sin(i) + i / 10 AS a, cos(i) + i / 20 AS b
   FROM range(40) r(i);
 SELECT count(*) FROM train_gat('dash_q', model := 'dash_quarterly_with_a_name_long_enough_to_push_a_table_off_it', epochs := 2);
+-- Three smooth seasonal series over ten years, and the same with a spike
+-- up in a at 2005-01 and one down in b at 2008-05.
+CREATE TABLE dash_clean AS SELECT 2000 + t // 12 AS year, t % 12 + 1 AS month,
+  100 + t / 4 + 10 * sin(t * pi() / 6) + (t * 7 % 5) / 5 AS a, 80 + 8 * cos(t * pi() / 6) + (t * 3 % 7) / 7 AS b,
+  50 + t / 10 + 5 * sin(t * pi() / 3) + (t * 5 % 3) / 3 AS c FROM range(120) r(t);
+CREATE TABLE dash_spiky AS SELECT year, month, a + CASE WHEN year = 2005 AND month = 1 THEN 60 ELSE 0 END AS a,
+  b - CASE WHEN year = 2008 AND month = 5 THEN 50 ELSE 0 END AS b, c FROM dash_clean;
+SELECT count(*) FROM train_gat('dash_spiky', model := 'dash_spiky', epochs := 2);
+SELECT count(*) FROM train_gat('dash_clean', model := 'dash_clean', epochs := 2);
 -- Four entities that all rise together: every pair correlates above 0.9.
 CREATE TABLE dash_c AS SELECT 'c' || e AS series, 2000 + t // 12 AS year, t % 12 + 1 AS month,
   100 + t * (e + 2) + (t * (e + 1)) % 5 AS count FROM range(4) a(e), range(72) b(t);
@@ -300,7 +311,36 @@ expect quarterly "quarterly periods read as quarters" '2001 Q3'
 expect quarterly "forecast steps explained" 'steps forecast past the data' 1
 expect overview "long model names cut, with a title" "class=\"model-link\" title=\"$quarterly\""
 
-for png in "$shots"/dashboard-{overview,run,gat,recommender}.png; do
+# The anomalies detect_anomalies flags are ringed on the forecast plot, with
+# a legend and a tooltip each (time, value, expected, interval); a clean
+# panel has none.
+browse spiky "/models/dash_spiky"
+expect spiky "spiky model page ready" 'data-ready="1"'
+marks=$(grep -o 'class="mark" data-mark="anomaly" data-entity="[^"]*" data-time="[^"]*"' "$work/spiky.html" |
+  sed -E 's/.*data-entity="([^"]*)" data-time="([^"]*)"/\1 \2/' | tr '\n' ';')
+[ "$marks" = "a 2005-01;b 2008-05;" ] && pass "spikes ringed on the forecast plot" || fail "spikes ringed on the forecast plot" "marks at '$marks', want a 2005-01, b 2008-05"
+expect spiky "anomalies in the plot's legend" 'class="key-item key-ring"' 1
+expect spiky "anomalies counted under the plot" 'data-anomalies="2"' 1
+# Each ring's tooltip gives its time, value, expected value and interval,
+# and lies in the plotting area (data-x, data-y from its top left).
+if python3 - "$work/spiky.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+marks = re.findall(r'<span class="mark" data-mark="anomaly"[^>]*data-time="([^"]*)" data-x="([^"]*)" data-y="([^"]*)" title="([^"]*)"', page)
+tip = re.compile(r'^\w+ · (\d{4}-\d\d)\nvalue [-\d.,]+\nexpected [-\d.,]+\n99 % interval [-\d.,]+ to [-\d.,]+$')
+ok = len(marks) == 2 and all(tip.match(t) and tip.match(t).group(1) == time and 0 <= float(x) <= 940 and 0 <= float(y) <= 400
+                             for time, x, y, t in marks)
+print(marks)
+sys.exit(0 if ok else 1)
+PY
+then pass "anomaly tooltips"; else fail "anomaly tooltips" "see the marks above"; fi
+browse clean "/models/dash_clean"
+expect clean "clean model page ready" 'data-ready="1"'
+[ "$(count clean 'data-mark="anomaly"')" -eq 0 ] && pass "no rings on a clean panel" || fail "no rings on a clean panel" "$(count clean 'data-mark="anomaly"') marks"
+expect clean "clean panel says it has no anomalies" 'data-anomalies="0"' 1
+[ "$(count clean 'key-ring')" -eq 0 ] && pass "no anomaly legend on a clean panel" || fail "no anomaly legend on a clean panel" "a legend entry"
+
+for png in "$shots"/dashboard-{overview,run,gat,recommender,spiky}.png; do
   if [ "$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt 20000 ]; then
     pass "screenshot $(basename "$png")"
   else

@@ -232,6 +232,28 @@ def forecast_params(conn, prepare):
     expect(all(isinstance(r[2], float) for r in rows), True, "predictions are floats")
 
 
+def describe_before_bind(conn):
+    """A statement described before any Bind (libpq's PQprepare, then
+    PQdescribePrepared: Parse, then Describe and Sync): forecast with its steps
+    as a parameter has the columns and types its rows will have; with its model
+    as a parameter, on whose value its columns depend, it has none until a
+    portal of it is described."""
+    pg = conn.pgconn
+    pg.prepare(b"py3_described", b"SELECT * FROM forecast('py3_gat', steps := $1::int)")
+    res = pg.describe_prepared(b"py3_described")
+    described = [(res.fname(i).decode(), res.ftype(i)) for i in range(res.nfields)]
+    expect((res.nparams, res.param_type(0)), (1, 23), "one int4 parameter")
+    expect(described[:4], [("step", 20), ("period", 20), ("entity", 25), ("prediction", 701)], "columns before Bind")
+    with conn.cursor() as cur:
+        cur.execute("SELECT * FROM forecast('py3_gat', steps := %s::int)", (2,))
+        expect([(d.name, d.type_code) for d in cur.description], described, "the rows' columns")
+        expect(len(cur.fetchall()), 6, "rows")
+    pg.prepare(b"py3_undescribed", b"SELECT * FROM forecast($1, steps := 1)")
+    expect(pg.describe_prepared(b"py3_undescribed").nfields, 0, "no columns while they depend on the model")
+    conn.execute("DEALLOCATE py3_described")
+    conn.execute("DEALLOCATE py3_undescribed")
+
+
 def forecast_star_params(conn):
     """forecast's time column is the model's: Describe of the portal has it."""
     with conn.cursor() as cur:
@@ -328,6 +350,7 @@ def main():
     c.check("Mallard: forecast with a bind parameter", forecast_params, conn, False)
     c.check("Mallard: forecast with a bind parameter, prepared", forecast_params, conn, True)
     c.check("Mallard: forecast's time column with bind parameters", forecast_star_params, conn)
+    c.check("Mallard: forecast described before Bind", describe_before_bind, conn)
     c.check("Mallard: count(*) over forecast is an int", count_typed, conn)
     c.check("Mallard: recommend and recommend_for with bind parameters", recommend_params, conn)
     c.check("Mallard: pivot_entity_time with a bind parameter", pivot_params, conn)

@@ -11,13 +11,14 @@ import (
 	"github.com/mallard/mallard/mlops/recommender"
 )
 
-// movielens reads MovieLens small as the repository ships it (userId, movieId,
-// rating, timestamp; grouped by user) through a Builder.
+// movielens reads MovieLens small as make movielens writes it from Debian's
+// r-cran-dslabs (userId, movieId, rating, timestamp; grouped by user)
+// through a Builder.
 func movielens(t testing.TB) recommender.Ratings {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "..", "examples", "data", "movielens-small", "ratings.csv"))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v: MovieLens small is written by make movielens (R with Debian's r-cran-dslabs), not committed", err)
 	}
 	defer f.Close()
 	r := csv.NewReader(f)

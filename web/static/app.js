@@ -299,7 +299,9 @@
       if (version == null) return { detail, version, notice: 'This model has no versions yet.', reportKey: key };
       if (!cached || cached.key !== key) {
         try {
-          reportCache.set(ck, { key, report: await api(withQuery(`api/models/${encodeURIComponent(route.name)}/report`, { version })) });
+          const report = await api(withQuery(`api/models/${encodeURIComponent(route.name)}/report`, { version }));
+          if (report.kind === 'gat') report.anomalies = await anomaliesOf(route.name, version);
+          reportCache.set(ck, { key, report });
         } catch (e) {
           if (!(e instanceof ApiError && e.status === 409)) throw e;
           reportCache.set(ck, { key, notice: e.message }); // no report until this version's status changes
@@ -334,7 +336,18 @@
     },
   };
 
-  // Returns the version to show by default: deployed, else newest ready, else newest, else null.
+  // Returns a GAT version's anomalies (api/models/NAME/anomalies), or {error} when they cannot be computed: the
+  // report is still shown without them.
+  async function anomaliesOf(name, version) {
+    try {
+      return await api(withQuery(`api/models/${encodeURIComponent(name)}/anomalies`, { version }));
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      return { error: e.message };
+    }
+  }
+
+    // Returns the version to show by default: deployed, else newest ready, else newest, else null.
   function defaultVersion(detail) {
     const vs = detail.versions || [], ready = vs.find((v) => v.status === 'ready');
     return detail.deployed_version != null ? detail.deployed_version : (ready || vs[0] || { version: null }).version;

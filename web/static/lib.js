@@ -227,7 +227,8 @@
   /* Returns a line chart drawn by uPlot, in <div class="plot chart" data-plot=NAME data-yscale=...>. o: {plot, title,
      width, height, xDomain, xLabel, yLabel, yLog, yScaleName, xTick(v) -> label, series: [{key, label, color, width,
      opacity, dash, points: [[x, y]]}], hlines: [{key, y, color, label, legend}], vlines: [{x, label}],
-     shade: [{from, to, label}], key: [{label, color}] (a legend of its own instead of uPlot's), dots, emptyText}.
+     shade: [{from, to, label}], key: [{label, color, ring}] (a legend of its own instead of uPlot's), dots, emptyText,
+     marks: [{x, y, lo, hi, color, title, attrs}] (points ringed over the series, see placeMarks)}.
      The horizontal lines are dashed series across the chart, labelled at its right edge; those far from the data
      are left off the scale and labelled at its edge with an arrow and their value. With yLog the y axis is log10. */
   function lineChart(o) {
@@ -242,7 +243,7 @@
     const node = el('div', { class: 'plot chart', 'data-plot': o.plot, 'data-yscale': o.yScaleName || (log ? 'log' : 'linear'),
       role: 'figure', 'aria-label': o.title || o.plot });
     const list = el('ul', { class: 'sr-only plot-series', 'data-xmax': o.xDomain ? o.xDomain[1] : null }, lines.map((s) => el('li', { 'data-series': s.key }, s.label || s.key)));
-    const labels = el('div', { class: 'hline-labels' });
+    const labels = el('div', { class: 'hline-labels' }), marks = el('div', { class: 'marks' });
     const opts = {
       width: o.width || 1200, height: H, padding: [14, right, 0, 0],
       cursor: { drag: { x: false, y: false } },
@@ -258,11 +259,12 @@
       ],
       series: [{ label: o.xLabel }, ...lines.map((s) => ({ label: s.label || s.key, stroke: withOpacity(s.color, s.opacity), width: s.width || 2,
         dash: dashOf(s.dash), spanGaps: !!s.across, points: { show: !!o.dots && !s.across, size: 5 } }))],
-      hooks: { drawClear: [(u) => drawShade(u, o.shade || [])], draw: [(u) => afterDraw(u, o, hlines, { y0, y1, node, list, labels })] },
+      hooks: { drawClear: [(u) => drawShade(u, o.shade || [])], draw: [(u) => afterDraw(u, o, hlines, { y0, y1, node, list, labels, marks })] },
     };
     const u = new uPlot(opts, alignSeries(lines, o.xDomain, log), node);
     node.dataset.yscale = o.yScaleName || (u.scales.y.distr === 3 ? 'log' : 'linear');
     u.root.querySelector('.u-wrap').append(labels);
+    u.over.append(marks);
     if (o.emptyText) u.over.append(el('div', { class: 'empty-plot' }, o.emptyText));
     node.append(list);
     if (o.key) node.prepend(chartKey(o.key));
@@ -279,7 +281,8 @@
 
   // Returns a row of coloured swatches and labels, the legend of a chart with too many series for uPlot's.
   const chartKey = (items) => el('div', { class: 'chart-key' },
-    items.map((it) => el('span', { class: 'key-item' }, el('span', { class: 'swatch', style: `background:${it.color}` }), it.label)));
+    items.map((it) => el('span', { class: 'key-item' + (it.ring ? ' key-ring' : '') },
+      el('span', { class: it.ring ? 'swatch ring' : 'swatch', style: it.ring ? `border-color:${it.color}` : `background:${it.color}` }), it.label)));
 
   // Returns the plotting area of u in CSS pixels.
   function plotBox(u) {
@@ -301,7 +304,7 @@
 
   // Draws what goes over the series (marked times, shade labels), places the baselines' labels and updates the
   // list of series with where each was drawn.
-  function afterDraw(u, o, hlines, { y0, y1, node, list, labels }) {
+  function afterDraw(u, o, hlines, { y0, y1, node, list, labels, marks }) {
     const { ctx, bbox } = u, r = uPlot.pxRatio;
     ctx.save();
     ctx.font = `${11 * r}px system-ui, sans-serif`;
@@ -324,6 +327,7 @@
     ctx.restore();
     const box = plotBox(u);
     placeLabels(u, hlines, y0, y1, box, labels);
+    placeMarks(u, o.marks || [], marks);
     u.data.slice(1).forEach((ys, i) => {
       const vs = finite(ys), li = list.children[i];
       if (!vs.length || !li) return;
@@ -345,6 +349,33 @@
     labels.dataset.height = box.height.toFixed(1);
     labels.replaceChildren(...ls.map((l) => el('div', { class: 'hline-label', 'data-y': l.y.toFixed(1),
       style: `left:${(box.left + box.width + 6).toFixed(1)}px;top:${(box.top + l.y).toFixed(1)}px;color:${l.color}` }, l.text)));
+  }
+
+  // Rings each mark at its point, with a whisker over its interval [lo, hi] when it has one, both clipped to the
+  // plotting area, and lays over each a span.mark that holds its title (the tooltip) and its attrs, with data-x and
+  // data-y saying where it was drawn, in CSS pixels from the top left of the plotting area.
+  function placeMarks(u, marks, layer) {
+    const { ctx, bbox } = u, r = uPlot.pxRatio;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height); ctx.clip();
+    for (const m of marks) {
+      const x = u.valToPos(m.x, 'x', true), y = u.valToPos(m.y, 'y', true);
+      ctx.strokeStyle = m.color || '#111827';
+      if (m.lo != null && m.hi != null) {
+        const a = u.valToPos(m.lo, 'y', true), b = u.valToPos(m.hi, 'y', true), w = 4 * r;
+        ctx.lineWidth = 1.2 * r; ctx.setLineDash([]);
+        ctx.beginPath(); ctx.moveTo(x, a); ctx.lineTo(x, b); ctx.moveTo(x - w, a); ctx.lineTo(x + w, a); ctx.moveTo(x - w, b); ctx.lineTo(x + w, b); ctx.stroke();
+      }
+      ctx.beginPath(); ctx.arc(x, y, 6 * r, 0, 2 * Math.PI);
+      ctx.fillStyle = 'rgba(255,255,255,0.6)'; ctx.fill();
+      ctx.lineWidth = 2.5 * r; ctx.stroke();
+    }
+    ctx.restore();
+    layer.replaceChildren(...marks.map((m) => {
+      const x = u.valToPos(m.x, 'x'), y = u.valToPos(m.y, 'y');
+      return el('span', { class: 'mark', ...(m.attrs || {}), 'data-x': x.toFixed(1), 'data-y': y.toFixed(1), title: m.title,
+        style: `left:${x.toFixed(1)}px;top:${y.toFixed(1)}px` });
+    }));
   }
 
   // Moves labels {y} apart so that no two are closer than gap, keeping them within [top, bottom] while they fit:

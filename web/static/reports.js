@@ -75,7 +75,8 @@
       el('div', { class: 'grid-side' },
         card('Entities' + note, filterBox, countEl, 'filter-card'),
         card(`Truth vs prediction (${units})`, [truthSlot, el('p', { class: 'hint' },
-          'Solid: training rows · dashed: test rows · lighter, thinner line: one-step-ahead prediction · after the last time: forecast.')],
+          'Solid: training rows · dashed: test rows · lighter, thinner line: one-step-ahead prediction · after the last time: forecast.'),
+        anomalyHint(rep.anomalies)],
         ownScaleToggle(st, route, redraw))),
       el('div', { class: 'grid-2' },
         card('Correlation over training rows', heat),
@@ -121,6 +122,33 @@
         el('button', { type: 'button', title: 'Clear every entity the filter shows', onclick: () => setVisible(false) }, 'None')), list);
   }
 
+  // Returns the note under the truth plot on its anomalies: how many values detect_anomalies flags (data-anomalies),
+  // or why there are none to show.
+  function anomalyHint(an) {
+    if (!an) return null;
+    if (an.error) return el('p', { class: 'hint anomaly-hint', 'data-anomalies': 'error' }, `Anomalies cannot be shown: ${an.error}`);
+    const n = an.points.length, pct = `${+(an.level * 100).toFixed(2)} %`;
+    return el('p', { class: 'hint anomaly-hint', 'data-anomalies': n },
+      n ? `Ringed: the ${n} value${n === 1 ? '' : 's'} outside their entity’s ${pct} interval around the one-step forecast ` +
+        `(detect_anomalies), with that interval as a whisker; point at a ring for its time, value, expected value and interval.`
+        : `No value lies outside its entity’s ${pct} interval around the one-step forecast (detect_anomalies).`);
+  }
+
+  // Returns the marks of the anomalies of the selected entities at x = their time index, for lineChart; own maps a
+  // value to the plot's scale of entity i.
+  function anomalyMarks(rep, sel, own) {
+    const an = rep.anomalies;
+    if (!an || !an.points) return [];
+    const T = rep.times.length, index = new Map(sel.map(({ name, i }) => [name, i]));
+    return an.points.filter((p) => index.has(p.entity)).map((p) => {
+      const i = index.get(p.entity), x = T - an.scored_steps + p.step, time = rep.times[x], f = own(i);
+      return { x, y: f(p.value), lo: p.lo == null ? null : f(p.lo), hi: p.hi == null ? null : f(p.hi), color: entityColor(i),
+        attrs: { 'data-mark': 'anomaly', 'data-entity': p.entity, 'data-time': time },
+        title: `${p.entity} · ${time}\nvalue ${fmt(p.value)}\nexpected ${fmt(p.expected)}\n` +
+          `${+(an.level * 100).toFixed(2)} % interval ${fmt(p.lo)} to ${fmt(p.hi)}` };
+    });
+  }
+
   // Returns [x,y] points of values[from..to) at x = index + offset.
   const pointsOf = (values, from, to, offset = 0) => values.slice(from, to).map((y, i) => [from + i + offset, y]);
 
@@ -136,11 +164,15 @@
   // With ownScale each entity's values are mapped from its own minimum (0) to its own maximum (1).
   function truthPlot(rep, sel, ownScale) {
     const T = rep.times.length, fc = rep.forecast || { times: [], values: [] }, F = (fc.times || []).length;
-    const labels = rep.times.concat(fc.times || []), series = [];
+    const labels = rep.times.concat(fc.times || []), series = [], scales = new Map();
     for (const { name, i } of sel) {
       const color = entityColor(i);
       let truth = rep.truth[i] || [], pred = (rep.prediction || [])[i] || [], fv = (fc.values || [])[i] || [];
-      if (ownScale) [truth, pred, fv] = toOwnRange([truth, pred, fv]);
+      if (ownScale) {
+        const f = ownRange([truth, pred, fv]);
+        scales.set(i, f);
+        [truth, pred, fv] = [truth, pred, fv].map((l) => l.map(f));
+      }
       series.push(...splitParts(`truth:${name}`, truth, rep.split, { color, width: 2.2 }));
       series.push(...splitParts(`prediction:${name}`, pred, rep.split, { color, width: 1.3, opacity: 0.5 }));
       if (F && fv.length) {
@@ -150,21 +182,23 @@
     }
     const key = sel.slice(0, 16).map(({ name, i }) => ({ label: name.length > 24 ? name.slice(0, 23) + '…' : name, color: entityColor(i) }));
     if (sel.length > 16) key.push({ label: `+${sel.length - 16} more`, color: '#9ca3af' });
+    const marks = anomalyMarks(rep, sel, (i) => scales.get(i) || ((v) => v));
+    if (marks.length) key.push({ label: `anomaly (outside the ${+(rep.anomalies.level * 100).toFixed(2)} % interval)`, color: '#374151', ring: true });
     const shade = [{ from: rep.split - 0.5, to: T - 0.5, label: 'test' }];
     if (F) shade.push({ from: T - 0.5, to: T - 1 + F, label: 'forecast' });
     return lineChart({ plot: 'truth', title: 'truth vs prediction', width: 940, height: 400, xDomain: [0, Math.max(1, T - 1 + F)],
       xTick: (v) => (Number.isInteger(v) && labels[v] != null ? String(labels[v]) : ''),
       xLabel: 'time', yScaleName: ownScale ? 'entity' : 'shared', series, key, shade,
       yLabel: ownScale ? 'value, each entity from its min (0) to its max (1)' : rep.units === 'original' ? 'value (original units)' : 'value (model units)',
-      vlines: [rep.split > 0 && rep.split < T && { x: rep.split - 0.5, label: 'split' }, F && { x: T - 0.5, label: 'forecast' }].filter(Boolean),
+      marks, vlines: [rep.split > 0 && rep.split < T && { x: rep.split - 0.5, label: 'split' }, F && { x: T - 0.5, label: 'forecast' }].filter(Boolean),
       emptyText: sel.length ? null : 'Select entities on the left to plot them' });
   }
 
-  // Returns the lists mapped linearly so that their finite values together span [0, 1] (a constant entity sits at 0.5).
-  function toOwnRange(lists) {
+  // Returns the linear map under which the finite values of lists together span [0, 1] (a constant entity sits at 0.5).
+  function ownRange(lists) {
     const vs = lists.flat().filter((v) => v != null && Number.isFinite(v));
     const lo = Math.min(...vs), span = Math.max(...vs) - lo;
-    return lists.map((l) => l.map((v) => (v == null || !Number.isFinite(v) ? v : span > 0 ? (v - lo) / span : 0.5)));
+    return (v) => (v == null || !Number.isFinite(v) ? v : span > 0 ? (v - lo) / span : 0.5);
   }
 
   // Returns the table with one row per time step (and forecast step): truth and prediction per selected entity.
