@@ -212,7 +212,7 @@ SELECT rank, title FROM recommend_for('movies_rank', history := [260, 1196, 1210
 -- decoder's item embeddings):
 SELECT rank, title, round(score, 3) AS cosine FROM similar_items('movies_rank', 1196, k := 5, items := 'movies');
 -- The variational variant (Mult-VAE), with the exact softmax over these
--- 9,066 movies, ranks best, within 0.95 of EASE: the one to pick for
+-- 9,066 movies, ranks best, within 0.9 of EASE: the one to pick for
 -- ranking, for about 5 times the training time.
 SELECT count(*) AS epochs
 FROM train_recommender('ratings', model := 'movies_vae', user := 'userId', item := 'movieId',

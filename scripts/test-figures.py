@@ -239,10 +239,8 @@ def table_md(page, header_prefix):
 
 PROSE = [forecasting_evaluate, theta_reproduced, tour_ranking]
 TWICE = [coverage_twice, ease_twice]
-# Quotes known to disagree today, by their check's name: examples.sql (which
-# only its owner edits) says the Mult-VAE is within 0.95 of EASE, and
-# examples.out has it at 0.941 and 0.914.
-KNOWN = {"examples.sql: Mult-VAE within 0.95 of EASE's Recall@10 and NDCG@10 (it has 0.941 and 0.914)"}
+# Quotes known to disagree today, by their check's name (none now).
+KNOWN = set()
 
 
 def main():
