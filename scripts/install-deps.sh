@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the programs Mallard's tests drive (psql and a PostgreSQL 15 server
 # for comparisons, the real clients, pgcli and the tmux that drives it,
-# headless Chromium for the dashboard, R's forecast package as the reference of
+# headless Chromium for the dashboard, Open MPI for the scale-out tests, R's forecast package as the reference of
 # the forecasting methods, R's dslabs package, whose movielens data set
 # scripts/movielens.R writes as MovieLens small), from Debian packages, when
 # they are missing.
@@ -13,6 +13,7 @@ command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pgcli >/dev/null 2>&1 || need+=(pgcli)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin libopenmpi-dev)
 Rscript -e 'library(forecast)' >/dev/null 2>&1 || need+=(r-base-core r-cran-forecast)
 Rscript -e 'library(dslabs)' >/dev/null 2>&1 || need+=(r-base-core r-cran-dslabs)
 for m in psycopg2:python3-psycopg2 psycopg:python3-psycopg sqlalchemy:python3-sqlalchemy pandas:python3-pandas; do
