@@ -119,30 +119,9 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 			return nil, err
 		}
 	}
-	cfg := recommender.DefaultConfig()
-	cfg.Hidden, cfg.Activation, cfg.Output = a.ints("hidden"), a.text("activation"), a.text("output")
-	cfg.Epochs, cfg.LR, cfg.Optimizer = int(a.int("epochs")), a.float("lr"), a.text("optimizer")
-	cfg.BatchSize, cfg.L2, cfg.Workers = int(a.int("batch_size")), a.float("l2"), int(a.int("workers"))
-	cfg.Seed, cfg.Relevant, cfg.RankUsers = uint64(a.int("seed")), a.float("relevant"), int(a.int("rank_users"))
-	cfg.HoldOutUsers = a.float("hold_out_users")
-	cfg.Objective, cfg.Dropout, cfg.Negatives = a.text("objective"), a.float("dropout"), int(a.int("negatives"))
-	cfg.AnnealCap = a.float("anneal_cap")
-	if err := checkObjective(a); err != nil {
+	cfg, err := recConfig(a)
+	if err != nil {
 		return nil, err
-	}
-	if recommender.IsRanking(cfg.Objective) {
-		rankingDefaults(a, &cfg)
-	} else {
-		cfg.Dropout, cfg.Negatives = 0, 0
-	}
-	if cfg.Objective != recommender.RankingVAE {
-		cfg.AnnealCap = 0
-	}
-	if a.bool("implicit") {
-		cfg.Relevant = 1 // every interaction is relevant
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
 	}
 	if from != nil {
 		if err := from.checkEpochs(cfg.Epochs); err != nil {
@@ -186,6 +165,37 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 		job.cols.ItemNames = from.itemNames
 	}
 	return &table{cols: epochColumns("train_rmse", "test_rmse", "recall_at_10", "ndcg_at_10"), open: job.start}, nil
+}
+
+// recConfig is the recommender's configuration as the call's arguments
+// give it, checked: options that do not apply to the objective are zero.
+func recConfig(a args) (recommender.Config, error) {
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden, cfg.Activation, cfg.Output = a.ints("hidden"), a.text("activation"), a.text("output")
+	cfg.Epochs, cfg.LR, cfg.Optimizer = int(a.int("epochs")), a.float("lr"), a.text("optimizer")
+	cfg.BatchSize, cfg.L2, cfg.Workers = int(a.int("batch_size")), a.float("l2"), int(a.int("workers"))
+	cfg.Seed, cfg.Relevant, cfg.RankUsers = uint64(a.int("seed")), a.float("relevant"), int(a.int("rank_users"))
+	cfg.HoldOutUsers = a.float("hold_out_users")
+	cfg.Objective, cfg.Dropout, cfg.Negatives = a.text("objective"), a.float("dropout"), int(a.int("negatives"))
+	cfg.AnnealCap = a.float("anneal_cap")
+	if err := checkObjective(a); err != nil {
+		return cfg, err
+	}
+	if recommender.IsRanking(cfg.Objective) {
+		rankingDefaults(a, &cfg)
+	} else {
+		cfg.Dropout, cfg.Negatives = 0, 0
+	}
+	if cfg.Objective != recommender.RankingVAE {
+		cfg.AnnealCap = 0
+	}
+	if a.bool("implicit") {
+		cfg.Relevant = 1 // every interaction is relevant
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainRecommenderName, err)
+	}
+	return cfg, nil
 }
 
 // ratingColumns finds the user, item and rating columns: ids of an integer
