@@ -5,18 +5,16 @@ package functions
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/recommender"
-	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// trainMPI trains the recommender across the ranks of j.mpi instead of in
+// trainMPI trains the recommender across the ranks of r.mpi instead of in
 // this process: this process splits the ratings as a local run does and
 // exports them sharded by user to the job directory with the statistics
 // that must be over every rating (recommender.ShardOf), each rank reads
@@ -26,46 +24,31 @@ import (
 // it stores is then measured and stored as a local run's is, and so are
 // its checkpoints (see checkpointAcross). A resumed run's ranks start from
 // the resumed version's model, which this server writes into the job.
-func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, test recommender.Ratings,
-	emit func(row ...any) error) (*registry.Result, error) {
-	perRank := j.cfg.Workers / j.mpi.ranks
-	hyper := j.cfg
+func (r *recRun) trainMPI(ctx context.Context, run *training.Run) (*training.Result, error) {
+	perRank := r.cfg.Workers / r.mpi.Ranks()
+	hyper := r.cfg
 	hyper.Workers = perRank
 	raw, err := json.Marshal(hyper)
 	if err != nil {
 		return nil, err
 	}
-	fit := train // the users held out for evaluate's protocol 'users' never train, as in a local run
-	if h := j.cfg.HoldOutUsers; h > 0 {
-		fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
-	}
-	shard := recommender.ShardOf(j.cfg, fit, test, j.mpi.ranks)
-	spec := job.Spec{Kind: job.KindRecommender, Seed: j.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
-		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
-	if j.from != nil {
-		spec.Start, spec.StartEpoch = startFile, j.from.epoch
+	fit := r.fit() // the users held out for evaluate's protocol 'users' never train, as in a local run
+	shard := recommender.ShardOf(r.cfg, fit, r.test, r.mpi.Ranks())
+	spec := job.Spec{Kind: job.KindRecommender, Seed: r.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
+		CheckpointEvery: r.checkpointEvery, CheckpointBest: r.checkpointEvery == 0, CheckpointFiles: true}
+	if r.from != nil {
+		spec.Start, spec.StartEpoch = startFile, r.from.epoch
 	}
 	export := func(ctx context.Context, dir string) error {
-		if err := job.WriteShards(ctx, dir, fit, test, shard); err != nil {
-			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainRecommenderName, j.mpi.jobDir, err)
+		if err := job.WriteShards(ctx, dir, fit, r.test, shard); err != nil {
+			return r.mpi.ExportError(err)
 		}
-		return j.exportStart(dir)
+		return r.exportStart(dir)
 	}
-	data, err := j.mpi.run(ctx, spec, export, func(dir string, p job.Progress) error {
-		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: metricOf(p, "train_rmse"), TestRMSE: metricOf(p, "test_rmse"),
-			TrainLoss: metricOf(p, "train_loss"), RecallAt10: metricOf(p, "recall_at_10"), NDCGAt10: metricOf(p, "ndcg_at_10"),
-			Elapsed: time.Duration(p.ElapsedMS) * time.Millisecond}
-		best, err := j.recordEpoch(tr, &e)
-		if err != nil {
-			return err
-		}
-		if err := j.checkpointAcross(tr, fit, train, test, dir, e.Epoch, best); err != nil {
-			return err
-		}
-		j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d %s recall_at_10 %.4f ndcg_at_10 %.4f; %d ranks",
-			trainRecommenderName, tr.Ref(), e.Epoch, j.losses(&e), e.RecallAt10, e.NDCGAt10, j.mpi.ranks))
-		return emit(int64(e.Epoch), nullIfNaN(e.TrainRMSE), nullIfNaN(e.TestRMSE), nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
-			best, float64(p.ElapsedMS))
+	data, err := r.mpi.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
+		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: p.Metric("train_rmse"), TestRMSE: p.Metric("test_rmse"),
+			TrainLoss: p.Metric("train_loss"), RecallAt10: p.Metric("recall_at_10"), NDCGAt10: p.Metric("ndcg_at_10")}
+		return r.epoch(&e, float64(p.ElapsedMS), "", func() ([]byte, error) { return r.rankCheckpoint(fit, dir, e.Epoch) })
 	})
 	if err != nil {
 		return nil, err
@@ -74,12 +57,12 @@ func (j *recJob) trainMPI(ctx context.Context, tr *registry.Training, train, tes
 	if err != nil {
 		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", trainRecommenderName, err)
 	}
-	if model.Items != train.Items {
+	if model.Items != r.train.Items {
 		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained a model of %d items, this server read %d",
-			trainRecommenderName, model.Items, train.Items)
+			trainRecommenderName, model.Items, r.train.Items)
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs // the ranks knew the users and items by index only
-	return j.result(ctx, model, train, test)
+	return r.result(ctx, model, r.train, r.test)
 }
 
 // exportStart writes the model a resumed run goes on from into the job
@@ -93,38 +76,18 @@ func (j *recJob) exportStart(dir string) error {
 		err = os.WriteFile(filepath.Join(dir, startFile), data, 0o644)
 	}
 	if err != nil {
-		return j.mpi.dirError(err)
+		return j.mpi.DirError(err)
 	}
 	return nil
 }
 
-// recordEpoch records an epoch of a run across ranks as record does, with
-// no checkpoint: the model is in the ranks.
-func (j *recJob) recordEpoch(tr *registry.Training, e *recommender.Epoch) (bool, error) {
-	l, err := j.registryLosses(e)
-	if err != nil {
-		return false, err
-	}
-	return tr.Epoch(l.Epoch, l.Train, l.Test, l.Selection, l.ElapsedMS, l.Extra)
-}
-
-// launchAcross prepares the run's launch across ranks when ranks := N is
-// above 1: workers := W is then each rank's, and the run trains what
-// ranks x W workers train in one process.
-func (j *recJob) launchAcross(a args) error {
-	ranks := int(a.int("ranks"))
-	if ranks <= 1 {
-		return nil
-	}
-	l, err := j.c.mpiLaunchOf(trainRecommenderName, ranks)
-	if err != nil {
-		return err
-	}
-	j.mpi, j.cfg.Workers = l, ranks*j.cfg.Workers
-	if err := j.cfg.Validate(); err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: ranks := %d x workers := %d: %v", trainRecommenderName, ranks, j.cfg.Workers/ranks, err)
-	}
-	return nil
+// launchAcross prepares the run's launch across ranks (see launchOf).
+func (j *recJob) launchAcross(a args) (err error) {
+	j.mpi, err = launchOf(j.c, trainRecommenderName, a, j.cfg.Workers, func(workers int) error {
+		j.cfg.Workers = workers
+		return j.cfg.Validate()
+	})
+	return err
 }
 
 // ranks is the number of MPI ranks the run trains across, as its
@@ -133,28 +96,24 @@ func (j *recJob) ranks() int {
 	if j.mpi == nil {
 		return 0
 	}
-	return j.mpi.ranks
+	return j.mpi.Ranks()
 }
 
-// checkpointAcross stores rank 0's checkpoint of epoch as the version's
-// when the registry's rule (see registry.Training.Record) makes one due,
-// as gatJob.checkpointAcross does: rank 0 writes the model alone, by the
-// same rule, before the epoch's progress line, and this server completes
-// it with the ratings as a local run's checkpoint is.
-func (j *recJob) checkpointAcross(tr *registry.Training, fit, train, test recommender.Ratings, dir string, epoch int, best bool) error {
-	data := rankCheckpoint(dir, epoch, j.checkpointEvery, j.cfg.Epochs, best)
+// rankCheckpoint is rank 0's checkpoint of epoch as the version's
+// artifact, as gatRun.rankCheckpoint reads it: rank 0 writes the model
+// alone, and this server completes it with the ratings as a local run's
+// checkpoint is; nil where rank 0 wrote none.
+func (r *recRun) rankCheckpoint(fit recommender.Ratings, dir string, epoch int) ([]byte, error) {
+	data := training.RankCheckpoint(dir, epoch)
 	if data == nil {
-		return nil
+		return nil, nil
 	}
 	model, err := recommender.Unmarshal(data)
 	if err != nil {
-		return sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainRecommenderName, err)
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainRecommenderName, err)
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs
-	if data, err = j.artifact(model, train, test, epoch); err != nil {
-		return err
-	}
-	return tr.Checkpoint(epoch, data)
+	return r.artifact(model, r.train, r.test, epoch)
 }
 
 // startFile is the checkpoint a resumed recommender run across ranks

@@ -8,10 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -35,7 +34,7 @@ func trainGATFunction() tableFunction {
 				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
 				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(20)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
-				{name: "ranks", kind: kindInt, min: 1, max: maxRanks, def: int64(1)},
+				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "time", kind: kindTextList},
@@ -214,6 +213,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	job.across = across
 	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
 	if err != nil {
 		return nil, err
@@ -225,41 +225,19 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	job.w = w
-	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
-		{Name: "test_mse", T: doubleType()}, {Name: "val_mse", T: doubleType()}, {Name: "best", T: boolType()},
-		{Name: "elapsed_ms", T: doubleType()}}
-	if across != nil {
-		return &table{cols: cols, open: job.startAcross(across)}, nil
-	}
-	return &table{cols: cols, open: job.start}, nil
+	return &table{cols: epochColumns("train_mse", "test_mse", "val_mse"), open: job.start}, nil
 }
 
 // resumeFrom sets the job up to continue the version resume names (its
 // latest version with weights, if it names none): that version's
 // architecture and, unless the call gives them, its other options.
 func (j *gatJob) resumeFrom(a args) error {
-	ref, err := mlops.ParseRef(a.text("resume"))
+	m, v, err := loadResumed(j.c, trainGATName, "gat", a.text("resume"))
 	if err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", trainGATName, err)
-	}
-	if ref.Version == 0 {
-		if ref.Version, err = j.c.reg.LatestWithWeights(j.c.ctx(), ref.Name); err != nil {
-			return err
-		}
-		if ref.Version == 0 {
-			return sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", trainGATName, quote(ref.Name))
-		}
-	}
-	m, err := j.c.reg.Load(j.c.ctx(), "gat", ref)
-	if err != nil {
-		return registryError(trainGATName, err)
+		return err
 	}
 	if j.from, err = decodeGATArtifact(m.Artifact); err != nil {
 		return err
-	}
-	v, err := j.c.reg.Version(j.c.ctx(), m.Ref)
-	if err != nil {
-		return registryError(trainGATName, err)
 	}
 	j.fromRef, j.fromFingerprint = m.Ref, v.Fingerprint
 	prev := j.from.Model.Config
@@ -305,7 +283,7 @@ func (j *gatJob) resumeFrom(a args) error {
 	cfg.Strategy = strategyOf(prev) // models stored before strategies are recursive
 	j.cfg = cfg
 	if j.name == "" {
-		j.name = ref.Name
+		j.name = m.Ref.Name
 	}
 	if j.scaler == "" {
 		j.scaler = m.Scaler

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package training
 
 import (
 	"bytes"
@@ -20,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/parallel"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -50,8 +47,8 @@ type MPI struct {
 	Version string
 }
 
-// mpiLaunch is a run's launch across ranks, its settings resolved.
-type mpiLaunch struct {
+// Launch is a run's launch across ranks, its settings resolved.
+type Launch struct {
 	fn                       string
 	ranks                    int
 	mpirun, worker, hostfile string
@@ -85,7 +82,7 @@ func CheckLauncher(template string) error {
 
 // launcherCommand is the launcher template with its placeholders
 // replaced.
-func (l *mpiLaunch) launcherCommand(dir string) string {
+func (l *Launch) launcherCommand(dir string) string {
 	return strings.NewReplacer("{ranks}", strconv.Itoa(l.ranks), "{worker}", shellQuote(l.worker), "{job}", shellQuote(dir)).Replace(l.launcher)
 }
 
@@ -93,18 +90,17 @@ func (l *mpiLaunch) launcherCommand(dir string) string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // starter is what starts the ranks, as the launcher's errors name it.
-func (l *mpiLaunch) starter() string {
+func (l *Launch) starter() string {
 	if l.launcher != "" {
 		return "the launcher"
 	}
 	return "mpirun"
 }
 
-// mpiLaunchOf resolves the server's MPI settings for a call of fn with
+// NewLaunch resolves the server's MPI settings m for a call of fn with
 // ranks := ranks, and refuses, naming the flag to set, when a setting is
 // missing.
-func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
-	m := c.mpi
+func NewLaunch(fn string, ranks int, m MPI) (*Launch, error) {
 	name := m.Mpirun
 	if name == "" {
 		name = "mpirun"
@@ -139,7 +135,7 @@ func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
 			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d: find this executable to run as the ranks: %v", fn, ranks, err)
 		}
 	}
-	return &mpiLaunch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, launcher: m.Launcher, jobDir: m.JobDir,
+	return &Launch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, launcher: m.Launcher, jobDir: m.JobDir,
 		version: m.Version}, nil
 }
 
@@ -167,21 +163,22 @@ const mpiPoll = 50 * time.Millisecond
 // `mallard train-worker`); rank 0's names the ranks it ran with.
 var rankLine = regexp.MustCompile(`(?m)^rank 0/(\d+): `)
 
-// run runs a job across the ranks: it makes a job directory, has export
-// write the source there, writes spec, starts mpirun and hands each
-// progress line rank 0 writes to progress, with the job directory, as it
-// comes. It returns rank
-// 0's artifact. When ctx ends or progress fails, it kills mpirun's process
-// group; a job that fails (a rank that exits non-zero) fails with
-// mpirun's output. The job directory is removed unless the job failed.
-func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx context.Context, dir string) error,
-	progress func(dir string, p job.Progress) error) (artifact []byte, err error) {
+// Run runs a job across the ranks: it makes a job directory, has export
+// write the source there, has spec write the job's spec there for the
+// Mallard release the ranks must be (MPI.Version), starts mpirun and
+// hands each progress line rank 0 writes to progress, with the job
+// directory, as it comes. It returns rank 0's artifact. When ctx ends or
+// progress fails, it kills mpirun's process group; a job that fails (a
+// rank that exits non-zero) fails with mpirun's output. The job directory
+// is removed unless the job failed.
+func (l *Launch) Run(ctx context.Context, spec func(dir, version string) error, export func(ctx context.Context, dir string) error,
+	progress func(dir string, p Progress) error) (artifact []byte, err error) {
 	if err := os.MkdirAll(l.jobDir, 0o755); err != nil {
-		return nil, l.dirError(err)
+		return nil, l.DirError(err)
 	}
 	dir, err := os.MkdirTemp(l.jobDir, "train-")
 	if err != nil {
-		return nil, l.dirError(err)
+		return nil, l.DirError(err)
 	}
 	keep := false
 	defer func() {
@@ -192,10 +189,28 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 	if err := export(ctx, dir); err != nil {
 		return nil, err
 	}
-	spec.Version = l.version
-	if err := spec.Write(dir); err != nil {
-		return nil, l.dirError(err)
+	if err := spec(dir, l.version); err != nil {
+		return nil, l.DirError(err)
 	}
+	p, err := l.start(dir)
+	if err != nil {
+		return nil, err
+	}
+	artifact, keep, err = p.watch(ctx, l, progress)
+	return artifact, err
+}
+
+// ranksProcess is mpirun (or the launcher) running a job's ranks.
+type ranksProcess struct {
+	dir    string // the job's
+	cmd    *exec.Cmd
+	out    *tailBuffer
+	exited chan error // receives cmd.Wait's error once it exits
+}
+
+// start starts the ranks of the job in dir, in a process group of their
+// own.
+func (l *Launch) start(dir string) (*ranksProcess, error) {
 	args := []string{"-np", strconv.Itoa(l.ranks)}
 	if l.hostfile != "" {
 		args = append(args, "--hostfile", l.hostfile)
@@ -204,70 +219,84 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 	if l.launcher != "" {
 		args = []string{"-c", l.launcherCommand(dir)}
 	}
-	cmd := exec.Command(l.mpirun, args...)
-	out := &tailBuffer{max: mpiOutputTail}
-	cmd.Stdout, cmd.Stderr = out, out
-	ownGroup(cmd)
-	started, exited := make(chan error, 1), make(chan error, 1)
+	p := &ranksProcess{dir: dir, cmd: exec.Command(l.mpirun, args...), out: &tailBuffer{max: mpiOutputTail}, exited: make(chan error, 1)}
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	ownGroup(p.cmd)
+	started := make(chan error, 1)
 	go func() {
 		// Linux signals a child whose parent dies (see stopWithParent) when
 		// the thread that started it ends: this one is kept until it exits.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		if err := p.cmd.Start(); err != nil {
 			started <- err
 			return
 		}
 		started <- nil
-		exited <- cmd.Wait()
+		p.exited <- p.cmd.Wait()
 	}()
 	if err := <-started; err != nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: start %s: %v", l.fn, l.mpirun, err).
 			WithHint("Check --mpirun and --launcher.")
 	}
-	stop := func() {
-		killGroup(cmd)
-		<-exited
-	}
-	tail := &progressTail{dir: dir}
+	return p, nil
+}
+
+// stop kills the process group and waits for mpirun to exit.
+func (p *ranksProcess) stop() {
+	killGroup(p.cmd)
+	<-p.exited
+}
+
+// watch hands progress each line rank 0 writes until the ranks exit, and
+// returns rank 0's artifact; keep tells whether the job directory is to
+// be kept, for a job that failed.
+func (p *ranksProcess) watch(ctx context.Context, l *Launch, progress func(dir string, p Progress) error) (artifact []byte, keep bool, err error) {
+	tail := &progressTail{dir: p.dir}
 	tick := time.NewTicker(mpiPoll)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			stop()
-			return nil, context.Cause(ctx)
-		case werr := <-exited:
+			p.stop()
+			return nil, false, context.Cause(ctx)
+		case werr := <-p.exited:
 			if err := tail.each(progress); err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			if werr != nil {
-				keep = true
-				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); %s's output ends:\n%s",
-					l.fn, l.ranks, werr, l.starter(), strings.TrimSpace(out.String())).
-					WithHint("The job directory %s keeps its spec and source.", dir)
-			}
-			if m := rankLine.FindStringSubmatch(out.String()); m == nil || m[1] != strconv.Itoa(l.ranks) {
-				keep = true
-				return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the workers did not run as %d ranks of one MPI job (a worker not built with MPI, or a launcher that started them apart); %s's output ends:\n%s",
-					l.fn, l.ranks, l.starter(), strings.TrimSpace(out.String())).WithHint("Run a mallard built with make build-mpi, started as one MPI job.")
-			}
-			data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
-			if err != nil {
-				keep = true
-				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job ended without an artifact: %v", l.fn, err)
-			}
-			return data, nil
+			artifact, err := p.ended(l, werr)
+			return artifact, err != nil, err
 		case <-tick.C:
 			if err := tail.each(progress); err != nil {
-				stop()
-				return nil, err
+				p.stop()
+				return nil, false, err
 			}
 		}
 	}
 }
 
-func (l *mpiLaunch) dirError(err error) error {
+// ended is rank 0's artifact once the ranks exited with werr, or why the
+// job failed.
+func (p *ranksProcess) ended(l *Launch, werr error) ([]byte, error) {
+	out := strings.TrimSpace(p.out.String())
+	if werr != nil {
+		return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); %s's output ends:\n%s",
+			l.fn, l.ranks, werr, l.starter(), out).
+			WithHint("The job directory %s keeps its spec and source.", p.dir)
+	}
+	if m := rankLine.FindStringSubmatch(p.out.String()); m == nil || m[1] != strconv.Itoa(l.ranks) {
+		return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the workers did not run as %d ranks of one MPI job (a worker not built with MPI, or a launcher that started them apart); %s's output ends:\n%s",
+			l.fn, l.ranks, l.starter(), out).WithHint("Run a mallard built with make build-mpi, started as one MPI job.")
+	}
+	data, err := os.ReadFile(filepath.Join(p.dir, ArtifactFile))
+	if err != nil {
+		return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job ended without an artifact: %v", l.fn, err)
+	}
+	return data, nil
+}
+
+// DirError is the error of err, met writing the job directory.
+func (l *Launch) DirError(err error) error {
 	return sqlstate.New(sqlstate.IOError, "%s: the job directory under --job-dir %s: %v", l.fn, l.jobDir, err).
 		WithHint("--job-dir must name a directory the server can write, shared with every host of the job.")
 }
@@ -279,8 +308,8 @@ type progressTail struct {
 }
 
 // each hands every whole line written since the last call to fn.
-func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
-	f, err := os.Open(filepath.Join(p.dir, job.ProgressFile))
+func (p *progressTail) each(fn func(dir string, p Progress) error) error {
+	f, err := os.Open(filepath.Join(p.dir, ProgressFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // rank 0 has not started training yet
 	}
@@ -301,7 +330,7 @@ func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
 		if i < 0 {
 			return nil
 		}
-		var pr job.Progress
+		var pr Progress
 		if err := json.Unmarshal(data[:i], &pr); err != nil {
 			return fmt.Errorf("progress line %q: %w", data[:i], err)
 		}
@@ -313,8 +342,8 @@ func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
 	}
 }
 
-// metricOf is a progress line's metric, NaN when null or absent.
-func metricOf(p job.Progress, name string) float64 {
+// Metric is the progress line's metric name, NaN when null or absent.
+func (p Progress) Metric(name string) float64 {
 	if v := p.Metrics[name]; v != nil {
 		return *v
 	}
@@ -344,25 +373,23 @@ func (t *tailBuffer) String() string {
 	return string(t.buf)
 }
 
-// maxRanks is the most ranks a run may ask for.
-const maxRanks = 4096
+// MaxRanks is the most ranks a run may ask for.
+const MaxRanks = 4096
 
-// rankCheckpoint returns rank 0's checkpoint of epoch from the job
-// directory dir (job.CheckpointFileOf), removing the file, where the
-// registry's rule (see registry.Training.Record) makes one due: every
-// `every` epochs, or with every 0 at an epoch best in the registry; never
-// at the last epoch, whose model the run stores at once. It is nil where
-// none is due, or rank 0 wrote none (it saw no new lowest loss where the
-// registry did).
-func rankCheckpoint(dir string, epoch, every, last int, best bool) []byte {
-	path := filepath.Join(dir, job.CheckpointFileOf(epoch))
-	data, err := os.ReadFile(path)
+// RankCheckpoint returns rank 0's checkpoint of epoch from the job
+// directory dir (CheckpointFileOf); nil where rank 0 wrote none (it saw
+// no new lowest loss where the registry did). A run asks for it only
+// where the lifecycle's rule (see mlops.CheckpointDue) makes one due.
+func RankCheckpoint(dir string, epoch int) []byte {
+	data, err := os.ReadFile(filepath.Join(dir, CheckpointFileOf(epoch)))
 	if err != nil {
 		return nil
 	}
-	os.Remove(path)
-	if due := every == 0 && best || every > 0 && epoch%every == 0; !due || epoch == last {
-		return nil
-	}
 	return data
+}
+
+// RemoveRankCheckpoint removes rank 0's checkpoint of epoch, read or
+// not, once the epoch is recorded: the job directory keeps none for long.
+func RemoveRankCheckpoint(dir string, epoch int) {
+	os.Remove(filepath.Join(dir, CheckpointFileOf(epoch)))
 }
