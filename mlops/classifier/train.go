@@ -23,6 +23,9 @@ type Config struct {
 	Patience    int     // stop after this many epochs without a better validation loss; 0 never stops early
 	Workers     int     // data-parallel workers
 	Seed        uint64
+	// ClassWeights, when set, weigh each training example's loss by its
+	// class's weight (one per class); validation losses are not weighted.
+	ClassWeights []float64
 }
 
 // DefaultConfig is 10 epochs of Adam (lr 0.001) over batches of 64, one
@@ -75,6 +78,13 @@ type Epoch struct {
 	ValAccuracy float64
 	ValRMSE     float64
 	Elapsed     time.Duration
+	// Weights are rank 0's weights after the epoch; they are valid only
+	// while the report function runs.
+	Weights []float64
+	// Snapshot, set by Fit, returns the model after the epoch, with a
+	// copy of Weights; it may be called only while the report function
+	// runs.
+	Snapshot func() *Model
 }
 
 // ErrStopped is returned by a report function to end training early

@@ -53,6 +53,9 @@ func (w *worker) check() error {
 		if !w.regression && len(d.data.Labels) != d.data.Rows || w.regression && len(d.data.Targets) != d.data.Rows {
 			return fmt.Errorf("%s data of %d rows without one label or target per row", d.name, d.data.Rows)
 		}
+		if cw := w.cfg.ClassWeights; cw != nil && len(cw) != w.net.outputs() {
+			return fmt.Errorf("%d class weights for %d classes", len(cw), w.net.outputs())
+		}
 		for _, l := range d.data.Labels {
 			if l < 0 || l >= w.net.outputs() {
 				return fmt.Errorf("%s label %d: want 0 to %d", d.name, l, w.net.outputs()-1)
@@ -86,6 +89,7 @@ func (w *worker) loop(ctx context.Context) error {
 			since++
 		}
 		if w.report != nil {
+			e.Weights = w.w
 			if err := w.report(e); err != nil {
 				return err
 			}
@@ -149,7 +153,7 @@ func (w *worker) lossGrad(b *batch, scale float64) float64 {
 	if w.regression {
 		loss = squaredError(out, w.targets, scale, w.dout)
 	} else {
-		loss, _ = softmaxCE(out, w.net.outputs(), w.labels, scale, w.dout)
+		loss, _ = softmaxCE(out, w.net.outputs(), w.labels, w.cfg.ClassWeights, scale, w.dout)
 	}
 	w.net.backward(w.w, w.g, w.dout, b)
 	return loss
