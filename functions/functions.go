@@ -52,6 +52,8 @@ func tableFunctions() map[string]tableFunction {
 		"recommend":         recommendFunction(),
 		"recommend_for":     recommendForFunction(),
 		"similar_items":     similarItemsFunction(),
+		trainClassifierName: trainClassifierFunction(),
+		trainRegressorName:  trainRegressorFunction(),
 	}
 }
 
@@ -80,7 +82,7 @@ func Surface() Names {
 		positional[name] = f.sig.positionalArguments()
 	}
 	return Names{Table: table, Positional: positional, Operations: operationNames(), Scalars: []string{recommendationsName},
-		Progressive: []string{trainGATName, trainRecommenderName}}
+		Progressive: []string{trainGATName, trainRecommenderName, trainClassifierName, trainRegressorName}}
 }
 
 // Planner turns client SQL into SQL DuckDB runs: the functions plan a
