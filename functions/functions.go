@@ -54,6 +54,7 @@ func tableFunctions() map[string]tableFunction {
 		"similar_items":     similarItemsFunction(),
 		trainClassifierName: trainClassifierFunction(),
 		trainRegressorName:  trainRegressorFunction(),
+		predictName:         predictFunction(),
 	}
 }
 

@@ -1,0 +1,251 @@
+//go:build duckdb_arrow
+
+package functions_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// loadCSV creates table name with the given columns and fills it from the
+// example data file through COPY FROM STDIN; an empty field is NULL.
+func loadCSV(t testing.TB, conn *pgx.Conn, name, columns, file string, want int64) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "examples", "data", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	exec(t, conn, "CREATE TABLE "+name+" ("+columns+")")
+	tag, err := conn.PgConn().CopyFrom(context.Background(), f, "COPY "+name+" FROM STDIN (FORMAT csv, HEADER true)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tag.RowsAffected() != want {
+		t.Fatalf("COPY %s loaded %d rows, want %d", name, tag.RowsAffected(), want)
+	}
+}
+
+func loadPenguins(t testing.TB, conn *pgx.Conn) {
+	loadCSV(t, conn, "penguins", "species VARCHAR, island VARCHAR, bill_length_mm DOUBLE, bill_depth_mm DOUBLE, "+
+		"flipper_length_mm DOUBLE, body_mass_g DOUBLE, sex VARCHAR", "penguins.csv", 344)
+}
+
+func loadCars(t testing.TB, conn *pgx.Conn) {
+	loadCSV(t, conn, "cars", "name VARCHAR, mpg DOUBLE, cylinders INTEGER, displacement DOUBLE, horsepower DOUBLE, "+
+		"weight_lbs DOUBLE, acceleration DOUBLE, model_year INTEGER, origin VARCHAR", "cars.csv", 406)
+}
+
+// epochRow is a row of train_classifier or train_regressor.
+type epochRow struct {
+	Epoch     int64
+	TrainLoss float64
+	ValLoss   *float64
+	ValMetric *float64
+	Best      bool
+	ElapsedMS float64
+}
+
+func trainRows(t *testing.T, conn *pgx.Conn, query string) []epochRow {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[epochRow])
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return out
+}
+
+// clsEvalRow is a row of evaluate for a classifier.
+type clsEvalRow struct {
+	Method    string
+	Rows      int64
+	Accuracy  float64
+	MacroF1   float64
+	LogLoss   float64
+	Precision map[string]*float64
+	Recall    map[string]*float64
+}
+
+func evaluateClassifier(t *testing.T, conn *pgx.Conn, model string) map[string]clsEvalRow {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), "SELECT * FROM evaluate('"+model+"')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[clsEvalRow])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]clsEvalRow{}
+	for _, r := range list {
+		t.Logf("%-8s rows %d accuracy %.4f macro_f1 %.4f log_loss %.4f", r.Method, r.Rows, r.Accuracy, r.MacroF1, r.LogLoss)
+		out[r.Method] = r
+	}
+	return out
+}
+
+// TestClassifierPenguins trains the default classifier on penguins'
+// species through SQL: one row and one NOTICE per epoch, the registry's
+// rows, at least 0.9 test accuracy and better than the majority class,
+// and predict on the whole table.
+func TestClassifierPenguins(t *testing.T) {
+	ctx := context.Background()
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeCacheStatement, &notices)
+	loadPenguins(t, conn)
+
+	epochs := trainRows(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'peng')")
+	if len(epochs) == 0 || epochs[0].Epoch != 1 || epochs[len(epochs)-1].Epoch != int64(len(epochs)) {
+		t.Fatalf("epochs %+v, want 1..n", epochs)
+	}
+	perEpoch := 0
+	for _, n := range notices {
+		if strings.HasPrefix(n, "train_classifier peng@1: epoch ") && strings.Contains(n, "val_accuracy") {
+			perEpoch++
+		}
+	}
+	if perEpoch != len(epochs) {
+		t.Errorf("%d epoch notices for %d epochs: %q", perEpoch, len(epochs), notices)
+	}
+	var kind, status string
+	var metrics int
+	if err := conn.QueryRow(ctx, `SELECT kind, status, (SELECT count(*) FROM mlops.training_metrics m WHERE m.run_id = v.run_id)
+		FROM mlops.models v WHERE name = 'peng'`).Scan(&kind, &status, &metrics); err != nil {
+		t.Fatal(err)
+	}
+	if kind != "classifier" || status != "ready" || metrics != len(epochs) {
+		t.Errorf("mlops.models kind %s status %s with %d metric rows; want classifier, ready, %d", kind, status, metrics, len(epochs))
+	}
+
+	ev := evaluateClassifier(t, conn, "peng")
+	mlp, majority := ev["mlp"], ev["majority"]
+	if mlp.Rows != 68 || mlp.Accuracy < 0.9 || mlp.Accuracy <= majority.Accuracy || mlp.LogLoss >= majority.LogLoss {
+		t.Errorf("test accuracy %.4f log loss %.4f of %d rows; want >= 0.9 on 68, and better than the majority class's %.4f, %.4f",
+			mlp.Accuracy, mlp.LogLoss, mlp.Rows, majority.Accuracy, majority.LogLoss)
+	}
+	if _, ok := ev["linear"]; !ok || len(mlp.Precision) != 3 || len(mlp.Recall) != 3 {
+		t.Errorf("evaluate %+v: want a linear row and precision and recall of 3 classes", ev)
+	}
+
+	rows, err := conn.Query(ctx, "SELECT species, island, prediction, probability, probabilities FROM predict('peng', source := 'SELECT * FROM penguins')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, right := 0, 0
+	for rows.Next() {
+		var species, island, prediction string
+		var p float64
+		var probs map[string]float64
+		if err := rows.Scan(&species, &island, &prediction, &p, &probs); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if species == prediction {
+			right++
+		}
+		sum := 0.0
+		for _, v := range probs {
+			sum += v
+		}
+		if len(probs) != 3 || math.Abs(sum-1) > 1e-9 || probs[prediction] != p {
+			t.Fatalf("row %d: prediction %s probability %g probabilities %v", n, prediction, p, probs)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 344 || float64(right)/float64(n) < 0.9 {
+		t.Errorf("predict: %d of %d rows right, want 344 rows and at least 0.9", right, n)
+	}
+}
+
+// TestRegressorCars trains a regressor of mpg (rows without mpg left out)
+// and requires a test RMSE below the mean's.
+func TestRegressorCars(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	loadCars(t, conn)
+	epochs := trainRows(t, conn, "SELECT * FROM train_regressor('SELECT * FROM cars WHERE mpg IS NOT NULL', target := 'mpg', model := 'mpg')")
+	if len(epochs) == 0 || epochs[0].ValMetric == nil {
+		t.Fatalf("epochs %+v, want val_rmse", epochs)
+	}
+	got := map[string][3]float64{}
+	rows, _ := conn.Query(ctx, "SELECT method, rmse, mae, r2 FROM evaluate('mpg')")
+	for rows.Next() {
+		var method string
+		var m [3]float64
+		if err := rows.Scan(&method, &m[0], &m[1], &m[2]); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-6s rmse %.3f mae %.3f r2 %.3f", method, m[0], m[1], m[2])
+		got[method] = m
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got["mlp"][0] >= got["mean"][0] || got["mlp"][2] < 0.5 {
+		t.Errorf("test RMSE %.3f (R2 %.3f), want below the mean's %.3f and R2 above 0.5", got["mlp"][0], got["mlp"][2], got["mean"][0])
+	}
+	var pred float64
+	if err := conn.QueryRow(ctx, "SELECT prediction FROM predict('mpg', source := 'SELECT * FROM cars WHERE name = ''ford pinto'' LIMIT 1')").Scan(&pred); err != nil {
+		t.Fatal(err)
+	}
+	if pred < 10 || pred > 45 {
+		t.Errorf("predicted mpg %g of a ford pinto, want miles per gallon", pred)
+	}
+}
+
+// barsSQL makes 8 x 8 images of a bright horizontal (label 'h') or
+// vertical ('v') bar on faint noise, as UTINYINT[] (table bars) and as a
+// BLOB of the same bytes (bars_blob), with a split column: rows 0 to 299
+// train, the others test.
+var barsSQL = []string{`CREATE TABLE bars_px AS
+	SELECT i, p, CAST(CASE WHEN (i % 2 = 0 AND floor(p / 8) = floor(i / 2) % 8) OR (i % 2 = 1 AND p % 8 = floor(i / 2) % 8)
+		THEN 200 + i % 50 ELSE hash(i * 64 + p) % 60 END AS UTINYINT) AS px
+	FROM range(400) r(i), range(64) q(p)`,
+	`CREATE TABLE bars AS SELECT i, CASE WHEN i % 2 = 0 THEN 'h' ELSE 'v' END AS label,
+		CASE WHEN i < 300 THEN 'train' ELSE 'test' END AS part, list(px ORDER BY p) AS pixels FROM bars_px GROUP BY i`,
+	`CREATE TABLE bars_blob AS SELECT i, CASE WHEN i % 2 = 0 THEN 'h' ELSE 'v' END AS label,
+		CASE WHEN i < 300 THEN 'train' ELSE 'test' END AS part, from_hex(string_agg(printf('%02X', px), '' ORDER BY p)) AS img
+		FROM bars_px GROUP BY i`}
+
+// TestClassifierImages trains the CNN on small images through shape :=,
+// from an array column and from the same pixels as a BLOB, and predicts
+// them.
+func TestClassifierImages(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	exec(t, conn, barsSQL...)
+	for _, tt := range []struct{ model, source, feature string }{{"bars", "bars", "pixels"}, {"bars_blob", "bars_blob", "img"}} {
+		epochs := trainRows(t, conn, "SELECT * FROM train_classifier('"+tt.source+"', label := 'label', model := '"+tt.model+
+			"', features := ['"+tt.feature+"'], shape := [1, 8, 8], split := 'part', architecture := 'cnn', epochs := 15, lr := 0.01)")
+		if len(epochs) == 0 {
+			t.Fatal("no epochs")
+		}
+		ev := evaluateClassifier(t, conn, tt.model)
+		if ev["cnn"].Rows != 100 || ev["cnn"].Accuracy < 0.95 {
+			t.Errorf("%s: cnn test accuracy %.4f on %d rows, want >= 0.95 on 100", tt.model, ev["cnn"].Accuracy, ev["cnn"].Rows)
+		}
+		if _, ok := ev["linear"]; ok {
+			t.Errorf("%s: an image model has no linear baseline row", tt.model)
+		}
+		var right int
+		if err := conn.QueryRow(ctx, "SELECT count(*) FILTER (WHERE prediction = label) FROM predict('"+tt.model+
+			"', source := 'SELECT * FROM "+tt.source+" WHERE part = ''test''')").Scan(&right); err != nil {
+			t.Fatal(err)
+		}
+		if right < 95 {
+			t.Errorf("%s: predict got %d of 100 test images right", tt.model, right)
+		}
+	}
+}
