@@ -249,3 +249,129 @@ func TestClassifierImages(t *testing.T) {
 		}
 	}
 }
+
+// TestSupervisedBadInput checks each refusal's SQLSTATE and that its
+// message names the argument, the value and what is accepted; none of
+// them leaves a model or a run behind.
+func TestSupervisedBadInput(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	loadPenguins(t, conn)
+	loadCars(t, conn)
+	exec(t, conn, barsSQL...)
+	exec(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'peng', epochs := 2)")
+	for _, tt := range []struct {
+		name, query, code string
+		want             []string
+	}{
+		{"unknown label", "SELECT * FROM train_classifier('penguins', label := 'kind', model := 'bad')", "42703",
+			[]string{"label := 'kind'", "species, island"}},
+		{"one class", "SELECT * FROM train_classifier('SELECT * FROM penguins WHERE species = ''Adelie''', label := 'species', model := 'bad')", "22023",
+			[]string{"label := 'species'", "one class, 'Adelie'", "at least two"}},
+		{"null label", "SELECT * FROM train_classifier('SELECT CASE WHEN bill_length_mm > 45 THEN NULL ELSE species END AS species, island FROM penguins', label := 'species', model := 'bad')", "22004",
+			[]string{"label column species", "NULL in row"}},
+		{"cnn without shape", "SELECT * FROM train_classifier('bars', label := 'label', model := 'bad', architecture := 'cnn')", "22023",
+			[]string{"architecture := 'cnn'", "shape := [channels, height, width]"}},
+		{"cnn on rows", "SELECT * FROM train_classifier('penguins', label := 'species', model := 'bad', architecture := 'cnn', shape := [1, 4, 4])", "22023",
+			[]string{"shape := [1, 4, 4]", "no array or BLOB column"}},
+		{"shape length", "SELECT * FROM train_classifier('bars', label := 'label', model := 'bad', split := 'part', shape := [1, 8, 9])", "22023",
+			[]string{"image column pixels has 64 values in row 1", "shape := [1, 8, 9] needs 72"}},
+		{"shape zero", "SELECT * FROM train_classifier('bars', label := 'label', model := 'bad', shape := [1, 0, 8])", "22023",
+			[]string{"shape := [1, 0, 8]", "element 2 is 0", "from 1 to 1024"}},
+		{"shape sizes", "SELECT * FROM train_classifier('bars', label := 'label', model := 'bad', shape := [8, 8])", "22023",
+			[]string{"shape := [8, 8] has 2 sizes", "[channels, height, width]"}},
+		{"array without shape", "SELECT * FROM train_classifier('bars', label := 'label', model := 'bad', features := ['pixels'])", "22023",
+			[]string{"feature pixels", "needs shape := [channels, height, width]"}},
+		{"image with rows", "SELECT * FROM train_classifier('bars', label := 'label', model := 'bad', features := ['pixels', 'i'], shape := [1, 8, 8])", "0A000",
+			[]string{"['pixels', 'i']", "only feature"}},
+		{"too many categories", "SELECT * FROM train_classifier('cars', label := 'origin', model := 'bad', features := ['name', 'mpg'], max_categories := 50)", "54000",
+			[]string{"feature name", "max_categories := 50"}},
+		{"text target", "SELECT * FROM train_regressor('cars', target := 'name', model := 'bad')", "42804",
+			[]string{"target := 'name'", "type text", "must be numeric"}},
+		{"null target", "SELECT * FROM train_regressor('cars', target := 'mpg', model := 'bad')", "22004",
+			[]string{"target column mpg is NULL", "row 11"}},
+		{"architecture", "SELECT * FROM train_classifier('penguins', label := 'species', model := 'bad', architecture := 'rnn')", "22023",
+			[]string{"architecture := 'rnn'", "'auto', 'linear', 'mlp', 'cnn'"}},
+		{"fractions", "SELECT * FROM train_classifier('penguins', label := 'species', model := 'bad', validation_fraction := 0.5, test_fraction := 0.5)", "22023",
+			[]string{"validation_fraction := 0.5 and test_fraction := 0.5", "below 1"}},
+		{"split value", "SELECT * FROM train_classifier('penguins', label := 'species', model := 'bad', split := 'island')", "22023",
+			[]string{"split column island is 'Torgersen' in row 1", "'train', 'validation' or 'test'"}},
+		{"balanced regressor", "SELECT * FROM train_regressor('cars', target := 'mpg', model := 'bad', class_weight := 'balanced')", "22023",
+			[]string{"class_weight := 'balanced'", "regressor"}},
+		{"no model", "SELECT * FROM train_classifier('penguins', label := 'species')", "42883",
+			[]string{"argument model is required"}},
+		{"kind taken", "SELECT * FROM train_regressor('penguins', target := 'body_mass_g', model := 'peng')", "42710",
+			[]string{"'peng' is of kind classifier, not regressor"}},
+		{"predict missing column", "SELECT * FROM predict('peng', source := 'SELECT species, sex FROM penguins')", "42703",
+			[]string{"no column 'island'", "a feature of the model"}},
+		{"predict mistyped column", "SELECT * FROM predict('peng', source := 'SELECT 1 AS island, bill_length_mm, bill_depth_mm, flipper_length_mm, body_mass_g, sex FROM penguins')", "42804",
+			[]string{"column island", "type integer", "categorical feature"}},
+		{"predict no model", "SELECT * FROM predict('nope', source := 'penguins')", "42704",
+			[]string{"model 'nope' does not exist"}},
+		{"evaluate horizon", "SELECT * FROM evaluate('peng', horizon := 2)", "22023",
+			[]string{"horizon applies to GATs", "'peng' is a classifier"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := errorCode(t, conn, tt.query)
+			if e.Code != tt.code {
+				t.Errorf("SQLSTATE %s (%s), want %s", e.Code, e.Message, tt.code)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(e.Message+" "+e.Hint, w) {
+					t.Errorf("message %q (hint %q) does not say %q", e.Message, e.Hint, w)
+				}
+			}
+		})
+	}
+	var models, runs int
+	if err := conn.QueryRow(ctx, "SELECT (SELECT count(*) FROM mlops.models WHERE name = 'bad'), (SELECT count(*) FROM mlops.training_runs WHERE model = 'bad')").
+		Scan(&models, &runs); err != nil {
+		t.Fatal(err)
+	}
+	if models != 0 || runs != 0 {
+		t.Errorf("refused calls left %d models and %d runs named bad", models, runs)
+	}
+}
+
+// TestClassifierDeployAndVersions trains two versions, the second with
+// deploy := 'never' and balanced class weights: predict serves the
+// deployed one unless a version is named, and evaluate reads each.
+func TestClassifierDeployAndVersions(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	loadPenguins(t, conn)
+	exec(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'p', architecture := 'linear', epochs := 30)",
+		"SELECT * FROM train_classifier('penguins', label := 'species', model := 'p', class_weight := 'balanced', deploy := 'never', epochs := 30)")
+	var deployed int
+	var params string
+	if err := conn.QueryRow(ctx, "SELECT version FROM mlops.models WHERE name = 'p' AND deployed").Scan(&deployed); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(ctx, "SELECT hyperparameters FROM mlops.models WHERE name = 'p' AND version = 2").Scan(&params); err != nil {
+		t.Fatal(err)
+	}
+	if deployed != 1 || !strings.Contains(params, `"class_weight":"balanced"`) {
+		t.Errorf("deployed version %d, version 2's hyperparameters %s; want 1 and balanced class weights", deployed, params)
+	}
+	methods := func(model string) []string {
+		rows, err := conn.Query(ctx, "SELECT method FROM evaluate('"+model+"')")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := strings.Join(methods("p"), ","); got != "linear,majority" {
+		t.Errorf("evaluate('p') methods %s, want linear,majority", got)
+	}
+	if got := strings.Join(methods("p@2"), ","); got != "mlp,linear,majority" {
+		t.Errorf("evaluate('p@2') methods %s, want mlp,linear,majority", got)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM predict('p@2', source := 'penguins')").Scan(&n); err != nil || n != 344 {
+		t.Errorf("predict('p@2') gave %d rows (%v), want 344", n, err)
+	}
+}
