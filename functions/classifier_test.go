@@ -412,3 +412,25 @@ func TestClassifierCancelKeepsCheckpoint(t *testing.T) {
 	}
 	wantCode(t, errorCode(t, other, "SELECT * FROM evaluate('long@1')"), "55000")
 }
+
+// TestClassifierWorkers trains the same model with 1 and 3 workers:
+// synchronous gradient averaging gives the same curve up to the order of
+// summation (1e-9 relative).
+func TestClassifierWorkers(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	loadPenguins(t, conn)
+	curve := func(workers string) []epochRow {
+		return trainRows(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'w"+workers+
+			"', workers := "+workers+", epochs := 8, batch_size := 30, dropout := 0.3, hidden := [16, 8])")
+	}
+	one, three := curve("1"), curve("3")
+	if len(one) != 8 || len(three) != 8 {
+		t.Fatalf("%d and %d epochs, want 8", len(one), len(three))
+	}
+	for i := range one {
+		a, b := one[i], three[i]
+		if math.Abs(a.TrainLoss-b.TrainLoss) > 1e-9*a.TrainLoss || math.Abs(*a.ValLoss-*b.ValLoss) > 1e-9**a.ValLoss {
+			t.Errorf("epoch %d: 1 worker %g/%g, 3 workers %g/%g", a.Epoch, a.TrainLoss, *a.ValLoss, b.TrainLoss, *b.ValLoss)
+		}
+	}
+}

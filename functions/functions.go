@@ -198,7 +198,7 @@ func (c *call) mayWrite(fn string) error {
 		return nil
 	}
 	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied for function %s: this session is read-only", fn).
-		WithHint("A read-only role may call forecast, recommend, evaluate and attention; connect as the owner to train, save or deploy.")
+		WithHint("A read-only role may call forecast, recommend, predict, evaluate and attention; connect as the owner to train, save or deploy.")
 }
 
 // ctx is the context of the calling statement now: a prepared statement
