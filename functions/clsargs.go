@@ -153,9 +153,7 @@ func (s *clsSpec) outputs() []duckdb.ColumnInfo {
 	if s.regression {
 		metric = "val_rmse"
 	}
-	return []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_loss", T: doubleType()},
-		{Name: "val_loss", T: doubleType()}, {Name: metric, T: doubleType()},
-		{Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
+	return epochColumns("train_loss", "val_loss", metric)
 }
 
 func bindTrainSupervised(c *call, a args, fn, target string) (*table, error) {

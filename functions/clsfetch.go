@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -23,7 +24,7 @@ import (
 // reserving memory for them in the server's budget. The query has no
 // ORDER BY: rows come in the table's order (DuckDB keeps insertion
 // order), which the seeded split and batch order then follow.
-func (j *clsJob) read(ctx context.Context) (clsData, error) {
+func (j *clsJob) read(ctx context.Context, mem *training.Memory) (clsData, error) {
 	n, err := j.count(ctx)
 	if err != nil {
 		return clsData{}, err
@@ -31,7 +32,7 @@ func (j *clsJob) read(ctx context.Context) (clsData, error) {
 	if n == 0 {
 		return clsData{}, sqlstate.New(sqlstate.DataException, "%s: source %s has no rows", j.spec.fn, quote(j.src.text))
 	}
-	if err := j.reserve(ctx, n); err != nil {
+	if err := j.reserve(ctx, mem, n); err != nil {
 		return clsData{}, err
 	}
 	targetType := "VARCHAR"
@@ -82,14 +83,12 @@ func (j *clsJob) count(ctx context.Context) (int64, error) {
 
 // reserve takes the memory n rows of features take in the server's
 // budget, three times over: as read, as split and as the model's input.
-func (j *clsJob) reserve(ctx context.Context, n int64) error {
+func (j *clsJob) reserve(ctx context.Context, mem *training.Memory, n int64) error {
 	width := int64(len(j.cols.Features))
 	if s := j.cols.Shape; s != nil {
 		width = int64(s[0] * s[1] * s[2])
 	}
-	release, err := j.c.db.Budget().Reserve(ctx, 3*8*n*(width+1), fmt.Sprintf("%s's rows (%d x %d values)", j.spec.fn, n, width))
-	j.reserved = release
-	return err
+	return mem.Reserve(ctx, 3*8*n*(width+1), fmt.Sprintf("%s's rows (%d x %d values)", j.spec.fn, n, width))
 }
 
 // appendTargets adds the target (and split) columns of batch b, whose

@@ -10,21 +10,17 @@ import (
 	"strings"
 
 	"github.com/mallard/mallard/mlops/classifier"
-	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// clsJob is one execution of train_classifier or train_regressor. It
-// follows train_recommender's job (read, check, Begin, stream, result)
-// until the models share one training lifecycle.
+// clsJob is one execution of train_classifier or train_regressor: its
+// checked arguments and the source's columns it reads.
 type clsJob struct {
 	c    *call
 	spec *clsSpec
 	src  *source
 	cols clsColumns
-	// reserved gives back the memory the execution reserved in the
-	// server's budget; nil when none.
-	reserved func()
 }
 
 // clsData are a source's rows as read: the features, the target (labels
@@ -44,13 +40,26 @@ const (
 	partTest       = "test"
 )
 
-func (j *clsJob) start(ctx context.Context) (r *run, err error) {
-	defer func() {
-		if r == nil {
-			j.release()
-		}
-	}()
-	d, err := j.read(ctx)
+// clsRun is one execution as the training lifecycle's model (see
+// training.Model): the rows read and split. fit holds the training rows
+// first, then the validation rows (isVal); test the test part.
+type clsRun struct {
+	*clsJob
+	all       clsData
+	fit, test clsData
+	isVal     []bool
+	trainRows int
+}
+
+// start starts an execution through the lifecycle.
+func (j *clsJob) start(ctx context.Context) (*run, error) {
+	return trainRun(ctx, trainingJob(j.c, j.spec.fn, nil), j.readRun)
+}
+
+// readRun reads the source, reserving its memory, splits the rows and
+// refuses a classifier with one class among the training rows.
+func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Model, error) {
+	d, err := j.read(ctx, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -62,78 +71,83 @@ func (j *clsJob) start(ctx context.Context) (r *run, err error) {
 		return nil, err
 	}
 	fitRows := append(slices.Clone(train), val...)
-	isVal := make([]bool, len(fitRows))
-	for i := len(train); i < len(isVal); i++ {
-		isVal[i] = true
+	r := &clsRun{clsJob: j, all: d, isVal: make([]bool, len(fitRows)), trainRows: len(train),
+		fit:  clsData{table: subset(d.table, fitRows), labels: pick(d.labels, fitRows), values: pick(d.values, fitRows)},
+		test: clsData{table: subset(d.table, test), labels: pick(d.labels, test), values: pick(d.values, test)}}
+	for i := len(train); i < len(fitRows); i++ {
+		r.isVal[i] = true
 	}
-	fit := clsData{table: subset(d.table, fitRows), labels: pick(d.labels, fitRows), values: pick(d.values, fitRows)}
-	held := clsData{table: subset(d.table, test), labels: pick(d.labels, test), values: pick(d.values, test)}
-	spec := registry.Spec{Kind: j.spec.kind, Name: j.spec.name, Params: j.params(), Source: j.src.text,
-		Fingerprint: clsFingerprint(d, j.cols), Rows: int64(len(d.labels) + len(d.values)), Epochs: j.spec.opts.Epochs,
-		CheckpointEvery: j.spec.checkpoint, Deploy: j.spec.deploy, Session: j.c.caller.ID()}
-	tr, err := j.c.reg.Begin(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	return stream(j.c, j.spec.fn, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
-		defer j.release()
-		return j.train(ctx, tr, fit, isVal, held, len(train), emit)
-	}), nil
+	return r, nil
 }
 
-// train fits the model, recording and emitting each epoch, and measures
-// it and its baseline on the test rows.
-func (j *clsJob) train(ctx context.Context, tr *registry.Training, fit clsData, isVal []bool, test clsData, trainRows int,
-	emit func(row ...any) error) (*registry.Result, error) {
+// Spec describes the run for mlops.training_runs and mlops.models.
+func (r *clsRun) Spec() training.Spec {
+	return training.Spec{Kind: r.spec.kind, Name: r.spec.name, Params: r.params(), Source: r.src.text,
+		Rows: int64(len(r.all.labels) + len(r.all.values)), Epochs: r.spec.opts.Epochs,
+		CheckpointEvery: r.spec.checkpoint, Deploy: r.spec.deploy, Session: r.c.caller.ID()}
+}
+
+// Fingerprint identifies the rows and their split.
+func (r *clsRun) Fingerprint() string { return clsFingerprint(r.all, r.cols) }
+
+// Diverged hints at the learning rate.
+func (r *clsRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
+	return err.WithHint("Lower lr (it is %g).", r.spec.opts.LR)
+}
+
+// Train fits the model, handing each epoch to the lifecycle, and measures
+// it and its baselines on the test rows.
+func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
 	var bestVal *float64
-	target := classifier.Target{Labels: fit.labels, Values: fit.values}
-	model, err := classifier.Fit(ctx, j.spec.opts, fit.table, target, isVal, func(e classifier.Epoch) error {
-		metric, name := e.ValAccuracy, "val_accuracy"
-		if j.spec.regression {
-			metric, name = e.ValRMSE, "val_rmse"
-		}
-		if err := diverged(j.spec.fn, "train_loss", e.TrainLoss, e.Epoch); err != nil {
-			return err.WithHint("Lower lr (it is %g).", j.spec.opts.LR)
-		}
-		selection := e.ValLoss
-		if selection != selection { // no validation rows
-			selection = e.TrainLoss
-		}
-		l := registry.Losses{Epoch: e.Epoch, Train: e.TrainLoss, Test: e.ValLoss, Selection: selection,
-			ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000, Extra: map[string]any{name: nullIfNaN(metric)}}
-		best, err := tr.Record(l, func() ([]byte, error) { return j.artifact(e.Snapshot(), e.Epoch) })
-		if err != nil {
+	target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
+	model, err := classifier.Fit(ctx, r.spec.opts, r.fit.table, target, r.isVal, func(e classifier.Epoch) error {
+		ep := r.epoch(e)
+		if err := run.Epoch(ep); err != nil {
 			return err
 		}
-		if best && e.ValLoss == e.ValLoss {
+		if e.ValLoss == e.ValLoss && (bestVal == nil || e.ValLoss < *bestVal) {
 			v := e.ValLoss
 			bestVal = &v
 		}
-		j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d train_loss %.4f val_loss %.4f %s %.4f", j.spec.fn, tr.Ref(),
-			e.Epoch, e.TrainLoss, e.ValLoss, name, metric))
-		return emit(int64(e.Epoch), e.TrainLoss, nullIfNaN(e.ValLoss), nullIfNaN(metric), best, float64(e.Elapsed.Microseconds())/1000)
+		return nil
 	})
 	if err != nil {
-		return nil, j.fitError(err)
+		return nil, r.fitError(err)
 	}
-	return j.result(ctx, model, fit, isVal, trainRows, test, bestVal)
+	return r.result(ctx, model, r.fit, r.isVal, r.trainRows, r.test, bestVal)
+}
+
+// epoch is e as the lifecycle takes it: the validation loss as the test
+// loss and the selection loss (the training loss without validation
+// rows), the validation accuracy or RMSE besides.
+func (r *clsRun) epoch(e classifier.Epoch) training.Epoch {
+	metric, name := e.ValAccuracy, "val_accuracy"
+	if r.spec.regression {
+		metric, name = e.ValRMSE, "val_rmse"
+	}
+	selection := e.ValLoss
+	if selection != selection { // no validation rows
+		selection = e.TrainLoss
+	}
+	elapsed := float64(e.Elapsed.Microseconds()) / 1000
+	return training.Epoch{
+		Losses: training.Losses{Epoch: e.Epoch, Train: e.TrainLoss, Test: e.ValLoss, Selection: selection, ElapsedMS: elapsed,
+			Extra: map[string]any{name: nullIfNaN(metric)}},
+		Measure:  "train_loss",
+		Metrics:  []any{e.TrainLoss, nullIfNaN(e.ValLoss), nullIfNaN(metric)},
+		Notice:   fmt.Sprintf("train_loss %.4f val_loss %.4f %s %.4f", e.TrainLoss, e.ValLoss, name, metric),
+		Snapshot: func() ([]byte, error) { return r.artifact(e.Snapshot(), e.Epoch) },
+	}
 }
 
 // fitError words an error of the numeric core as the function's; errors
-// that already carry a SQLSTATE (a cancel, a divergence) pass as they are.
+// that already carry a SQLSTATE (a cancel, a divergence) and a context's
+// end pass as they are.
 func (j *clsJob) fitError(err error) error {
 	if sqlstate.CodeOf(err) != "" || ctxErr(err) {
 		return err
 	}
 	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", j.spec.fn, err)
-}
-
-// release gives back what the execution reserved.
-func (j *clsJob) release() {
-	if j.reserved != nil {
-		j.reserved()
-		j.reserved = nil
-	}
 }
 
 // split assigns the rows to training, validation and test: by the split

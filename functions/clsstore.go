@@ -9,7 +9,7 @@ import (
 	"fmt"
 
 	"github.com/mallard/mallard/mlops/classifier"
-	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/training"
 )
 
 // clsArtifact is what the registry stores for a classifier or regressor
@@ -75,7 +75,7 @@ const (
 // (the training rows' class shares, or mean) on the test rows, and
 // stores the model.
 func (j *clsJob) result(ctx context.Context, model *classifier.Model, fit clsData, isVal []bool, trainRows int,
-	test clsData, bestVal *float64) (*registry.Result, error) {
+	test clsData, bestVal *float64) (*training.Result, error) {
 	data, err := j.artifact(model, j.spec.opts.Epochs)
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func (j *clsJob) result(ctx context.Context, model *classifier.Model, fit clsDat
 	case bestVal != nil:
 		testLoss = *bestVal
 	}
-	return &registry.Result{Artifact: data, Epoch: j.spec.opts.Epochs, Metrics: metrics, TestLoss: testLoss, ValLoss: bestVal}, nil
+	return &training.Result{Artifact: data, Epoch: j.spec.opts.Epochs, Metrics: metrics, TestLoss: testLoss, ValLoss: bestVal}, nil
 }
 
 // measure is method's figures on the test rows.

@@ -10,18 +10,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
-	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -50,6 +48,9 @@ type gatJob struct {
 	from            *gatArtifact
 	fromRef         mlops.Ref
 	fromFingerprint string
+
+	// across launches the run across MPI ranks; nil trains in this process.
+	across *mpiLaunch
 
 	// phases is where the statement's time outside the epochs went, for
 	// its closing NOTICE.
@@ -88,22 +89,6 @@ func (p *gatPhases) String() string {
 func (p *gatPhases) storing(now time.Time) string {
 	return fmt.Sprintf("outside the epochs: storing %.2fs (artifact %.2f MB); after the last epoch %.2fs in all",
 		now.Sub(p.computed).Seconds(), float64(p.stored)/1e6, now.Sub(p.lastEpoch).Seconds())
-}
-
-// noticeStoring makes r send, when it ends with its result stored, the
-// NOTICE of gatPhases.storing: stream stores the result after train
-// returns and hands fill the end once it has.
-func (j *gatJob) noticeStoring(r *run, ref mlops.Ref) *run {
-	fill, noticed := r.fill, false
-	r.fill = func(chunk duckdb.DataChunk) (int, error) {
-		n, err := fill(chunk)
-		if n == 0 && err == nil && !noticed && !j.phases.computed.IsZero() {
-			noticed = true
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: %s", ref, j.phases.storing(time.Now())))
-		}
-		return n, err
-	}
-	return r
 }
 
 // timed runs do and adds its duration to d.
@@ -155,128 +140,19 @@ func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 	return link, nil
 }
 
-// read reserves the training data's memory (release frees it; a run that
-// starts keeps it until it ends), reads the source's matrix and time rows,
-// and checks that there are enough rows for the window.
-func (j *gatJob) read(ctx context.Context) (series.Matrix, func(), error) {
-	release, err := j.reserve(ctx)
-	if err != nil {
-		return series.Matrix{}, nil, err
-	}
-	m, err := j.w.matrix(ctx, j.c, trainGATName)
-	if err == nil {
-		j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c)
-	}
-	if err == nil && m.T < minRows(j.cfg.Span()) {
-		err = sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
-			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
-	}
-	if err != nil {
-		release()
-		return series.Matrix{}, nil, err
-	}
-	return m, release, nil
-}
-
-func (j *gatJob) start(ctx context.Context) (r *run, err error) {
-	began := time.Now()
-	m, release, err := j.read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if r == nil {
-			release()
-		}
-	}()
-	j.phases.read = time.Since(began)
-	began = time.Now()
-	fpDone := make(chan string, 1)
-	go func() { fpDone <- dataFingerprint(j.w.entityNames(), m) }() // beside the season's detection
-	j.noticeNeighbors(m)
-	err = j.resolveSeason(m)
-	if err == nil {
-		err = j.resolveHorizon(m, false)
-	}
-	fp := <-fpDone
-	if err != nil {
-		return nil, err
-	}
-	j.lastTimes = lastTwo(j.timeRows)
-	var from gat.Start
-	if j.from != nil {
-		if err := j.checkResume(fp); err != nil {
-			return nil, err
-		}
-		from = gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
-	}
-	spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: fp, Rows: int64(m.T),
-		Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy,
-		Session: j.c.caller.ID()}
-	if j.from != nil {
-		spec.ResumedFrom = j.fromRef.String()
-	}
-	tr, err := j.c.reg.Begin(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	j.phases.prepare = time.Since(began)
-	return j.noticeStoring(stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
-		defer release()
-		last := from.Epoch
-		model, err := gat.TrainFrom(ctx, j.cfg, m, from, func(e gat.Epoch) error {
-			last, j.phases.setup = e.Epoch, e.Setup
-			if err := j.record(tr, m, &e); err != nil {
-				return err
-			}
-			var val any
-			note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.Ref(), e.Epoch, e.TrainMSE, e.TestMSE)
-			if !math.IsNaN(e.ValMSE) {
-				val = e.ValMSE
-				note += fmt.Sprintf(" %s %.6g", valLabel(j.cfg.Horizon), e.ValMSE)
-			}
-			j.c.caller.Notice(note)
-			err := emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, e.Best, float64(e.Elapsed.Microseconds())/1000)
-			j.phases.lastEpoch = time.Now()
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		if a := model.Anchor; a != nil {
-			j.c.caller.Notice(anchorNotice(tr.Ref(), a, j.cfg.Highway))
-		}
-		if j.cfg.ValidationFraction > 0 {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE%s (epoch %d is the network training started from)",
-				tr.Ref(), model.Kept, horizonText(j.cfg.Horizon), from.Epoch))
-		}
-		if j.compareGraph && j.from == nil {
-			if model, err = j.trainTwin(ctx, tr.Ref(), m, model); err != nil {
-				return nil, err
-			}
-		}
-		res, err := j.result(m, model, last)
-		if err == nil {
-			j.c.caller.Notice(fmt.Sprintf("train_gat %s: outside the epochs: %v; storing follows", tr.Ref(), &j.phases))
-			j.phases.computed, j.phases.stored = time.Now(), len(res.Artifact)
-		}
-		return res, err
-	}), tr.Ref()), nil
-}
-
 // reserve takes the memory of the run's training data from the server's
-// budget before the source is read (see gatTrainingBytes); release gives
-// it back when the run ends, and is called once training returns.
-func (j *gatJob) reserve(ctx context.Context) (release func(), err error) {
+// budget before the source is read (see gatTrainingBytes), until the run
+// ends.
+func (j *gatJob) reserve(ctx context.Context, mem *training.Memory) error {
 	rows, err := countRows(ctx, j.c, j.w.src)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	n := len(j.w.entities)
 	if err := checkCompleteGraph(j.cfg.Neighbors, n); err != nil {
-		return nil, err
+		return err
 	}
-	return j.c.db.Budget().Reserve(ctx, gatTrainingBytes(j.cfg, rows, n),
+	return mem.Reserve(ctx, gatTrainingBytes(j.cfg, rows, n),
 		fmt.Sprintf("%s's training data (%d rows x %d entities)", trainGATName, rows, n))
 }
 
@@ -333,54 +209,10 @@ func countRows(ctx context.Context, c *call, src *source) (int64, error) {
 	return n, src.wrap(rd.Err())
 }
 
-// checkResume checks that a resumed run trains on the entities, and unless
-// allowed the data, that its checkpoint was trained on.
-func (j *gatJob) checkResume(fp string) error {
-	if !slices.Equal(j.from.Entities, j.w.entityNames()) {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the source's entity columns differ from those %s was trained on",
-			trainGATName, j.fromRef).WithDetail("It was trained on %s; the source has %s.",
-			strings.Join(j.from.Entities, ", "), strings.Join(j.w.entityNames(), ", "))
-	}
-	if fp != j.fromFingerprint && !j.allowDataChange {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the data differs from the data %s was trained on", trainGATName, j.fromRef).
-			WithDetail("Its fingerprint was %s; the source's is %s.", j.fromFingerprint, fp).
-			WithHint("allow_data_change := true resumes on the new data.")
-	}
-	return nil
-}
-
-// record commits an epoch to the registry, marks it best when its
-// selection MSE (validation, else test) is the lowest so far, and saves a
-// checkpoint when one is due (see registry.Training.Record).
-func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) error {
-	if err := diverged(trainGATName, "train_mse", e.TrainMSE, e.Epoch); err != nil {
-		if big := largest(m); big > unscaledAbove {
-			return err.WithDetail("The input looks unscaled: its values reach %.6g in magnitude.", big).
-				WithHint("Rescale it first, SELECT * FROM rescale(source, save_as := 'name'), and train on that with scaler := 'name'; or lower lr (it is %g).", j.cfg.LR)
-		}
-		return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", j.cfg.LR)
-	}
-	selection, extra := e.TestMSE, any(nil)
-	if !math.IsNaN(e.ValMSE) {
-		selection, extra = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}
-	}
-	var checkpoint time.Time // when the checkpoint, if one is due, began
-	best, err := tr.Record(registry.Losses{Epoch: e.Epoch, Train: e.TrainMSE, Test: e.TestMSE, Selection: selection,
-		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000, Extra: extra}, func() ([]byte, error) {
-		checkpoint = time.Now()
-		return j.artifact(m, e.Snapshot(), e.Epoch, false)
-	})
-	if !checkpoint.IsZero() {
-		j.phases.checkpoints += time.Since(checkpoint)
-	}
-	e.Best = best
-	return err
-}
-
 // result scores the trained model against the baselines, computes and
 // encodes its report, and encodes the model, the three at the same time:
 // each reads the model and m and writes only its own result.
-func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry.Result, error) {
+func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*training.Result, error) {
 	var (
 		metrics []gat.Metrics
 		skipped []error
@@ -419,7 +251,7 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry
 	for _, s := range skipped {
 		j.c.caller.Notice(fmt.Sprintf("train_gat: baseline left out: %v", s))
 	}
-	return &registry.Result{Artifact: data, Epoch: epoch, Metrics: metrics, TestLoss: metrics[0].TestMSE, ValLoss: metrics[0].ValMSE,
+	return &training.Result{Artifact: data, Epoch: epoch, Metrics: metrics, TestLoss: metrics[0].TestMSE, ValLoss: metrics[0].ValMSE,
 		Report: report}, nil
 }
 

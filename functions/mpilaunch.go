@@ -347,22 +347,20 @@ func (t *tailBuffer) String() string {
 // maxRanks is the most ranks a run may ask for.
 const maxRanks = 4096
 
-// rankCheckpoint returns rank 0's checkpoint of epoch from the job
-// directory dir (job.CheckpointFileOf), removing the file, where the
-// registry's rule (see registry.Training.Record) makes one due: every
-// `every` epochs, or with every 0 at an epoch best in the registry; never
-// at the last epoch, whose model the run stores at once. It is nil where
-// none is due, or rank 0 wrote none (it saw no new lowest loss where the
-// registry did).
-func rankCheckpoint(dir string, epoch, every, last int, best bool) []byte {
-	path := filepath.Join(dir, job.CheckpointFileOf(epoch))
-	data, err := os.ReadFile(path)
+// readRankCheckpoint returns rank 0's checkpoint of epoch from the job
+// directory dir (job.CheckpointFileOf); nil where rank 0 wrote none (it
+// saw no new lowest loss where the registry did). The run asks for it
+// only where the lifecycle's rule (see mlops.CheckpointDue) makes one due.
+func readRankCheckpoint(dir string, epoch int) []byte {
+	data, err := os.ReadFile(filepath.Join(dir, job.CheckpointFileOf(epoch)))
 	if err != nil {
 		return nil
 	}
-	os.Remove(path)
-	if due := every == 0 && best || every > 0 && epoch%every == 0; !due || epoch == last {
-		return nil
-	}
 	return data
+}
+
+// removeRankCheckpoint removes rank 0's checkpoint of epoch, read or not,
+// once the epoch is recorded: the job directory keeps none for long.
+func removeRankCheckpoint(dir string, epoch int) {
+	os.Remove(filepath.Join(dir, job.CheckpointFileOf(epoch)))
 }

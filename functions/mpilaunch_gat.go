@@ -6,13 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
-	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/job"
-	"github.com/mallard/mallard/mlops/registry"
-	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -36,143 +33,67 @@ func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
 	return l, nil
 }
 
-// startAcross is start for a run across the ranks of l: it reads the
-// source and records the run as start does, then has the ranks train on
-// the matrix it read (exported to the job directory), from the checkpoint
-// resume names if any, records rank 0's epochs and checkpoints, sends the
-// epochs as NOTICEs and rows as a local run does, and scores and stores
-// rank 0's model as a local run's.
-func (j *gatJob) startAcross(l *mpiLaunch) func(ctx context.Context) (*run, error) {
-	return func(ctx context.Context) (r *run, err error) {
-		m, release, err := j.read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer func() {
-			if r == nil {
-				release()
-			}
-		}()
-		j.noticeNeighbors(m)
-		if err := j.resolveSeason(m); err != nil {
-			return nil, err
-		}
-		if err := j.resolveHorizon(m, true); err != nil {
-			return nil, err
-		}
-		j.lastTimes = lastTwo(j.timeRows)
-		fp := dataFingerprint(j.w.entityNames(), m)
-		if j.from != nil {
-			if err := j.checkResume(fp); err != nil {
-				return nil, err
-			}
-		}
-		spec := registry.Spec{Kind: "gat", Name: j.name, Params: j.cfg, Source: j.w.src.text, Fingerprint: fp,
-			Rows: int64(m.T), Entities: int64(m.N), Scaler: j.scaler, Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery,
-			Deploy: j.deploy, Session: j.c.caller.ID()}
-		if j.from != nil {
-			spec.ResumedFrom = j.fromRef.String()
-		}
-		tr, err := j.c.reg.Begin(ctx, spec)
-		if err != nil {
-			return nil, err
-		}
-		return stream(j.c, trainGATName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
-			defer release()
-			return j.trainAcross(ctx, l, tr, m, emit)
-		}), nil
-	}
-}
-
-func (j *gatJob) trainAcross(ctx context.Context, l *mpiLaunch, tr *registry.Training, m series.Matrix,
-	emit func(row ...any) error) (*registry.Result, error) {
-	hyper := j.cfg
+// trainAcross has the ranks of r.across train on the matrix r read
+// (exported to the job directory), from start, hands rank 0's epochs and
+// checkpoints to the run as a local run's, and returns rank 0's model and
+// the last epoch trained.
+func (r *gatRun) trainAcross(ctx context.Context, run *training.Run, start gat.Start) (*gat.Model, int, error) {
+	l, last := r.across, start.Epoch
+	hyper := r.cfg
 	hyper.Workers /= l.ranks
 	raw, err := json.Marshal(hyper)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: j.cfg.Seed, Workers: hyper.Workers, GAT: raw,
-		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true,
+	spec := job.Spec{Kind: job.KindGAT, Time: []string{"t"}, Seed: r.cfg.Seed, Workers: hyper.Workers, GAT: raw,
+		CheckpointEvery: r.checkpointEvery, CheckpointBest: r.checkpointEvery == 0, CheckpointFiles: true,
 		Shard: job.ShardFile, Start: job.GATStartFile}
-	last, start := 0, gat.Start{}
-	if j.from != nil {
-		last, start = j.from.Epoch, gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
-	}
-	start, pre, err := gat.Prepare(j.cfg, m, start) // what reads every row, which the ranks do not
+	start, pre, err := gat.Prepare(r.cfg, r.m, start) // what reads every row, which the ranks do not
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", trainGATName, err)
+		return nil, 0, fmt.Errorf("%s: %w", trainGATName, err)
 	}
 	export := func(ctx context.Context, dir string) error {
-		if err := job.WriteGATShards(ctx, dir, j.cfg, m, start, pre, l.ranks); err != nil {
+		if err := job.WriteGATShards(ctx, dir, r.cfg, r.m, start, pre, l.ranks); err != nil {
 			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainGATName, l.jobDir, err)
 		}
 		return nil
 	}
 	data, err := l.run(ctx, spec, export, func(dir string, p job.Progress) error {
-		e := gat.Epoch{Epoch: p.Epoch, TrainMSE: metricOf(p, "train_mse"), TestMSE: metricOf(p, "test_mse"), ValMSE: metricOf(p, "val_mse"),
-			Elapsed: time.Duration(p.ElapsedMS) * time.Millisecond}
+		e := gat.Epoch{Epoch: p.Epoch, TrainMSE: metricOf(p, "train_mse"), TestMSE: metricOf(p, "test_mse"), ValMSE: metricOf(p, "val_mse")}
 		last = e.Epoch
-		if err := diverged(trainGATName, "train_mse", e.TrainMSE, e.Epoch); err != nil {
-			return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", j.cfg.LR)
-		}
-		selection, extra := e.TestMSE, any(nil)
-		var val any
-		note := fmt.Sprintf("train_gat %s: epoch %d train_mse %.6g test_mse %.6g", tr.Ref(), e.Epoch, e.TrainMSE, e.TestMSE)
-		if !math.IsNaN(e.ValMSE) {
-			selection, extra, val = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}, e.ValMSE
-			note += fmt.Sprintf(" val_mse %.6g", e.ValMSE)
-		}
-		best, err := tr.Epoch(e.Epoch, e.TrainMSE, e.TestMSE, selection, float64(p.ElapsedMS), extra)
-		if err != nil {
-			return err
-		}
-		if err := j.checkpointAcross(tr, m, dir, e.Epoch, best); err != nil {
-			return err
-		}
-		j.c.caller.Notice(fmt.Sprintf("%s; %d ranks", note, l.ranks))
-		return emit(int64(e.Epoch), e.TrainMSE, e.TestMSE, val, best, float64(p.ElapsedMS))
+		defer removeRankCheckpoint(dir, e.Epoch)
+		return run.Epoch(r.epoch(e, float64(p.ElapsedMS), fmt.Sprintf("; %d ranks", l.ranks), func() ([]byte, error) {
+			return r.rankCheckpoint(dir, e.Epoch)
+		}))
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	a, err := gat.UnmarshalStart(data)
 	if err != nil {
-		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's artifact: %v", trainGATName, err)
+		return nil, 0, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's artifact: %v", trainGATName, err)
 	}
-	if a.Model.Entities != m.N {
-		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained on %d entities, this server read %d", trainGATName, a.Model.Entities, m.N)
+	if a.Model.Entities != r.m.N {
+		return nil, 0, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained on %d entities, this server read %d", trainGATName, a.Model.Entities, r.m.N)
 	}
-	model := a.Model
-	if an := model.Anchor; an != nil {
-		j.c.caller.Notice(anchorNotice(tr.Ref(), an, j.cfg.Highway))
-	}
-	if j.cfg.ValidationFraction > 0 {
-		j.c.caller.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE (epoch %d is the network training started from)",
-			tr.Ref(), model.Kept, 0))
-	}
-	return j.result(m, model, last)
+	return a.Model, last, nil
 }
 
-// checkpointAcross stores rank 0's checkpoint of epoch as the version's,
-// when the registry's rule (see registry.Training.Record) makes one due:
-// rank 0 writes it, by the same rule, as its own file before the epoch's
-// progress line (job.Spec.CheckpointFiles), which is removed once read.
-func (j *gatJob) checkpointAcross(tr *registry.Training, m series.Matrix, dir string, epoch int, best bool) error {
-	data := rankCheckpoint(dir, epoch, j.checkpointEvery, j.cfg.Epochs, best)
+// rankCheckpoint is rank 0's checkpoint of epoch as the version's
+// artifact: rank 0 writes one by the lifecycle's rule (see
+// mlops.CheckpointDue) before the epoch's progress line
+// (job.Spec.CheckpointFiles); nil where it wrote none.
+func (r *gatRun) rankCheckpoint(dir string, epoch int) ([]byte, error) {
+	data := readRankCheckpoint(dir, epoch)
 	if data == nil {
-		return nil
+		return nil, nil
 	}
 	a, err := gat.UnmarshalStart(data)
 	if err != nil {
-		return sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainGATName, err)
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainGATName, err)
 	}
 	if a.Epoch != epoch {
-		return nil
+		return nil, nil
 	}
-	data, err = j.artifact(m, a.Model, epoch, false)
-	if err != nil {
-		return err
-	}
-	return tr.Checkpoint(epoch, data)
+	return r.artifact(r.m, a.Model, epoch, false)
 }

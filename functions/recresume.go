@@ -172,10 +172,10 @@ func (s *recStart) checkEpochs(epochs int) error {
 	return nil
 }
 
-// checkResume checks that a resumed run trains on the items its
-// checkpoint has a row of weights for, in the same order, and unless
-// allowed, on the data it was trained on, split alike.
-func (j *recJob) checkResume(train recommender.Ratings, fp string) error {
+// checkItems checks that a resumed run trains on the items its
+// checkpoint has a row of weights for, in the same order. (The lifecycle
+// checks the data's fingerprint; see training.Resume.)
+func (j *recJob) checkItems(train recommender.Ratings) error {
 	had, has := j.from.model.ItemIDs, train.ItemIDs
 	same := had != nil && has != nil && had.Len() == has.Len()
 	for k := 0; same && k < had.Len(); k++ {
@@ -186,12 +186,6 @@ func (j *recJob) checkResume(train recommender.Ratings, fp string) error {
 			trainRecommenderName, j.from.ref).WithDetail("It has weights for %d items; the ratings to train on have %d%s.",
 			j.from.model.Items, train.Items, firstItemDiff(had, has)).
 			WithHint("The network has a row of weights per item: resume on ratings of the same items, or train a new model.")
-	}
-	if fp != j.from.fingerprint && !j.allowDataChange {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the data differs from the data %s was trained on", trainRecommenderName, j.from.ref).
-			WithDetail("Its fingerprint was %s; the source's is %s. The fingerprint covers every rating and their split by test_fraction and seed.",
-				j.from.fingerprint, fp).
-			WithHint("allow_data_change := true resumes on the new data.")
 	}
 	return nil
 }
@@ -216,13 +210,4 @@ func (j *recJob) startPoint() recommender.Start {
 		return recommender.Start{}
 	}
 	return recommender.Start{Model: j.from.model, Epoch: j.from.epoch}
-}
-
-// resumedFrom is the version the run continues, as mlops.training_runs
-// records it: "" for a new run.
-func (j *recJob) resumedFrom() string {
-	if j.from == nil {
-		return ""
-	}
-	return j.from.ref.String()
 }

@@ -10,14 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/recommender"
-	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -97,9 +95,6 @@ type recJob struct {
 	// from is the version a resumed run continues; nil for a new run.
 	from            *recStart
 	allowDataChange bool
-	// reserved gives back the memory this execution reserved in the
-	// server's budget (the ratings, then the item tables); nil when none.
-	reserved []func()
 }
 
 // recColumns are the source's user, item and rating columns, and whether
@@ -190,10 +185,7 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	} else if from != nil {
 		job.cols.ItemNames = from.itemNames
 	}
-	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_rmse", T: doubleType()},
-		{Name: "test_rmse", T: doubleType()}, {Name: "recall_at_10", T: doubleType()}, {Name: "ndcg_at_10", T: doubleType()},
-		{Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
-	return &table{cols: cols, open: job.start}, nil
+	return &table{cols: epochColumns("train_rmse", "test_rmse", "recall_at_10", "ndcg_at_10"), open: job.start}, nil
 }
 
 // ratingColumns finds the user, item and rating columns: ids of an integer
@@ -253,7 +245,7 @@ func idType(isText bool) string {
 // ORDER BY, which would make DuckDB hold a sorted copy of every rating; the
 // rows are formed in Go (see recommender.Builder), numbered by id, so the
 // result does not depend on the order DuckDB returns them in.
-func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
+func (j *recJob) ratings(ctx context.Context, mem *training.Memory) (recommender.Ratings, error) {
 	u, i, r := ident(j.cols.User), ident(j.cols.Item), "1"
 	if !j.cols.Implicit {
 		r = ident(j.cols.Rating)
@@ -272,7 +264,7 @@ func (j *recJob) ratings(ctx context.Context) (recommender.Ratings, error) {
 	if n == 0 {
 		return recommender.Ratings{}, sqlstate.New(sqlstate.DataException, "%s: source %s has no ratings", trainRecommenderName, quote(j.src.text))
 	}
-	if err := j.reserve(ctx, recommender.RatingsBytes(n), fmt.Sprintf("%s's ratings (%d)", trainRecommenderName, n)); err != nil {
+	if err := mem.Reserve(ctx, recommender.RatingsBytes(n), fmt.Sprintf("%s's ratings (%d)", trainRecommenderName, n)); err != nil {
 		return recommender.Ratings{}, err
 	}
 	query := fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s",
@@ -390,128 +382,13 @@ func idColumn(arr arrow.Array) func(int) *recommender.ID {
 	}
 }
 
-// reserve takes n bytes of the server's memory budget for what until the
-// execution ends (see release).
-func (j *recJob) reserve(ctx context.Context, n int64, what string) error {
-	release, err := j.c.db.Budget().Reserve(ctx, n, what)
-	if err == nil {
-		j.reserved = append(j.reserved, release)
-	}
-	return err
-}
-
-// release gives back what the execution reserved.
-func (j *recJob) release() {
-	for _, r := range j.reserved {
-		r()
-	}
-	j.reserved = nil
-}
-
-func (j *recJob) start(ctx context.Context) (r *run, err error) {
-	defer func() {
-		if r == nil {
-			j.release()
-		}
-	}()
-	all, err := j.ratings(ctx)
-	if err != nil {
-		return nil, err
-	}
-	train, test := recommender.Split(all, j.testFraction, j.cfg.Seed)
-	all = recommender.Ratings{}
-	// Reading left garbage the size of the ratings twice over (the triples
-	// and the unsplit rows); return it before training, not at the next
-	// collection, which would let the heap double first.
-	debug.FreeOSMemory()
-	if train.Len() == 0 || test.Len() == 0 {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: test_fraction := %g of %d ratings leaves %d to train on and %d to test",
-			trainRecommenderName, j.testFraction, train.Len()+test.Len(), train.Len(), test.Len()).
-			WithHint("Training needs at least one rating on each side.")
-	}
-	j.cfg = j.cfg.ForItems(train.Items) // negatives chosen by the items, as recorded
-	if err := j.reserve(ctx, recommender.TablesBytes(j.cfg, train.Items), fmt.Sprintf("%s's item tables and optimiser state (%d items, hidden %v, %s)",
-		trainRecommenderName, train.Items, j.cfg.Hidden, j.cfg.Optimizer)); err != nil {
-		return nil, err
-	}
-	fp := ratingsFingerprint(train, test)
-	if j.from != nil {
-		if err := j.checkResume(train, fp); err != nil {
-			return nil, err
-		}
-	}
-	spec := registry.Spec{Kind: recommenderKind, Name: j.name, Params: j.params(), Source: j.src.text,
-		Fingerprint: fp, Rows: int64(train.Len() + test.Len()), Entities: int64(train.Users),
-		Epochs: j.cfg.Epochs, CheckpointEvery: j.checkpointEvery, Deploy: j.deploy, Session: j.c.caller.ID(),
-		ResumedFrom: j.resumedFrom()}
-	tr, err := j.c.reg.Begin(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	if j.mpi != nil {
-		return stream(j.c, trainRecommenderName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
-			defer j.release()
-			return j.trainMPI(ctx, tr, train, test, emit)
-		}), nil
-	}
-	return stream(j.c, trainRecommenderName, tr, func(ctx context.Context, emit func(row ...any) error) (*registry.Result, error) {
-		defer j.release()
-		fit := train // the users held out for evaluate's protocol 'users' never train
-		if h := j.cfg.HoldOutUsers; h > 0 {
-			fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, j.cfg.Seed))
-		}
-		model, err := recommender.TrainFrom(ctx, j.cfg, fit, test, j.startPoint(), func(e recommender.Epoch) error {
-			best, err := j.record(tr, train, test, &e)
-			if err != nil {
-				return err
-			}
-			j.c.caller.Notice(fmt.Sprintf("%s %s: epoch %d %s recall_at_10 %.4f ndcg_at_10 %.4f%s",
-				trainRecommenderName, tr.Ref(), e.Epoch, j.losses(&e), e.RecallAt10, e.NDCGAt10, workerTimes(e.Workers)))
-			return emit(int64(e.Epoch), nullIfNaN(e.TrainRMSE), nullIfNaN(e.TestRMSE), nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10),
-				best, float64(e.Elapsed.Microseconds())/1000)
-		})
-		if err != nil {
-			return nil, err
-		}
-		debug.FreeOSMemory() // the trainer's tables and moments, before the artifact is encoded
-		return j.result(ctx, model, train, test)
-	}), nil
-}
-
 // params are the run's hyperparameters as recorded.
 func (j *recJob) params() recParams {
 	return recParams{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String(), j.ranks()}
 }
 
-// record commits an epoch to the registry, reports whether its test loss
-// (see registryLosses) is the lowest so far, and saves a checkpoint when one is
-// due (see registry.Training.Record).
-func (j *recJob) record(tr *registry.Training, train, test recommender.Ratings, e *recommender.Epoch) (bool, error) {
-	l, err := j.registryLosses(e)
-	if err != nil {
-		return false, err
-	}
-	return tr.Record(l, func() ([]byte, error) { return j.artifact(e.Snapshot(), train, test, e.Epoch) })
-}
-
-// registryLosses are an epoch's figures as the registry records them: the test
-// RMSE as the test loss, or for the ranking objectives 1 − NDCG@10, the
-// ranking metrics besides; an error where training diverged.
-func (j *recJob) registryLosses(e *recommender.Epoch) (registry.Losses, error) {
-	trainLoss, testLoss, name := e.TrainRMSE, recommender.SelectionLoss(j.cfg.Objective, *e), "train_rmse"
-	if recommender.IsRanking(j.cfg.Objective) {
-		trainLoss, name = e.TrainLoss, "train_loss"
-	}
-	if err := diverged(trainRecommenderName, name, trainLoss, e.Epoch); err != nil {
-		return registry.Losses{}, err.WithHint("Lower lr (it is %g).", j.cfg.LR)
-	}
-	return registry.Losses{Epoch: e.Epoch, Train: trainLoss, Test: testLoss, Selection: testLoss,
-		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000,
-		Extra:     map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}}, nil
-}
-
 // result measures the trained model against the baselines and stores it.
-func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*registry.Result, error) {
+func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*training.Result, error) {
 	metrics, err := recommender.Evaluate(ctx, model, train, test, evaluateUsers)
 	if err != nil {
 		return nil, err
@@ -530,7 +407,7 @@ func (j *recJob) result(ctx context.Context, model *recommender.Model, train, te
 		// loss, which deployment compares, is 1 − NDCG@10.
 		stored[0].RMSE, testLoss = nil, 1-metrics[0].NDCGAt10
 	}
-	return &registry.Result{Artifact: data, Epoch: j.cfg.Epochs, Metrics: stored, TestLoss: testLoss, Report: newRecReport(train, test)}, nil
+	return &training.Result{Artifact: data, Epoch: j.cfg.Epochs, Metrics: stored, TestLoss: testLoss, Report: newRecReport(train, test)}, nil
 }
 
 // recReport is what the dashboard shows of a recommender version besides

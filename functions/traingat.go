@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
@@ -212,6 +211,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	job.across = across
 	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
 	if err != nil {
 		return nil, err
@@ -223,13 +223,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	job.w = w
-	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
-		{Name: "test_mse", T: doubleType()}, {Name: "val_mse", T: doubleType()}, {Name: "best", T: boolType()},
-		{Name: "elapsed_ms", T: doubleType()}}
-	if across != nil {
-		return &table{cols: cols, open: job.startAcross(across)}, nil
-	}
-	return &table{cols: cols, open: job.start}, nil
+	return &table{cols: epochColumns("train_mse", "test_mse", "val_mse"), open: job.start}, nil
 }
 
 // resumeFrom sets the job up to continue the version resume names (its

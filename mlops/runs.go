@@ -113,3 +113,12 @@ func Checksum(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
+
+// CheckpointDue is the rule by which a run stores a checkpoint after
+// epoch: every `every` epochs when every is above 0, else at every epoch
+// whose selection loss is the lowest so far (best); never at epoch last,
+// the final one, whose model the run stores as its result at once.
+func CheckpointDue(every, epoch, last int, best bool) bool {
+	due := every == 0 && best || every > 0 && epoch%every == 0
+	return due && epoch != last
+}

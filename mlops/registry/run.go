@@ -178,9 +178,7 @@ func (t *Training) Record(l Losses, snapshot func() ([]byte, error)) (best bool,
 	if best, err = t.Epoch(l.Epoch, l.Train, l.Test, l.Selection, l.ElapsedMS, l.Extra); err != nil {
 		return false, err
 	}
-	every := t.spec.CheckpointEvery
-	due := every == 0 && best || every > 0 && l.Epoch%every == 0
-	if !due || l.Epoch == t.spec.Epochs {
+	if !mlops.CheckpointDue(t.spec.CheckpointEvery, l.Epoch, t.spec.Epochs, best) {
 		return best, nil
 	}
 	data, err := snapshot()

@@ -1,0 +1,183 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/mlops/training"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// gatRun is one execution of train_gat as the training lifecycle's model
+// (see training.Model): the job and the matrix it read. It trains in this
+// process, or across the job's MPI ranks.
+type gatRun struct {
+	*gatJob
+	m    series.Matrix
+	read time.Time // when the source was read: the prepare phase starts
+}
+
+// start starts an execution of train_gat through the lifecycle.
+func (j *gatJob) start(ctx context.Context) (*run, error) {
+	return trainRun(ctx, trainingJob(j.c, trainGATName, j.resume()), j.readRun)
+}
+
+// resume is the version a resumed run continues; nil for a new run.
+func (j *gatJob) resume() *training.Resume {
+	if j.from == nil {
+		return nil
+	}
+	return &training.Resume{From: j.fromRef, Fingerprint: j.fromFingerprint, AllowDataChange: j.allowDataChange}
+}
+
+// readRun reserves the training data's memory, reads the source's matrix
+// and time rows, and checks that there are enough rows for the window.
+func (j *gatJob) readRun(ctx context.Context, mem *training.Memory) (training.Model, error) {
+	began := time.Now()
+	if err := j.reserve(ctx, mem); err != nil {
+		return nil, err
+	}
+	m, err := j.w.matrix(ctx, j.c, trainGATName)
+	if err == nil {
+		j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c)
+	}
+	if err == nil && m.T < minRows(j.cfg.Span()) {
+		err = sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
+			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.phases = gatPhases{read: time.Since(began)}
+	return &gatRun{gatJob: j, m: m, read: time.Now()}, nil
+}
+
+// Fingerprint identifies the entities and every value read, in time order.
+func (r *gatRun) Fingerprint() string { return dataFingerprint(r.w.entityNames(), r.m) }
+
+// Prepare resolves the options that depend on the data (season, horizon)
+// and checks that a resumed run has its checkpoint's entities.
+func (r *gatRun) Prepare(context.Context) error {
+	r.noticeNeighbors(r.m)
+	if err := r.resolveSeason(r.m); err != nil {
+		return err
+	}
+	if err := r.resolveHorizon(r.m, r.across != nil); err != nil {
+		return err
+	}
+	r.lastTimes = lastTwo(r.timeRows)
+	if r.from != nil && !slices.Equal(r.from.Entities, r.w.entityNames()) {
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the source's entity columns differ from those %s was trained on",
+			trainGATName, r.fromRef).WithDetail("It was trained on %s; the source has %s.",
+			strings.Join(r.from.Entities, ", "), strings.Join(r.w.entityNames(), ", "))
+	}
+	return nil
+}
+
+// Spec describes the run for mlops.training_runs and mlops.models.
+func (r *gatRun) Spec() training.Spec {
+	return training.Spec{Kind: "gat", Name: r.name, Params: r.cfg, Source: r.w.src.text, Rows: int64(r.m.T),
+		Entities: int64(r.m.N), Scaler: r.scaler, Epochs: r.cfg.Epochs, CheckpointEvery: r.checkpointEvery, Deploy: r.deploy,
+		Session: r.c.caller.ID()}
+}
+
+// startPoint is where training begins: from scratch, or from the resumed
+// checkpoint after its epochs.
+func (j *gatJob) startPoint() gat.Start {
+	if j.from == nil {
+		return gat.Start{}
+	}
+	return gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
+}
+
+// Train trains the network in this process or across the ranks, then
+// computes the result the run stores.
+func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
+	r.phases.prepare = time.Since(r.read)
+	from := r.startPoint()
+	var model *gat.Model
+	var last int
+	var err error
+	if r.across != nil {
+		model, last, err = r.trainAcross(ctx, run, from)
+	} else {
+		model, last, err = r.trainHere(ctx, run, from)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a := model.Anchor; a != nil {
+		run.Notice(anchorNotice(run.Ref(), a, r.cfg.Highway))
+	}
+	if r.cfg.ValidationFraction > 0 {
+		run.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE%s (epoch %d is the network training started from)",
+			run.Ref(), model.Kept, horizonText(r.cfg.Horizon), from.Epoch))
+	}
+	if r.compareGraph && r.from == nil && r.across == nil {
+		if model, err = r.trainTwin(ctx, run.Ref(), r.m, model); err != nil {
+			return nil, err
+		}
+	}
+	r.phases.checkpoints = run.Checkpoints()
+	r.phases.lastEpoch = run.LastEpoch()
+	res, err := r.result(r.m, model, last)
+	if err == nil {
+		run.Notice(fmt.Sprintf("train_gat %s: outside the epochs: %v; storing follows", run.Ref(), &r.phases))
+		r.phases.computed, r.phases.stored = time.Now(), len(res.Artifact)
+	}
+	return res, err
+}
+
+// trainHere trains the network in this process, and returns it and the
+// last epoch trained.
+func (r *gatRun) trainHere(ctx context.Context, run *training.Run, from gat.Start) (*gat.Model, int, error) {
+	last := from.Epoch
+	model, err := gat.TrainFrom(ctx, r.cfg, r.m, from, func(e gat.Epoch) error {
+		last, r.phases.setup = e.Epoch, e.Setup
+		return run.Epoch(r.epoch(e, float64(e.Elapsed.Microseconds())/1000, "", func() ([]byte, error) {
+			return r.artifact(r.m, e.Snapshot(), e.Epoch, false)
+		}))
+	})
+	return model, last, err
+}
+
+// epoch is e as the lifecycle takes it: its losses (the validation MSE,
+// where there is one, selects the best epoch), its row's metrics
+// train_mse, test_mse, val_mse, and its NOTICE, with suffix after it.
+func (r *gatRun) epoch(e gat.Epoch, elapsedMS float64, suffix string, snapshot func() ([]byte, error)) training.Epoch {
+	selection, extra, val := e.TestMSE, any(nil), any(nil)
+	note := fmt.Sprintf("train_mse %.6g test_mse %.6g", e.TrainMSE, e.TestMSE)
+	if !math.IsNaN(e.ValMSE) {
+		selection, extra, val = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}, e.ValMSE
+		note += fmt.Sprintf(" %s %.6g", valLabel(r.cfg.Horizon), e.ValMSE)
+	}
+	return training.Epoch{
+		Losses:  training.Losses{Epoch: e.Epoch, Train: e.TrainMSE, Test: e.TestMSE, Selection: selection, ElapsedMS: elapsedMS, Extra: extra},
+		Measure: "train_mse", Metrics: []any{e.TrainMSE, e.TestMSE, val}, Notice: note + suffix, Snapshot: snapshot,
+	}
+}
+
+// Diverged says where the input looks unscaled, and what to lower.
+func (r *gatRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
+	if big := largest(r.m); big > unscaledAbove {
+		return err.WithDetail("The input looks unscaled: its values reach %.6g in magnitude.", big).
+			WithHint("Rescale it first, SELECT * FROM rescale(source, save_as := 'name'), and train on that with scaler := 'name'; or lower lr (it is %g).", r.cfg.LR)
+	}
+	return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", r.cfg.LR)
+}
+
+// Stored sends the closing NOTICE of gatPhases.storing.
+func (r *gatRun) Stored(ref mlops.Ref) {
+	if !r.phases.computed.IsZero() {
+		r.c.caller.Notice(fmt.Sprintf("train_gat %s: %s", ref, r.phases.storing(time.Now())))
+	}
+}
