@@ -72,6 +72,8 @@ func trainRows(t *testing.T, conn *pgx.Conn, query string) []epochRow {
 type clsEvalRow struct {
 	Method    string
 	Rows      int64
+	Served    bool
+	ValLoss   *float64
 	Accuracy  float64
 	MacroF1   float64
 	LogLoss   float64
@@ -481,5 +483,68 @@ func TestClassifierMNISTDigits(t *testing.T) {
 	}
 	if float64(right) != ev["cnn"].Accuracy*300 {
 		t.Errorf("predict got %d of 300 right, evaluate %.4f", right, ev["cnn"].Accuracy)
+	}
+}
+
+// TestClassifierAutoArchitecture checks that architecture 'auto' serves
+// whichever of the network and the linear model has the lower validation
+// loss: the MLP on penguins, the linear model for a plane that an MLP of
+// one ReLU unit cannot fit; with architecture 'mlp' the MLP is served
+// regardless.
+func TestClassifierAutoArchitecture(t *testing.T) {
+	ctx := context.Background()
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeCacheStatement, &notices)
+	loadPenguins(t, conn)
+	exec(t, conn, "CREATE TABLE plane AS SELECT x1, x2, 2 * x1 - x2 AS y FROM (SELECT sin(i) AS x1, cos(3 * i) AS x2 FROM range(300) r(i))")
+	served := func(model string) (string, map[string]float64) {
+		rows, err := conn.Query(ctx, "SELECT method, served, val_loss FROM evaluate('"+model+"') WHERE val_loss IS NOT NULL")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var name string
+		val := map[string]float64{}
+		for rows.Next() {
+			var method string
+			var s bool
+			var v float64
+			if err := rows.Scan(&method, &s, &v); err != nil {
+				t.Fatal(err)
+			}
+			if val[method] = v; s {
+				name = method
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: served %s, validation losses %v", model, name, val)
+		return name, val
+	}
+	exec(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'pa')",
+		"SELECT * FROM train_regressor('plane', target := 'y', model := 'planea', hidden := [1], lr := 0.01)",
+		"SELECT * FROM train_regressor('plane', target := 'y', model := 'planem', hidden := [1], lr := 0.01, architecture := 'mlp')")
+	if name, val := served("pa"); name != "mlp" || val["mlp"] >= val["linear"] {
+		t.Errorf("penguins: auto served %s with validation losses %v, want the MLP's lower", name, val)
+	}
+	if name, val := served("planea"); name != "linear" || val["linear"] >= val["mlp"] {
+		t.Errorf("plane: auto served %s with validation losses %v, want the linear model's lower", name, val)
+	}
+	if name, _ := served("planem"); name != "mlp" {
+		t.Errorf("plane with architecture 'mlp': served %s", name)
+	}
+	said := false
+	for _, n := range notices {
+		said = said || strings.Contains(n, "planea@1: architecture 'auto' stores the linear model")
+	}
+	if !said {
+		t.Errorf("no NOTICE says auto stored the linear model: %q", notices)
+	}
+	var rmse float64
+	if err := conn.QueryRow(ctx, "SELECT sqrt(avg((prediction - y) * (prediction - y))) FROM predict('planea', source := 'plane')").Scan(&rmse); err != nil {
+		t.Fatal(err)
+	}
+	if rmse > 0.05 {
+		t.Errorf("the served linear model predicts the plane with RMSE %g, want below 0.05", rmse)
 	}
 }

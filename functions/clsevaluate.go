@@ -16,7 +16,7 @@ import (
 // bindEvaluateSupervised is evaluate for a classifier or regressor: one
 // row per method (the model's architecture, then the linear model and
 // the trivial baseline) with the figures training measured on the test
-// rows.
+// rows, whether the version serves it, and its validation loss.
 func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, a args) (*table, error) {
 	for _, arg := range []string{"protocol", "horizon"} {
 		if a.explicit(arg) {
@@ -36,7 +36,8 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, a args) (*table
 	if err := json.Unmarshal([]byte(m.Metrics), &metrics); err != nil {
 		return nil, fmt.Errorf("decode metrics of %s: %w", m.Ref, err)
 	}
-	cols := []duckdb.ColumnInfo{{Name: "method", T: varcharType()}, {Name: "rows", T: bigintType()}}
+	cols := []duckdb.ColumnInfo{{Name: "method", T: varcharType()}, {Name: "rows", T: bigintType()}, {Name: "served", T: boolType()},
+		{Name: "val_loss", T: doubleType()}}
 	if kind == regressorKind {
 		for _, name := range []string{"rmse", "mae", "r2"} {
 			cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
@@ -50,7 +51,7 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, a args) (*table
 	}
 	rows := make([][]any, len(metrics))
 	for i, x := range metrics {
-		rows[i] = []any{x.Method, int64(x.Rows)}
+		rows[i] = []any{x.Method, int64(x.Rows), x.Served, optional(x.ValLoss)}
 		if kind == regressorKind {
 			rows[i] = append(rows[i], optional(x.RMSE), optional(x.MAE), optional(x.R2))
 			continue

@@ -114,7 +114,7 @@ func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result
 	if err != nil {
 		return nil, r.fitError(err)
 	}
-	return r.result(ctx, model, r.fit, r.isVal, r.trainRows, r.test, bestVal)
+	return r.result(ctx, run, model, bestVal)
 }
 
 // epoch is e as the lifecycle takes it: the validation loss as the test

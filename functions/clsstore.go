@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/training"
@@ -62,6 +63,10 @@ type clsMetrics struct {
 	RMSE      *float64            `json:"rmse,omitempty"`
 	MAE       *float64            `json:"mae,omitempty"`
 	R2        *float64            `json:"r2,omitempty"`
+	// ValLoss is the lowest validation loss of a trained method; Served
+	// marks the method the version stores and predict serves.
+	ValLoss *float64 `json:"val_loss,omitempty"`
+	Served  bool     `json:"served,omitempty"`
 }
 
 // Baseline methods, besides the linear model.
@@ -73,42 +78,67 @@ const (
 // result measures the model, a linear model fitted on the same rows
 // (unless the model is one, or reads images) and the trivial baseline
 // (the training rows' class shares, or mean) on the test rows, and
-// stores the model.
-func (j *clsJob) result(ctx context.Context, model *classifier.Model, fit clsData, isVal []bool, trainRows int,
-	test clsData, bestVal *float64) (*training.Result, error) {
-	data, err := j.artifact(model, j.spec.opts.Epochs)
+// stores the model. With architecture 'auto' the linear model is stored
+// instead when its validation loss is lower, with a NOTICE saying so.
+func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifier.Model, bestVal *float64) (*training.Result, error) {
+	served, servedVal := model, bestVal
+	m, err := r.measure(model.Kind, model, r.test)
 	if err != nil {
 		return nil, err
 	}
-	metrics := []clsMetrics{}
-	m, err := j.measure(model.Kind, model, test)
-	if err != nil {
-		return nil, err
-	}
-	metrics = append(metrics, m)
+	m.ValLoss, m.Served = bestVal, true
+	metrics := []clsMetrics{m}
 	if model.Kind != classifier.ModelLinear && model.Prep.Image == nil {
-		opts := j.spec.opts
-		opts.Model = classifier.ModelLinear
-		lin, err := classifier.Fit(ctx, opts, fit.table, classifier.Target{Labels: fit.labels, Values: fit.values}, isVal, nil)
+		lin, linVal, err := r.fitLinear(ctx)
 		if err != nil {
-			return nil, j.fitError(err)
-		}
-		if m, err = j.measure(classifier.ModelLinear, lin, test); err != nil {
 			return nil, err
+		}
+		if m, err = r.measure(classifier.ModelLinear, lin, r.test); err != nil {
+			return nil, err
+		}
+		m.ValLoss = linVal
+		if r.spec.arch == archAuto && linVal != nil && bestVal != nil && *linVal < *bestVal {
+			served, servedVal, metrics[0].Served, m.Served = lin, linVal, false, true
+			run.Notice(fmt.Sprintf("%s %s: architecture 'auto' stores the linear model: validation loss %.4f, %s's %.4f",
+				r.spec.fn, run.Ref(), *linVal, model.Kind, *bestVal))
 		}
 		metrics = append(metrics, m)
 	}
-	metrics = append(metrics, j.trivial(model, fit, trainRows, test))
-	testLoss := 0.0
-	switch {
-	case metrics[0].LogLoss != nil:
-		testLoss = *metrics[0].LogLoss
-	case metrics[0].RMSE != nil:
-		testLoss = *metrics[0].RMSE
-	case bestVal != nil:
-		testLoss = *bestVal
+	metrics = append(metrics, r.trivial(model, r.fit, r.trainRows, r.test))
+	data, err := r.artifact(served, r.spec.opts.Epochs)
+	if err != nil {
+		return nil, err
 	}
-	return &training.Result{Artifact: data, Epoch: j.spec.opts.Epochs, Metrics: metrics, TestLoss: testLoss, ValLoss: bestVal}, nil
+	testLoss := 0.0
+	i := slices.IndexFunc(metrics, func(m clsMetrics) bool { return m.Served })
+	switch {
+	case metrics[i].LogLoss != nil:
+		testLoss = *metrics[i].LogLoss
+	case metrics[i].RMSE != nil:
+		testLoss = *metrics[i].RMSE
+	case servedVal != nil:
+		testLoss = *servedVal
+	}
+	return &training.Result{Artifact: data, Epoch: r.spec.opts.Epochs, Metrics: metrics, TestLoss: testLoss, ValLoss: servedVal}, nil
+}
+
+// fitLinear fits the linear model on the model's rows with its settings,
+// and returns its lowest validation loss (nil without validation rows).
+func (r *clsRun) fitLinear(ctx context.Context) (*classifier.Model, *float64, error) {
+	opts := r.spec.opts
+	opts.Model = classifier.ModelLinear
+	var best *float64
+	lin, err := classifier.Fit(ctx, opts, r.fit.table, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal,
+		func(e classifier.Epoch) error {
+			if v := e.ValLoss; v == v && (best == nil || v < *best) {
+				best = &v
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, nil, r.fitError(err)
+	}
+	return lin, best, nil
 }
 
 // measure is method's figures on the test rows.
