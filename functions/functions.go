@@ -15,6 +15,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -98,7 +99,7 @@ type Options struct {
 	// tables must exist (see registry.Registry.Setup).
 	Registry *registry.Registry
 	// MPI configures training across MPI ranks (ranks := N).
-	MPI MPI
+	MPI training.MPI
 }
 
 // Register installs Mallard's functions in db, and the mlops.scalers
@@ -141,7 +142,7 @@ type env struct {
 	db   *storage.DB
 	plan Planner
 	reg  *registry.Registry
-	mpi  MPI
+	mpi  training.MPI
 }
 
 // call is one invocation of a table function.

@@ -50,7 +50,7 @@ type gatJob struct {
 	fromFingerprint string
 
 	// across launches the run across MPI ranks; nil trains in this process.
-	across *mpiLaunch
+	across *training.Launch
 
 	// phases is where the statement's time outside the epochs went, for
 	// its closing NOTICE.

@@ -17,12 +17,12 @@ import (
 // above 1, and returns its launch (nil for a run in this process):
 // workers := W is then each rank's, and the run trains what N x W workers
 // train in one process.
-func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
+func (j *gatJob) launchAcross(a args) (*training.Launch, error) {
 	ranks := int(a.int("ranks"))
 	if ranks <= 1 {
 		return nil, nil
 	}
-	l, err := j.c.mpiLaunchOf(trainGATName, ranks)
+	l, err := training.NewLaunch(trainGATName, ranks, j.c.mpi)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (j *gatJob) launchAcross(a args) (*mpiLaunch, error) {
 func (r *gatRun) trainAcross(ctx context.Context, run *training.Run, start gat.Start) (*gat.Model, int, error) {
 	l, last := r.across, start.Epoch
 	hyper := r.cfg
-	hyper.Workers /= l.ranks
+	hyper.Workers /= l.Ranks()
 	raw, err := json.Marshal(hyper)
 	if err != nil {
 		return nil, 0, err
@@ -53,18 +53,15 @@ func (r *gatRun) trainAcross(ctx context.Context, run *training.Run, start gat.S
 		return nil, 0, fmt.Errorf("%s: %w", trainGATName, err)
 	}
 	export := func(ctx context.Context, dir string) error {
-		if err := job.WriteGATShards(ctx, dir, r.cfg, r.m, start, pre, l.ranks); err != nil {
-			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainGATName, l.jobDir, err)
+		if err := job.WriteGATShards(ctx, dir, r.cfg, r.m, start, pre, l.Ranks()); err != nil {
+			return l.ExportError(err)
 		}
 		return nil
 	}
-	data, err := l.run(ctx, spec, export, func(dir string, p job.Progress) error {
-		e := gat.Epoch{Epoch: p.Epoch, TrainMSE: metricOf(p, "train_mse"), TestMSE: metricOf(p, "test_mse"), ValMSE: metricOf(p, "val_mse")}
+	data, err := l.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
+		e := gat.Epoch{Epoch: p.Epoch, TrainMSE: p.Metric("train_mse"), TestMSE: p.Metric("test_mse"), ValMSE: p.Metric("val_mse")}
 		last = e.Epoch
-		defer removeRankCheckpoint(dir, e.Epoch)
-		return run.Epoch(r.epoch(e, float64(p.ElapsedMS), fmt.Sprintf("; %d ranks", l.ranks), func() ([]byte, error) {
-			return r.rankCheckpoint(dir, e.Epoch)
-		}))
+		return r.epoch(e, float64(p.ElapsedMS), "", func() ([]byte, error) { return r.rankCheckpoint(dir, e.Epoch) })
 	})
 	if err != nil {
 		return nil, 0, err
@@ -84,7 +81,7 @@ func (r *gatRun) trainAcross(ctx context.Context, run *training.Run, start gat.S
 // mlops.CheckpointDue) before the epoch's progress line
 // (job.Spec.CheckpointFiles); nil where it wrote none.
 func (r *gatRun) rankCheckpoint(dir string, epoch int) ([]byte, error) {
-	data := readRankCheckpoint(dir, epoch)
+	data := training.RankCheckpoint(dir, epoch)
 	if data == nil {
 		return nil, nil
 	}

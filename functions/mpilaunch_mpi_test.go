@@ -17,8 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/internal/testserver"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/server"
 )
 
@@ -77,7 +77,7 @@ func mpiServer(t *testing.T, worker, jobDir string) *pgx.Conn {
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: worker, JobDir: jobDir}})
+	addr := startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: worker, JobDir: jobDir}})
 	return connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 }
 
@@ -121,7 +121,7 @@ func TestRanksTrainAsWorkers(t *testing.T) {
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: bin, JobDir: jobs}})
+	addr := startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: bin, JobDir: jobs}})
 	conn := connectWithNotices(t, addr, pgx.QueryExecModeSimpleProtocol, &notices)
 	exec(t, conn, smallRatingsSQL)
 	local := epochRows(t, conn, "SELECT epoch, train_rmse, test_rmse FROM train_recommender('r', model := 'local', workers := 2, "+mpiHyper+")")
@@ -343,7 +343,7 @@ func TestRanksUnreachableHost(t *testing.T) {
 	}
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	addr := startServerWith(t, server.Config{Version: version, MPI: functions.MPI{Worker: bin, JobDir: t.TempDir(), Hostfile: hostfile}})
+	addr := startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: bin, JobDir: t.TempDir(), Hostfile: hostfile}})
 	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	exec(t, conn, smallRatingsSQL)
 	e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'far', ranks := 2, "+mpiHyper+")")
@@ -378,7 +378,7 @@ func TestRanksLauncher(t *testing.T) {
 	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
 	launcher := "exec mpirun -np {ranks} --bind-to none {worker} train-worker --job {job}"
 	addr := startServerWith(t, server.Config{Version: version,
-		MPI: functions.MPI{Mpirun: "/nonexistent/mpirun", Launcher: launcher, Worker: bin, JobDir: t.TempDir()}})
+		MPI: training.MPI{Mpirun: "/nonexistent/mpirun", Launcher: launcher, Worker: bin, JobDir: t.TempDir()}})
 	var notices []string
 	conn := connectWithNotices(t, addr, pgx.QueryExecModeSimpleProtocol, &notices)
 	exec(t, conn, smallRatingsSQL)

@@ -5,7 +5,6 @@ package functions
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -15,7 +14,7 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// trainMPI trains the recommender across the ranks of j.mpi instead of in
+// trainMPI trains the recommender across the ranks of r.mpi instead of in
 // this process: this process splits the ratings as a local run does and
 // exports them sharded by user to the job directory with the statistics
 // that must be over every rating (recommender.ShardOf), each rank reads
@@ -26,7 +25,7 @@ import (
 // its checkpoints (see checkpointAcross). A resumed run's ranks start from
 // the resumed version's model, which this server writes into the job.
 func (r *recRun) trainMPI(ctx context.Context, run *training.Run) (*training.Result, error) {
-	perRank := r.cfg.Workers / r.mpi.ranks
+	perRank := r.cfg.Workers / r.mpi.Ranks()
 	hyper := r.cfg
 	hyper.Workers = perRank
 	raw, err := json.Marshal(hyper)
@@ -34,7 +33,7 @@ func (r *recRun) trainMPI(ctx context.Context, run *training.Run) (*training.Res
 		return nil, err
 	}
 	fit := r.fit() // the users held out for evaluate's protocol 'users' never train, as in a local run
-	shard := recommender.ShardOf(r.cfg, fit, r.test, r.mpi.ranks)
+	shard := recommender.ShardOf(r.cfg, fit, r.test, r.mpi.Ranks())
 	spec := job.Spec{Kind: job.KindRecommender, Seed: r.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
 		CheckpointEvery: r.checkpointEvery, CheckpointBest: r.checkpointEvery == 0, CheckpointFiles: true}
 	if r.from != nil {
@@ -42,17 +41,14 @@ func (r *recRun) trainMPI(ctx context.Context, run *training.Run) (*training.Res
 	}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteShards(ctx, dir, fit, r.test, shard); err != nil {
-			return sqlstate.New(sqlstate.IOError, "%s: export the source to the job directory under --job-dir %s: %v", trainRecommenderName, r.mpi.jobDir, err)
+			return r.mpi.ExportError(err)
 		}
 		return r.exportStart(dir)
 	}
-	data, err := r.mpi.run(ctx, spec, export, func(dir string, p job.Progress) error {
-		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: metricOf(p, "train_rmse"), TestRMSE: metricOf(p, "test_rmse"),
-			TrainLoss: metricOf(p, "train_loss"), RecallAt10: metricOf(p, "recall_at_10"), NDCGAt10: metricOf(p, "ndcg_at_10")}
-		defer removeRankCheckpoint(dir, e.Epoch)
-		return run.Epoch(r.epoch(&e, float64(p.ElapsedMS), fmt.Sprintf("; %d ranks", r.mpi.ranks), func() ([]byte, error) {
-			return r.rankCheckpoint(fit, dir, e.Epoch)
-		}))
+	data, err := r.mpi.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
+		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: p.Metric("train_rmse"), TestRMSE: p.Metric("test_rmse"),
+			TrainLoss: p.Metric("train_loss"), RecallAt10: p.Metric("recall_at_10"), NDCGAt10: p.Metric("ndcg_at_10")}
+		return r.epoch(&e, float64(p.ElapsedMS), "", func() ([]byte, error) { return r.rankCheckpoint(fit, dir, e.Epoch) })
 	})
 	if err != nil {
 		return nil, err
@@ -80,7 +76,7 @@ func (j *recJob) exportStart(dir string) error {
 		err = os.WriteFile(filepath.Join(dir, startFile), data, 0o644)
 	}
 	if err != nil {
-		return j.mpi.dirError(err)
+		return j.mpi.DirError(err)
 	}
 	return nil
 }
@@ -93,7 +89,7 @@ func (j *recJob) launchAcross(a args) error {
 	if ranks <= 1 {
 		return nil
 	}
-	l, err := j.c.mpiLaunchOf(trainRecommenderName, ranks)
+	l, err := training.NewLaunch(trainRecommenderName, ranks, j.c.mpi)
 	if err != nil {
 		return err
 	}
@@ -110,7 +106,7 @@ func (j *recJob) ranks() int {
 	if j.mpi == nil {
 		return 0
 	}
-	return j.mpi.ranks
+	return j.mpi.Ranks()
 }
 
 // rankCheckpoint is rank 0's checkpoint of epoch as the version's
@@ -118,7 +114,7 @@ func (j *recJob) ranks() int {
 // alone, and this server completes it with the ratings as a local run's
 // checkpoint is; nil where rank 0 wrote none.
 func (r *recRun) rankCheckpoint(fit recommender.Ratings, dir string, epoch int) ([]byte, error) {
-	data := readRankCheckpoint(dir, epoch)
+	data := training.RankCheckpoint(dir, epoch)
 	if data == nil {
 		return nil, nil
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/mlops/parallel"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/server"
 )
 
@@ -33,19 +33,19 @@ func TestRanksRefused(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		mpi  functions.MPI
+		mpi  training.MPI
 		call string
 		code string
 		want string
 	}{
-		{"zero", functions.MPI{JobDir: dir}, "ranks := 0", "22023", "ranks"},
-		{"negative", functions.MPI{JobDir: dir}, "ranks := -2", "22023", "ranks"},
-		{"too many", functions.MPI{JobDir: dir}, "ranks := 5000", "22023", "ranks"},
-		{"text", functions.MPI{JobDir: dir}, "ranks := 'two'", "42883", "argument ranks must be an integer"}, // as every argument of the wrong type
-		{"no mpirun", functions.MPI{JobDir: dir, Mpirun: "/nonexistent/mpirun", Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
-		{"mpirun not executable", functions.MPI{JobDir: dir, Mpirun: notExec, Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
-		{"job dir not writable", functions.MPI{JobDir: filepath.Join(notDir, "jobs"), Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir " + filepath.Join(notDir, "jobs")},
-		{"no job dir", functions.MPI{Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir"},
+		{"zero", training.MPI{JobDir: dir}, "ranks := 0", "22023", "ranks"},
+		{"negative", training.MPI{JobDir: dir}, "ranks := -2", "22023", "ranks"},
+		{"too many", training.MPI{JobDir: dir}, "ranks := 5000", "22023", "ranks"},
+		{"text", training.MPI{JobDir: dir}, "ranks := 'two'", "42883", "argument ranks must be an integer"}, // as every argument of the wrong type
+		{"no mpirun", training.MPI{JobDir: dir, Mpirun: "/nonexistent/mpirun", Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
+		{"mpirun not executable", training.MPI{JobDir: dir, Mpirun: notExec, Worker: "/bin/true"}, "ranks := 2", "55000", "--mpirun"},
+		{"job dir not writable", training.MPI{JobDir: filepath.Join(notDir, "jobs"), Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir " + filepath.Join(notDir, "jobs")},
+		{"no job dir", training.MPI{Mpirun: "/bin/true", Worker: "/bin/true"}, "ranks := 2", "55000", "--job-dir"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestRanksNeedMPI(t *testing.T) {
 	if parallel.MPI {
 		t.Skip("this test binary is built with MPI")
 	}
-	conn := connect(t, startServerWith(t, server.Config{MPI: functions.MPI{Mpirun: "/bin/true", JobDir: t.TempDir()}}), pgx.QueryExecModeSimpleProtocol)
+	conn := connect(t, startServerWith(t, server.Config{MPI: training.MPI{Mpirun: "/bin/true", JobDir: t.TempDir()}}), pgx.QueryExecModeSimpleProtocol)
 	exec(t, conn, smallRatingsSQL)
 	for _, q := range []string{"SELECT * FROM train_recommender('r', model := 'm', ranks := 2)", "SELECT * FROM train_gat('r', model := 'g', ranks := 2)"} {
 		if e := errorCode(t, conn, q); e.Code != "0A000" || !strings.Contains(e.Message, "built with MPI") || !strings.Contains(e.Hint, "make build-mpi") {
@@ -97,7 +97,7 @@ func TestLauncherFails(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			jobs := t.TempDir()
-			mpi := functions.MPI{Mpirun: "/nonexistent/mpirun", Worker: "/bin/true", JobDir: jobs, Launcher: tc.launcher}
+			mpi := training.MPI{Mpirun: "/nonexistent/mpirun", Worker: "/bin/true", JobDir: jobs, Launcher: tc.launcher}
 			conn := connect(t, startServerWith(t, server.Config{MPI: mpi}), pgx.QueryExecModeSimpleProtocol)
 			exec(t, conn, smallRatingsSQL)
 			e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'm', ranks := 2)")

@@ -55,7 +55,7 @@ func trainRecommenderFunction() tableFunction {
 				{name: "test_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.1},
 				{name: "min_user_ratings", kind: kindInt, min: 1, max: 1_000_000, def: int64(1)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(def.Workers)},
-				{name: "ranks", kind: kindInt, min: 1, max: maxRanks, def: int64(1)},
+				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "duplicates", kind: kindText, choices: []string{"error", "avg"}, def: "error"},
 				{name: "relevant", kind: kindFloat, min: -1e9, max: 1e9, def: def.Relevant},
@@ -91,7 +91,7 @@ type recJob struct {
 	deploy          string
 	checkpointEvery int
 	// mpi launches the run across MPI ranks; nil trains in this process.
-	mpi *mpiLaunch
+	mpi *training.Launch
 	// from is the version a resumed run continues; nil for a new run.
 	from            *recStart
 	allowDataChange bool

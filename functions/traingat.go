@@ -11,6 +11,7 @@ import (
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -34,7 +35,7 @@ func trainGATFunction() tableFunction {
 				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
 				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(20)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
-				{name: "ranks", kind: kindInt, min: 1, max: maxRanks, def: int64(1)},
+				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "time", kind: kindTextList},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/mlops/registry"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/ops"
 	"github.com/mallard/mallard/ops/metrics"
 	"github.com/mallard/mallard/planner"
@@ -43,7 +44,7 @@ type Config struct {
 	// MPI configures training across MPI ranks (ranks := N). Its JobDir,
 	// when empty, is DB.Path's name with ".jobs" added, beside the
 	// database; an in-memory database has none. Its Version is Version.
-	MPI functions.MPI
+	MPI training.MPI
 }
 
 // Server is a Mallard server: its parts, opened and wired. Serve serves

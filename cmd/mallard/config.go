@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -305,7 +305,7 @@ func (c Config) Validate() error {
 		return errors.New("-require-tls needs TLS: set -tls self-signed or -tls-cert and -tls-key")
 	}
 	if c.Launcher != "" {
-		if err := functions.CheckLauncher(c.Launcher); err != nil {
+		if err := training.CheckLauncher(c.Launcher); err != nil {
 			return fmt.Errorf("-launcher %q: %v", c.Launcher, err)
 		}
 		if c.MPIHostfile != "" {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"net"
 
-	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/server"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
@@ -105,7 +105,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	// Metrics are served on the dashboard's port, and kept only if they are.
 	srv, err := server.Open(ctx, server.Config{DB: dbCfg, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
 		Version: Version, Metrics: dashLn != nil, Log: log,
-		MPI: functions.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, Launcher: cfg.Launcher, JobDir: cfg.JobDir}})
+		MPI: training.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, Launcher: cfg.Launcher, JobDir: cfg.JobDir}})
 	if err != nil {
 		closeListeners()
 		return err

@@ -7,29 +7,25 @@ import (
 	"path/filepath"
 
 	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/mlops/training"
 )
 
-// The files rank 0 writes in the job directory. An artifact is what the
-// registry stores for a version: gat.Artifact's JSON, or
-// recommender.AppendArtifact's encoding.
+// The files rank 0 writes in the job directory, which the server's
+// launch (training.Launch) reads. An artifact is what the registry stores
+// for a version: gat.Artifact's JSON, or recommender.AppendArtifact's
+// encoding.
 const (
-	ProgressFile   = "progress.jsonl"      // one JSON object per epoch
+	ProgressFile   = training.ProgressFile // one JSON object per epoch
 	CheckpointFile = "checkpoint.artifact" // the latest checkpoint's artifact
-	ArtifactFile   = "model.artifact"      // the final artifact
+	ArtifactFile   = training.ArtifactFile // the final artifact
 )
 
 // CheckpointFileOf is the name of epoch's checkpoint in a job that keeps
 // each (Spec.CheckpointFiles).
-func CheckpointFileOf(epoch int) string { return fmt.Sprintf("checkpoint-%d.artifact", epoch) }
+func CheckpointFileOf(epoch int) string { return training.CheckpointFileOf(epoch) }
 
-// Progress is one epoch, a line of ProgressFile. Metrics are named as the
-// SQL training functions' columns are (train_mse, ...); a NaN is null.
-type Progress struct {
-	Epoch     int                 `json:"epoch"`
-	Metrics   map[string]*float64 `json:"metrics"`
-	Best      bool                `json:"best,omitempty"`
-	ElapsedMS int64               `json:"elapsed_ms"`
-}
+// Progress is one epoch, a line of ProgressFile (see training.Progress).
+type Progress = training.Progress
 
 // progress appends epochs to ProgressFile.
 type progress struct{ f *os.File }

@@ -1,6 +1,6 @@
-//go:build duckdb_arrow && unix && !linux
+//go:build unix && !linux
 
-package functions
+package training
 
 import "syscall"
 

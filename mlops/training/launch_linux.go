@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package training
 
 import "syscall"
 

@@ -1,6 +1,6 @@
-//go:build duckdb_arrow && unix
+//go:build unix
 
-package functions
+package training
 
 import (
 	"os/exec"

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package training
 
 import (
 	"bytes"
@@ -20,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/parallel"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -50,8 +47,8 @@ type MPI struct {
 	Version string
 }
 
-// mpiLaunch is a run's launch across ranks, its settings resolved.
-type mpiLaunch struct {
+// Launch is a run's launch across ranks, its settings resolved.
+type Launch struct {
 	fn                       string
 	ranks                    int
 	mpirun, worker, hostfile string
@@ -85,7 +82,7 @@ func CheckLauncher(template string) error {
 
 // launcherCommand is the launcher template with its placeholders
 // replaced.
-func (l *mpiLaunch) launcherCommand(dir string) string {
+func (l *Launch) launcherCommand(dir string) string {
 	return strings.NewReplacer("{ranks}", strconv.Itoa(l.ranks), "{worker}", shellQuote(l.worker), "{job}", shellQuote(dir)).Replace(l.launcher)
 }
 
@@ -93,18 +90,17 @@ func (l *mpiLaunch) launcherCommand(dir string) string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // starter is what starts the ranks, as the launcher's errors name it.
-func (l *mpiLaunch) starter() string {
+func (l *Launch) starter() string {
 	if l.launcher != "" {
 		return "the launcher"
 	}
 	return "mpirun"
 }
 
-// mpiLaunchOf resolves the server's MPI settings for a call of fn with
+// NewLaunch resolves the server's MPI settings m for a call of fn with
 // ranks := ranks, and refuses, naming the flag to set, when a setting is
 // missing.
-func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
-	m := c.mpi
+func NewLaunch(fn string, ranks int, m MPI) (*Launch, error) {
 	name := m.Mpirun
 	if name == "" {
 		name = "mpirun"
@@ -139,7 +135,7 @@ func (c *call) mpiLaunchOf(fn string, ranks int) (*mpiLaunch, error) {
 			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: ranks := %d: find this executable to run as the ranks: %v", fn, ranks, err)
 		}
 	}
-	return &mpiLaunch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, launcher: m.Launcher, jobDir: m.JobDir,
+	return &Launch{fn: fn, ranks: ranks, mpirun: path, worker: worker, hostfile: m.Hostfile, launcher: m.Launcher, jobDir: m.JobDir,
 		version: m.Version}, nil
 }
 
@@ -167,21 +163,21 @@ const mpiPoll = 50 * time.Millisecond
 // `mallard train-worker`); rank 0's names the ranks it ran with.
 var rankLine = regexp.MustCompile(`(?m)^rank 0/(\d+): `)
 
-// run runs a job across the ranks: it makes a job directory, has export
-// write the source there, writes spec, starts mpirun and hands each
-// progress line rank 0 writes to progress, with the job directory, as it
-// comes. It returns rank
-// 0's artifact. When ctx ends or progress fails, it kills mpirun's process
+// Run runs a job across the ranks: it makes a job directory, has export
+// write the source there, has spec write the job's spec there for the
+// Mallard release the ranks must be (MPI.Version), starts mpirun and
+// hands each progress line rank 0 writes to progress, with the job
+// directory, as it comes. It returns rank 0's artifact. When ctx ends or progress fails, it kills mpirun's process
 // group; a job that fails (a rank that exits non-zero) fails with
 // mpirun's output. The job directory is removed unless the job failed.
-func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx context.Context, dir string) error,
-	progress func(dir string, p job.Progress) error) (artifact []byte, err error) {
+func (l *Launch) Run(ctx context.Context, spec func(dir, version string) error, export func(ctx context.Context, dir string) error,
+	progress func(dir string, p Progress) error) (artifact []byte, err error) {
 	if err := os.MkdirAll(l.jobDir, 0o755); err != nil {
-		return nil, l.dirError(err)
+		return nil, l.DirError(err)
 	}
 	dir, err := os.MkdirTemp(l.jobDir, "train-")
 	if err != nil {
-		return nil, l.dirError(err)
+		return nil, l.DirError(err)
 	}
 	keep := false
 	defer func() {
@@ -192,9 +188,8 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 	if err := export(ctx, dir); err != nil {
 		return nil, err
 	}
-	spec.Version = l.version
-	if err := spec.Write(dir); err != nil {
-		return nil, l.dirError(err)
+	if err := spec(dir, l.version); err != nil {
+		return nil, l.DirError(err)
 	}
 	args := []string{"-np", strconv.Itoa(l.ranks)}
 	if l.hostfile != "" {
@@ -252,7 +247,7 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 				return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the workers did not run as %d ranks of one MPI job (a worker not built with MPI, or a launcher that started them apart); %s's output ends:\n%s",
 					l.fn, l.ranks, l.starter(), strings.TrimSpace(out.String())).WithHint("Run a mallard built with make build-mpi, started as one MPI job.")
 			}
-			data, err := os.ReadFile(filepath.Join(dir, job.ArtifactFile))
+			data, err := os.ReadFile(filepath.Join(dir, ArtifactFile))
 			if err != nil {
 				keep = true
 				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job ended without an artifact: %v", l.fn, err)
@@ -267,7 +262,8 @@ func (l *mpiLaunch) run(ctx context.Context, spec job.Spec, export func(ctx cont
 	}
 }
 
-func (l *mpiLaunch) dirError(err error) error {
+// DirError is the error of err, met writing the job directory.
+func (l *Launch) DirError(err error) error {
 	return sqlstate.New(sqlstate.IOError, "%s: the job directory under --job-dir %s: %v", l.fn, l.jobDir, err).
 		WithHint("--job-dir must name a directory the server can write, shared with every host of the job.")
 }
@@ -279,8 +275,8 @@ type progressTail struct {
 }
 
 // each hands every whole line written since the last call to fn.
-func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
-	f, err := os.Open(filepath.Join(p.dir, job.ProgressFile))
+func (p *progressTail) each(fn func(dir string, p Progress) error) error {
+	f, err := os.Open(filepath.Join(p.dir, ProgressFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // rank 0 has not started training yet
 	}
@@ -301,7 +297,7 @@ func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
 		if i < 0 {
 			return nil
 		}
-		var pr job.Progress
+		var pr Progress
 		if err := json.Unmarshal(data[:i], &pr); err != nil {
 			return fmt.Errorf("progress line %q: %w", data[:i], err)
 		}
@@ -313,8 +309,8 @@ func (p *progressTail) each(fn func(dir string, p job.Progress) error) error {
 	}
 }
 
-// metricOf is a progress line's metric, NaN when null or absent.
-func metricOf(p job.Progress, name string) float64 {
+// Metric is the progress line's metric name, NaN when null or absent.
+func (p Progress) Metric(name string) float64 {
 	if v := p.Metrics[name]; v != nil {
 		return *v
 	}
@@ -344,23 +340,23 @@ func (t *tailBuffer) String() string {
 	return string(t.buf)
 }
 
-// maxRanks is the most ranks a run may ask for.
-const maxRanks = 4096
+// MaxRanks is the most ranks a run may ask for.
+const MaxRanks = 4096
 
-// readRankCheckpoint returns rank 0's checkpoint of epoch from the job
-// directory dir (job.CheckpointFileOf); nil where rank 0 wrote none (it
-// saw no new lowest loss where the registry did). The run asks for it
-// only where the lifecycle's rule (see mlops.CheckpointDue) makes one due.
-func readRankCheckpoint(dir string, epoch int) []byte {
-	data, err := os.ReadFile(filepath.Join(dir, job.CheckpointFileOf(epoch)))
+// RankCheckpoint returns rank 0's checkpoint of epoch from the job
+// directory dir (CheckpointFileOf); nil where rank 0 wrote none (it saw
+// no new lowest loss where the registry did). A run asks for it only
+// where the lifecycle's rule (see mlops.CheckpointDue) makes one due.
+func RankCheckpoint(dir string, epoch int) []byte {
+	data, err := os.ReadFile(filepath.Join(dir, CheckpointFileOf(epoch)))
 	if err != nil {
 		return nil
 	}
 	return data
 }
 
-// removeRankCheckpoint removes rank 0's checkpoint of epoch, read or not,
-// once the epoch is recorded: the job directory keeps none for long.
-func removeRankCheckpoint(dir string, epoch int) {
-	os.Remove(filepath.Join(dir, job.CheckpointFileOf(epoch)))
+// RemoveRankCheckpoint removes rank 0's checkpoint of epoch, read or
+// not, once the epoch is recorded: the job directory keeps none for long.
+func RemoveRankCheckpoint(dir string, epoch int) {
+	os.Remove(filepath.Join(dir, CheckpointFileOf(epoch)))
 }
