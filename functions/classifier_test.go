@@ -143,6 +143,17 @@ func TestClassifierPenguins(t *testing.T) {
 	}
 
 	checkPenguinPredictions(t, conn)
+
+	// The confusion matrix: 3 x 3 cells over the 68 test rows, its
+	// diagonal the accuracy.
+	var cells, total, diagonal int
+	if err := conn.QueryRow(ctx, "SELECT count(*), sum(count), sum(count) FILTER (WHERE actual = predicted) FROM confusion_matrix('peng')").
+		Scan(&cells, &total, &diagonal); err != nil {
+		t.Fatal(err)
+	}
+	if cells != 9 || total != 68 || float64(diagonal) != math.Round(mlp.Accuracy*68) {
+		t.Errorf("confusion matrix of %d cells, %d rows, %d on the diagonal; want 9, 68, %g", cells, total, diagonal, mlp.Accuracy*68)
+	}
 }
 
 // checkPenguinPredictions predicts every penguin with model peng: each
@@ -273,7 +284,8 @@ func TestSupervisedBadInput(t *testing.T) {
 	loadPenguins(t, conn)
 	loadCars(t, conn)
 	exec(t, conn, barsSQL...)
-	exec(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'peng', epochs := 2)")
+	exec(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'peng', epochs := 2)",
+		"SELECT * FROM train_regressor('SELECT * FROM cars WHERE mpg IS NOT NULL', target := 'mpg', model := 'mpgr', epochs := 2)")
 	for _, tt := range []struct {
 		name, query, code string
 		want              []string
@@ -322,6 +334,8 @@ func TestSupervisedBadInput(t *testing.T) {
 			[]string{"column island", "type integer", "categorical feature"}},
 		{"predict no model", "SELECT * FROM predict('nope', source := 'penguins')", "42704",
 			[]string{"model 'nope' does not exist"}},
+		{"confusion of a regressor", "SELECT * FROM confusion_matrix('mpgr')", "42809",
+			[]string{"model 'mpgr' is a regressor", "needs a classifier"}},
 		{"evaluate horizon", "SELECT * FROM evaluate('peng', horizon := 2)", "22023",
 			[]string{"horizon applies to GATs", "'peng' is a classifier"}},
 	} {
@@ -489,7 +503,7 @@ func TestClassifierMNISTDigits(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT count(*) FILTER (WHERE prediction = CAST(label AS VARCHAR)) FROM predict('digits', source := 'SELECT * FROM mnist WHERE split = ''test''')").Scan(&right); err != nil {
 		t.Fatal(err)
 	}
-	if float64(right) != ev["cnn"].Accuracy*300 {
+	if float64(right) != math.Round(ev["cnn"].Accuracy*300) {
 		t.Errorf("predict got %d of 300 right, evaluate %.4f", right, ev["cnn"].Accuracy)
 	}
 }

@@ -67,6 +67,15 @@ type clsMetrics struct {
 	// marks the method the version stores and predict serves.
 	ValLoss *float64 `json:"val_loss,omitempty"`
 	Served  bool     `json:"served,omitempty"`
+	// Confusion is a classifier's confusion matrix on the test rows.
+	Confusion *confusion `json:"confusion,omitempty"`
+}
+
+// confusion is a confusion matrix: Counts[i][j] test rows of class
+// Classes[i] were predicted as Classes[j].
+type confusion struct {
+	Classes []string `json:"classes"`
+	Counts  [][]int  `json:"counts"`
 }
 
 // Baseline methods, besides the linear model.
@@ -191,7 +200,7 @@ func (j *clsJob) trivial(m *classifier.Model, fit clsData, trainRows int, test c
 
 func classMetrics(method string, c classifier.Classification) clsMetrics {
 	out := clsMetrics{Method: method, Rows: c.Rows, Accuracy: finite(c.Accuracy), MacroF1: finite(c.MacroF1), LogLoss: finite(c.LogLoss),
-		Precision: map[string]*float64{}, Recall: map[string]*float64{}}
+		Precision: map[string]*float64{}, Recall: map[string]*float64{}, Confusion: &confusion{Classes: c.Labels, Counts: c.Confusion}}
 	for k, v := range c.Precision {
 		out.Precision[k] = finite(v)
 	}

@@ -56,6 +56,7 @@ func tableFunctions() map[string]tableFunction {
 		trainClassifierName: trainClassifierFunction(),
 		trainRegressorName:  trainRegressorFunction(),
 		predictName:         predictFunction(),
+		confusionMatrixName: confusionMatrixFunction(),
 	}
 }
 

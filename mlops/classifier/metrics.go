@@ -15,6 +15,11 @@ type Classification struct {
 	LogLoss   float64 // mean −ln p(true class), p clipped to at least 1e-15
 	Precision map[string]float64
 	Recall    map[string]float64
+	// Labels are the classes followed by the true labels outside them, in
+	// order of appearance; Confusion[i][j] counts the rows of true label
+	// Labels[i] predicted as Labels[j].
+	Labels    []string
+	Confusion [][]int
 }
 
 // minProbability bounds the probability log loss takes the logarithm of,
@@ -33,6 +38,10 @@ func Classify(probs [][]float64, labels, classes []string) Classification {
 		if !slices.Contains(all, l) {
 			all = append(all, l)
 		}
+	}
+	c.Labels, c.Confusion = all, make([][]int, len(all))
+	for i := range all {
+		c.Confusion[i] = make([]int, len(all))
 	}
 	tp, predicted, actual := map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for r, label := range labels {
@@ -53,6 +62,7 @@ func Classify(probs [][]float64, labels, classes []string) Classification {
 		if pred == label {
 			tp[label]++
 		}
+		c.Confusion[slices.Index(all, label)][top]++
 		c.LogLoss -= math.Log(max(pTrue, minProbability))
 	}
 	n := float64(len(labels))

@@ -1,6 +1,7 @@
 package classifier_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -19,6 +20,9 @@ func TestClassifyByHand(t *testing.T) {
 	if c.Precision["a"] != 0.5 || c.Recall["a"] != 0.5 || c.Precision["b"] != 0.5 || c.Recall["b"] != 0.5 {
 		t.Errorf("precision %v recall %v, want 0.5 each", c.Precision, c.Recall)
 	}
+	if want := [][]int{{1, 1}, {1, 1}}; fmt.Sprint(c.Confusion) != fmt.Sprint(want) || fmt.Sprint(c.Labels) != "[a b]" {
+		t.Errorf("confusion %v of %v, want %v", c.Confusion, c.Labels, want)
+	}
 	if c.MacroF1 != 0.5 {
 		t.Errorf("macro F1 %g, want 0.5", c.MacroF1)
 	}
@@ -32,6 +36,9 @@ func TestClassifyUnseenLabel(t *testing.T) {
 	c := classifier.Classify([][]float64{{1, 0}}, []string{"z"}, []string{"a", "b"})
 	if c.Accuracy != 0 || math.Abs(c.LogLoss-(-math.Log(1e-15))) > 1e-9 {
 		t.Errorf("accuracy %g log loss %g, want 0 and ln 1e15", c.Accuracy, c.LogLoss)
+	}
+	if fmt.Sprint(c.Labels, c.Confusion) != "[a b z] [[0 0 0] [0 0 0] [1 0 0]]" {
+		t.Errorf("labels %v confusion %v: want z predicted as a", c.Labels, c.Confusion)
 	}
 	if !math.IsNaN(c.Precision["z"]) || c.Recall["z"] != 0 || !math.IsNaN(c.Recall["b"]) {
 		t.Errorf("precision %v recall %v", c.Precision, c.Recall)
