@@ -570,3 +570,25 @@ func TestClassifierAutoArchitecture(t *testing.T) {
 		t.Errorf("the served linear model predicts the plane with RMSE %g, want below 0.05", rmse)
 	}
 }
+
+// TestClassifierReadOnlyRole: the read-only role predicts, evaluates and
+// reads the confusion matrix of a classifier, and may not train one
+// (42501, nothing registered).
+func TestClassifierReadOnlyRole(t *testing.T) {
+	owner, reader := startRolesServer(t)
+	loadPenguins(t, owner)
+	exec(t, owner, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'peng', epochs := 3)")
+	exec(t, reader, "SELECT * FROM predict('peng', source := 'penguins')", "SELECT * FROM evaluate('peng')",
+		"SELECT * FROM confusion_matrix('peng')")
+	for _, q := range []string{
+		"SELECT * FROM train_classifier('penguins', label := 'species', model := 'ro')",
+		"SELECT * FROM train_regressor('penguins', target := 'body_mass_g', model := 'ro')",
+	} {
+		if e := errorCode(t, reader, q); e.Code != "42501" || !strings.Contains(e.Hint, "predict") {
+			t.Errorf("%s: %s %s (hint %q), want 42501 and a hint naming predict", q, e.Code, e.Message, e.Hint)
+		}
+	}
+	if n := scanOne[int64](t, owner, "SELECT count(*) FROM mlops.training_runs WHERE model = 'ro'"); n != 0 {
+		t.Errorf("refused trainings left %d runs", n)
+	}
+}
