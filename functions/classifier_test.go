@@ -273,6 +273,10 @@ func TestClassifierImages(t *testing.T) {
 			t.Errorf("%s: predict got %d of 100 test images right", tt.model, right)
 		}
 	}
+	// Images default to 10 epochs (rows to 100).
+	if n := len(trainRows(t, conn, "SELECT * FROM train_classifier('bars', label := 'label', model := 'bars10', shape := [1, 8, 8], split := 'part', patience := 0)")); n != 10 {
+		t.Errorf("%d epochs by default for images, want 10", n)
+	}
 }
 
 // TestSupervisedBadInput checks each refusal's SQLSTATE and that its

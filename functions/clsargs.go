@@ -75,10 +75,13 @@ func trainSupervisedFunction(fn, target string) tableFunction {
 // clsDefaultEpochs and clsDefaultPatience are the SQL defaults: more
 // epochs than the core's 10, as small tables (penguins: 200 training
 // rows, 4 steps an epoch) need a few hundred steps; early stopping ends
-// the runs that need fewer.
+// the runs that need fewer. Images default to clsImageEpochs: an epoch
+// of MNIST is 940 steps, and the default CNN passes 99 % test accuracy
+// within 8 (docs/classifier.md).
 const (
 	clsDefaultEpochs   = 100
 	clsDefaultPatience = 10
+	clsImageEpochs     = 10
 )
 
 // clsSpec is one call of train_classifier or train_regressor, its
@@ -174,6 +177,9 @@ func bindTrainSupervised(c *call, a args, fn, target string) (*table, error) {
 	cols, err := s.columns(src)
 	if err != nil {
 		return nil, err
+	}
+	if cols.Shape != nil && !a.explicit("epochs") {
+		s.opts.Epochs = clsImageEpochs
 	}
 	job := &clsJob{c: c, spec: s, src: src, cols: cols}
 	return &table{cols: s.outputs(), open: job.start}, nil
