@@ -228,6 +228,16 @@ func TestRegressorCars(t *testing.T) {
 	if pred < 10 || pred > 45 {
 		t.Errorf("predicted mpg %g of a ford pinto, want miles per gallon", pred)
 	}
+	// Many batches: 20 copies of the table, each car predicted alike.
+	var n, distinct int64
+	const car = "name, mpg, cylinders, displacement, horsepower, weight_lbs, acceleration, model_year, origin"
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT (`+car+`, round(prediction, 9)))
+		FROM predict('mpg', source := 'SELECT c.* FROM cars c, range(20) r(k)')`).Scan(&n, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if want := scanOne[int64](t, conn, "SELECT count(DISTINCT ("+car+")) FROM cars"); n != 406*20 || distinct != want {
+		t.Errorf("predict over 20 copies: %d rows, %d distinct (car, prediction) pairs; want %d rows and %d pairs", n, distinct, 406*20, want)
+	}
 }
 
 // barsSQL makes 8 x 8 images of a bright horizontal (label 'h') or
