@@ -191,6 +191,15 @@ func checkPenguinPredictions(t *testing.T, conn *pgx.Conn) {
 	if n != 344 || float64(right)/float64(n) < 0.9 {
 		t.Errorf("predict: %d of %d rows right, want 344 rows and at least 0.9", right, n)
 	}
+	// k := 1 keeps the prediction alone.
+	var k1, agree int
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE cardinality(probabilities) = 1 AND probabilities[prediction] = probability)
+		FROM predict('peng', source := 'penguins', k := 1)`).Scan(&k1, &agree); err != nil {
+		t.Fatal(err)
+	}
+	if k1 != 344 || agree != 344 {
+		t.Errorf("k := 1: %d of %d rows have the prediction alone in probabilities", agree, k1)
+	}
 }
 
 // TestRegressorCars trains a regressor of mpg (rows without mpg left out)
@@ -348,6 +357,10 @@ func TestSupervisedBadInput(t *testing.T) {
 			[]string{"column island", "type integer", "categorical feature"}},
 		{"predict no model", "SELECT * FROM predict('nope', source := 'penguins')", "42704",
 			[]string{"model 'nope' does not exist"}},
+		{"k of a regressor", "SELECT * FROM predict('mpgr', source := 'cars', k := 2)", "22023",
+			[]string{"k := 2 applies to classifiers", "'mpgr' is a regressor"}},
+		{"k zero", "SELECT * FROM predict('peng', source := 'penguins', k := 0)", "22023",
+			[]string{"k := 0 is out of range"}},
 		{"confusion of a regressor", "SELECT * FROM confusion_matrix('mpgr')", "42809",
 			[]string{"model 'mpgr' is a regressor", "needs a classifier"}},
 		{"evaluate horizon", "SELECT * FROM evaluate('peng', horizon := 2)", "22023",

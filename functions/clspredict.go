@@ -3,6 +3,7 @@
 package functions
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ func predictFunction() tableFunction {
 			named: []param{
 				{name: "source", kind: kindText, required: true},
 				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
+				{name: "k", kind: kindInt, min: 1, max: 100_000},
 			}},
 		bind: bindPredict,
 	}
@@ -57,6 +59,9 @@ type predicting struct {
 	src   *source
 	exprs []string // the passed columns, then the features
 	pass  int      // how many columns pass through
+	// k, when above 0, keeps the k most probable classes in
+	// probabilities, most probable first; 0 keeps every class in order.
+	k int
 }
 
 func bindPredict(c *call, a args) (*table, error) {
@@ -75,7 +80,10 @@ func bindPredict(c *call, a args) (*table, error) {
 	if err := checkPredictColumns(src, s); err != nil {
 		return nil, err
 	}
-	p := &predicting{s: s, src: src}
+	p := &predicting{s: s, src: src, k: int(a.int("k"))}
+	if p.k > 0 && s.model.Regression {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: k := %d applies to classifiers, and %s is a regressor", predictName, p.k, quote(ref.Name))
+	}
 	var cols []duckdb.ColumnInfo
 	for i, col := range src.cols {
 		expr, t, err := src.passThrough(i)
@@ -167,13 +175,23 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 	if p.s.model.Regression {
 		return chunk.SetValue(p.pass, r, probs[0])
 	}
+	order := make([]int, len(probs))
+	for k := range order {
+		order[k] = k
+	}
+	if p.k > 0 { // most probable first, the first class on ties
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
+		order = order[:min(p.k, len(order))]
+	}
 	top := 0
 	var all duckdb.OrderedMap
 	for k, v := range probs {
 		if v > probs[top] {
 			top = k
 		}
-		all.Set(p.s.model.Classes[k], v)
+	}
+	for _, k := range order {
+		all.Set(p.s.model.Classes[k], probs[k])
 	}
 	if err := chunk.SetValue(p.pass, r, p.s.model.Classes[top]); err != nil {
 		return err
