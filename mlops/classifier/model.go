@@ -44,6 +44,9 @@ type Options struct {
 	// RawPixels uses an image column's values as they are, neither scaled
 	// nor clipped to [0, 1].
 	RawPixels bool
+	// From is a training state to go on from (see TrainFrom), taken from
+	// a run of the same options on the same rows; nil starts afresh.
+	From *State
 }
 
 // DefaultOptions are DefaultConfig, the default model, and a fifth of the
@@ -114,7 +117,7 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 			return report(e)
 		}
 	}
-	m.Weights, err = Train(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, cfg, train, vd, rep)
+	m.Weights, err = TrainFrom(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, cfg, train, vd, opts.From, rep)
 	if err != nil {
 		return nil, err
 	}

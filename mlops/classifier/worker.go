@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/mallard/mallard/mlops/parallel"
@@ -68,11 +69,19 @@ func (w *worker) check() error {
 	return nil
 }
 
-// loop trains every epoch, stopping early as cfg.Patience says.
-func (w *worker) loop(ctx context.Context) error {
+// loop trains every epoch after from's (from the first when from is
+// nil), stopping early as cfg.Patience says.
+func (w *worker) loop(ctx context.Context, from *State) error {
 	start := time.Now()
-	bestLoss, since := math.NaN(), 0
-	for epoch := 1; epoch <= w.cfg.Epochs; epoch++ {
+	bestLoss, since, first := math.NaN(), 0, 1
+	if from != nil {
+		bestLoss, since, first = from.BestLoss, from.Since, from.Epoch+1
+		w.best = append(w.best[:0], from.Best...)
+		if from.Epoch > 0 && from.Since >= w.cfg.Patience && w.cfg.Patience > 0 {
+			return nil
+		}
+	}
+	for epoch := first; epoch <= w.cfg.Epochs; epoch++ {
 		trainLoss, err := w.epoch(ctx, epoch)
 		if err != nil {
 			return err
@@ -90,6 +99,7 @@ func (w *worker) loop(ctx context.Context) error {
 		}
 		if w.report != nil {
 			e.Weights = w.w
+			e.State = w.state(epoch, bestLoss, since)
 			if err := w.report(e); err != nil {
 				return err
 			}
@@ -157,4 +167,13 @@ func (w *worker) lossGrad(b *batch, scale float64) float64 {
 	}
 	w.net.backward(w.w, w.g, w.dout, b)
 	return loss
+}
+
+// state is a copy of what training after epoch needs to go on as if it
+// had not stopped.
+func (w *worker) state(epoch int, bestLoss float64, since int) func() *State {
+	return func() *State {
+		return &State{Epoch: epoch, Weights: slices.Clone(w.w), M: slices.Clone(w.opt.m), V: slices.Clone(w.opt.v), Step: w.opt.t,
+			Best: slices.Clone(w.best), BestLoss: bestLoss, Since: since}
+	}
 }
