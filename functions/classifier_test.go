@@ -4,6 +4,7 @@ package functions_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	osexec "os/exec"
@@ -465,6 +466,11 @@ func TestClassifierCancelKeepsCheckpoint(t *testing.T) {
 		t.Errorf("the checkpoint predicts %d rows, want 344", n)
 	}
 	wantCode(t, errorCode(t, other, "SELECT * FROM evaluate('long@1')"), "55000")
+	// resume goes on from the checkpoint.
+	rest := trainRows(t, other, fmt.Sprintf("SELECT * FROM train_classifier('penguins', resume := 'long', epochs := %d)", checkpoint+2))
+	if len(rest) != 2 || rest[0].Epoch != int64(checkpoint+1) {
+		t.Errorf("resumed from the checkpoint of epoch %d: epochs %+v, want %d and %d", checkpoint, rest, checkpoint+1, checkpoint+2)
+	}
 }
 
 // TestClassifierWorkers trains the same model with 1 and 3 workers:
@@ -617,5 +623,47 @@ func TestClassifierReadOnlyRole(t *testing.T) {
 	}
 	if n := scanOne[int64](t, owner, "SELECT count(*) FROM mlops.training_runs WHERE model = 'ro'"); n != 0 {
 		t.Errorf("refused trainings left %d runs", n)
+	}
+}
+
+// TestClassifierResume trains 6 epochs, then resumes the version to 12:
+// epochs 7 to 12 and the test figures are those of a run of 12 epochs
+// that did not stop, exactly. A resumed run may not change the network
+// or the data, and must add epochs.
+func TestClassifierResume(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
+	loadPenguins(t, conn)
+	const opts = "label := 'species', patience := 0, dropout := 0.2, hidden := [16]"
+	whole := trainRows(t, conn, "SELECT * FROM train_classifier('penguins', model := 'u', epochs := 12, "+opts+")")
+	first := trainRows(t, conn, "SELECT * FROM train_classifier('penguins', model := 'r', epochs := 6, "+opts+")")
+	rest := trainRows(t, conn, "SELECT * FROM train_classifier('penguins', resume := 'r', epochs := 12)")
+	if len(whole) != 12 || len(first) != 6 || len(rest) != 6 || rest[0].Epoch != 7 {
+		t.Fatalf("%d, %d and %d epochs (resumed from %v), want 12, 6 and 6 from 7", len(whole), len(first), len(rest), rest)
+	}
+	for i, e := range rest {
+		w := whole[6+i]
+		if e.TrainLoss != w.TrainLoss || *e.ValLoss != *w.ValLoss || *e.ValMetric != *w.ValMetric {
+			t.Errorf("epoch %d: resumed %g/%g/%g, whole %g/%g/%g", e.Epoch, e.TrainLoss, *e.ValLoss, *e.ValMetric, w.TrainLoss, *w.ValLoss, *w.ValMetric)
+		}
+	}
+	u, r := evaluateClassifier(t, conn, "u"), evaluateClassifier(t, conn, "r@2")
+	if u["mlp"].LogLoss != r["mlp"].LogLoss || u["mlp"].Accuracy != r["mlp"].Accuracy {
+		t.Errorf("resumed test log loss %g accuracy %g, whole %g %g", r["mlp"].LogLoss, r["mlp"].Accuracy, u["mlp"].LogLoss, u["mlp"].Accuracy)
+	}
+	if from := scanOne[string](t, conn, "SELECT resumed_from FROM mlops.training_runs WHERE model = 'r' AND version = 2"); from != "r@1" {
+		t.Errorf("resumed_from %q, want r@1", from)
+	}
+	for _, tt := range []struct{ query, code, want string }{
+		{"SELECT * FROM train_classifier('penguins', resume := 'r@1', epochs := 12, hidden := [8])", "22023", "hidden := [8] differs from [16] of r@1"},
+		{"SELECT * FROM train_classifier('penguins', resume := 'r@1', epochs := 6)", "22023", "r@1 has trained 6 epochs already"},
+		{"SELECT * FROM train_classifier('SELECT * FROM penguins WHERE island <> ''Dream''', resume := 'r@1', epochs := 12)", "22023", "resume: the data differs"},
+		{"SELECT * FROM train_classifier('penguins', resume := 'nope', epochs := 12)", "42704", "model 'nope' has no version with saved weights"},
+	} {
+		if e := errorCode(t, conn, tt.query); e.Code != tt.code || !strings.Contains(e.Message, tt.want) {
+			t.Errorf("%s: %s %s, want %s and %q", tt.query, e.Code, e.Message, tt.code, tt.want)
+		}
+	}
+	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.models WHERE name = 'r'"); n != 2 {
+		t.Errorf("refused resumes left %d versions of r, want 2", n)
 	}
 }

@@ -42,7 +42,7 @@ func trainSupervisedFunction(fn, target string) tableFunction {
 			positional: []param{{name: "source", kind: kindText, required: true}},
 			named: []param{
 				{name: "model", kind: kindText},
-				{name: target, kind: kindText, required: true},
+				{name: target, kind: kindText},
 				{name: "features", kind: kindTextList},
 				{name: "architecture", kind: kindText, choices: architectures, def: archAuto},
 				{name: "shape", kind: kindIntList},
@@ -65,6 +65,8 @@ func trainSupervisedFunction(fn, target string) tableFunction {
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(def.Seed)},
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
+				{name: "resume", kind: kindText},
+				{name: "allow_data_change", kind: kindBool, def: false},
 			},
 		},
 		bind:   func(c *call, a args) (*table, error) { return bindTrainSupervised(c, a, fn, target) },
@@ -104,6 +106,9 @@ type clsSpec struct {
 	maxCategories int
 	deploy        string
 	checkpoint    int
+	// from is the version a resumed run continues; nil for a new run.
+	from            *clsStart
+	allowDataChange bool
 }
 
 // newClsSpec types the arguments of a call of fn and checks what can be
@@ -129,6 +134,9 @@ func newClsSpec(fn, target string, a args) (*clsSpec, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", fn, err)
 	}
 	switch {
+	case s.targetCol == "":
+		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument %s is required", fn, target).
+			WithHint("Name the column to learn: %s(source, %s := 'column', model := 'name').", fn, target)
 	case s.name == "":
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", fn).
 			WithHint("Name the model to train: %s(source, %s := 'column', model := 'name').", fn, target)
@@ -160,9 +168,25 @@ func (s *clsSpec) outputs() []duckdb.ColumnInfo {
 }
 
 func bindTrainSupervised(c *call, a args, fn, target string) (*table, error) {
+	var from *clsStart
+	if a.given("resume") {
+		kind := map[bool]string{true: regressorKind, false: classifierKind}[fn == trainRegressorName]
+		var err error
+		if a, from, err = clsResumeArgs(c, fn, kind, target, a); err != nil {
+			return nil, err
+		}
+	}
 	s, err := newClsSpec(fn, target, a)
 	if err != nil {
 		return nil, err
+	}
+	s.from, s.allowDataChange, s.opts.From = from, a.bool("allow_data_change"), nil
+	if from != nil {
+		if s.opts.Epochs <= from.state.Epoch {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: epochs := %d: %s has trained %d epochs already", fn, s.opts.Epochs, from.ref, from.state.Epoch).
+				WithHint("epochs counts from the first epoch of the run resumed; give more than %d.", from.state.Epoch)
+		}
+		s.opts.From = from.state
 	}
 	if err := checkModelName(fn, s.name); err != nil {
 		return nil, err
@@ -178,7 +202,7 @@ func bindTrainSupervised(c *call, a args, fn, target string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cols.Shape != nil && !a.explicit("epochs") {
+	if cols.Shape != nil && !a.explicit("epochs") && from == nil {
 		s.opts.Epochs = clsImageEpochs
 	}
 	job := &clsJob{c: c, spec: s, src: src, cols: cols}

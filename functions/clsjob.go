@@ -53,7 +53,7 @@ type clsRun struct {
 
 // start starts an execution through the lifecycle.
 func (j *clsJob) start(ctx context.Context) (*run, error) {
-	return trainRun(ctx, trainingJob(j.c, j.spec.fn, nil), j.readRun)
+	return trainRun(ctx, trainingJob(j.c, j.spec.fn, j.spec.from.resume(j.spec.allowDataChange)), j.readRun)
 }
 
 // readRun reads the source, reserving its memory, splits the rows and
@@ -99,12 +99,17 @@ func (r *clsRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
 // it and its baselines on the test rows.
 func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
 	var bestVal *float64
+	last := r.spec.opts.From
+	if last != nil && last.BestLoss == last.BestLoss {
+		v := last.BestLoss
+		bestVal = &v
+	}
 	target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
 	model, err := classifier.Fit(ctx, r.spec.opts, r.fit.table, target, r.isVal, func(e classifier.Epoch) error {
-		ep := r.epoch(e)
-		if err := run.Epoch(ep); err != nil {
+		if err := run.Epoch(r.epoch(e)); err != nil {
 			return err
 		}
+		last = e.State()
 		if e.ValLoss == e.ValLoss && (bestVal == nil || e.ValLoss < *bestVal) {
 			v := e.ValLoss
 			bestVal = &v
@@ -114,7 +119,7 @@ func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result
 	if err != nil {
 		return nil, r.fitError(err)
 	}
-	return r.result(ctx, run, model, bestVal)
+	return r.result(ctx, run, model, last, bestVal)
 }
 
 // epoch is e as the lifecycle takes it: the validation loss as the test
@@ -136,7 +141,7 @@ func (r *clsRun) epoch(e classifier.Epoch) training.Epoch {
 		Measure:  "train_loss",
 		Metrics:  []any{e.TrainLoss, nullIfNaN(e.ValLoss), nullIfNaN(metric)},
 		Notice:   fmt.Sprintf("train_loss %.4f val_loss %.4f %s %.4f", e.TrainLoss, e.ValLoss, name, metric),
-		Snapshot: func() ([]byte, error) { return r.artifact(e.Snapshot(), e.Epoch) },
+		Snapshot: func() ([]byte, error) { return r.artifact(e.Snapshot(), e.State(), e.Epoch) },
 	}
 }
 
@@ -230,6 +235,7 @@ type clsParams struct {
 	Workers            int        `json:"workers"`
 	Seed               uint64     `json:"seed"`
 	ClassWeight        string     `json:"class_weight,omitempty"`
+	MaxCategories      int        `json:"max_categories"`
 	Scale              bool       `json:"scale"`
 	ValidationFraction float64    `json:"validation_fraction"`
 	TestFraction       float64    `json:"test_fraction"`
@@ -241,7 +247,7 @@ func (j *clsJob) params() clsParams {
 	p := clsParams{Architecture: j.spec.arch, Hidden: o.Hidden, Epochs: o.Epochs, LR: o.LR, Optimizer: o.Optimizer,
 		Momentum: o.Momentum, BatchSize: o.BatchSize, Dropout: o.Dropout, WeightDecay: o.WeightDecay, Patience: o.Patience,
 		Workers: o.Workers, Seed: o.Seed, Scale: !o.RawPixels, ValidationFraction: j.spec.valFraction,
-		TestFraction: j.spec.testFraction, Columns: j.cols}
+		TestFraction: j.spec.testFraction, MaxCategories: j.spec.maxCategories, Columns: j.cols}
 	if o.Balanced {
 		p.ClassWeight = "balanced"
 	}

@@ -15,11 +15,16 @@ import (
 
 // clsArtifact is what the registry stores for a classifier or regressor
 // version, final or checkpoint: the model (classifier.Model.Encode, with
-// its preprocessing) and the source columns it reads.
+// its preprocessing), the source columns it reads and its training
+// state.
 type clsArtifact struct {
 	Epoch   int             `json:"epoch"`
 	Columns clsColumns      `json:"columns"`
 	Model   json.RawMessage `json:"model"`
+	// State is the training state after Epoch, which resume := goes on
+	// from; nil when the model stored is not the one trained (see
+	// clsRun.result).
+	State *classifier.State `json:"state,omitempty"`
 }
 
 // storedCls is a decoded artifact.
@@ -29,12 +34,12 @@ type storedCls struct {
 	epoch int
 }
 
-func (j *clsJob) artifact(m *classifier.Model, epoch int) ([]byte, error) {
+func (j *clsJob) artifact(m *classifier.Model, state *classifier.State, epoch int) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := m.Encode(&buf); err != nil {
 		return nil, err
 	}
-	return json.Marshal(clsArtifact{Epoch: epoch, Columns: j.cols, Model: buf.Bytes()})
+	return json.Marshal(clsArtifact{Epoch: epoch, Columns: j.cols, Model: buf.Bytes(), State: state})
 }
 
 func decodeClsArtifact(data []byte) (*storedCls, error) {
@@ -89,8 +94,9 @@ const (
 // (the training rows' class shares, or mean) on the test rows, and
 // stores the model. With architecture 'auto' the linear model is stored
 // instead when its validation loss is lower, with a NOTICE saying so.
-func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifier.Model, bestVal *float64) (*training.Result, error) {
-	served, servedVal := model, bestVal
+func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifier.Model, last *classifier.State,
+	bestVal *float64) (*training.Result, error) {
+	served, servedVal, state := model, bestVal, last
 	m, err := r.measure(model.Kind, model, r.test)
 	if err != nil {
 		return nil, err
@@ -107,14 +113,18 @@ func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifie
 		}
 		m.ValLoss = linVal
 		if r.spec.arch == archAuto && linVal != nil && bestVal != nil && *linVal < *bestVal {
-			served, servedVal, metrics[0].Served, m.Served = lin, linVal, false, true
+			served, servedVal, state, metrics[0].Served, m.Served = lin, linVal, nil, false, true
 			run.Notice(fmt.Sprintf("%s %s: architecture 'auto' stores the linear model: validation loss %.4f, %s's %.4f",
 				r.spec.fn, run.Ref(), *linVal, model.Kind, *bestVal))
 		}
 		metrics = append(metrics, m)
 	}
 	metrics = append(metrics, r.trivial(model, r.fit, r.trainRows, r.test))
-	data, err := r.artifact(served, r.spec.opts.Epochs)
+	epoch := r.spec.opts.Epochs
+	if last != nil {
+		epoch = last.Epoch
+	}
+	data, err := r.artifact(served, state, epoch)
 	if err != nil {
 		return nil, err
 	}
@@ -128,14 +138,14 @@ func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifie
 	case servedVal != nil:
 		testLoss = *servedVal
 	}
-	return &training.Result{Artifact: data, Epoch: r.spec.opts.Epochs, Metrics: metrics, TestLoss: testLoss, ValLoss: servedVal}, nil
+	return &training.Result{Artifact: data, Epoch: epoch, Metrics: metrics, TestLoss: testLoss, ValLoss: servedVal}, nil
 }
 
 // fitLinear fits the linear model on the model's rows with its settings,
 // and returns its lowest validation loss (nil without validation rows).
 func (r *clsRun) fitLinear(ctx context.Context) (*classifier.Model, *float64, error) {
 	opts := r.spec.opts
-	opts.Model = classifier.ModelLinear
+	opts.Model, opts.From = classifier.ModelLinear, nil // a resumed run's linear model trains afresh, as in the run it continues
 	var best *float64
 	lin, err := classifier.Fit(ctx, opts, r.fit.table, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal,
 		func(e classifier.Epoch) error {
