@@ -195,7 +195,12 @@ func gatTrainingBytes(cfg gat.Config, rows int64, n int) int64 {
 
 // countRows counts the rows of a source.
 func countRows(ctx context.Context, c *call, src *source) (int64, error) {
-	rd, err := c.read(ctx, "SELECT count(*) FROM "+src.from)
+	return readInt(ctx, c, src, "SELECT count(*) FROM "+src.from)
+}
+
+// readInt reads the BIGINT that query, on src, returns in its first row.
+func readInt(ctx context.Context, c *call, src *source, query string) (int64, error) {
+	rd, err := c.read(ctx, query)
 	if err != nil {
 		return 0, src.wrap(err)
 	}

@@ -13,22 +13,31 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// gatLaunchAcross prepares a train_gat run across ranks when ranks := N is
-// above 1, and returns its launch (nil for a run in this process):
-// workers := W is then each rank's, and the run trains what N x W workers
-// train in one process.
+// launchAcross prepares a train_gat run across ranks (see launchOf);
+// workers is each rank's, a resumed run's too, not the checkpoint's.
 func (j *gatJob) launchAcross(a args) (*training.Launch, error) {
+	return launchOf(j.c, trainGATName, a, int(a.int("workers")), func(workers int) error {
+		j.cfg.Workers = workers
+		return j.cfg.Validate()
+	})
+}
+
+// launchOf prepares a run of training function fn across ranks when
+// ranks := N is above 1, and returns its launch (nil for a run in this
+// process): workers := W (perRank) is then each rank's, and the run trains
+// what N x W workers train in one process, which set gives the model's
+// options and validates.
+func launchOf(c *call, fn string, a args, perRank int, set func(workers int) error) (*training.Launch, error) {
 	ranks := int(a.int("ranks"))
 	if ranks <= 1 {
 		return nil, nil
 	}
-	l, err := training.NewLaunch(trainGATName, ranks, j.c.mpi)
+	l, err := training.NewLaunch(fn, ranks, c.mpi)
 	if err != nil {
 		return nil, err
 	}
-	j.cfg.Workers = ranks * int(a.int("workers")) // a resumed run's too: workers is each rank's, not the checkpoint's
-	if err := j.cfg.Validate(); err != nil {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: ranks := %d x workers := %d: %v", trainGATName, ranks, j.cfg.Workers/ranks, err)
+	if err := set(ranks * perRank); err != nil {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: ranks := %d x workers := %d: %v", fn, ranks, perRank, err)
 	}
 	return l, nil
 }

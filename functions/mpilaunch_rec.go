@@ -81,23 +81,13 @@ func (j *recJob) exportStart(dir string) error {
 	return nil
 }
 
-// launchAcross prepares the run's launch across ranks when ranks := N is
-// above 1: workers := W is then each rank's, and the run trains what
-// ranks x W workers train in one process.
-func (j *recJob) launchAcross(a args) error {
-	ranks := int(a.int("ranks"))
-	if ranks <= 1 {
-		return nil
-	}
-	l, err := training.NewLaunch(trainRecommenderName, ranks, j.c.mpi)
-	if err != nil {
-		return err
-	}
-	j.mpi, j.cfg.Workers = l, ranks*j.cfg.Workers
-	if err := j.cfg.Validate(); err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: ranks := %d x workers := %d: %v", trainRecommenderName, ranks, j.cfg.Workers/ranks, err)
-	}
-	return nil
+// launchAcross prepares the run's launch across ranks (see launchOf).
+func (j *recJob) launchAcross(a args) (err error) {
+	j.mpi, err = launchOf(j.c, trainRecommenderName, a, j.cfg.Workers, func(workers int) error {
+		j.cfg.Workers = workers
+		return j.cfg.Validate()
+	})
+	return err
 }
 
 // ranks is the number of MPI ranks the run trains across, as its

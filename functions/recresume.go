@@ -116,26 +116,9 @@ func argText(v any) string {
 // loadRecStart reads the model version ref names, and its hyperparameters.
 func loadRecStart(c *call, text string) (*recStart, recParams, error) {
 	var prev recParams
-	ref, err := mlops.ParseRef(text)
+	m, v, err := loadResumed(c, trainRecommenderName, recommenderKind, text)
 	if err != nil {
-		return nil, prev, sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", trainRecommenderName, err)
-	}
-	if ref.Version == 0 {
-		if ref.Version, err = c.reg.LatestWithWeights(c.ctx(), ref.Name); err != nil {
-			return nil, prev, err
-		}
-		if ref.Version == 0 {
-			return nil, prev, sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", trainRecommenderName, quote(ref.Name)).
-				WithHint("SELECT name, version, status, checkpoint_epoch FROM mlops.models lists the versions and their checkpoints.")
-		}
-	}
-	m, err := c.reg.Load(c.ctx(), recommenderKind, ref)
-	if err != nil {
-		return nil, prev, registryError(trainRecommenderName, err)
-	}
-	v, err := c.reg.Version(c.ctx(), m.Ref)
-	if err != nil {
-		return nil, prev, registryError(trainRecommenderName, err)
+		return nil, prev, err
 	}
 	if err := json.Unmarshal([]byte(v.Hyperparameters), &prev); err != nil {
 		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the hyperparameters of %s: %v", trainRecommenderName, m.Ref, err)

@@ -328,18 +328,7 @@ func (j *recJob) noUserLeft(ctx context.Context) error {
 
 // readInt reads the BIGINT that query returns in its first row.
 func (j *recJob) readInt(ctx context.Context, query string) (int64, error) {
-	rd, err := j.c.read(ctx, query)
-	if err != nil {
-		return 0, j.src.wrap(err)
-	}
-	defer rd.Close()
-	var n int64
-	for rd.Next() {
-		if b := rd.Batch(); b.NumRows() > 0 {
-			n = b.Column(0).(*array.Int64).Value(0)
-		}
-	}
-	return n, j.src.wrap(rd.Err())
+	return readInt(ctx, j.c, j.src, query)
 }
 
 func (j *recJob) nullError(arg, col string) error {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/mlops/training"
@@ -231,28 +230,12 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 // latest version with weights, if it names none): that version's
 // architecture and, unless the call gives them, its other options.
 func (j *gatJob) resumeFrom(a args) error {
-	ref, err := mlops.ParseRef(a.text("resume"))
+	m, v, err := loadResumed(j.c, trainGATName, "gat", a.text("resume"))
 	if err != nil {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", trainGATName, err)
-	}
-	if ref.Version == 0 {
-		if ref.Version, err = j.c.reg.LatestWithWeights(j.c.ctx(), ref.Name); err != nil {
-			return err
-		}
-		if ref.Version == 0 {
-			return sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", trainGATName, quote(ref.Name))
-		}
-	}
-	m, err := j.c.reg.Load(j.c.ctx(), "gat", ref)
-	if err != nil {
-		return registryError(trainGATName, err)
+		return err
 	}
 	if j.from, err = decodeGATArtifact(m.Artifact); err != nil {
 		return err
-	}
-	v, err := j.c.reg.Version(j.c.ctx(), m.Ref)
-	if err != nil {
-		return registryError(trainGATName, err)
 	}
 	j.fromRef, j.fromFingerprint = m.Ref, v.Fingerprint
 	prev := j.from.Model.Config
@@ -296,7 +279,7 @@ func (j *gatJob) resumeFrom(a args) error {
 	}
 	j.cfg = cfg
 	if j.name == "" {
-		j.name = ref.Name
+		j.name = m.Ref.Name
 	}
 	if j.scaler == "" {
 		j.scaler = m.Scaler

@@ -167,9 +167,10 @@ var rankLine = regexp.MustCompile(`(?m)^rank 0/(\d+): `)
 // write the source there, has spec write the job's spec there for the
 // Mallard release the ranks must be (MPI.Version), starts mpirun and
 // hands each progress line rank 0 writes to progress, with the job
-// directory, as it comes. It returns rank 0's artifact. When ctx ends or progress fails, it kills mpirun's process
-// group; a job that fails (a rank that exits non-zero) fails with
-// mpirun's output. The job directory is removed unless the job failed.
+// directory, as it comes. It returns rank 0's artifact. When ctx ends or
+// progress fails, it kills mpirun's process group; a job that fails (a
+// rank that exits non-zero) fails with mpirun's output. The job directory
+// is removed unless the job failed.
 func (l *Launch) Run(ctx context.Context, spec func(dir, version string) error, export func(ctx context.Context, dir string) error,
 	progress func(dir string, p Progress) error) (artifact []byte, err error) {
 	if err := os.MkdirAll(l.jobDir, 0o755); err != nil {
@@ -191,6 +192,25 @@ func (l *Launch) Run(ctx context.Context, spec func(dir, version string) error, 
 	if err := spec(dir, l.version); err != nil {
 		return nil, l.DirError(err)
 	}
+	p, err := l.start(dir)
+	if err != nil {
+		return nil, err
+	}
+	artifact, keep, err = p.watch(ctx, l, progress)
+	return artifact, err
+}
+
+// ranksProcess is mpirun (or the launcher) running a job's ranks.
+type ranksProcess struct {
+	dir    string // the job's
+	cmd    *exec.Cmd
+	out    *tailBuffer
+	exited chan error // receives cmd.Wait's error once it exits
+}
+
+// start starts the ranks of the job in dir, in a process group of their
+// own.
+func (l *Launch) start(dir string) (*ranksProcess, error) {
 	args := []string{"-np", strconv.Itoa(l.ranks)}
 	if l.hostfile != "" {
 		args = append(args, "--hostfile", l.hostfile)
@@ -199,67 +219,80 @@ func (l *Launch) Run(ctx context.Context, spec func(dir, version string) error, 
 	if l.launcher != "" {
 		args = []string{"-c", l.launcherCommand(dir)}
 	}
-	cmd := exec.Command(l.mpirun, args...)
-	out := &tailBuffer{max: mpiOutputTail}
-	cmd.Stdout, cmd.Stderr = out, out
-	ownGroup(cmd)
-	started, exited := make(chan error, 1), make(chan error, 1)
+	p := &ranksProcess{dir: dir, cmd: exec.Command(l.mpirun, args...), out: &tailBuffer{max: mpiOutputTail}, exited: make(chan error, 1)}
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	ownGroup(p.cmd)
+	started := make(chan error, 1)
 	go func() {
 		// Linux signals a child whose parent dies (see stopWithParent) when
 		// the thread that started it ends: this one is kept until it exits.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		if err := p.cmd.Start(); err != nil {
 			started <- err
 			return
 		}
 		started <- nil
-		exited <- cmd.Wait()
+		p.exited <- p.cmd.Wait()
 	}()
 	if err := <-started; err != nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: start %s: %v", l.fn, l.mpirun, err).
 			WithHint("Check --mpirun and --launcher.")
 	}
-	stop := func() {
-		killGroup(cmd)
-		<-exited
-	}
-	tail := &progressTail{dir: dir}
+	return p, nil
+}
+
+// stop kills the process group and waits for mpirun to exit.
+func (p *ranksProcess) stop() {
+	killGroup(p.cmd)
+	<-p.exited
+}
+
+// watch hands progress each line rank 0 writes until the ranks exit, and
+// returns rank 0's artifact; keep tells whether the job directory is to
+// be kept, for a job that failed.
+func (p *ranksProcess) watch(ctx context.Context, l *Launch, progress func(dir string, p Progress) error) (artifact []byte, keep bool, err error) {
+	tail := &progressTail{dir: p.dir}
 	tick := time.NewTicker(mpiPoll)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			stop()
-			return nil, context.Cause(ctx)
-		case werr := <-exited:
+			p.stop()
+			return nil, false, context.Cause(ctx)
+		case werr := <-p.exited:
 			if err := tail.each(progress); err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			if werr != nil {
-				keep = true
-				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); %s's output ends:\n%s",
-					l.fn, l.ranks, werr, l.starter(), strings.TrimSpace(out.String())).
-					WithHint("The job directory %s keeps its spec and source.", dir)
-			}
-			if m := rankLine.FindStringSubmatch(out.String()); m == nil || m[1] != strconv.Itoa(l.ranks) {
-				keep = true
-				return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the workers did not run as %d ranks of one MPI job (a worker not built with MPI, or a launcher that started them apart); %s's output ends:\n%s",
-					l.fn, l.ranks, l.starter(), strings.TrimSpace(out.String())).WithHint("Run a mallard built with make build-mpi, started as one MPI job.")
-			}
-			data, err := os.ReadFile(filepath.Join(dir, ArtifactFile))
-			if err != nil {
-				keep = true
-				return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job ended without an artifact: %v", l.fn, err)
-			}
-			return data, nil
+			artifact, err := p.ended(l, werr)
+			return artifact, err != nil, err
 		case <-tick.C:
 			if err := tail.each(progress); err != nil {
-				stop()
-				return nil, err
+				p.stop()
+				return nil, false, err
 			}
 		}
 	}
+}
+
+// ended is rank 0's artifact once the ranks exited with werr, or why the
+// job failed.
+func (p *ranksProcess) ended(l *Launch, werr error) ([]byte, error) {
+	out := strings.TrimSpace(p.out.String())
+	if werr != nil {
+		return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job of %d ranks failed (%v); %s's output ends:\n%s",
+			l.fn, l.ranks, werr, l.starter(), out).
+			WithHint("The job directory %s keeps its spec and source.", p.dir)
+	}
+	if m := rankLine.FindStringSubmatch(p.out.String()); m == nil || m[1] != strconv.Itoa(l.ranks) {
+		return nil, sqlstate.New(sqlstate.FeatureNotSupported, "%s: the workers did not run as %d ranks of one MPI job (a worker not built with MPI, or a launcher that started them apart); %s's output ends:\n%s",
+			l.fn, l.ranks, l.starter(), out).WithHint("Run a mallard built with make build-mpi, started as one MPI job.")
+	}
+	data, err := os.ReadFile(filepath.Join(p.dir, ArtifactFile))
+	if err != nil {
+		return nil, sqlstate.New(sqlstate.IOError, "%s: the MPI job ended without an artifact: %v", l.fn, err)
+	}
+	return data, nil
 }
 
 // DirError is the error of err, met writing the job directory.
