@@ -86,30 +86,13 @@ func clsResumeArgs(c *call, fn, kind, target string, a args) (args, *clsStart, e
 	return out, from, nil
 }
 
-// loadClsStart reads the version text names, its training state and its
-// hyperparameters.
+// loadClsStart reads the version text names (see loadResumed), its
+// training state and its hyperparameters.
 func loadClsStart(c *call, fn, kind, text string) (*clsStart, clsParams, error) {
 	var prev clsParams
-	ref, err := mlops.ParseRef(text)
+	m, v, err := loadResumed(c, fn, kind, text)
 	if err != nil {
-		return nil, prev, sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: %v", fn, err)
-	}
-	if ref.Version == 0 {
-		if ref.Version, err = c.reg.LatestWithWeights(c.ctx(), ref.Name); err != nil {
-			return nil, prev, err
-		}
-		if ref.Version == 0 {
-			return nil, prev, sqlstate.New(sqlstate.UndefinedObject, "%s: resume: model %s has no version with saved weights", fn, quote(ref.Name)).
-				WithHint("SELECT name, version, status, checkpoint_epoch FROM mlops.models lists the versions and their checkpoints.")
-		}
-	}
-	m, err := c.reg.Load(c.ctx(), kind, ref)
-	if err != nil {
-		return nil, prev, registryError(fn, err)
-	}
-	v, err := c.reg.Version(c.ctx(), m.Ref)
-	if err != nil {
-		return nil, prev, registryError(fn, err)
+		return nil, prev, err
 	}
 	if err := json.Unmarshal([]byte(v.Hyperparameters), &prev); err != nil {
 		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the hyperparameters of %s: %v", fn, m.Ref, err)
