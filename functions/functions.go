@@ -53,6 +53,10 @@ func tableFunctions() map[string]tableFunction {
 		"recommend":         recommendFunction(),
 		"recommend_for":     recommendForFunction(),
 		"similar_items":     similarItemsFunction(),
+		trainClassifierName: trainClassifierFunction(),
+		trainRegressorName:  trainRegressorFunction(),
+		predictName:         predictFunction(),
+		confusionMatrixName: confusionMatrixFunction(),
 	}
 }
 
@@ -81,7 +85,7 @@ func Surface() Names {
 		positional[name] = f.sig.positionalArguments()
 	}
 	return Names{Table: table, Positional: positional, Operations: operationNames(), Scalars: []string{recommendationsName},
-		Progressive: []string{trainGATName, trainRecommenderName}}
+		Progressive: []string{trainGATName, trainRecommenderName, trainClassifierName, trainRegressorName}}
 }
 
 // Planner turns client SQL into SQL DuckDB runs: the functions plan a
@@ -196,7 +200,7 @@ func (c *call) mayWrite(fn string) error {
 		return nil
 	}
 	return sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied for function %s: this session is read-only", fn).
-		WithHint("A read-only role may call forecast, recommend, evaluate and attention; connect as the owner to train, save or deploy.")
+		WithHint("A read-only role may call forecast, recommend, predict, evaluate and attention; connect as the owner to train, save or deploy.")
 }
 
 // ctx is the context of the calling statement now: a prepared statement

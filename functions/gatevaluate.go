@@ -43,6 +43,8 @@ func bindEvaluate(c *call, a args) (*table, error) {
 	}
 	if kinds, _ := c.reg.Kinds(c.ctx(), ref.Name); len(kinds) > 0 && kinds[0] == recommenderKind {
 		return bindEvaluateRecommender(c, ref, a)
+	} else if len(kinds) > 0 && (kinds[0] == classifierKind || kinds[0] == regressorKind) {
+		return bindEvaluateSupervised(c, ref, kinds[0], a)
 	}
 	s, err := loadGAT(c, "evaluate", a)
 	if err != nil {

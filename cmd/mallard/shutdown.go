@@ -68,7 +68,8 @@ func (s stopping) stop() error {
 
 // resumeCalls names the calls that resume the training runs ids, by the
 // kinds of model they train: train_gat(..., resume := 'model') for a GAT,
-// train_recommender(..., resume := 'model') for a recommender, each once,
+// train_recommender(..., resume := 'model') for a recommender,
+// train_classifier or train_regressor for a classifier or regressor, each once,
 // joined by "or"; both where a run cannot be read.
 func (s stopping) resumeCalls(ctx context.Context, ids []int64) string {
 	fns := map[string]bool{}
@@ -79,12 +80,14 @@ func (s stopping) resumeCalls(ctx context.Context, ids []int64) string {
 			fns["train_gat"], fns["train_recommender"] = true, true
 		case run.Kind == job.KindRecommender:
 			fns["train_recommender"] = true
+		case run.Kind == "classifier" || run.Kind == "regressor": // functions' kinds of supervised models
+			fns["train_"+run.Kind] = true
 		default:
 			fns["train_gat"] = true
 		}
 	}
 	var calls []string
-	for _, fn := range []string{"train_gat", "train_recommender"} {
+	for _, fn := range []string{"train_gat", "train_recommender", "train_classifier", "train_regressor"} {
 		if fns[fn] {
 			calls = append(calls, fn+"(..., resume := 'model')")
 		}

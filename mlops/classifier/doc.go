@@ -22,6 +22,6 @@
 // same dropout masks and the same steps as one worker, up to the order in
 // which the gradient of a batch is summed (see Train).
 //
-// The SQL surface (train_classifier, train_regressor, predict) is not
-// part of this package.
+// The SQL surface (train_classifier, train_regressor, predict,
+// evaluate) is package functions'; this package knows no SQL.
 package classifier

@@ -26,7 +26,7 @@ func (w *worker) evaluate(ctx context.Context, d *Data) (Epoch, error) {
 			sums[0] += squaredError(out, w.targets, 0, nil)
 			continue
 		}
-		loss, correct := softmaxCE(out, w.net.outputs(), w.labels, 0, nil)
+		loss, correct := softmaxCE(out, w.net.outputs(), w.labels, nil, 0, nil)
 		sums[0] += loss
 		sums[1] += float64(correct)
 	}

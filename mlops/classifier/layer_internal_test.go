@@ -101,12 +101,12 @@ func TestNetGradient(t *testing.T) {
 	labels := []int{2, 0}
 	b := &batch{n: 2, train: true, ids: []uint64{4, 7}, seed: 1, epoch: 1}
 	loss := func(w []float64) float64 {
-		l, _ := softmaxCE(n.forward(w, x, b), 3, labels, 0, nil)
+		l, _ := softmaxCE(n.forward(w, x, b), 3, labels, nil, 0, nil)
 		return l
 	}
 	out := n.forward(w, x, b)
 	d := make([]float64, len(out))
-	softmaxCE(out, 3, labels, 1, d)
+	softmaxCE(out, 3, labels, nil, 1, d)
 	g := make([]float64, len(w))
 	n.backward(w, g, d, b)
 	if e := gradRelErr(g, numericGrad(loss, w)); e > gradTol {
@@ -119,10 +119,21 @@ func TestLossGradients(t *testing.T) {
 	logits := uniform(rng, 4*3)
 	labels := []int{0, 2, 1, 2}
 	d := make([]float64, len(logits))
-	softmaxCE(logits, 3, labels, 0.5, d)
-	num := numericGrad(func(v []float64) float64 { l, _ := softmaxCE(v, 3, labels, 0, nil); return 0.5 * l }, logits)
+	softmaxCE(logits, 3, labels, nil, 0.5, d)
+	num := numericGrad(func(v []float64) float64 { l, _ := softmaxCE(v, 3, labels, nil, 0, nil); return 0.5 * l }, logits)
 	if e := gradRelErr(d, num); e > gradTol {
 		t.Errorf("cross-entropy gradient relative error %g", e)
+	}
+	weights := []float64{0.5, 2, 3}
+	softmaxCE(logits, 3, labels, weights, 0.5, d)
+	num = numericGrad(func(v []float64) float64 { l, _ := softmaxCE(v, 3, labels, weights, 0, nil); return 0.5 * l }, logits)
+	if e := gradRelErr(d, num); e > gradTol {
+		t.Errorf("class-weighted cross-entropy gradient relative error %g", e)
+	}
+	lw, _ := softmaxCE(logits[:3], 3, labels[:1], weights, 0, nil)
+	l1, _ := softmaxCE(logits[:3], 3, labels[:1], nil, 0, nil)
+	if math.Abs(lw-0.5*l1) > 1e-15 {
+		t.Errorf("weighted loss %g, want half the unweighted %g", lw, l1)
 	}
 	pred, targets := uniform(rng, 5), uniform(rng, 5)
 	squaredError(pred, targets, 0.25, d[:5])
@@ -150,7 +161,7 @@ func TestForwardByHand(t *testing.T) {
 	r := &relu{s: shape{1, 1, 3}}
 	assertValues(t, "relu", r.forward(nil, []float64{-1, 0, 2}, b), []float64{0, 0, 2})
 	// Cross-entropy of equal logits over two classes is ln 2.
-	if l, _ := softmaxCE([]float64{3, 3}, 2, []int{1}, 0, nil); math.Abs(l-math.Ln2) > 1e-15 {
+	if l, _ := softmaxCE([]float64{3, 3}, 2, []int{1}, nil, 0, nil); math.Abs(l-math.Ln2) > 1e-15 {
 		t.Errorf("cross-entropy of equal logits = %v, want ln 2", l)
 	}
 }

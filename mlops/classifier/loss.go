@@ -3,12 +3,17 @@ package classifier
 import "math"
 
 // softmaxCE is the softmax cross-entropy of n rows of k logits against
-// their labels. It returns the sum of the rows' losses and the number of
-// rows whose largest logit is their label's (the first largest on ties),
-// and, when d is not nil, sets d to scale times the gradient of the summed
-// loss with respect to the logits, softmax − one-hot.
-func softmaxCE(logits []float64, k int, labels []int, scale float64, d []float64) (loss float64, correct int) {
+// their labels, each row's loss times its label's weight when weights is
+// not nil. It returns the sum of the rows' losses and the number of rows
+// whose largest logit is their label's (the first largest on ties), and,
+// when d is not nil, sets d to scale times the gradient of the summed
+// loss with respect to the logits, weight·(softmax − one-hot).
+func softmaxCE(logits []float64, k int, labels []int, weights []float64, scale float64, d []float64) (loss float64, correct int) {
 	for i, label := range labels {
+		wt := 1.0
+		if weights != nil {
+			wt = weights[label]
+		}
 		row := logits[i*k : (i+1)*k]
 		top := 0
 		for j, v := range row {
@@ -25,15 +30,16 @@ func softmaxCE(logits []float64, k int, labels []int, scale float64, d []float64
 			sum += math.Exp(v - m)
 		}
 		logSum := m + math.Log(sum)
-		loss += logSum - row[label]
+		loss += wt * (logSum - row[label])
 		if d == nil {
 			continue
 		}
 		drow := d[i*k : (i+1)*k]
+		s := scale * wt
 		for j, v := range row {
-			drow[j] = scale * math.Exp(v-logSum)
+			drow[j] = s * math.Exp(v-logSum)
 		}
-		drow[label] -= scale
+		drow[label] -= s
 	}
 	return loss, correct
 }

@@ -37,6 +37,16 @@ type Options struct {
 	Hidden      []int   // the MLP's layer widths (default 64)
 	Dropout     float64 // the MLP's dropout
 	ValFraction float64 // rows held out for validation when Fit gets no split
+	// Balanced weighs a classifier's training loss by class, n/(k·n_c) for
+	// a class of n_c of the n training rows and k classes, so that every
+	// class weighs as much in total; it replaces Config.ClassWeights.
+	Balanced bool
+	// RawPixels uses an image column's values as they are, neither scaled
+	// nor clipped to [0, 1].
+	RawPixels bool
+	// From is a training state to go on from (see TrainFrom), taken from
+	// a run of the same options on the same rows; nil starts afresh.
+	From *State
 }
 
 // DefaultOptions are DefaultConfig, the default model, and a fifth of the
@@ -78,7 +88,7 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 		}
 	}
 	m := &Model{Regression: target.Labels == nil}
-	if m.Prep, err = fitPrep(t, trainRows); err != nil {
+	if m.Prep, err = fitPrep(t, trainRows, opts.RawPixels); err != nil {
 		return nil, err
 	}
 	x, err := m.Prep.features(t)
@@ -93,15 +103,41 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 		return nil, err
 	}
 	in := m.Prep.input()
-	rep := report
-	if m.Regression && report != nil {
-		rep = func(e Epoch) error { e.ValRMSE *= m.TargetStd; return report(e) }
+	cfg := opts.Config
+	if opts.Balanced && !m.Regression {
+		cfg.ClassWeights = balancedWeights(train.Labels, len(m.Classes))
 	}
-	m.Weights, err = Train(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, opts.Config, train, vd, rep)
+	var rep func(Epoch) error
+	if report != nil {
+		rep = func(e Epoch) error {
+			if m.Regression {
+				e.ValRMSE *= m.TargetStd
+			}
+			e.Snapshot = func() *Model { c := *m; c.Weights = slices.Clone(e.Weights); return &c }
+			return report(e)
+		}
+	}
+	m.Weights, err = TrainFrom(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, cfg, train, vd, opts.From, rep)
 	if err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// balancedWeights are the class weights n/(k·n_c) of labels of k classes;
+// a class without rows gets weight 0.
+func balancedWeights(labels []int, k int) []float64 {
+	counts := make([]float64, k)
+	for _, l := range labels {
+		counts[l]++
+	}
+	w := make([]float64, k)
+	for c, n := range counts {
+		if n > 0 {
+			w[c] = float64(len(labels)) / (float64(k) * n)
+		}
+	}
+	return w
 }
 
 // holdout marks a seeded fraction of n rows for validation.

@@ -76,7 +76,11 @@ func (p *Prep) images(t *Table, n int) ([]float64, error) {
 		dst := x[r*C*H*W : (r+1)*C*H*W]
 		for c := range C {
 			for i := range H * W {
-				dst[i*C+c] = min(max(px[c*H*W+i]/want.Scale, 0), 1)
+				v := px[c*H*W+i]
+				if !want.Raw {
+					v = min(max(v/want.Scale, 0), 1)
+				}
+				dst[i*C+c] = v
 			}
 		}
 	}

@@ -12,7 +12,7 @@ func TestPrepFromTrainingRows(t *testing.T) {
 	}
 	// Row 3 is a validation row: it changes neither the mean, the
 	// standard deviation nor the categories.
-	p, err := fitPrep(tab, []int{0, 1, 2})
+	p, err := fitPrep(tab, []int{0, 1, 2}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestPrepImages(t *testing.T) {
 	// and scaled by the largest training pixel, clipped to [0, 1].
 	tab := &Table{Image: &ImageColumn{Name: "img", Channels: 2, Height: 1, Width: 2,
 		Pixels: [][]float64{{0, 100, 200, 50}, {300, -5, 0, 0}}}}
-	p, err := fitPrep(tab, []int{0})
+	p, err := fitPrep(tab, []int{0}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,4 +45,18 @@ func TestPrepImages(t *testing.T) {
 	if in := p.input(); in != (shape{1, 2, 2}) {
 		t.Errorf("input shape %+v", in)
 	}
+	// Raw pixels are transposed but neither scaled nor clipped.
+	if p, err = fitPrep(tab, []int{0}, true); err != nil {
+		t.Fatal(err)
+	}
+	if x, err = p.features(tab); err != nil {
+		t.Fatal(err)
+	}
+	assertValues(t, "raw pixels", x, []float64{0, 200, 100, 50, 300, 0, -5, 0})
+}
+
+func TestBalancedWeights(t *testing.T) {
+	// Three rows of class 0, one of class 1, none of class 2: each
+	// present class weighs n/k in total.
+	assertValues(t, "weights", balancedWeights([]int{0, 0, 0, 1}, 3), []float64{4.0 / 9, 4.0 / 3, 0})
 }

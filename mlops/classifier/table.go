@@ -91,8 +91,10 @@ type CategoryLevels struct {
 }
 
 // ImagePreparation scales an image column's pixels to [0, 1]: Scale is
-// the largest training pixel, or 1 when none exceeds 1.
+// the largest training pixel, or 1 when none exceeds 1. With Raw set the
+// pixels are used as they are (Scale is 1 and nothing is clipped).
 type ImagePreparation struct {
+	Raw      bool    `json:"raw,omitempty"`
 	Name     string  `json:"name"`
 	Channels int     `json:"channels"`
 	Height   int     `json:"height"`
@@ -100,8 +102,9 @@ type ImagePreparation struct {
 	Scale    float64 `json:"scale"`
 }
 
-// fitPrep learns t's preprocessing from the training rows rows.
-func fitPrep(t *Table, rows []int) (Prep, error) {
+// fitPrep learns t's preprocessing from the training rows rows; raw
+// leaves an image's pixels unscaled.
+func fitPrep(t *Table, rows []int, raw bool) (Prep, error) {
 	var p Prep
 	if t.Image != nil {
 		if len(t.Numeric)+len(t.Categorical) > 0 {
@@ -114,7 +117,10 @@ func fitPrep(t *Table, rows []int) (Prep, error) {
 				scale = max(scale, v)
 			}
 		}
-		p.Image = &ImagePreparation{Name: im.Name, Channels: im.Channels, Height: im.Height, Width: im.Width, Scale: scale}
+		if raw {
+			scale = 1
+		}
+		p.Image = &ImagePreparation{Name: im.Name, Channels: im.Channels, Height: im.Height, Width: im.Width, Scale: scale, Raw: raw}
 		return p, nil
 	}
 	for _, c := range t.Numeric {

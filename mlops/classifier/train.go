@@ -23,6 +23,9 @@ type Config struct {
 	Patience    int     // stop after this many epochs without a better validation loss; 0 never stops early
 	Workers     int     // data-parallel workers
 	Seed        uint64
+	// ClassWeights, when set, weigh each training example's loss by its
+	// class's weight (one per class); validation losses are not weighted.
+	ClassWeights []float64
 }
 
 // DefaultConfig is 10 epochs of Adam (lr 0.001) over batches of 64, one
@@ -75,6 +78,32 @@ type Epoch struct {
 	ValAccuracy float64
 	ValRMSE     float64
 	Elapsed     time.Duration
+	// Weights are rank 0's weights after the epoch; they are valid only
+	// while the report function runs.
+	Weights []float64
+	// Snapshot, set by Fit, returns the model after the epoch, with a
+	// copy of Weights; it may be called only while the report function
+	// runs.
+	Snapshot func() *Model
+	// State returns a copy of the training state after the epoch, from
+	// which TrainFrom goes on as if training had not stopped; it may be
+	// called only while the report function runs.
+	State func() *State
+}
+
+// State is training's state after an epoch: the weights, the
+// optimiser's moments and step count, and early stopping's best weights,
+// best validation loss and epochs since. Training from it follows the
+// run it was taken from exactly.
+type State struct {
+	Epoch    int       `json:"epoch"`
+	Weights  []float64 `json:"weights"`
+	M        []float64 `json:"m"`
+	V        []float64 `json:"v"`
+	Step     int       `json:"step"`
+	Best     []float64 `json:"best"`
+	BestLoss float64   `json:"best_loss"`
+	Since    int       `json:"since"`
 }
 
 // ErrStopped is returned by a report function to end training early
@@ -100,6 +129,14 @@ type Network struct {
 // seed, so the run follows one worker's up to the order of summation
 // inside the batch gradient, which moves only the last bits of a step.
 func Train(ctx context.Context, net Network, cfg Config, train, val Data, report func(Epoch) error) ([]float64, error) {
+	return TrainFrom(ctx, net, cfg, train, val, nil, report)
+}
+
+// TrainFrom is Train going on from the state after an epoch (see
+// Epoch.State) with its first epoch the one after; from nil it is
+// Train. With the same network, settings and data it follows the run the
+// state was taken from exactly.
+func TrainFrom(ctx context.Context, net Network, cfg Config, train, val Data, from *State, report func(Epoch) error) ([]float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -119,10 +156,13 @@ func Train(ctx context.Context, net Network, cfg Config, train, val Data, report
 			return nil, err
 		}
 		copy(w.w, w0)
+		if err := w.restore(from); err != nil {
+			return nil, err
+		}
 		ws[r] = w
 	}
 	ws[0].report = report
-	err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return ws[rank].loop(ctx) })
+	err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return ws[rank].loop(ctx, from) })
 	if err != nil && !errors.Is(err, ErrStopped) {
 		return nil, err
 	}
@@ -137,3 +177,20 @@ func permutation(seed uint64, epoch, n int) []int {
 
 // isBetter reports whether loss improves on best (NaN never does).
 func isBetter(loss, best float64) bool { return loss < best || (math.IsNaN(best) && !math.IsNaN(loss)) }
+
+// restore sets the worker's weights and optimiser from s; nil leaves
+// them as initialised.
+func (w *worker) restore(s *State) error {
+	if s == nil {
+		return nil
+	}
+	n := len(w.w)
+	if len(s.Weights) != n || len(s.M) != n || len(s.V) != n || len(s.Best) != n {
+		return fmt.Errorf("training state of %d weights for a network of %d", len(s.Weights), n)
+	}
+	copy(w.w, s.Weights)
+	copy(w.opt.m, s.M)
+	copy(w.opt.v, s.V)
+	w.opt.t = s.Step
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/classifier"
@@ -176,5 +177,46 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if err := classifier.DefaultConfig().Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestTrainFromFollowsTheRun stops a run after epoch 3 and goes on from
+// its state: epochs 4 to 8 and the final weights are those of the run
+// that did not stop, to the bit (Adam, dropout, early stopping's state).
+func TestTrainFromFollowsTheRun(t *testing.T) {
+	train, val := blobs(1, 120, 4, 3, 1.5), blobs(2, 40, 4, 3, 1.5)
+	net := classifier.Network{Arch: classifier.MLP([]int{8}, 0.2, 3), H: 1, W: 1, C: 4}
+	cfg := classifier.DefaultConfig()
+	cfg.Epochs, cfg.BatchSize, cfg.Patience = 8, 16, 0
+	whole, wWhole := curve(t, net, cfg, train, val)
+	var state *classifier.State
+	_, err := classifier.Train(context.Background(), net, cfg, train, val, func(e classifier.Epoch) error {
+		if e.Epoch == 3 {
+			state = e.State()
+			return classifier.ErrStopped
+		}
+		return nil
+	})
+	if err != nil || state == nil || state.Epoch != 3 {
+		t.Fatalf("stopped run: %v, state %+v", err, state)
+	}
+	var rest []classifier.Epoch
+	w, err := classifier.TrainFrom(context.Background(), net, cfg, train, val, state, func(e classifier.Epoch) error {
+		rest = append(rest, e)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rest) != 5 || rest[0].Epoch != 4 {
+		t.Fatalf("resumed epochs %d from %d, want 5 from 4", len(rest), rest[0].Epoch)
+	}
+	for i, e := range rest {
+		if want := whole[i+3]; e.TrainLoss != want.TrainLoss || e.ValLoss != want.ValLoss {
+			t.Errorf("epoch %d: losses %g/%g, the whole run's %g/%g", e.Epoch, e.TrainLoss, e.ValLoss, want.TrainLoss, want.ValLoss)
+		}
+	}
+	if !slices.Equal(w, wWhole) {
+		t.Error("the resumed run's weights differ from the whole run's")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/mallard/mallard/mlops/parallel"
@@ -53,6 +54,9 @@ func (w *worker) check() error {
 		if !w.regression && len(d.data.Labels) != d.data.Rows || w.regression && len(d.data.Targets) != d.data.Rows {
 			return fmt.Errorf("%s data of %d rows without one label or target per row", d.name, d.data.Rows)
 		}
+		if cw := w.cfg.ClassWeights; cw != nil && len(cw) != w.net.outputs() {
+			return fmt.Errorf("%d class weights for %d classes", len(cw), w.net.outputs())
+		}
 		for _, l := range d.data.Labels {
 			if l < 0 || l >= w.net.outputs() {
 				return fmt.Errorf("%s label %d: want 0 to %d", d.name, l, w.net.outputs()-1)
@@ -65,11 +69,19 @@ func (w *worker) check() error {
 	return nil
 }
 
-// loop trains every epoch, stopping early as cfg.Patience says.
-func (w *worker) loop(ctx context.Context) error {
+// loop trains every epoch after from's (from the first when from is
+// nil), stopping early as cfg.Patience says.
+func (w *worker) loop(ctx context.Context, from *State) error {
 	start := time.Now()
-	bestLoss, since := math.NaN(), 0
-	for epoch := 1; epoch <= w.cfg.Epochs; epoch++ {
+	bestLoss, since, first := math.NaN(), 0, 1
+	if from != nil {
+		bestLoss, since, first = from.BestLoss, from.Since, from.Epoch+1
+		w.best = append(w.best[:0], from.Best...)
+		if from.Epoch > 0 && from.Since >= w.cfg.Patience && w.cfg.Patience > 0 {
+			return nil
+		}
+	}
+	for epoch := first; epoch <= w.cfg.Epochs; epoch++ {
 		trainLoss, err := w.epoch(ctx, epoch)
 		if err != nil {
 			return err
@@ -86,6 +98,8 @@ func (w *worker) loop(ctx context.Context) error {
 			since++
 		}
 		if w.report != nil {
+			e.Weights = w.w
+			e.State = w.state(epoch, bestLoss, since)
 			if err := w.report(e); err != nil {
 				return err
 			}
@@ -149,8 +163,17 @@ func (w *worker) lossGrad(b *batch, scale float64) float64 {
 	if w.regression {
 		loss = squaredError(out, w.targets, scale, w.dout)
 	} else {
-		loss, _ = softmaxCE(out, w.net.outputs(), w.labels, scale, w.dout)
+		loss, _ = softmaxCE(out, w.net.outputs(), w.labels, w.cfg.ClassWeights, scale, w.dout)
 	}
 	w.net.backward(w.w, w.g, w.dout, b)
 	return loss
+}
+
+// state is a copy of what training after epoch needs to go on as if it
+// had not stopped.
+func (w *worker) state(epoch int, bestLoss float64, since int) func() *State {
+	return func() *State {
+		return &State{Epoch: epoch, Weights: slices.Clone(w.w), M: slices.Clone(w.opt.m), V: slices.Clone(w.opt.v), Step: w.opt.t,
+			Best: slices.Clone(w.best), BestLoss: bestLoss, Since: since}
+	}
 }

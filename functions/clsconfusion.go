@@ -1,0 +1,66 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+const confusionMatrixName = "confusion_matrix"
+
+func confusionMatrixFunction() tableFunction {
+	return tableFunction{
+		sig: signature{fn: confusionMatrixName, positional: []param{{name: "model", kind: kindText, required: true}},
+			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31}}},
+		bind: bindConfusionMatrix,
+	}
+}
+
+// bindConfusionMatrix is the confusion matrix of the method a classifier
+// version serves, on its test rows: one row per pair of a true class and
+// a predicted one, `actual, predicted, count`, zeros included, classes in
+// order (true labels the model never saw last).
+func bindConfusionMatrix(c *call, a args) (*table, error) {
+	ref, err := modelRef(confusionMatrixName, a)
+	if err != nil {
+		return nil, err
+	}
+	kinds, err := c.reg.Kinds(c.ctx(), ref.Name)
+	if err != nil {
+		return nil, err
+	}
+	if len(kinds) > 0 && kinds[0] != classifierKind {
+		return nil, sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; a confusion matrix needs a classifier", confusionMatrixName, quote(ref.Name), kinds[0]).
+			WithHint("evaluate('%s') measures it.", ref.Name)
+	}
+	m, err := c.reg.Describe(c.ctx(), classifierKind, ref)
+	if err != nil {
+		return nil, registryError(confusionMatrixName, err)
+	}
+	var metrics []clsMetrics
+	if m.Metrics != "" {
+		if err := json.Unmarshal([]byte(m.Metrics), &metrics); err != nil {
+			return nil, fmt.Errorf("decode metrics of %s: %w", m.Ref, err)
+		}
+	}
+	i := slices.IndexFunc(metrics, func(x clsMetrics) bool { return x.Served })
+	if i < 0 || metrics[i].Confusion == nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no test rows measured", confusionMatrixName, m.Ref).
+			WithHint("A version that finished training with test_fraction above 0, or test rows in its split column, has one.")
+	}
+	cm := metrics[i].Confusion
+	var rows [][]any
+	for r, actual := range cm.Classes {
+		for p, predicted := range cm.Classes {
+			rows = append(rows, []any{actual, predicted, int64(cm.Counts[r][p])})
+		}
+	}
+	cols := []duckdb.ColumnInfo{{Name: "actual", T: varcharType()}, {Name: "predicted", T: varcharType()}, {Name: "count", T: bigintType()}}
+	return &table{cols: cols, open: func(context.Context) (*run, error) { return rowsRun(rows), nil }}, nil
+}

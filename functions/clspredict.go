@@ -1,0 +1,203 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+)
+
+const predictName = "predict"
+
+func predictFunction() tableFunction {
+	return tableFunction{
+		sig: signature{fn: predictName, positional: []param{{name: "model", kind: kindText, required: true}},
+			named: []param{
+				{name: "source", kind: kindText, required: true},
+				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
+				{name: "k", kind: kindInt, min: 1, max: 100_000},
+			}},
+		bind: bindPredict,
+	}
+}
+
+// loadSupervised reads the classifier or regressor version ref names,
+// decoded once and then kept while it is unchanged. Another kind of
+// model is 42809, naming it.
+func loadSupervised(c *call, fn string, ref mlops.Ref) (*storedCls, string, error) {
+	kinds, err := c.reg.Kinds(c.ctx(), ref.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	kind := classifierKind
+	if len(kinds) > 0 {
+		kind = kinds[0]
+	}
+	if kind != classifierKind && kind != regressorKind {
+		return nil, "", sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; %s serves classifiers and regressors", fn, quote(ref.Name), kind, fn).
+			WithHint("train_classifier or train_regressor make one; forecast serves a GAT, recommend a recommender.")
+	}
+	_, v, err := c.reg.Decoded(c.ctx(), kind, ref, func(data []byte) (any, error) { return decodeClsArtifact(data) })
+	if err != nil {
+		return nil, "", registryError(fn, err)
+	}
+	return v.(*storedCls), kind, nil
+}
+
+// predicting is one call of predict: the model, its source, and which
+// source columns pass through to the output.
+type predicting struct {
+	s     *storedCls
+	src   *source
+	exprs []string // the passed columns, then the features
+	pass  int      // how many columns pass through
+	// k, when above 0, keeps the k most probable classes in
+	// probabilities, most probable first; 0 keeps every class in order.
+	k int
+}
+
+func bindPredict(c *call, a args) (*table, error) {
+	ref, err := modelRef(predictName, a)
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := loadSupervised(c, predictName, ref)
+	if err != nil {
+		return nil, err
+	}
+	src, err := openSource(c.ctx(), c, predictName, a.text("source"))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPredictColumns(src, s); err != nil {
+		return nil, err
+	}
+	p := &predicting{s: s, src: src, k: int(a.int("k"))}
+	if p.k > 0 && s.model.Regression {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: k := %d applies to classifiers, and %s is a regressor", predictName, p.k, quote(ref.Name))
+	}
+	var cols []duckdb.ColumnInfo
+	for i, col := range src.cols {
+		expr, t, err := src.passThrough(i)
+		if err != nil {
+			continue // lists and BLOBs (images) are read, not passed on
+		}
+		p.exprs, cols = append(p.exprs, expr), append(cols, duckdb.ColumnInfo{Name: col.Name, T: t})
+	}
+	p.pass = len(p.exprs)
+	p.exprs = append(p.exprs, s.cols.selectList()...)
+	if s.model.Regression {
+		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
+	} else {
+		probs, _ := duckdb.NewMapInfo(varcharType(), doubleType())
+		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: varcharType()},
+			duckdb.ColumnInfo{Name: "probability", T: doubleType()}, duckdb.ColumnInfo{Name: "probabilities", T: probs})
+	}
+	return &table{cols: cols, open: func(ctx context.Context) (*run, error) { return p.stream(ctx, c) }}, nil
+}
+
+// checkPredictColumns fails with 42703 for a feature the source lacks and
+// 42804 for one of a type the model cannot read as it was trained.
+func checkPredictColumns(src *source, s *storedCls) error {
+	for _, f := range s.cols.Features {
+		i := slices.IndexFunc(src.cols, func(c storage.Column) bool { return strings.EqualFold(c.Name, f.Name) })
+		if i < 0 {
+			return sqlstate.New(sqlstate.UndefinedColumn, "%s: the source has no column %s, a feature of the model", predictName, quote(f.Name)).
+				WithHint("The model reads %s; the source has %s.", featureNames(s.cols.Features), src.columnList())
+		}
+		got, ok := featureOf(src.cols[i])
+		if !ok || got.Kind != f.Kind {
+			return sqlstate.New(sqlstate.DatatypeMismatch, "%s: column %s of the source has type %s, but the model was trained on it as a %s feature",
+				predictName, src.cols[i].Name, src.cols[i].Type.PGName(), f.Kind).WithHint("Cast it in the source to the type it had in training.")
+		}
+	}
+	return nil
+}
+
+// stream reads the source in Arrow batches and writes each with the
+// model's predictions.
+func (p *predicting) stream(ctx context.Context, c *call) (*run, error) {
+	r, err := c.read(ctx, "SELECT "+strings.Join(p.exprs, ", ")+" FROM "+p.src.from)
+	if err != nil {
+		return nil, p.src.wrap(err)
+	}
+	app := &featureAppender{fn: predictName, cols: p.s.cols, first: p.pass}
+	return &run{
+		fill: func(chunk duckdb.DataChunk) (int, error) {
+			if !r.Next() {
+				return 0, p.src.wrap(r.Err())
+			}
+			return p.write(chunk, r.Batch(), app)
+		},
+		close: func() { _ = r.Close() },
+	}, nil
+}
+
+// write writes batch b and its predictions into chunk.
+func (p *predicting) write(chunk duckdb.DataChunk, b arrow.RecordBatch, app *featureAppender) (int, error) {
+	t := newFeatureTable(p.s.cols)
+	if err := app.append(t, b); err != nil {
+		return 0, err
+	}
+	n := int(b.NumRows())
+	probs, err := p.s.model.Predict(t)
+	if err != nil {
+		return 0, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", predictName, err)
+	}
+	w, err := newChunkWriter(chunk, p.pass+3)
+	if err != nil {
+		return 0, err
+	}
+	for col := range p.pass {
+		if err := w.setColumn(col, b.Column(col), n); err != nil {
+			return 0, err
+		}
+	}
+	for r := range n {
+		if err := p.setPrediction(chunk, r, probs[r]); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// setPrediction writes row r's prediction: a regressor's value, or a
+// classifier's most probable class, its probability and every class's.
+func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float64) error {
+	if p.s.model.Regression {
+		return chunk.SetValue(p.pass, r, probs[0])
+	}
+	order := make([]int, len(probs))
+	for k := range order {
+		order[k] = k
+	}
+	if p.k > 0 { // most probable first, the first class on ties
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
+		order = order[:min(p.k, len(order))]
+	}
+	top := 0
+	var all duckdb.OrderedMap
+	for k, v := range probs {
+		if v > probs[top] {
+			top = k
+		}
+	}
+	for _, k := range order {
+		all.Set(p.s.model.Classes[k], probs[k])
+	}
+	if err := chunk.SetValue(p.pass, r, p.s.model.Classes[top]); err != nil {
+		return err
+	}
+	if err := chunk.SetValue(p.pass+1, r, probs[top]); err != nil {
+		return err
+	}
+	return chunk.SetValue(p.pass+2, r, all)
+}

@@ -1,0 +1,149 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// newFeatureTable is an empty table of cols' features: numeric and
+// categorical columns in the order of cols.Features, or the image.
+func newFeatureTable(cols clsColumns) *classifier.Table {
+	t := &classifier.Table{}
+	for _, f := range cols.Features {
+		switch f.Kind {
+		case featNumeric:
+			t.Numeric = append(t.Numeric, classifier.NumericColumn{Name: f.Name, Values: []float64{}})
+		case featCategorical:
+			t.Categorical = append(t.Categorical, classifier.CategoricalColumn{Name: f.Name, Values: []string{}})
+		case featImage:
+			t.Image = &classifier.ImageColumn{Name: f.Name, Channels: cols.Shape[0], Height: cols.Shape[1], Width: cols.Shape[2]}
+		}
+	}
+	return t
+}
+
+// featureAppender appends the feature columns of Arrow batches, read with
+// cols.selectList from the batch's column first on, to a table.
+type featureAppender struct {
+	fn    string
+	cols  clsColumns
+	first int
+	// rows counts the rows appended, for messages that name a row.
+	rows int
+}
+
+// append adds batch b's rows to t: a NULL number is missing (NaN), a NULL
+// text is the category "", and a NULL image, or one whose length is not
+// the product of the shape, is an error naming the row.
+func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	num, cat := 0, 0
+	for k, f := range a.cols.Features {
+		arr := b.Column(a.first + k)
+		switch f.Kind {
+		case featNumeric:
+			vals, valid := floats(arr)
+			dst := &t.Numeric[num].Values
+			for r := range n {
+				v := vals[r]
+				if !valid(r) {
+					v = math.NaN()
+				}
+				*dst = append(*dst, v)
+			}
+			num++
+		case featCategorical:
+			texts := textValues(arr)
+			dst := &t.Categorical[cat].Values
+			for r := range n {
+				*dst = append(*dst, texts(r))
+			}
+			cat++
+		case featImage:
+			if err := a.appendImages(t.Image, f, arr, n); err != nil {
+				return err
+			}
+		}
+	}
+	a.rows += n
+	return nil
+}
+
+// appendImages adds n images of arr, a list of doubles or a BLOB, to im.
+func (a *featureAppender) appendImages(im *classifier.ImageColumn, f clsFeature, arr arrow.Array, n int) error {
+	size := im.Channels * im.Height * im.Width
+	for r := range n {
+		if arr.IsNull(r) {
+			return sqlstate.New(sqlstate.NullValueNotAllowed, "%s: image column %s is NULL in row %d", a.fn, f.Name, a.rows+r+1).
+				WithHint("Leave those rows out of the source: ... WHERE %s IS NOT NULL.", ident(f.Name))
+		}
+		var px []float64
+		if f.Blob {
+			for _, v := range arr.(interface{ Value(int) []byte }).Value(r) {
+				px = append(px, float64(v))
+			}
+		} else {
+			list := arr.(*array.List)
+			lo, hi := list.ValueOffsets(r)
+			px = append(px, list.ListValues().(*array.Float64).Float64Values()[lo:hi]...)
+		}
+		if len(px) != size {
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: image column %s has %d values in row %d, but shape := %s needs %d",
+				a.fn, f.Name, len(px), a.rows+r+1, intsText([]int{im.Channels, im.Height, im.Width}), size).
+				WithHint("Give the shape of the stored images: channels x height x width values each.")
+		}
+		im.Pixels = append(im.Pixels, px)
+	}
+	return nil
+}
+
+// textValues returns the values of a text column: "" for NULL, copied out
+// of the batch, whose memory is reused.
+func textValues(arr arrow.Array) func(int) string {
+	texts := arr.(interface {
+		arrow.Array
+		Value(int) string
+	})
+	return func(i int) string {
+		if texts.IsNull(i) {
+			return ""
+		}
+		return strings.Clone(texts.Value(i))
+	}
+}
+
+// subset is the rows idx of t, in that order.
+func subset(t *classifier.Table, idx []int) *classifier.Table {
+	out := &classifier.Table{}
+	for _, c := range t.Numeric {
+		out.Numeric = append(out.Numeric, classifier.NumericColumn{Name: c.Name, Values: pick(c.Values, idx)})
+	}
+	for _, c := range t.Categorical {
+		out.Categorical = append(out.Categorical, classifier.CategoricalColumn{Name: c.Name, Values: pick(c.Values, idx)})
+	}
+	if im := t.Image; im != nil {
+		c := *im
+		c.Pixels = pick(im.Pixels, idx)
+		out.Image = &c
+	}
+	return out
+}
+
+// pick is the elements idx of v; nil for a nil v.
+func pick[T any](v []T, idx []int) []T {
+	if v == nil {
+		return nil
+	}
+	out := make([]T, len(idx))
+	for i, r := range idx {
+		out[i] = v[r]
+	}
+	return out
+}
