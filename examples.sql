@@ -7,7 +7,7 @@
 CREATE SCHEMA IF NOT EXISTS tour;
 SET search_path = tour;
 SELECT count(mlops.drop(name)) >= 0 AS fresh
-FROM (SELECT DISTINCT name FROM mlops.models WHERE name IN ('unemployment_gat', 'movies', 'movies_rank', 'movies_vae'));
+FROM (SELECT DISTINCT name FROM mlops.models WHERE name IN ('unemployment_gat', 'movies', 'movies_rank', 'movies_vae', 'tour_peng', 'tour_mpg'));
 
 -- 1. Plain SQL: tables, inserts, queries, as in Postgres.
 DROP TABLE IF EXISTS tour_sales;
@@ -220,7 +220,36 @@ FROM train_recommender('ratings', model := 'movies_vae', user := 'userId', item 
 SELECT method, round(recall_at_10, 3) AS recall_at_10, round(ndcg_at_10, 3) AS ndcg_at_10
 FROM evaluate('movies_vae') WHERE method = 'autorec';
 
--- 10. The dashboard. `make run` also serves http://127.0.0.1:8080/: every
+-- 10. Supervised learning. A labelled table in, a model out: the penguins
+--     of the Palmer archipelago (vega-datasets), species from measurements.
+--     Text columns are one-hot encoded and numbers standardised on the
+--     training rows; the default network is a small MLP, checked against a
+--     linear model and the majority class on the test rows.
+DROP TABLE IF EXISTS penguins;
+CREATE TABLE penguins (species VARCHAR, island VARCHAR, bill_length_mm DOUBLE, bill_depth_mm DOUBLE,
+    flipper_length_mm DOUBLE, body_mass_g DOUBLE, sex VARCHAR);
+\copy penguins FROM 'examples/data/penguins.csv' WITH (FORMAT csv, HEADER)
+-- Every epoch also arrives as a NOTICE, as for train_gat; the tour quiets
+-- them here (mlops.training_metrics keeps them all).
+SET client_min_messages = warning;
+SELECT epoch, round(val_loss, 4) AS val_loss, round(val_accuracy, 3) AS val_accuracy
+FROM train_classifier('penguins', label := 'species', model := 'tour_peng', seed := 7) WHERE epoch % 20 = 0;
+SELECT method, rows, round(accuracy, 4) AS accuracy, round(log_loss, 4) AS log_loss FROM evaluate('tour_peng');
+SELECT * FROM confusion_matrix('tour_peng') WHERE count > 0;
+-- predict adds prediction and probability to any table or query's rows.
+SELECT island, round(bill_length_mm, 1) AS bill_length_mm, prediction, round(probability, 3) AS probability
+FROM predict('tour_peng', source := 'SELECT * FROM penguins WHERE sex IS NULL') LIMIT 3;
+-- A regressor: miles per gallon of 1970s cars.
+DROP TABLE IF EXISTS cars;
+CREATE TABLE cars (name VARCHAR, mpg DOUBLE, cylinders INTEGER, displacement DOUBLE, horsepower DOUBLE,
+    weight_lbs DOUBLE, acceleration DOUBLE, model_year INTEGER, origin VARCHAR);
+\copy cars FROM 'examples/data/cars.csv' WITH (FORMAT csv, HEADER)
+SELECT count(*) AS epochs
+FROM train_regressor('SELECT * FROM cars WHERE mpg IS NOT NULL', target := 'mpg', model := 'tour_mpg', seed := 7);
+SELECT method, round(rmse, 3) AS rmse, round(r2, 3) AS r2 FROM evaluate('tour_mpg');
+RESET client_min_messages;
+
+-- 11. The dashboard. `make run` also serves http://127.0.0.1:8080/: every
 --     model and run, live loss plots, the GAT's truth against prediction,
 --     correlation heatmap and entity graph, and the recommender's top k.
 --     What the GAT pages draw is kept with each finished version:
@@ -229,7 +258,7 @@ SELECT name, version, json_extract(data, '$.total_entities') AS entities,
        json_extract(data, '$.split') AS first_test_row, json_extract_string(data, '$.units') AS units
 FROM mlops.reports WHERE name = 'unemployment_gat' ORDER BY version;
 
--- 11. Operating Mallard. Every session is listed in pg_stat_activity, as in
+-- 12. Operating Mallard. Every session is listed in pg_stat_activity, as in
 --     Postgres, and pg_cancel_backend / pg_terminate_backend signal one by
 --     its pid (the one a client gets at connection; pg_backend_pid()).
 SELECT usename, application_name, state, backend_type FROM pg_stat_activity WHERE pid = pg_backend_pid();
