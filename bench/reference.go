@@ -58,6 +58,10 @@ func runReference(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
+	if len(sets) == 0 {
+		return fmt.Errorf("-panel %q: no data set's name contains it", o.Panel)
+	}
 	dir, err := os.MkdirTemp("", "mallard-reference-")
 	if err != nil {
 		return err
