@@ -58,6 +58,10 @@ func runReference(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
+	if len(sets) == 0 {
+		return fmt.Errorf("-panel %q: no data set's name contains it", o.Panel)
+	}
 	dir, err := os.MkdirTemp("", "mallard-reference-")
 	if err != nil {
 		return err
@@ -100,6 +104,11 @@ func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcD
 		perSeries := time.Since(start) / time.Duration(ds.m.N)
 		mallard = append(mallard, refScore{string(kind), mse, perSeries, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))})
 	}
+	anchor, err := referenceAnchor(ds, h, origins)
+	if err != nil {
+		return err
+	}
+	mallard = append([]refScore{anchor}, mallard...)
 	if seeds > 0 {
 		def, err := referenceDefault(ctx, ds, seeds, h, origins)
 		if err != nil {

@@ -135,6 +135,31 @@ func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []in
 	}, nil
 }
 
+// referenceAnchor scores train_gat's default untrained, which forecasts
+// what its anchor forecasts: the anchor alone, for the network's share of
+// the default's figures. Its time is that of choosing and fitting the
+// anchor, per series.
+func referenceAnchor(ds fcData, h int, origins []int) (refScore, error) {
+	cfg := gat.DefaultConfig()
+	cfg.Season = ds.season
+	start := time.Now()
+	model, err := gat.Untrained(cfg, ds.m)
+	if err != nil {
+		return refScore{}, fmt.Errorf("the default's anchor: %w", err)
+	}
+	per := time.Since(start) / time.Duration(ds.m.N)
+	f, err := model.Forecaster()
+	if err != nil {
+		return refScore{}, err
+	}
+	_, _, test, err := cfg.Samples(ds.m)
+	if err != nil {
+		return refScore{}, err
+	}
+	fmt.Fprintf(os.Stderr, "bench accuracy: the default's anchor on %s is %s\n", ds.name, model.Anchor)
+	return refScore{"gat, untrained (its anchor alone)", oneStep(f, ds.m, test), per, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))}, nil
+}
+
 // autoOf is the per-entity choice among chosenOn (fitted on the rows
 // before validation) by validation MSE over steps 1..h, each entity then
 // forecast by its method among fs.

@@ -52,14 +52,14 @@ func TestTrainGAT(t *testing.T) {
 	if err := rows.Err(); err != nil || n != 30 {
 		t.Fatalf("%d rows (%v), want 30", n, err)
 	}
-	// The season NOTICE (from the calendar: year and month columns), 30 epochs, the anchor (on these data the mean of the
-	// highway's ar_diff and ets wins on validation; the per-entity choice is weighed too), the kept epoch, the
+	// The season NOTICE (from the calendar: year and month columns), 30 epochs, the anchor (on these data the mean of
+	// ets and arima wins the rolling-origin validation; the per-entity choice is not one of auto's candidates), the kept epoch, the
 	// comparison with the network without the graph, the time outside the epochs by phase, the deployment, the time of
 	// storing.
 	if len(notices) != 37 || !strings.Contains(notices[0], "season 12 from the calendar (the time columns are (year, month))") || !strings.Contains(notices[30], "epoch 30") ||
 		!strings.Contains(notices[30], " val_mse ") ||
-		!strings.Contains(notices[31], "anchored to combination of ar_diff, ets, the lowest validation MSE of last_value+highway (ar_diff of 12 lags) ") ||
-		!strings.Contains(notices[31], ", combination 0.") || !strings.Contains(notices[31], ", per_entity 0.") ||
+		!strings.Contains(notices[31], "anchored to combination of ets, arima, the lowest validation MSE of last_value+highway (ar_diff of 12 lags) ") ||
+		!strings.Contains(notices[31], ", combination 0.") || strings.Contains(notices[31], "per_entity") ||
 		!strings.Contains(notices[32], "keeps the weights of epoch") ||
 		!strings.Contains(notices[33], "validation MSE with the graph ") || notices[35] != "train_gat: g@1 is deployed" ||
 		!regexp.MustCompile(`^train_gat g@1: outside the epochs: read \d+\.\d\ds, prepare [\d.]+s, setup [\d.]+s, checkpoints [\d.]+s, `+

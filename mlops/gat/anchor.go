@@ -203,16 +203,54 @@ type candidate struct {
 	mse    float64
 }
 
-// fitAnchor fits cfg's anchor on the fitting samples. "auto" fits every
-// single candidate and their combinations and keeps the one with the
-// lowest validation MSE at cfg's horizon (see validationMSE); "combination" keeps the better of the
-// combinations.
+// fitAnchor fits cfg's anchor on the training samples, fit and val, as
+// evaluate fits the ladder. "auto" chooses by rolling-origin validation
+// (see chooseAnchor); "combination" keeps the better of the combinations
+// of the best two or three candidates by validation MSE at cfg's horizon
+// (see validationMSE), and "per_entity" each entity's best (see
+// perEntity), each candidate fitted on the fitting samples to choose.
 func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	kind := cmp.Or(cfg.Anchor, AnchorLastValue)
-	if kind != AnchorAuto && kind != AnchorCombination && kind != AnchorPerEntity {
-		a, _, err := fitOne(cfg, m, fit, kind)
-		return a, err
+	train := slices.Concat(fit, val)
+	switch kind {
+	case AnchorAuto:
+		return chooseAnchor(cfg, m, fit, val)
+	case AnchorCombination, AnchorPerEntity:
+		a, err := poolAnchor(cfg, m, fit, val, kind)
+		if err != nil {
+			return nil, err
+		}
+		return refitMembers(cfg, m, train, a)
 	}
+	a, _, err := fitOne(cfg, m, train, kind)
+	return a, err
+}
+
+// refitMembers refits the members of a, a combination or a per-entity
+// choice, on the samples train, keeping what a chose.
+func refitMembers(cfg Config, m series.Matrix, train []int, a *Anchor) (*Anchor, error) {
+	out := *a
+	out.Members = make([]*Anchor, len(a.Members))
+	for i, member := range a.Members {
+		kind := member.Kind
+		if kind == string(baseline.KindARDiff) {
+			kind = AnchorLastValue // the highway's autoregression, see standalone
+		}
+		refit, _, err := fitOne(cfg, m, train, kind)
+		if err != nil {
+			return nil, err
+		}
+		if out.Members[i], err = standalone(cfg, m, train, refit); err != nil {
+			return nil, err
+		}
+	}
+	return &out, nil
+}
+
+// poolAnchor is the anchor "combination" or "per_entity" fitted on the
+// fitting samples: the better of the combinations, or each entity's best
+// candidate, by validation MSE.
+func poolAnchor(cfg Config, m series.Matrix, fit, val []int, kind string) (*Anchor, error) {
 	var fits []fitted
 	kinds := slices.DeleteFunc(singleAnchors(), func(k string) bool { return k == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 })
 	// The candidates are fitted and scored at once, up to the run's
@@ -265,10 +303,7 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 		scores[AnchorPerEntity] = chosen[0].mse
 	}
 	pool := combined
-	switch kind {
-	case AnchorAuto:
-		pool = slices.Concat(singles, combined, chosen)
-	case AnchorPerEntity:
+	if kind == AnchorPerEntity {
 		pool = chosen
 	}
 	if len(pool) == 0 {
