@@ -76,11 +76,11 @@ CREATE TABLE dash_q AS SELECT 2000 + i // 4 AS year, i % 4 + 1 AS quarter, sin(i
   FROM range(40) r(i);
 SELECT count(*) FROM train_gat('dash_q', model := 'dash_quarterly_with_a_name_long_enough_to_push_a_table_off_it', epochs := 2);
 -- Three smooth seasonal series over ten years, and the same with a spike
--- up in a at 2005-01 and one down in b at 2008-05.
+-- down in b at 2008-05 and one up in a at 2009-03.
 CREATE TABLE dash_clean AS SELECT 2000 + t // 12 AS year, t % 12 + 1 AS month,
   100 + t / 4 + 10 * sin(t * pi() / 6) + (t * 7 % 5) / 5 AS a, 80 + 8 * cos(t * pi() / 6) + (t * 3 % 7) / 7 AS b,
   50 + t / 10 + 5 * sin(t * pi() / 3) + (t * 5 % 3) / 3 AS c FROM range(120) r(t);
-CREATE TABLE dash_spiky AS SELECT year, month, a + CASE WHEN year = 2005 AND month = 1 THEN 60 ELSE 0 END AS a,
+CREATE TABLE dash_spiky AS SELECT year, month, a + CASE WHEN year = 2009 AND month = 3 THEN 60 ELSE 0 END AS a,
   b - CASE WHEN year = 2008 AND month = 5 THEN 50 ELSE 0 END AS b, c FROM dash_clean;
 SELECT count(*) FROM train_gat('dash_spiky', model := 'dash_spiky', epochs := 2);
 SELECT count(*) FROM train_gat('dash_clean', model := 'dash_clean', epochs := 2);
@@ -318,7 +318,7 @@ browse spiky "/models/dash_spiky"
 expect spiky "spiky model page ready" 'data-ready="1"'
 marks=$(grep -o 'class="mark" data-mark="anomaly" data-entity="[^"]*" data-time="[^"]*"' "$work/spiky.html" |
   sed -E 's/.*data-entity="([^"]*)" data-time="([^"]*)"/\1 \2/' | tr '\n' ';')
-[ "$marks" = "a 2005-01;b 2008-05;" ] && pass "spikes ringed on the forecast plot" || fail "spikes ringed on the forecast plot" "marks at '$marks', want a 2005-01, b 2008-05"
+[ "$marks" = "b 2008-05;a 2009-03;" ] && pass "spikes ringed on the forecast plot" || fail "spikes ringed on the forecast plot" "marks at '$marks', want b 2008-05, a 2009-03"
 expect spiky "anomalies in the plot's legend" 'class="key-item key-ring"' 1
 expect spiky "anomalies counted under the plot" 'data-anomalies="2"' 1
 # Each ring's tooltip gives its time, value, expected value and interval,
