@@ -52,6 +52,9 @@ type signature struct {
 	fn         string
 	positional []param
 	named      []param
+	// result are the output columns when they do not depend on the call;
+	// the bind step of such a function leaves table.cols to them.
+	result []column
 }
 
 // config is the signature as duckdb-go registers it. The planner passes

@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -69,18 +71,23 @@ type Names struct {
 	// Progressive are the table functions whose rows report progress, one
 	// per training epoch, and should reach the client as they are produced.
 	Progressive []string
+	// Signatures are the table functions as the catalog shows them, by name.
+	Signatures []Signature
 }
 
 // Surface is Mallard's SQL surface: the names of the functions Register
 // installs.
 func Surface() Names {
 	table, positional := map[string][]string{}, map[string][]string{}
+	var sigs []Signature
 	for name, f := range tableFunctions() {
 		table[name] = f.sig.namedArguments()
 		positional[name] = f.sig.positionalArguments()
+		sigs = append(sigs, f.sig.catalogSignature())
 	}
+	slices.SortFunc(sigs, func(x, y Signature) int { return strings.Compare(x.Name, y.Name) })
 	return Names{Table: table, Positional: positional, Operations: operationNames(), Scalars: []string{recommendationsName},
-		Progressive: []string{trainGATName, trainRecommenderName}}
+		Progressive: []string{trainGATName, trainRecommenderName}, Signatures: sigs}
 }
 
 // Planner turns client SQL into SQL DuckDB runs: the functions plan a
@@ -226,6 +233,9 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 			t, err := f.bind(c, a)
 			if err != nil {
 				return nil, c.caller.Fail(err)
+			}
+			if f.sig.result != nil {
+				t.cols = columnInfos(f.sig.result)
 			}
 			t.caller = c.caller
 			return t, nil

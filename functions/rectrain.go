@@ -15,7 +15,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/recommender"
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
@@ -74,6 +73,8 @@ func trainRecommenderFunction() tableFunction {
 				{name: "implicit", kind: kindBool, def: false},
 				{name: "item_names", kind: kindText},
 			},
+			result: []column{{"epoch", pgBigint}, {"train_rmse", pgDouble}, {"test_rmse", pgDouble}, {"recall_at_10", pgDouble},
+				{"ndcg_at_10", pgDouble}, {"best", pgBool}, {"elapsed_ms", pgDouble}},
 		},
 		bind:   bindTrainRecommender,
 		writes: always,
@@ -190,10 +191,7 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	} else if from != nil {
 		job.cols.ItemNames = from.itemNames
 	}
-	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_rmse", T: doubleType()},
-		{Name: "test_rmse", T: doubleType()}, {Name: "recall_at_10", T: doubleType()}, {Name: "ndcg_at_10", T: doubleType()},
-		{Name: "best", T: boolType()}, {Name: "elapsed_ms", T: doubleType()}}
-	return &table{cols: cols, open: job.start}, nil
+	return &table{open: job.start}, nil
 }
 
 // ratingColumns finds the user, item and rating columns: ids of an integer

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
@@ -53,6 +52,8 @@ func trainGATFunction() tableFunction {
 				{name: "horizon", kind: kindInt, min: 1, max: 100_000},
 				{name: "compare_graph", kind: kindBool, def: false},
 			},
+			result: []column{{"epoch", pgBigint}, {"train_mse", pgDouble}, {"test_mse", pgDouble}, {"val_mse", pgDouble},
+				{"best", pgBool}, {"elapsed_ms", pgDouble}},
 		},
 		bind:   bindTrainGAT,
 		writes: always,
@@ -223,13 +224,10 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	job.w = w
-	cols := []duckdb.ColumnInfo{{Name: "epoch", T: bigintType()}, {Name: "train_mse", T: doubleType()},
-		{Name: "test_mse", T: doubleType()}, {Name: "val_mse", T: doubleType()}, {Name: "best", T: boolType()},
-		{Name: "elapsed_ms", T: doubleType()}}
 	if across != nil {
-		return &table{cols: cols, open: job.startAcross(across)}, nil
+		return &table{open: job.startAcross(across)}, nil
 	}
-	return &table{cols: cols, open: job.start}, nil
+	return &table{open: job.start}, nil
 }
 
 // resumeFrom sets the job up to continue the version resume names (its
