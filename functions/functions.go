@@ -214,33 +214,43 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 		Config: f.sig.config(),
 		BindArguments: func(named map[string]any, positional ...any) (duckdb.ChunkTableSource, error) {
 			c := newCall(e, named[callerArgument])
-			var a args
-			err := f.sig.refuseUnknown(c.unknown)
-			if err == nil {
-				err = f.sig.refusePositional(c.positional)
-			}
-			if err == nil {
-				a, err = f.sig.parse(named, positional)
-			}
+			t, err := f.bindCall(c, named, positional)
 			if err != nil {
 				return nil, c.caller.Fail(err)
-			}
-			if f.writes != nil && f.writes(a) {
-				if err := c.mayWrite(f.sig.fn); err != nil {
-					return nil, c.caller.Fail(err)
-				}
-			}
-			t, err := f.bind(c, a)
-			if err != nil {
-				return nil, c.caller.Fail(err)
-			}
-			if f.sig.result != nil {
-				t.cols = columnInfos(f.sig.result)
 			}
 			t.caller = c.caller
 			return t, nil
 		},
 	}
+}
+
+// bindCall checks and parses the arguments of one call and binds it. A
+// read of an argument f does not declare is an internal error.
+func (f tableFunction) bindCall(c *call, named map[string]any, positional []any) (t *table, err error) {
+	defer recoverUndeclared(&err)
+	var a args
+	err = f.sig.refuseUnknown(c.unknown)
+	if err == nil {
+		err = f.sig.refusePositional(c.positional)
+	}
+	if err == nil {
+		a, err = f.sig.parse(named, positional)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.writes != nil && f.writes(a) {
+		if err := c.mayWrite(f.sig.fn); err != nil {
+			return nil, err
+		}
+	}
+	if t, err = f.bind(c, a); err != nil {
+		return nil, err
+	}
+	if f.sig.result != nil {
+		t.cols = columnInfos(f.sig.result)
+	}
+	return t, nil
 }
 
 // table is a table function's output: its columns, and open, which starts
