@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -74,18 +76,23 @@ type Names struct {
 	// Progressive are the table functions whose rows report progress, one
 	// per training epoch, and should reach the client as they are produced.
 	Progressive []string
+	// Signatures are the table functions as the catalog shows them, by name.
+	Signatures []Signature
 }
 
 // Surface is Mallard's SQL surface: the names of the functions Register
 // installs.
 func Surface() Names {
 	table, positional := map[string][]string{}, map[string][]string{}
+	var sigs []Signature
 	for name, f := range tableFunctions() {
 		table[name] = f.sig.namedArguments()
 		positional[name] = f.sig.positionalArguments()
+		sigs = append(sigs, f.sig.catalogSignature())
 	}
+	slices.SortFunc(sigs, func(x, y Signature) int { return strings.Compare(x.Name, y.Name) })
 	return Names{Table: table, Positional: positional, Operations: operationNames(), Scalars: []string{recommendationsName},
-		Progressive: []string{trainGATName, trainRecommenderName, trainClassifierName, trainRegressorName}}
+		Progressive: []string{trainGATName, trainRecommenderName, trainClassifierName, trainRegressorName}, Signatures: sigs}
 }
 
 // Planner turns client SQL into SQL DuckDB runs: the functions plan a
@@ -212,23 +219,7 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 		Config: f.sig.config(),
 		BindArguments: func(named map[string]any, positional ...any) (duckdb.ChunkTableSource, error) {
 			c := newCall(e, named[callerArgument])
-			var a args
-			err := f.sig.refuseUnknown(c.unknown)
-			if err == nil {
-				err = f.sig.refusePositional(c.positional)
-			}
-			if err == nil {
-				a, err = f.sig.parse(named, positional)
-			}
-			if err != nil {
-				return nil, c.caller.Fail(err)
-			}
-			if f.writes != nil && f.writes(a) {
-				if err := c.mayWrite(f.sig.fn); err != nil {
-					return nil, c.caller.Fail(err)
-				}
-			}
-			t, err := f.bind(c, a)
+			t, err := f.bindCall(c, named, positional)
 			if err != nil {
 				return nil, c.caller.Fail(err)
 			}
@@ -236,6 +227,35 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 			return t, nil
 		},
 	}
+}
+
+// bindCall checks and parses the arguments of one call and binds it. A
+// read of an argument f does not declare is an internal error.
+func (f tableFunction) bindCall(c *call, named map[string]any, positional []any) (t *table, err error) {
+	defer recoverUndeclared(&err)
+	var a args
+	err = f.sig.refuseUnknown(c.unknown)
+	if err == nil {
+		err = f.sig.refusePositional(c.positional)
+	}
+	if err == nil {
+		a, err = f.sig.parse(named, positional)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.writes != nil && f.writes(a) {
+		if err := c.mayWrite(f.sig.fn); err != nil {
+			return nil, err
+		}
+	}
+	if t, err = f.bind(c, a); err != nil {
+		return nil, err
+	}
+	if f.sig.result != nil {
+		t.cols = columnInfos(f.sig.result)
+	}
+	return t, nil
 }
 
 // table is a table function's output: its columns, and open, which starts

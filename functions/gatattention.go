@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"slices"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
@@ -24,7 +23,8 @@ import (
 func attentionFunction() tableFunction {
 	return tableFunction{
 		sig: signature{fn: "attention", positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31}}},
+			named:  []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31}},
+			result: []column{{"source", pgText}, {"target", pgText}, {"weight", pgDouble}}},
 		bind: bindAttention,
 	}
 }
@@ -51,8 +51,7 @@ func bindAttention(c *call, a args) (*table, error) {
 	slices.SortStableFunc(rows, func(x, y []any) int {
 		return cmp.Or(cmp.Compare(x[1].(string), y[1].(string)), cmp.Compare(y[2].(float64), x[2].(float64)), cmp.Compare(x[0].(string), y[0].(string)))
 	})
-	cols := []duckdb.ColumnInfo{{Name: "source", T: varcharType()}, {Name: "target", T: varcharType()}, {Name: "weight", T: doubleType()}}
-	return &table{cols: cols, open: func(context.Context) (*run, error) { return rowsRun(rows), nil }}, nil
+	return &table{open: func(context.Context) (*run, error) { return rowsRun(rows), nil }}, nil
 }
 
 // storedAttention reads the attention kept in ref's report. A version

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/sqlstate"
@@ -19,7 +18,8 @@ func evaluateEntitiesFunction() tableFunction {
 	return tableFunction{
 		sig: signature{fn: evaluateEntitiesName, positional: []param{{name: "model", kind: kindText, required: true}},
 			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)}}},
+				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)}},
+			result: []column{{"entity", pgText}, {"method", pgText}, {"val_mse", pgDouble}, {"test_mse", pgDouble}, {"chosen", pgBool}}},
 		bind: bindEvaluateEntities,
 	}
 }
@@ -52,9 +52,7 @@ func bindEvaluateEntities(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s was trained without validation, so there is nothing to choose by", evaluateEntitiesName, s.ref).
 			WithHint("Train with validation_fraction above 0.")
 	}
-	cols := []duckdb.ColumnInfo{{Name: "entity", T: varcharType()}, {Name: "method", T: varcharType()},
-		{Name: "val_mse", T: doubleType()}, {Name: "test_mse", T: doubleType()}, {Name: "chosen", T: boolType()}}
-	return &table{cols: cols, open: func(context.Context) (*run, error) {
+	return &table{open: func(context.Context) (*run, error) {
 		chosenOn, names, _, err := s.chooseEntities(m, fit, val, min(h, len(val)))
 		if err != nil {
 			return nil, err

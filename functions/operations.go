@@ -68,19 +68,26 @@ func (b boundOperation) Executor() duckdb.ScalarFuncExecutor {
 		for i, v := range values[1:] {
 			positional[i] = v
 		}
-		a, err := b.sig.parse(nil, positional)
-		if err != nil {
-			return nil, c.caller.Fail(err)
-		}
-		if err := c.mayWrite(b.sig.fn); err != nil {
-			return nil, c.caller.Fail(err)
-		}
-		v, err := b.run(c, a)
+		v, err := b.call(c, positional)
 		if err != nil {
 			return nil, c.caller.Fail(err)
 		}
 		return v, nil
 	}}
+}
+
+// call checks and parses the arguments of one call and runs it. A read
+// of an argument the operation does not declare is an internal error.
+func (b boundOperation) call(c *call, positional []any) (v any, err error) {
+	defer recoverUndeclared(&err)
+	a, err := b.sig.parse(nil, positional)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.mayWrite(b.sig.fn); err != nil {
+		return nil, err
+	}
+	return b.run(c, a)
 }
 
 // modelRef reads the model argument, 'name' or 'name@version', and the

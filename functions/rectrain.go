@@ -72,6 +72,8 @@ func trainRecommenderFunction() tableFunction {
 				{name: "implicit", kind: kindBool, def: false},
 				{name: "item_names", kind: kindText},
 			},
+			result: []column{{"epoch", pgBigint}, {"train_rmse", pgDouble}, {"test_rmse", pgDouble}, {"recall_at_10", pgDouble},
+				{"ndcg_at_10", pgDouble}, {"best", pgBool}, {"elapsed_ms", pgDouble}},
 		},
 		bind:   bindTrainRecommender,
 		writes: always,
@@ -164,7 +166,7 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	} else if from != nil {
 		job.cols.ItemNames = from.itemNames
 	}
-	return &table{cols: epochColumns("train_rmse", "test_rmse", "recall_at_10", "ndcg_at_10"), open: job.start}, nil
+	return &table{open: job.start}, nil
 }
 
 // recConfig is the recommender's configuration as the call's arguments

@@ -53,6 +53,8 @@ func trainGATFunction() tableFunction {
 				{name: "compare_graph", kind: kindBool, def: false},
 				{name: "strategy", kind: kindText, choices: gat.Strategies(), def: gat.StrategyRecursive},
 			},
+			result: []column{{"epoch", pgBigint}, {"train_mse", pgDouble}, {"test_mse", pgDouble}, {"val_mse", pgDouble},
+				{"best", pgBool}, {"elapsed_ms", pgDouble}},
 		},
 		bind:   bindTrainGAT,
 		writes: always,
@@ -225,7 +227,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	job.w = w
-	return &table{cols: epochColumns("train_mse", "test_mse", "val_mse"), open: job.start}, nil
+	return &table{open: job.start}, nil
 }
 
 // resumeFrom sets the job up to continue the version resume names (its

@@ -19,6 +19,7 @@ import (
 	"github.com/mallard/mallard/ops"
 	"github.com/mallard/mallard/ops/metrics"
 	"github.com/mallard/mallard/planner"
+	"github.com/mallard/mallard/planner/catalog"
 	"github.com/mallard/mallard/planner/plan"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
@@ -67,7 +68,22 @@ func Catalog() (plan.Catalog, []string) {
 	cat.Functions, cat.Positional, cat.Operations = names.Table, names.Positional, names.Operations
 	cat.Scalars = append(names.Scalars, ops.Scalars()...)
 	cat.Views = append(cat.Views, ops.Views()...)
-	return cat, install
+	for _, f := range names.Signatures {
+		cat.Signatures = append(cat.Signatures, planSignature(f))
+	}
+	return cat, append(install, catalog.Signatures(cat.Signatures)...)
+}
+
+// planSignature is f as the planner's catalog declares it.
+func planSignature(f functions.Signature) plan.Signature {
+	s := plan.Signature{Name: f.Name}
+	for _, a := range f.Args {
+		s.Args = append(s.Args, plan.Argument{Name: a.Name, Type: a.Type, Default: a.Default})
+	}
+	for _, c := range f.Result {
+		s.Result = append(s.Result, plan.Column{Name: c.Name, Type: c.Type})
+	}
+	return s
 }
 
 // Open opens the database cfg.DB names and prepares it to serve: the

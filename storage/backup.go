@@ -44,7 +44,7 @@ func (d *DB) Backup(ctx context.Context, path string) error {
 	}
 	var name string
 	if err := d.sqldb.QueryRowContext(ctx, "SELECT current_database()").Scan(&name); err != nil {
-		return errorFromMessage(err.Error(), "")
+		return errorFromDriver(err)
 	}
 	conn, err := d.Connect()
 	if err != nil {

@@ -123,7 +123,7 @@ func (b *Budget) release(n int64) {
 
 func (b *Budget) setDuckDB(ctx context.Context, bytes int64) error {
 	if _, err := b.sqldb().ExecContext(ctx, fmt.Sprintf("SET GLOBAL memory_limit = '%dB'", bytes)); err != nil {
-		return errorFromMessage(err.Error(), "")
+		return errorFromDriver(err)
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package storage
 
 import (
+	"errors"
 	"strings"
 	"unicode/utf8"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -82,7 +84,12 @@ var exceptionPrefixes = map[string]mapping.ErrorType{
 	"Invalid Configuration": mapping.ErrorTypeInvalidConfiguration,
 }
 
-// refinement picks a code within an exception type by the subject of the message.
+// refinement picks a code within an exception type by the subject of the
+// message. DuckDB's C API (and so duckdb-go's *duckdb.Error) types an error
+// only by its exception type; the catalog entry kind, the constraint and
+// the like reach Go only as text, so these substrings are the fallback
+// where the type alone does not give PostgreSQL's code. Each has a test
+// with the message DuckDB renders (TestRefinementsEachTested).
 type refinement struct {
 	kind     mapping.ErrorType
 	contains string
@@ -92,7 +99,6 @@ type refinement struct {
 var refinements = []refinement{
 	{mapping.ErrorTypeCatalog, "already exists", sqlstate.DuplicateTable},
 	{mapping.ErrorTypeCatalog, "Function with name", sqlstate.UndefinedFunction},
-	{mapping.ErrorTypeCatalog, "Macro Function with name", sqlstate.UndefinedFunction},
 	{mapping.ErrorTypeCatalog, "Table with name", sqlstate.UndefinedTable},
 	{mapping.ErrorTypeCatalog, "View with name", sqlstate.UndefinedTable},
 	{mapping.ErrorTypeCatalog, "Schema with name", sqlstate.InvalidSchemaName},
@@ -163,8 +169,21 @@ func errorFromData(ed mapping.ErrorData) error {
 	return marked(kind, mapError(kind, mapping.ErrorDataMessage(ed), ""))
 }
 
-// errorFromMessage maps an error known only by its message, typed by its
-// prefix. query, if known, lets the error carry a position.
+// errorFromDriver maps an error of duckdb-go's database/sql driver: a
+// *duckdb.Error by its Type, anything else as errorFromMessage does.
+func errorFromDriver(err error) error {
+	var de *duckdb.Error
+	if errors.As(err, &de) {
+		kind := mapping.ErrorType(de.Type)
+		return marked(kind, mapError(kind, de.Msg, ""))
+	}
+	return errorFromMessage(err.Error(), "")
+}
+
+// errorFromMessage maps an error known only by its message, typed by the
+// "<Type> Error: " prefix DuckDB renders: the C API gives a failed prepare,
+// a failed statement extraction, a failed pending execution and a failed
+// open as text alone. query, if known, lets the error carry a position.
 func errorFromMessage(msg, query string) error {
 	kind := mapping.ErrorTypeInvalid
 	if prefix, _, ok := strings.Cut(msg, " Error: "); ok {

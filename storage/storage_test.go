@@ -97,6 +97,11 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 		{"date field out of range", "SELECT '2024-02-30'::DATE", sqlstate.DatetimeFieldOverflow, 0},
 		{"not a timestamp", "SELECT 'noon'::TIMESTAMP", sqlstate.InvalidDatetimeFormat, 0},
 		{"subquery rows", "SELECT (SELECT range FROM range(2))", sqlstate.CardinalityViolation, 0},
+		{"missing view", "DROP VIEW nope", sqlstate.UndefinedTable, 0},
+		{"missing schema", "CREATE TABLE nosuch.x (x INT)", sqlstate.InvalidSchemaName, 0},
+		{"ambiguous column", "SELECT id FROM t, t AS u", sqlstate.AmbiguousColumn, 0},
+		{"too few values", "INSERT INTO t VALUES (1)", sqlstate.SyntaxError, 0},
+		{"no such column to insert", "INSERT INTO t (nope) VALUES (1)", sqlstate.UndefinedColumn, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -35,9 +35,7 @@ func (s *Server) anomalies(r *http.Request) (any, error) {
 		}
 	}
 	ref := fmt.Sprintf("%s@%d", name, v["version"])
-	q := fmt.Sprintf("SELECT entity, value, expected, lo, hi, score, is_anomaly FROM detect_anomalies(%s, level := %s)",
-		quote(ref), strconv.FormatFloat(level, 'g', -1, 64))
-	rows, err := s.query(r.Context(), s.cfg.Plan(q))
+	rows, err := s.query(r.Context(), s.cfg.Plan(anomaliesQuery), ref, level)
 	if err != nil {
 		return nil, err
 	}
@@ -67,3 +65,7 @@ func anomalyPoints(ref string, level float64, rows []row) map[string]any {
 	}
 	return map[string]any{"model": ref, "level": level, "scored_steps": steps, "points": points}
 }
+
+// anomaliesQuery is the dashboard's call of detect_anomalies: the model
+// reference and the level travel as parameters, never in the SQL text.
+const anomaliesQuery = "SELECT entity, value, expected, lo, hi, score, is_anomaly FROM detect_anomalies($1, level := $2)"

@@ -39,15 +39,14 @@ func (s *Server) recommend(r *http.Request) (any, error) {
 	ref := fmt.Sprintf("%s@%d", name, v["version"])
 	// The id typed in is text; a model trained on integer ids wants an
 	// integer. Try the integer first when the text is one, then the text.
-	var literals []string
-	if _, err := strconv.ParseInt(user, 10, 64); err == nil {
-		literals = append(literals, user)
+	var ids []any
+	if n, err := strconv.ParseInt(user, 10, 64); err == nil {
+		ids = append(ids, n)
 	}
-	literals = append(literals, quote(user))
+	ids = append(ids, user)
 	var first error
-	for _, lit := range literals {
-		q := fmt.Sprintf("SELECT rank, item, score FROM recommend(%s, user_id := %s, k := %d)", quote(ref), lit, k)
-		rows, err := s.query(r.Context(), s.cfg.Plan(q))
+	for _, id := range ids {
+		rows, err := s.query(r.Context(), s.cfg.Plan(recommendQuery), ref, id, int64(k))
 		if err == nil {
 			out := map[string]any{"model": ref, "user": user, "items": orEmpty(rows)}
 			s.nameItems(r, v, rows, out)
@@ -59,6 +58,10 @@ func (s *Server) recommend(r *http.Request) (any, error) {
 	}
 	return nil, first
 }
+
+// recommendQuery is the dashboard's call of recommend: the model
+// reference, the user's id and k are parameters, never SQL text.
+const recommendQuery = "SELECT rank, item, score FROM recommend($1, user_id := $2, k := $3)"
 
 // itemNames is where a recommender version's item names are, as
 // train_recommender's item_names := recorded them in its hyperparameters.
@@ -86,20 +89,8 @@ func (s *Server) nameItems(r *http.Request, v row, items []row, out map[string]a
 		out["names_error"] = fmt.Sprintf("the names cannot be read: %q is not a table name", n.Table)
 		return
 	}
-	var ids []string
-	typ := "BIGINT"
-	for _, it := range items {
-		switch id := it["item"].(type) {
-		case int64:
-			ids = append(ids, strconv.FormatInt(id, 10))
-		case string:
-			ids, typ = append(ids, quote(id)), "VARCHAR"
-		}
-	}
-	key := "CAST(" + ident(n.Key) + " AS " + typ + ")"
-	q := "SELECT " + key + " AS item, CAST(" + ident(n.Column) + " AS VARCHAR) AS name FROM " + n.Table +
-		" WHERE " + key + " IN (" + strings.Join(ids, ", ") + ")"
-	rows, err := s.query(r.Context(), s.cfg.Plan(q))
+	q, ids := namesQuery(n, items)
+	rows, err := s.query(r.Context(), s.cfg.Plan(q), ids...)
 	if err != nil {
 		out["names_error"] = fmt.Sprintf("the names in %s.%s cannot be read: %s", n.Table, n.Column, sqlstate.From(err).Message)
 		return
@@ -115,6 +106,29 @@ func (s *Server) nameItems(r *http.Request, v row, items []row, out map[string]a
 	}
 }
 
+// namesQuery reads the names of items from the table n names: the ids
+// are parameters; the table, which tableName has vetted, and the quoted
+// column names are the only names in the text.
+func namesQuery(n itemNames, items []row) (string, []any) {
+	var ids []any
+	typ := "BIGINT"
+	for _, it := range items {
+		switch id := it["item"].(type) {
+		case int64:
+			ids = append(ids, id)
+		case string:
+			ids, typ = append(ids, id), "VARCHAR"
+		}
+	}
+	marks := make([]string, len(ids))
+	for i := range ids {
+		marks[i] = fmt.Sprintf("CAST($%d AS %s)", i+1, typ)
+	}
+	key := "CAST(" + ident(n.Key) + " AS " + typ + ")"
+	return "SELECT " + key + " AS item, CAST(" + ident(n.Column) + " AS VARCHAR) AS name FROM " + n.Table +
+		" WHERE " + key + " IN (" + strings.Join(marks, ", ") + ")", ids
+}
+
 // tableName matches a table's name, qualified or not, each part an
 // identifier, plain or double-quoted, as train_recommender checks
 // item_names: the dashboard reads from nothing else.
@@ -122,6 +136,3 @@ var tableName = regexp.MustCompile(`^\s*("([^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(\
 
 // ident is name as a SQL identifier.
 func ident(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
-
-// quote is text as a SQL string literal.
-func quote(text string) string { return "'" + strings.ReplaceAll(text, "'", "''") + "'" }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -40,7 +41,11 @@ func newStack(t *testing.T, cfg web.Config) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
+	observe := cfg.Plan // a test's cfg.Plan sees each query the dashboard plans
 	cfg.Plan, cfg.Registry = srv.Plan, srv.Registry
+	if observe != nil {
+		cfg.Plan = func(q string) string { observe(q); return srv.Plan(q) }
+	}
 	cfg.Poll = 20 * time.Millisecond
 	dash := web.New(srv.DB, cfg, slog.New(slog.DiscardHandler))
 	hs := httptest.NewServer(dash)
@@ -605,7 +610,9 @@ func TestLossNames(t *testing.T) {
 }
 
 // panel is a monthly table of three smooth seasonal series over ten
-// years; spikes subtracts 50 from b in 2008-05 and adds 60 to a in 2009-03, late enough that no seasonal fit carries the spike into a later March.
+// years; spikes subtracts 50 from b in 2008-05 and adds 60 to a in
+// 2009-03, late enough that no seasonal fit carries the spike into a
+// later March.
 func panel(name string, spikes bool) string {
 	a, b := "0", "0"
 	if spikes {
@@ -647,4 +654,44 @@ func TestAnomalies(t *testing.T) {
 		t.Errorf("a clean panel has anomalies: %v", clean)
 	}
 	s.get(t, "/api/models/spiky/anomalies?level=1.5", 400)
+}
+
+// TestRecommendHostileNames: a model and a user whose names are SQL reach
+// recommend as values: the model is found by its name, the hostile user is
+// refused as a user it does not know, named as given, and nothing the
+// names spell runs.
+func TestRecommendHostileNames(t *testing.T) {
+	var mu sync.Mutex
+	var planned []string
+	s := newStack(t, web.Config{Plan: func(q string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		planned = append(planned, q)
+		return q
+	}})
+	s.exec(t, "CREATE TABLE ratings AS SELECT 'user' || u AS user_id, (u * 7 + i * 13) % 120 AS item_id, 1 + (u + i) % 5 AS rating "+
+		"FROM range(50) a(u), range(15) b(i)",
+		`SELECT * FROM train_recommender('ratings', model := 'x''); DROP TABLE ratings; --', epochs := 1, hidden := [8, 4, 8])`)
+	model := url.PathEscape(`x'); DROP TABLE ratings; --`)
+	rec := s.get(t, "/api/models/"+model+"/recommend?user=user3&k=3", 200)
+	if items, _ := rec["items"].([]any); len(items) != 3 {
+		t.Fatalf("recommend for user3 of the hostile model: %v", rec)
+	}
+	user := `user1' OR '1'='1`
+	e := s.get(t, "/api/models/"+model+"/recommend?user="+url.QueryEscape(user)+"&k=3", 400)
+	named := "'" + strings.ReplaceAll(user, "'", "''") + "'" // as recommend quotes it
+	if e["code"] != "22023" || !strings.Contains(e["error"].(string), named) {
+		t.Errorf("hostile user: %v, want 22023 naming %s", e, named)
+	}
+	s.exec(t, "SELECT count(*) FROM ratings") // still there
+	mu.Lock()
+	defer mu.Unlock()
+	for _, q := range planned {
+		if strings.Contains(q, "DROP TABLE") || strings.Contains(q, "OR ''1''") || strings.Contains(q, "user3") {
+			t.Errorf("the dashboard wrote a name into SQL text: %s", q)
+		}
+	}
+	if len(planned) == 0 {
+		t.Error("the dashboard planned no query")
+	}
 }

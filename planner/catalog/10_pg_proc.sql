@@ -3,7 +3,8 @@
 -- pgjdbc reads it whole as text, "23 25", and splits it; psql reads
 -- proargtypes[0]. Aggregates are prokind 'a', DuckDB's window functions
 -- 'w', everything else 'f'; macros are language sql (14), built-in
--- functions internal (12).
+-- functions internal (12). Mallard's table functions show their declared
+-- arguments and defaults (see mallard_signatures).
 CREATE OR REPLACE VIEW mallard_catalog.pg.pg_proc AS
 SELECT
     CAST(oid AS BIGINT) AS oid,
@@ -23,11 +24,11 @@ SELECT
     CAST(provolatile AS pg_char) AS provolatile,
     CAST('s' AS pg_char) AS proparallel,
     CAST(pronargs AS SMALLINT) AS pronargs,
-    CAST(0 AS SMALLINT) AS pronargdefaults,
+    CAST(nargdefaults AS SMALLINT) AS pronargdefaults,
     CAST(prorettype AS BIGINT) AS prorettype,
     CAST(argtypes AS pg_oidvector_elem[]) AS proargtypes,
-    CAST(NULL AS BIGINT[]) AS proallargtypes,
-    CAST(NULL AS pg_char[]) AS proargmodes,
+    allargtypes AS proallargtypes,
+    CAST(argmodes AS pg_char[]) AS proargmodes,
     proargnames,
     CAST(NULL AS VARCHAR) AS proargdefaults,
     CAST(NULL AS BIGINT[]) AS protrftypes,

@@ -23,4 +23,29 @@ type Catalog struct {
 	// Scalars are Mallard's scalar functions that take the calling
 	// session before their own arguments (recommendations).
 	Scalars []string
+	// Signatures are Mallard's table functions as the catalog shows them
+	// (see catalog.Signatures).
+	Signatures []Signature
+}
+
+// Signature is a function Mallard registers outside the catalog, as the
+// catalog shows it (pg_proc, pg_get_function_arguments, psql's \df): its
+// arguments in their declared order and the columns it returns.
+type Signature struct {
+	Name string
+	// Args are the arguments a caller gives, in order.
+	Args []Argument
+	// Result are the columns it returns; nil shows as SETOF record.
+	Result []Column
+}
+
+// Argument is an argument of a Signature: Type is a PostgreSQL type name,
+// Default the SQL of its default value, empty when it has none.
+type Argument struct {
+	Name, Type, Default string
+}
+
+// Column is a column of a Signature's result and its PostgreSQL type name.
+type Column struct {
+	Name, Type string
 }
