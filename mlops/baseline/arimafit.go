@@ -85,7 +85,8 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w))}
+	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w)),
+		scratch: &cssDerivs{}}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
 		return md, fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
@@ -169,6 +170,10 @@ type armaSpec struct {
 	// series, two values per differenced row; nil to allocate it at each
 	// use.
 	resid []float64
+	// scratch holds the buffers of the conditional sum of squares'
+	// gradient from one call to the next; nil to allocate them at each
+	// use.
+	scratch *cssDerivs
 }
 
 // size is the number of parameters.
