@@ -162,7 +162,7 @@ func (c *cssDerivs) run(constant bool) {
 	n, off, nc := len(c.x), c.off, c.nc
 	c.sums = resize(c.sums, width)
 	c.dp = resize(c.dp, (n+off)*width)
-	x, ep, dp, sums := c.x, c.ep, c.dp, c.sums
+	x, ep := c.x, c.ep
 	phi, theta, nz := c.phi, c.theta, c.nzTheta
 	// src[i] and lag[i] give recursion i's direct effect on row t,
 	// -src[i][t+lag[i]]; the mean's is the constant cst.
@@ -188,21 +188,73 @@ func (c *cssDerivs) run(constant bool) {
 		}
 		ep[t+off] = r
 		ssq += r * r
-		base := (t + off) * width
-		row := dp[base : base+width]
+		c.derivRow(t, r, cst)
+	}
+	c.ssq = ssq
+}
+
+// derivRow computes the derivatives of row t, whose residual is r, from
+// those of the rows before, and adds r times each to its sum; cst is the
+// mean's direct effect. Each derivative takes its terms in the order of
+// nzTheta; the loops for one to three nonzero theta_j are unrolled.
+func (c *cssDerivs) derivRow(t int, r, cst float64) {
+	width, nz, theta := len(c.sums), c.nzTheta, c.theta
+	base := (t + c.off) * width
+	row, sums := c.dp[base:base+width], c.sums[:width]
+	src, lag := c.src, c.lag
+	back := func(k int) ([]float64, float64) {
+		return c.dp[base-(nz[k]+1)*width:][:width], theta[nz[k]]
+	}
+	direct := func(i int) float64 {
+		if i < len(src) {
+			return -src[i][t+lag[i]]
+		}
+		return cst
+	}
+	switch len(nz) {
+	case 0:
 		for i := range row {
-			v := cst
-			if i < len(src) {
-				v = -src[i][t+lag[i]]
-			}
+			v := direct(i)
+			row[i] = v
+			sums[i] += r * v
+		}
+	case 1:
+		d0, th0 := back(0)
+		for i := range row {
+			v := direct(i) - th0*d0[i]
+			row[i] = v
+			sums[i] += r * v
+		}
+	case 2:
+		d0, th0 := back(0)
+		d1, th1 := back(1)
+		for i := range row {
+			v := direct(i) - th0*d0[i]
+			v -= th1 * d1[i]
+			row[i] = v
+			sums[i] += r * v
+		}
+	case 3:
+		d0, th0 := back(0)
+		d1, th1 := back(1)
+		d2, th2 := back(2)
+		for i := range row {
+			v := direct(i) - th0*d0[i]
+			v -= th1 * d1[i]
+			v -= th2 * d2[i]
+			row[i] = v
+			sums[i] += r * v
+		}
+	default:
+		for i := range row {
+			v := direct(i)
 			for _, j := range nz {
-				v -= theta[j] * dp[base-(j+1)*width+i]
+				v -= theta[j] * c.dp[base-(j+1)*width+i]
 			}
 			row[i] = v
 			sums[i] += r * v
 		}
 	}
-	c.ssq = ssq
 }
 
 // resize returns s with n values, all zero, reusing its array when it is
