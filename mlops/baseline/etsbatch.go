@@ -47,12 +47,12 @@ func (j *etsJob) search(yield func(struct{}) bool) {
 }
 
 // runETSJobs runs the jobs' searches side by side until all have
-// finished. Each round computes the likelihoods waited for two at a time
-// (additivePair), one by one only where the series' lengths differ or a
-// single search is left, then resumes those searches until each waits
+// finished. Each round computes the likelihoods waited for four or two
+// at a time (additiveQuad, additivePair), one by one only where the
+// series' lengths differ or a single search is left, then resumes those searches until each waits
 // again or ends. With an odd number waiting, the last waits for the next
 // round, where it comes first: a round costs about one pass over the rows
-// per pair.
+// per four or two searches.
 func runETSJobs(jobs []*etsJob) {
 	next := make([]func() (struct{}, bool), len(jobs))
 	for i, j := range jobs {
@@ -73,15 +73,8 @@ func runETSJobs(jobs []*etsJob) {
 			done = waiting[:len(waiting)-1]
 			again = append(again, waiting[len(waiting)-1])
 		}
-		for k := 0; k < len(done); k += 2 {
-			if k+1 < len(done) && len(jobs[done[k+1]].t.y) == len(jobs[done[k]].t.y) {
-				additivePair(jobs[done[k]], jobs[done[k+1]])
-				continue
-			}
-			for _, i := range done[k:min(k+2, len(done))] {
-				a := jobs[i]
-				a.lik = a.t.finish(a.t.form.additive(a.p, &a.st, a.t.y), 0)
-			}
+		for k := 0; k < len(done); {
+			k += likelihoods(jobs, done[k:])
 		}
 		for _, i := range done {
 			if _, more := next[i](); more {
@@ -90,6 +83,27 @@ func runETSJobs(jobs []*etsJob) {
 		}
 		waiting, again = again, waiting
 	}
+}
+
+// likelihoods computes the likelihoods of the first of the waiting jobs
+// and of the next three, or the next one, where their series have the
+// same length, and returns how many it computed.
+func likelihoods(jobs []*etsJob, waiting []int) int {
+	same := 1
+	for same < min(4, len(waiting)) && len(jobs[waiting[same]].t.y) == len(jobs[waiting[0]].t.y) {
+		same++
+	}
+	switch {
+	case same == 4:
+		additiveQuad(jobs[waiting[0]], jobs[waiting[1]], jobs[waiting[2]], jobs[waiting[3]])
+		return 4
+	case same >= 2:
+		additivePair(jobs[waiting[0]], jobs[waiting[1]])
+		return 2
+	}
+	a := jobs[waiting[0]]
+	a.lik = a.t.finish(a.t.form.additive(a.p, &a.st, a.t.y), 0)
+	return 1
 }
 
 // additivePair sets the likelihoods of two jobs waiting for that of a
@@ -118,6 +132,44 @@ func additivePair(a, b *etsJob) {
 		bb = p[1].Phi*bb + p[1].Beta*u
 	}
 	a.lik, b.lik = a.t.finish(sa, 0), b.t.finish(sb, 0)
+}
+
+// additiveQuad is additivePair for four jobs. The sums of squares stay
+// in memory too: the registers hold the levels and trends.
+func additiveQuad(a, b, c, d *etsJob) {
+	p := [4]ETSParams{laneParams(a), laneParams(b), laneParams(c), laneParams(d)}
+	var s [4]float64
+	l0, b0, l1, b1 := a.st.Level, a.st.Trend, b.st.Level, b.st.Trend
+	l2, b2, l3, b3 := c.st.Level, c.st.Trend, d.st.Level, d.st.Trend
+	y0 := a.t.y
+	y1, y2, y3 := b.t.y[:len(y0)], c.t.y[:len(y0)], d.t.y[:len(y0)]
+	for t, v := range y0 {
+		q := l0 + p[0].Phi*b0
+		e := v - q
+		s[0] += e * e
+		l0 = q + p[0].Alpha*e
+		b0 = p[0].Phi*b0 + p[0].Beta*e
+		v = y1[t]
+		q = l1 + p[1].Phi*b1
+		e = v - q
+		s[1] += e * e
+		l1 = q + p[1].Alpha*e
+		b1 = p[1].Phi*b1 + p[1].Beta*e
+		v = y2[t]
+		q = l2 + p[2].Phi*b2
+		e = v - q
+		s[2] += e * e
+		l2 = q + p[2].Alpha*e
+		b2 = p[2].Phi*b2 + p[2].Beta*e
+		v = y3[t]
+		q = l3 + p[3].Phi*b3
+		e = v - q
+		s[3] += e * e
+		l3 = q + p[3].Alpha*e
+		b3 = p[3].Phi*b3 + p[3].Beta*e
+	}
+	a.lik, b.lik = a.t.finish(s[0], 0), b.t.finish(s[1], 0)
+	c.lik, d.lik = c.t.finish(s[2], 0), d.t.finish(s[3], 0)
 }
 
 // laneParams returns the parameters of a waiting job as etsForm.additive
