@@ -279,10 +279,16 @@ func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
 		return math.Inf(1), math.NaN()
 	}
 	var ssq, sumlog float64
+	// Once the filter has converged the prediction variance repeats
+	// itself to the bit: its logarithm is then not taken again.
+	lastF, lastLog := math.NaN(), 0.0
 	for _, v := range w {
 		e, f := k.update(v - mu)
 		ssq += e * e / f
-		sumlog += math.Log(f)
+		if f != lastF {
+			lastF, lastLog = f, math.Log(f)
+		}
+		sumlog += lastLog
 	}
 	nu := float64(len(w))
 	s2 := ssq / nu
