@@ -21,6 +21,78 @@ type etsJob struct {
 	// fit and ok are the search's result once it has finished.
 	fit etsFit
 	ok  bool
+	// ahead are the points the search said it may ask for after the one
+	// it waits for (nelderMead's hint), and hinted whether they are new.
+	// When the search is the only one waiting, runETSJobs computes their
+	// likelihoods in the same pass; the search then takes them from here.
+	ahead  [3]etsAhead
+	hinted bool
+}
+
+// etsAhead is a point a search may ask for and, once computed, the job
+// that holds its likelihood.
+type etsAhead struct {
+	x    []float64
+	done bool
+	lane *etsJob
+}
+
+// hint keeps the points the search may ask for next.
+func (j *etsJob) hint(pts ...[]float64) {
+	for k, x := range pts {
+		j.ahead[k].x = append(j.ahead[k].x[:0], x...)
+		j.ahead[k].done = false
+	}
+	j.hinted = true
+}
+
+// computed returns the likelihood at x if runETSJobs computed it ahead.
+// The likelihood is a function of x alone, so it is the value the search
+// would get by asking.
+func (j *etsJob) computed(x []float64) (float64, bool) {
+	for k := range j.ahead {
+		if a := &j.ahead[k]; a.done && sameBits(a.x, x) {
+			return a.lane.lik, true
+		}
+	}
+	return 0, false
+}
+
+// sameBits reports whether a and b hold the same values, bit for bit.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// aheadLanes returns the jobs whose likelihoods to compute with j's when
+// j is the only search waiting: one per admissible point of its hint,
+// computed once.
+func (j *etsJob) aheadLanes() []*etsJob {
+	if !j.hinted {
+		return nil
+	}
+	j.hinted = false
+	var lanes []*etsJob
+	for k := range j.ahead {
+		a := &j.ahead[k]
+		p, st, ok := j.t.prepare(a.x)
+		if !ok {
+			continue
+		}
+		if a.lane == nil {
+			a.lane = &etsJob{t: j.t}
+		}
+		a.lane.p, a.lane.st, a.done = p, st, true
+		lanes = append(lanes, a.lane)
+	}
+	return lanes
 }
 
 // laned reports whether the job's likelihoods are left to runETSJobs.
@@ -34,6 +106,9 @@ func (j *etsJob) search(yield func(struct{}) bool) {
 	lik := t.lik
 	if j.laned() {
 		lik = func(x []float64) float64 {
+			if v, ok := j.computed(x); ok {
+				return v
+			}
 			p, st, ok := t.prepare(x)
 			if !ok || stopped {
 				return math.Inf(1)
@@ -43,7 +118,11 @@ func (j *etsJob) search(yield func(struct{}) bool) {
 			return j.lik
 		}
 	}
-	j.fit, j.ok = fitETSForm(t, lik)
+	var hint func(exp, out, in []float64)
+	if j.laned() {
+		hint = func(exp, out, in []float64) { j.hint(exp, out, in) }
+	}
+	j.fit, j.ok = fitETSForm(t, lik, hint)
 }
 
 // runETSJobs runs the jobs' searches side by side until all have
@@ -73,7 +152,10 @@ func runETSJobs(jobs []*etsJob) {
 			done = waiting[:len(waiting)-1]
 			again = append(again, waiting[len(waiting)-1])
 		}
-		for k := 0; k < len(done); {
+		if len(done) == 1 {
+			alone(jobs[done[0]])
+		}
+		for k := 0; k < len(done) && len(done) > 1; {
 			k += likelihoods(jobs, done[k:])
 		}
 		for _, i := range done {
@@ -104,6 +186,23 @@ func likelihoods(jobs []*etsJob, waiting []int) int {
 	a := jobs[waiting[0]]
 	a.lik = a.t.finish(a.t.form.additive(a.p, &a.st, a.t.y), 0)
 	return 1
+}
+
+// alone computes the likelihood of a job that is the only one waiting,
+// with those of the points its search may ask for next in the same pass.
+func alone(j *etsJob) {
+	lanes := append([]*etsJob{j}, j.aheadLanes()...)
+	switch len(lanes) {
+	case 1:
+		j.lik = j.t.finish(j.t.form.additive(j.p, &j.st, j.t.y), 0)
+	case 2:
+		additivePair(lanes[0], lanes[1])
+	case 3:
+		spare := &etsJob{t: j.t, p: j.p, st: j.st}
+		additiveQuad(lanes[0], lanes[1], lanes[2], spare)
+	default:
+		additiveQuad(lanes[0], lanes[1], lanes[2], lanes[3])
+	}
 }
 
 // additivePair sets the likelihoods of two jobs waiting for that of a

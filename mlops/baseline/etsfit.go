@@ -140,14 +140,15 @@ func newETSTarget(y []float64, f etsForm, season int) *etsTarget {
 }
 
 // fitETSForm fits t's form by maximum likelihood from R's starting values,
-// lik computing t.lik; ok is false when the form has too many parameters
-// for the series or its starting point is not admissible.
-func fitETSForm(t *etsTarget, lik func([]float64) float64) (etsFit, bool) {
+// lik computing t.lik (hint, if not nil, is nelderMead's); ok is false
+// when the form has too many parameters for the series or its starting
+// point is not admissible.
+func fitETSForm(t *etsTarget, lik func([]float64) float64, hint func(exp, out, in []float64)) (etsFit, bool) {
 	x0 := t.start()
 	if len(x0) >= len(t.y)-1 {
 		return etsFit{}, false
 	}
-	x, _, ok := nelderMead(lik, x0, etsTolerance, etsEvaluations)
+	x, _, ok := nelderMead(lik, hint, x0, etsTolerance, etsEvaluations)
 	if !ok {
 		return etsFit{}, false
 	}
