@@ -12,14 +12,36 @@ package baseline
 // over the rows the residuals start at, and the chain rule through the
 // product of the seasonal and non-seasonal factors gives the parameters'
 // (an AR coefficient i moves phi_i by 1 and phi_(i+j*m) by -SAR_j, and so
-// on). One pass per coefficient replaces the two evaluations per
-// parameter of central differences.
+// on). One pass over the rows computes the residuals and every
+// derivative that the parameters need, in place of the two evaluations
+// per parameter of central differences; each derivative's arithmetic is
+// that of a pass of its own, so the gradient does not depend on how
+// many are computed together.
 func (sp armaSpec) cssGradient(w, u, g []float64) {
 	ar, ma, sar, sma, mu := sp.unpack(u, false)
 	m := sp.period
-	c := newCSSDerivs(w, expand(ar, sar, m, -1), expand(ma, sma, m, 1), mu)
-	dPhi := func(k int) float64 { return c.deriv(c.x, 0, k, 0) }
-	dTheta := func(k int) float64 { return c.deriv(c.ep, c.off, k, 0) }
+	c := sp.derivs(w, expand(ar, sar, m, -1), expand(ma, sma, m, 1), mu)
+	for a := range ar {
+		c.need(false, a+1)
+		for s := range sar {
+			c.need(false, a+1+(s+1)*m)
+		}
+	}
+	for a := range ma {
+		c.need(true, a+1)
+		for s := range sma {
+			c.need(true, a+1+(s+1)*m)
+		}
+	}
+	for s := range sar {
+		c.need(false, (s+1)*m)
+	}
+	for s := range sma {
+		c.need(true, (s+1)*m)
+	}
+	c.run(sp.constant)
+	dPhi := func(k int) float64 { return c.sums[c.phiAt[k]] / c.ssq }
+	dTheta := func(k int) float64 { return c.sums[c.thetaAt[k]] / c.ssq }
 	i := 0
 	for a := range ar {
 		v := dPhi(a + 1)
@@ -50,71 +72,206 @@ func (sp armaSpec) cssGradient(w, u, g []float64) {
 		g[i], i = v, i+1
 	}
 	if sp.constant {
-		g[i] = sp.scale * c.deriv(nil, 0, 0, -(1-c.sumPhi))
+		g[i] = sp.scale * (c.sums[len(c.recs)] / c.ssq)
 	}
 }
 
-// cssDerivs holds the conditional residuals of one point and computes
-// their derivatives. x is the centred series; ep and dp carry off zeros
-// before row 0 and are zero before row nc, so that the recursions need
-// no bounds test: ep[off+t] is the residual of row t, dp[off+t] the
-// derivative being computed.
+// cssDerivs computes the conditional residuals of one point and the
+// derivatives of the residuals in one pass. x is the centred series; ep
+// carries off zeros before row 0 and is zero before row nc, so that the
+// recursions need no bounds test: ep[off+t] is the residual of row t.
+// dp holds, row by row from off rows before row 0, one derivative per
+// recursion: dp[(off+t)*width+i] is that of recursion i at row t.
 type cssDerivs struct {
-	phi, theta  []float64
-	nzTheta     []int
-	x, e        []float64
-	ep, dp      []float64
-	nc, off     int
-	ssq, sumPhi float64
+	phi, theta []float64
+	nzTheta    []int
+	x, ep, dp  []float64
+	nc, off    int
+	// recs are the derivatives asked for: of phi_k (theta false) or
+	// theta_k; phiAt and thetaAt give each lag's index in recs, -1 if
+	// not asked for. sums receives each one's sum of e_t de_t, then that
+	// of the mean's.
+	recs           []cssRec
+	phiAt, thetaAt []int
+	sums           []float64
+	ssq, sumPhi    float64
+	// src and lag are run's scratch.
+	src [][]float64
+	lag []int
 }
 
-// newCSSDerivs computes the conditional residuals of w less mu under the
-// expanded polynomials phi and theta.
-func newCSSDerivs(w, phi, theta []float64, mu float64) *cssDerivs {
+// cssRec is one derivative recursion: that of phi_k, or of theta_k.
+type cssRec struct {
+	theta bool
+	k     int
+}
+
+// derivs returns the derivative state for w less mu under the expanded
+// polynomials phi and theta, in buffers kept in sp's scratch from one
+// call to the next.
+func (sp armaSpec) derivs(w, phi, theta []float64, mu float64) *cssDerivs {
+	c := sp.scratch
+	if c == nil {
+		c = &cssDerivs{}
+	}
 	n, off := len(w), len(theta)
-	c := &cssDerivs{phi: phi, theta: theta, nc: len(phi), off: off,
-		x: make([]float64, n), ep: make([]float64, n+off), dp: make([]float64, n+off)}
-	c.e = c.ep[off:]
+	c.phi, c.theta, c.nc, c.off = phi, theta, len(phi), off
+	c.x = resize(c.x, n)
+	c.ep = resize(c.ep, n+off)
+	c.nzTheta, c.recs, c.sums = c.nzTheta[:0], c.recs[:0], c.sums[:0]
+	c.phiAt = fill(resize(c.phiAt, len(phi)+1), -1)
+	c.thetaAt = fill(resize(c.thetaAt, len(theta)+1), -1)
 	for j, th := range theta {
 		if th != 0 {
 			c.nzTheta = append(c.nzTheta, j)
 		}
 	}
+	c.sumPhi, c.ssq = 0, 0
 	for _, ph := range phi {
 		c.sumPhi += ph
 	}
 	for t, v := range w {
 		c.x[t] = v - mu
 	}
-	for t := c.nc; t < n; t++ {
-		r := c.x[t]
-		for j, ph := range phi {
-			r -= ph * c.x[t-j-1]
-		}
-		for _, j := range c.nzTheta {
-			r -= theta[j] * c.ep[t+off-j-1]
-		}
-		c.e[t] = r
-		c.ssq += r * r
-	}
 	return c
 }
 
-// deriv returns sum e_t de_t/dc / ssq for the coefficient whose direct
-// effect on row t is -src[t+pad-k] (c.x unpadded, or c.ep), or the
-// constant cst when src is nil.
-func (c *cssDerivs) deriv(src []float64, pad, k int, cst float64) float64 {
-	var sum float64
-	for t := c.nc; t < len(c.x); t++ {
-		v := cst
-		if src != nil {
-			v = -src[t+pad-k]
-		}
-		for _, j := range c.nzTheta {
-			v -= c.theta[j] * c.dp[t+c.off-j-1]
-		}
-		c.dp[t+c.off] = v
-		sum += c.e[t] * v
+// need asks for the derivative of phi_k, or theta_k when theta is set,
+// unless it was asked for.
+func (c *cssDerivs) need(theta bool, k int) {
+	at := c.phiAt
+	if theta {
+		at = c.thetaAt
 	}
-	return sum / c.ssq
+	if at[k] < 0 {
+		at[k] = len(c.recs)
+		c.recs = append(c.recs, cssRec{theta, k})
+	}
+}
+
+// run computes the residuals, their sum of squares and, row by row, the
+// derivatives asked for, then that of the mean when constant is set:
+// sums[i] is sum over t of e_t de_t/dc for recursion i, whose direct
+// effect on row t is -x(t-k) for phi_k, -e(t-k) for theta_k and
+// -(1 - sum phi) for the mean.
+func (c *cssDerivs) run(constant bool) {
+	width := len(c.recs)
+	if constant {
+		width++
+	}
+	n, off, nc := len(c.x), c.off, c.nc
+	c.sums = resize(c.sums, width)
+	c.dp = resize(c.dp, (n+off)*width)
+	x, ep := c.x, c.ep
+	phi, theta, nz := c.phi, c.theta, c.nzTheta
+	// src[i] and lag[i] give recursion i's direct effect on row t,
+	// -src[i][t+lag[i]]; the mean's is the constant cst.
+	src := c.src[:0]
+	lag := c.lag[:0]
+	for _, rc := range c.recs {
+		if rc.theta {
+			src, lag = append(src, ep), append(lag, off-rc.k)
+		} else {
+			src, lag = append(src, x), append(lag, -rc.k)
+		}
+	}
+	c.src, c.lag = src, lag
+	cst := -(1 - c.sumPhi)
+	var ssq float64
+	for t := nc; t < n; t++ {
+		r := x[t]
+		for j, ph := range phi {
+			r -= ph * x[t-j-1]
+		}
+		for _, j := range nz {
+			r -= theta[j] * ep[t+off-j-1]
+		}
+		ep[t+off] = r
+		ssq += r * r
+		c.derivRow(t, r, cst)
+	}
+	c.ssq = ssq
+}
+
+// derivRow computes the derivatives of row t, whose residual is r, from
+// those of the rows before, and adds r times each to its sum; cst is the
+// mean's direct effect. Each derivative takes its terms in the order of
+// nzTheta; the loops for one to three nonzero theta_j are unrolled.
+func (c *cssDerivs) derivRow(t int, r, cst float64) {
+	width, nz, theta := len(c.sums), c.nzTheta, c.theta
+	base := (t + c.off) * width
+	row, sums := c.dp[base:base+width], c.sums[:width]
+	src, lag := c.src, c.lag
+	back := func(k int) ([]float64, float64) {
+		return c.dp[base-(nz[k]+1)*width:][:width], theta[nz[k]]
+	}
+	direct := func(i int) float64 {
+		if i < len(src) {
+			return -src[i][t+lag[i]]
+		}
+		return cst
+	}
+	switch len(nz) {
+	case 0:
+		for i := range row {
+			v := direct(i)
+			row[i] = v
+			sums[i] += r * v
+		}
+	case 1:
+		d0, th0 := back(0)
+		for i := range row {
+			v := direct(i) - th0*d0[i]
+			row[i] = v
+			sums[i] += r * v
+		}
+	case 2:
+		d0, th0 := back(0)
+		d1, th1 := back(1)
+		for i := range row {
+			v := direct(i) - th0*d0[i]
+			v -= th1 * d1[i]
+			row[i] = v
+			sums[i] += r * v
+		}
+	case 3:
+		d0, th0 := back(0)
+		d1, th1 := back(1)
+		d2, th2 := back(2)
+		for i := range row {
+			v := direct(i) - th0*d0[i]
+			v -= th1 * d1[i]
+			v -= th2 * d2[i]
+			row[i] = v
+			sums[i] += r * v
+		}
+	default:
+		for i := range row {
+			v := direct(i)
+			for _, j := range nz {
+				v -= theta[j] * c.dp[base-(j+1)*width+i]
+			}
+			row[i] = v
+			sums[i] += r * v
+		}
+	}
+}
+
+// resize returns s with n values, all zero, reusing its array when it is
+// large enough.
+func resize[T int | float64](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// fill sets every value of s to v and returns s.
+func fill(s []int, v int) []int {
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }

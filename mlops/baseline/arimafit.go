@@ -85,7 +85,8 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w))}
+	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w)),
+		scratch: &cssDerivs{}}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
 		return md, fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
@@ -169,6 +170,10 @@ type armaSpec struct {
 	// series, two values per differenced row; nil to allocate it at each
 	// use.
 	resid []float64
+	// scratch holds the buffers of the conditional sum of squares'
+	// gradient from one call to the next; nil to allocate them at each
+	// use.
+	scratch *cssDerivs
 }
 
 // size is the number of parameters.
@@ -249,19 +254,70 @@ func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 	for t, v := range w {
 		x[t] = v - mu
 	}
-	var ssq float64
-	for t := nc; t < len(w); t++ {
-		e := x[t]
-		for j, ph := range phi {
-			e -= ph * x[t-j-1]
+	// The first rows, whose moving average reaches back before nc, and
+	// any series with more than three moving-average terms take the
+	// general loop; the rest keep the latest residuals in variables, the
+	// terms in the same order.
+	start := len(w)
+	if q := len(theta); q >= 1 && q <= 3 {
+		start = min(nc+q, len(w))
+	}
+	ssq := cssRows(x, resid, phi, theta, nc, start)
+	if start == len(w) {
+		return ssq, len(w) - nc
+	}
+	e1, th0 := resid[start-1], theta[0]
+	switch len(theta) {
+	case 1:
+		for t := start; t < len(w); t++ {
+			e := arPart(x, phi, t) - th0*e1
+			resid[t], e1 = e, e
+			ssq += e * e
 		}
+	case 2:
+		e2, th1 := resid[start-2], theta[1]
+		for t := start; t < len(w); t++ {
+			e := arPart(x, phi, t) - th0*e1
+			e -= th1 * e2
+			resid[t], e1, e2 = e, e, e1
+			ssq += e * e
+		}
+	case 3:
+		e2, e3, th1, th2 := resid[start-2], resid[start-3], theta[1], theta[2]
+		for t := start; t < len(w); t++ {
+			e := arPart(x, phi, t) - th0*e1
+			e -= th1 * e2
+			e -= th2 * e3
+			resid[t], e1, e2, e3 = e, e, e1, e2
+			ssq += e * e
+		}
+	}
+	return ssq, len(w) - nc
+}
+
+// cssRows computes the conditional residuals of rows from..to-1 of the
+// centred series x into resid and returns the sum of their squares.
+func cssRows(x, resid, phi, theta []float64, from, to int) float64 {
+	var ssq float64
+	nc := len(phi)
+	for t := from; t < to; t++ {
+		e := arPart(x, phi, t)
 		for j, th := range theta[:min(len(theta), t-nc)] {
 			e -= th * resid[t-j-1]
 		}
 		resid[t] = e
 		ssq += e * e
 	}
-	return ssq, len(w) - nc
+	return ssq
+}
+
+// arPart is x(t) less the autoregression's terms, in order.
+func arPart(x, phi []float64, t int) float64 {
+	e := x[t]
+	for j, ph := range phi {
+		e -= ph * x[t-j-1]
+	}
+	return e
 }
 
 // ml is R's objective for the exact likelihood, half of log(s2) plus the
@@ -274,10 +330,16 @@ func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
 		return math.Inf(1), math.NaN()
 	}
 	var ssq, sumlog float64
+	// Once the filter has converged the prediction variance repeats
+	// itself to the bit: its logarithm is then not taken again.
+	lastF, lastLog := math.NaN(), 0.0
 	for _, v := range w {
 		e, f := k.update(v - mu)
 		ssq += e * e / f
-		sumlog += math.Log(f)
+		if f != lastF {
+			lastF, lastLog = f, math.Log(f)
+		}
+		sumlog += lastLog
 	}
 	nu := float64(len(w))
 	s2 := ssq / nu

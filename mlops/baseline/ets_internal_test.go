@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mallard/mallard/mlops/series"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -112,4 +114,72 @@ func largestRoot(t *testing.T, c []float64) float64 {
 		largest = max(largest, cmplx.Abs(v))
 	}
 	return largest
+}
+
+// TestETSSideBySide fits a panel of three series (an odd number, so that
+// a search waits a round) and one of a single series (whose last search
+// runs alone, its next points computed ahead), with and without a
+// season, and checks that every entity gets exactly, to the bit, the
+// form, parameters, initial states and AICc of fitting its forms one
+// after the other with etsTarget.lik: computing likelihoods side by side
+// and ahead changes nothing.
+func TestETSSideBySide(t *testing.T) {
+	const rows, n = 60, 3
+	rng := rand.New(rand.NewPCG(5, 9))
+	m := series.Matrix{T: rows, N: n, Values: make([]float64, rows*n)}
+	for j := range n {
+		level := 3.0
+		for r := range rows {
+			level += 0.05*float64(j) + 0.3*rng.NormFloat64()
+			m.Values[r*n+j] = level + math.Sin(float64(r)*math.Pi/2)*float64(j)
+		}
+	}
+	one := series.Matrix{T: rows, N: 1, Values: make([]float64, rows)}
+	for r := range rows {
+		one.Values[r] = m.At(r, 1) - 3
+	}
+	for _, panel := range []series.Matrix{m, one} {
+		for _, season := range []int{1, 4} {
+			checkSideBySide(t, panel, season)
+		}
+	}
+}
+
+// checkSideBySide checks every form's fit to every entity of m, run side
+// by side by runETSJobs, and the form fitETS chooses, against fitting
+// each form alone.
+func checkSideBySide(t *testing.T, m series.Matrix, season int) {
+	t.Helper()
+	var jobs []*etsJob
+	for j := range m.N {
+		y := make([]float64, m.T)
+		for r := range y {
+			y[r] = m.At(r, j)
+		}
+		for _, f := range etsCandidates(y, season) {
+			jobs = append(jobs, &etsJob{entity: j, t: newETSTarget(y, f, season)})
+		}
+	}
+	runETSJobs(jobs)
+	best, have := make([]etsFit, m.N), make([]bool, m.N)
+	for _, job := range jobs {
+		tg := newETSTarget(job.t.y, job.t.form, season)
+		fit, ok := fitETSForm(tg, tg.lik, nil)
+		if g, w := fmt.Sprint(job.fit, job.ok), fmt.Sprint(fit, ok); g != w {
+			t.Errorf("%d entities, season %d, entity %d, form %s: side by side %s, alone %s", m.N, season, job.entity, job.t.form, g, w)
+		}
+		if n := job.entity; ok && !math.IsInf(fit.aicc, 0) && (!have[n] || fit.aicc < best[n].aicc) {
+			best[n], have[n] = fit, true
+		}
+	}
+	e, err := fitETS(m, m.T, season)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, b := range best {
+		got := fmt.Sprintf("%s %v %v %v", e.Forms[j], e.Params[j], e.Init[j], e.AICc[j])
+		if want := fmt.Sprintf("%s %v %v %v", b.form, b.params, b.init, b.aicc); got != want {
+			t.Errorf("%d entities, season %d, entity %d: fitETS chose %s, alone %s", m.N, season, j, got, want)
+		}
+	}
 }

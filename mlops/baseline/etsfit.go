@@ -51,13 +51,31 @@ func fitETS(m series.Matrix, rows, season int) (*ETS, error) {
 	}
 	e := &ETS{Season: season, Params: make([]ETSParams, m.N), Init: make([]ETSState, m.N),
 		Forms: make([]string, m.N), AICc: make([]float64, m.N)}
-	y := make([]float64, rows)
+	best := make([]etsFit, m.N)
+	have := make([]bool, m.N)
+	var jobs []*etsJob
 	for n := range m.N {
+		y := make([]float64, rows)
 		for t := range y {
 			y[t] = m.Values[t*m.N+n]
 		}
-		fit, ok := fitETSSeries(y, season)
-		if !ok {
+		if constant(y) {
+			best[n], have[n] = constantETS(y), true
+			continue
+		}
+		for _, f := range etsCandidates(y, season) {
+			jobs = append(jobs, &etsJob{entity: n, t: newETSTarget(y, f, season)})
+		}
+	}
+	runETSJobs(jobs)
+	for _, j := range jobs {
+		n := j.entity
+		if j.ok && !math.IsInf(j.fit.aicc, 0) && (!have[n] || j.fit.aicc < best[n].aicc) {
+			best[n], have[n] = j.fit, true
+		}
+	}
+	for n, fit := range best {
+		if !have[n] {
 			return nil, fmt.Errorf("fit ets of entity %d: no form could be fitted", n)
 		}
 		e.Params[n], e.Init[n], e.Forms[n], e.AICc[n] = fit.params, fit.init, fit.form.String(), fit.aicc
@@ -74,31 +92,31 @@ type etsFit struct {
 	aicc   float64
 }
 
-// fitETSSeries fits every form the values y allow and returns the one
-// with the lowest finite AICc; ok is false when none could be fitted.
-func fitETSSeries(y []float64, season int) (best etsFit, ok bool) {
-	if constant(y) {
-		f := etsForm{season: 'N'}
-		t := &etsTarget{form: f, m: 1, y: y}
-		x := []float64{0.9999, y[0]}
-		fit := t.result(x)
-		return fit, true
-	}
+// constantETS is the fit of a constant series: ETS(A,N,N) at its value,
+// as R's ets fits one.
+func constantETS(y []float64) etsFit {
+	t := &etsTarget{form: etsForm{season: 'N'}, m: 1, y: y}
+	return t.result([]float64{0.9999, y[0]})
+}
+
+// etsCandidates returns the forms the values y allow, in R's order:
+// multiplicative error or season only when every value is positive, a
+// multiplicative season only with a multiplicative error, and seasonal
+// forms only for a season of 2..24 with three seasons of rows.
+func etsCandidates(y []float64, season int) []etsForm {
 	positive := true
 	for _, v := range y {
 		positive = positive && v > 0
 	}
 	seasonal := season > 1 && season <= etsMaxSeason && len(y) >= 3*season
+	var forms []etsForm
 	for _, f := range etsForms {
 		if (f.season != 'N' && !seasonal) || (f.multError && !positive) || (f.season == 'M' && !f.multError) {
 			continue
 		}
-		fit, fitted := fitETSForm(y, f, season)
-		if fitted && !math.IsInf(fit.aicc, 0) && (!ok || fit.aicc < best.aicc) {
-			best, ok = fit, true
-		}
+		forms = append(forms, f)
 	}
-	return best, ok
+	return forms
 }
 
 // constant reports whether every value of y equals the first.
@@ -111,20 +129,26 @@ func constant(y []float64) bool {
 	return true
 }
 
-// fitETSForm fits the form f to y by maximum likelihood from R's starting
-// values; ok is false when it has too many parameters for y or its
-// starting point is not admissible.
-func fitETSForm(y []float64, f etsForm, season int) (etsFit, bool) {
+// newETSTarget returns the likelihood of the form f over y, with the
+// season it takes.
+func newETSTarget(y []float64, f etsForm, season int) *etsTarget {
 	m := 1
 	if f.season != 'N' {
 		m = season
 	}
-	t := &etsTarget{form: f, m: m, y: y}
+	return &etsTarget{form: f, m: m, y: y}
+}
+
+// fitETSForm fits t's form by maximum likelihood from R's starting values,
+// lik computing t.lik (hint, if not nil, is nelderMead's); ok is false
+// when the form has too many parameters for the series or its starting
+// point is not admissible.
+func fitETSForm(t *etsTarget, lik func([]float64) float64, hint func(exp, out, in []float64)) (etsFit, bool) {
 	x0 := t.start()
-	if len(x0) >= len(y)-1 {
+	if len(x0) >= len(t.y)-1 {
 		return etsFit{}, false
 	}
-	x, _, ok := nelderMead(t.lik, x0, etsTolerance, etsEvaluations)
+	x, _, ok := nelderMead(lik, hint, x0, etsTolerance, etsEvaluations)
 	if !ok {
 		return etsFit{}, false
 	}

@@ -15,7 +15,13 @@ const nelderMeadBig = 1e35
 // values have been computed. Values that are not finite count as 1e35.
 // It returns the lowest vertex of the last ordering and its value, or
 // ok false when f(x0) is not finite.
-func nelderMead(f func([]float64) float64, x0 []float64, reltol float64, maxEval int) (x []float64, fx float64, ok bool) {
+//
+// When hint is not nil, each step first passes it the three points the
+// step may evaluate after the reflection, whatever its value: the
+// expansion, the contraction towards the reflection and that towards the
+// highest vertex, so that f may compute them ahead. The search itself is
+// the same.
+func nelderMead(f func([]float64) float64, hint func(exp, out, in []float64), x0 []float64, reltol float64, maxEval int) (x []float64, fx float64, ok bool) {
 	n := len(x0)
 	evals := 0
 	eval := func(v []float64) float64 {
@@ -35,6 +41,10 @@ func nelderMead(f func([]float64) float64, x0 []float64, reltol float64, maxEval
 	vals[0] = f0
 	oldsize := size
 	centroid, trial, other := make([]float64, n), make([]float64, n), make([]float64, n)
+	var ahead [3][]float64
+	if hint != nil {
+		ahead = [3][]float64{make([]float64, n), make([]float64, n), make([]float64, n)}
+	}
 	low, calc := 0, true
 	for {
 		if calc {
@@ -66,6 +76,14 @@ func nelderMead(f func([]float64) float64, x0 []float64, reltol float64, maxEval
 			}
 			centroid[i] = sum / float64(n)
 			trial[i] = 2*centroid[i] - verts[hi][i]
+		}
+		if hint != nil {
+			for i := range trial {
+				ahead[0][i] = 2*trial[i] - centroid[i]
+				ahead[1][i] = 0.5*trial[i] + 0.5*centroid[i]
+				ahead[2][i] = 0.5*verts[hi][i] + 0.5*centroid[i]
+			}
+			hint(ahead[0], ahead[1], ahead[2])
 		}
 		vr := eval(trial)
 		if vr < vals[low] {
