@@ -25,15 +25,25 @@ const (
 var architectures = []string{archAuto, classifier.ModelLinear, classifier.ModelMLP, classifier.ModelCNN}
 
 func trainClassifierFunction() tableFunction {
-	return trainSupervisedFunction(trainClassifierName, "label")
+	f := trainSupervisedFunction(trainClassifierName, "label")
+	f.bind = func(c *call, a args) (*table, error) {
+		return bindTrainSupervised(c, a, trainClassifierName, "label", func(a args) string { return a.text("label") })
+	}
+	return f
 }
 
 func trainRegressorFunction() tableFunction {
-	return trainSupervisedFunction(trainRegressorName, "target")
+	f := trainSupervisedFunction(trainRegressorName, "target")
+	f.bind = func(c *call, a args) (*table, error) {
+		return bindTrainSupervised(c, a, trainRegressorName, "target", func(a args) string { return a.text("target") })
+	}
+	return f
 }
 
-// trainSupervisedFunction is train_classifier or train_regressor: they
-// differ only in the name of the argument that names the column to learn.
+// trainSupervisedFunction is the signature of train_classifier or
+// train_regressor, which differ only in the name of the argument that names
+// the column to learn; each sets its own bind, which reads that argument by
+// its literal name.
 func trainSupervisedFunction(fn, target string) tableFunction {
 	def := classifier.DefaultOptions()
 	return tableFunction{
@@ -69,7 +79,6 @@ func trainSupervisedFunction(fn, target string) tableFunction {
 				{name: "allow_data_change", kind: kindBool, def: false},
 			},
 		},
-		bind:   func(c *call, a args) (*table, error) { return bindTrainSupervised(c, a, fn, target) },
 		writes: always,
 	}
 }
@@ -113,8 +122,8 @@ type clsSpec struct {
 
 // newClsSpec types the arguments of a call of fn and checks what can be
 // checked without the source.
-func newClsSpec(fn, target string, a args) (*clsSpec, error) {
-	s := &clsSpec{fn: fn, kind: classifierKind, name: a.text("model"), target: target, targetCol: a.text(target),
+func newClsSpec(fn, target, targetCol string, a args) (*clsSpec, error) {
+	s := &clsSpec{fn: fn, kind: classifierKind, name: a.text("model"), target: target, targetCol: targetCol,
 		arch: a.text("architecture"), shape: a.ints("shape"), features: a.texts("features"), split: a.text("split"),
 		valFraction: a.float("validation_fraction"), testFraction: a.float("test_fraction"),
 		maxCategories: int(a.int("max_categories")), deploy: a.text("deploy"), checkpoint: int(a.int("checkpoint_every"))}
@@ -167,7 +176,7 @@ func (s *clsSpec) outputs() []duckdb.ColumnInfo {
 	return epochColumns("train_loss", "val_loss", metric)
 }
 
-func bindTrainSupervised(c *call, a args, fn, target string) (*table, error) {
+func bindTrainSupervised(c *call, a args, fn, target string, column func(args) string) (*table, error) {
 	var from *clsStart
 	if a.given("resume") {
 		kind := map[bool]string{true: regressorKind, false: classifierKind}[fn == trainRegressorName]
@@ -176,7 +185,7 @@ func bindTrainSupervised(c *call, a args, fn, target string) (*table, error) {
 			return nil, err
 		}
 	}
-	s, err := newClsSpec(fn, target, a)
+	s, err := newClsSpec(fn, target, column(a), a)
 	if err != nil {
 		return nil, err
 	}

@@ -31,11 +31,6 @@ func (s *clsStart) resume(allowDataChange bool) *training.Resume {
 		Covers: "The fingerprint covers every feature, target and split value read."}
 }
 
-// clsShaping are the arguments that shape the network and its input: a
-// resumed run has its checkpoint's, and a call may repeat them, not
-// change them.
-var clsShaping = []string{"architecture", "hidden", "dropout", "features", "shape", "scale", "split"}
-
 // clsResumeArgs reads the version resume := names (the newest with saved
 // weights if it names none) and returns the call's arguments as if it had
 // also given each option it left out as that version was trained with.
@@ -63,7 +58,9 @@ func clsResumeArgs(c *call, fn, kind, target string, a args) (args, *clsStart, e
 		features = append(features, f.Name)
 	}
 	had["features"] = features
-	for _, name := range clsShaping {
+	// The arguments that shape the network and its input: a resumed run has
+	// its checkpoint's, and a call may repeat them, not change them.
+	for _, name := range []string{"architecture", "hidden", "dropout", "features", "shape", "scale", "split"} {
 		if a.explicit(name) && fmt.Sprint(a.value(name)) != fmt.Sprint(had[name]) {
 			return nil, nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
 				fn, name, argText(a.value(name)), argText(had[name]), from.ref).WithHint("Leave %s out to keep the checkpoint's.", name)
