@@ -368,7 +368,7 @@ func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) er
 	best, err := tr.Record(registry.Losses{Epoch: e.Epoch, Train: e.TrainMSE, Test: e.TestMSE, Selection: selection,
 		ElapsedMS: float64(e.Elapsed.Microseconds()) / 1000, Extra: extra}, func() ([]byte, error) {
 		checkpoint = time.Now()
-		return j.artifact(m, e.Snapshot(), e.Epoch, false)
+		return j.artifact(m, e.Snapshot(), e.Epoch, false, nil)
 	})
 	if !checkpoint.IsZero() {
 		j.phases.checkpoints += time.Since(checkpoint)
@@ -377,9 +377,10 @@ func (j *gatJob) record(tr *registry.Training, m series.Matrix, e *gat.Epoch) er
 	return err
 }
 
-// result scores the trained model against the baselines, computes and
-// encodes its report, and encodes the model, the three at the same time:
-// each reads the model and m and writes only its own result.
+// result scores the trained model against the baselines and then encodes
+// the model with the forecast state those fits give, while it computes and
+// encodes its report: each reads the model and m and writes only its own
+// result.
 func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry.Result, error) {
 	var (
 		metrics []gat.Metrics
@@ -391,11 +392,15 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry
 		ph      = &j.phases
 	)
 	began := time.Now()
-	wg.Go(func() {
+	wg.Go(func() { // the artifact keeps the forecast state evaluate's fits give
+		var st *gat.ForecastState
 		errs[0] = timed(&ph.evaluate, func() (err error) {
-			metrics, skipped, err = gat.Evaluate(model, m, j.link.invert())
+			metrics, skipped, st, err = gat.EvaluateState(model, m, j.link.invert())
 			return err
 		})
+		if errs[0] == nil {
+			errs[2] = timed(&ph.artifact, func() (err error) { data, err = j.artifact(m, model, epoch, true, st); return err })
+		}
 	})
 	wg.Go(func() {
 		errs[1] = timed(&ph.report, func() error {
@@ -405,9 +410,6 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*registry
 			}
 			return err
 		})
-	})
-	wg.Go(func() {
-		errs[2] = timed(&ph.artifact, func() (err error) { data, err = j.artifact(m, model, epoch, true); return err })
 	})
 	wg.Wait()
 	ph.finish = time.Since(began)

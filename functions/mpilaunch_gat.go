@@ -170,7 +170,7 @@ func (j *gatJob) checkpointAcross(tr *registry.Training, m series.Matrix, dir st
 	if a.Epoch != epoch {
 		return nil
 	}
-	data, err = j.artifact(m, a.Model, epoch, false)
+	data, err = j.artifact(m, a.Model, epoch, false, nil)
 	if err != nil {
 		return err
 	}
