@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/series"
 )
 
 // TestResumeForecastsAsTheForecaster fits ets, theta and arima, takes
@@ -81,5 +82,46 @@ func TestStateValidateRefusesMalformed(t *testing.T) {
 		if s.Validate() == nil {
 			t.Errorf("Validate(%s) = nil", data)
 		}
+	}
+}
+
+// TestJoinEqualsTheWholeFit fits ets, theta and arima on two blocks of a
+// matrix's entities and checks that the joined fit forecasts exactly as
+// the fit of the whole matrix; other kinds are not joined.
+func TestJoinEqualsTheWholeFit(t *testing.T) {
+	m := seasonal(60, 5, 6, 0.3, 3)
+	train, _ := split(t, m, 3, 0.7)
+	rows := slices.Max(train) + 1
+	block := func(lo, hi int) series.Matrix {
+		sub := series.Matrix{T: rows, N: hi - lo}
+		for r := range rows {
+			sub.Values = append(sub.Values, m.Values[r*m.N+lo:r*m.N+hi]...)
+		}
+		return sub
+	}
+	opt := baseline.Options{Window: 3, Season: 6}
+	for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindTheta, baseline.KindARIMA} {
+		whole, err := baseline.FitForecaster(kind, m, train, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []baseline.Forecaster
+		for _, b := range [][2]int{{0, 2}, {2, 5}} {
+			p, err := baseline.FitForecaster(kind, block(b[0], b[1]), train, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, p)
+		}
+		joined, err := baseline.Join(parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := forecast(joined, m, m.T, 8), forecast(whole, m, m.T, 8); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%s: joined %v, whole %v", kind, got[0], want[0])
+		}
+	}
+	if _, err := baseline.Join([]baseline.Forecaster{baseline.LastValue{}}); err == nil {
+		t.Error("Join(last_value) = nil error")
 	}
 }

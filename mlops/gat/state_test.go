@@ -3,6 +3,7 @@ package gat_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -107,6 +108,50 @@ func TestWidthsBoundTheirSize(t *testing.T) {
 			if got[i] < exact[i] || got[i] > upper[i] {
 				t.Fatalf("level %v entity %d: %v, exact %v, at level+1/1024 %v", level, i, got[i], exact[i], upper[i])
 			}
+		}
+	}
+}
+
+// TestWorkersFitTheLadderAlike checks that the ladder's and the anchor's
+// per-series fits, spread over two workers, forecast exactly as on one:
+// the anchor chosen automatically (and each candidate's validation MSE)
+// and every method of gat.Methods.
+func TestWorkersFitTheLadderAlike(t *testing.T) {
+	m := unemployment(t)
+	models := make([]*gat.Model, 2)
+	for w := range models {
+		cfg := gat.DefaultConfig()
+		cfg.Epochs, cfg.Seed, cfg.Season, cfg.Anchor, cfg.Workers = 1, 1, 12, gat.AnchorAuto, w+1
+		model, err := gat.Train(context.Background(), cfg, m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models[w] = model
+	}
+	one, two := models[0].Anchor, models[1].Anchor
+	if one.String() != two.String() || string(one.Fit) != string(two.Fit) || fmt.Sprint(one.Validation) != fmt.Sprint(two.Validation) {
+		t.Errorf("anchor on 1 worker %s %v, on 2 %s %v", one, one.Validation, two, two.Validation)
+	}
+	fit, _, _, err := models[0].Config.Samples(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spread := *models[0]
+	spread.Config.Workers = 2
+	fs1, _, err := gat.Methods(models[0], m, fit, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs2, _, err := gat.Methods(&spread, m, fit, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, f := range fs1 {
+		a, b := baseline.Rows(6, m.N), baseline.Rows(6, m.N)
+		f.Forecast(m, m.T, a)
+		fs2[k].Forecast(m, m.T, b)
+		if f.Name() != fs2[k].Name() || !slices.EqualFunc(a, b, slices.Equal) {
+			t.Errorf("%s: 1 worker %v, 2 workers %s %v", f.Name(), a[0][:3], fs2[k].Name(), b[0][:3])
 		}
 	}
 }
