@@ -164,6 +164,9 @@ func (j *gatJob) read(ctx context.Context) (series.Matrix, func(), error) {
 		return series.Matrix{}, nil, err
 	}
 	m, err := j.w.matrix(ctx, j.c, trainGATName)
+	if err == nil && j.w.long != nil {
+		err = j.rescaleLong(m)
+	}
 	if err == nil {
 		j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c)
 	}
@@ -199,6 +202,9 @@ func (j *gatJob) start(ctx context.Context) (r *run, err error) {
 		err = j.resolveHorizon(m, false)
 	}
 	fp := <-fpDone
+	if err == nil && j.w.long != nil {
+		err = j.saveLongScaler(ctx, fp)
+	}
 	if err != nil {
 		return nil, err
 	}
