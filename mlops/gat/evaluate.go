@@ -55,7 +55,7 @@ func EvaluateState(model *Model, m series.Matrix, invert Invert) (out []Metrics,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	st, err = newForecastState(fs, vfs, m, val, min(len(val), max(widthSteps, model.Config.horizon())), model.Config.Workers)
+	st, err = newForecastState(model, fs, vfs, m, val, min(len(val), max(widthSteps, model.Config.horizon())), model.Config.Workers)
 	return out, skipped, st, err
 }
 

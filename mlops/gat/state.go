@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/series"
@@ -40,8 +41,10 @@ const widthSteps = 12
 
 // newForecastState keeps the state of fs, fitted on the training samples
 // of m, at m's end, and the widths of vfs, the same methods fitted on the
-// fitting samples, over the validation samples val at steps 1..h.
-func newForecastState(fs, vfs []baseline.Forecaster, m series.Matrix, val []int, h, workers int) (*ForecastState, error) {
+// fitting samples, over the validation samples val at steps 1..h: the
+// networks' one after the other, each over its origins split among
+// workers, then the ladder's, one method to a worker.
+func newForecastState(model *Model, fs, vfs []baseline.Forecaster, m series.Matrix, val []int, h, workers int) (*ForecastState, error) {
 	st := &ForecastState{Rows: m.T, Methods: make([]MethodState, len(fs))}
 	for i, f := range fs {
 		st.Methods[i].Name = f.Name()
@@ -62,11 +65,25 @@ func newForecastState(fs, vfs []baseline.Forecaster, m series.Matrix, val []int,
 		return st, nil
 	}
 	widths := make([]*Widths, len(vfs))
-	eachMethod(max(1, workers), len(vfs), func(k int) {
-		if n, ok := vfs[k].(named); ok && slices.ContainsFunc(vfs[:k], func(g baseline.Forecaster) bool { return g == n.Forecaster }) {
-			return // the same network under another name: copied below
+	from, end := val[0], val[len(val)-1]+1
+	var ladder []int
+	for k, f := range vfs {
+		switch n, ok := f.(named); {
+		case ok && slices.ContainsFunc(vfs[:k], func(g baseline.Forecaster) bool { return g == n.Forecaster }):
+			// the same network under another name: copied below
+		case isNetwork(f.Name()):
+			r, err := networkResiduals(model, f.Name(), m, from, end, h, workers)
+			if err != nil {
+				return nil, err
+			}
+			widths[k] = NewWidths(r)
+		default:
+			ladder = append(ladder, k)
 		}
-		widths[k] = NewWidths(EntityResiduals(vfs[k], m, val[0], val[len(val)-1]+1, h))
+	}
+	eachMethod(max(1, workers), len(ladder), func(j int) {
+		k := ladder[j]
+		widths[k] = NewWidths(EntityResiduals(vfs[k], m, from, end, h))
 	})
 	for k, f := range vfs {
 		if n, ok := f.(named); ok && widths[k] == nil {
@@ -79,6 +96,63 @@ func newForecastState(fs, vfs []baseline.Forecaster, m series.Matrix, val []int,
 		}
 	}
 	return st, nil
+}
+
+// networkResiduals are EntityResiduals of the model's network named name,
+// its origins split into workers contiguous runs, each forecast by a
+// network of its own (a network's forecaster keeps buffers), and joined in
+// origin order: the residuals do not depend on workers.
+func networkResiduals(model *Model, name string, m series.Matrix, from, end, h, workers int) ([][][]float64, error) {
+	origins := Origins(from, end, 1)
+	workers = max(1, min(workers, len(origins)))
+	if len(origins) == 0 {
+		return residualsAt(nil, m, nil, end, h), nil
+	}
+	parts := make([][][][]float64, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		run := origins[w*len(origins)/workers : (w+1)*len(origins)/workers]
+		wg.Go(func() {
+			f, err := model.network(name)
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			parts[w] = residualsAt(f, m, run, end, h)
+		})
+	}
+	wg.Wait()
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		for k := range out {
+			for i := range out[k] {
+				out[k][i] = append(out[k][i], p[k][i]...)
+			}
+		}
+	}
+	return out, nil
+}
+
+// network is a fresh forecaster of the model's network named name.
+func (m *Model) network(name string) (baseline.Forecaster, error) {
+	f, err := m.Forecaster()
+	if err != nil {
+		return nil, err
+	}
+	own, err := m.networks(f)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range own {
+		if g.Name() == name {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("gat: the model has no network %s", name)
 }
 
 // isNetwork reports whether a method is one of a version's networks.
