@@ -87,7 +87,7 @@ func (s *storedGAT) anomalies(method string, level float64, link *scaleLink) ([]
 	if link != nil {
 		value = link.invert()
 	}
-	floor := s.floors(value)
+	floor := s.floors(value, -1)
 	var rows [][]any
 	for t := from; t < m.T; t++ {
 		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, t-(m.T-1))

@@ -24,6 +24,7 @@ func forecastFunction() tableFunction {
 			named: []param{{name: "steps", kind: kindInt, min: 1, max: 10_000, def: int64(1)},
 				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
 				{name: "method", kind: kindText, def: "model"},
+				{name: "entity", kind: kindText},
 				{name: "level", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.9}}},
 		bind: bindForecast,
 	}
@@ -67,17 +68,36 @@ func bindForecast(c *call, a args) (*table, error) {
 	cols = append(cols, timeColumns(s.TimeColumns, s.TimeKinds)...)
 	cols = append(cols, duckdb.ColumnInfo{Name: "entity", T: varcharType()}, duckdb.ColumnInfo{Name: "prediction", T: doubleType()},
 		duckdb.ColumnInfo{Name: "lo", T: doubleType()}, duckdb.ColumnInfo{Name: "hi", T: doubleType()})
+	entity, err := s.entityArg("forecast", a)
+	if err != nil {
+		return nil, err
+	}
 	steps, level := int(a.int("steps")), a.float("level")
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
-		preds, half, note, err := s.forecast(method, steps, level)
+		preds, half, note, err := s.forecast(method, steps, level, entity)
 		if err != nil {
 			return nil, err
 		}
 		if note != "" { // at execution, not bind, which DuckDB may repeat
 			c.caller.Notice(note)
 		}
-		return rowsRun(s.forecastRows(preds, half, link)), nil
+		return rowsRun(s.forecastRows(preds, half, link, entity)), nil
 	}}, nil
+}
+
+// entityArg is the index of the entity fn's entity argument names, -1
+// without one.
+func (s *storedGAT) entityArg(fn string, a args) (int, error) {
+	if !a.given("entity") {
+		return -1, nil
+	}
+	name := a.text("entity")
+	i := slices.Index(s.Entities, name)
+	if i < 0 {
+		return 0, sqlstate.New(sqlstate.InvalidParameterValue, "%s: entity := %s is not an entity of %s", fn, quote(name), s.ref).
+			WithHint("Name one of the %d entities the model was trained on, as forecast lists them.", len(s.Entities))
+	}
+	return i, nil
 }
 
 // needsData refuses a method other than the network's for a version
@@ -93,8 +113,18 @@ func (s *storedGAT) needsData(fn, method string) error {
 // forecast returns steps rows of predictions by method past the data, each
 // step's split-conformal half-width at level for each entity (nil without
 // validation or data), and for method 'auto' a note of what it chose.
-func (s *storedGAT) forecast(method string, steps int, level float64) (preds, half [][]float64, note string, err error) {
+// With entity >= 0 only that entity's predictions are wanted. A version
+// that kept its forecast state is forecast from it, fitting nothing;
+// 'auto', whose choice depends on steps, and older versions fit.
+func (s *storedGAT) forecast(method string, steps int, level float64, entity int) (preds, half [][]float64, note string, err error) {
 	m, ok := s.matrix()
+	if ok && s.State != nil && method != "auto" {
+		preds, kept, err := s.State.Forecast(s.Model, m, methodName(method), steps, entity)
+		if err != nil || kept {
+			half, _ := s.State.HalfWidths(methodName(method), steps, level)
+			return preds, half, "", err
+		}
+	}
 	if !ok {
 		n := len(s.Entities)
 		preds, err := s.Model.Forecast(series.Matrix{T: len(s.Tail) / n, N: n, Values: s.Tail}, steps)
@@ -244,16 +274,20 @@ func (s *storedGAT) method(m series.Matrix, train []int, name string) (baseline.
 // forecastRows are the forecast's rows in original units when linked:
 // step, time columns, entity, prediction, lo, hi. An entity whose values
 // were never negative gets no negative lower bound.
-func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink) [][]any {
+// With entity >= 0 they are that entity's alone.
+func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink, entity int) [][]any {
 	value := func(i int, v float64) float64 { return v }
 	if link != nil {
 		value = link.invert()
 	}
-	floor := s.floors(value)
+	floor := s.floors(value, entity)
 	var rows [][]any
 	for k, row := range preds {
 		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, k+1)
 		for i, v := range row {
+			if entity >= 0 && i != entity {
+				continue
+			}
 			var lo, hi any
 			if half != nil && !math.IsInf(half[k][i], 1) {
 				lo, hi = max(value(i, v-half[k][i]), floor[i]), value(i, v+half[k][i])
@@ -267,11 +301,15 @@ func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink) [][]a
 
 // floors are the lowest value each entity's interval may reach in the
 // units value maps to: 0 for an entity none of whose values was negative
-// there, -Inf for the others and for a version without data.
-func (s *storedGAT) floors(value func(i int, v float64) float64) []float64 {
+// there, -Inf for the others and for a version without data. With
+// entity >= 0 only that entity's floor is computed (the others are 0).
+func (s *storedGAT) floors(value func(i int, v float64) float64, entity int) []float64 {
 	floor := make([]float64, len(s.Entities))
 	m, ok := s.matrix()
 	for i := range floor {
+		if entity >= 0 && i != entity {
+			continue
+		}
 		if !ok {
 			floor[i] = math.Inf(-1)
 			continue

@@ -214,9 +214,10 @@ func readInt(ctx context.Context, c *call, src *source, query string) (int64, er
 	return n, src.wrap(rd.Err())
 }
 
-// result scores the trained model against the baselines, computes and
-// encodes its report, and encodes the model, the three at the same time:
-// each reads the model and m and writes only its own result.
+// result scores the trained model against the baselines and then encodes
+// the model with the forecast state those fits give, while it computes and
+// encodes its report: each reads the model and m and writes only its own
+// result.
 func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*training.Result, error) {
 	var (
 		metrics []gat.Metrics
@@ -228,11 +229,15 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*training
 		ph      = &j.phases
 	)
 	began := time.Now()
-	wg.Go(func() {
+	wg.Go(func() { // the artifact keeps the forecast state evaluate's fits give
+		var st *gat.ForecastState
 		errs[0] = timed(&ph.evaluate, func() (err error) {
-			metrics, skipped, err = gat.Evaluate(model, m, j.link.invert())
+			metrics, skipped, st, err = gat.EvaluateState(model, m, j.link.invert())
 			return err
 		})
+		if errs[0] == nil {
+			errs[2] = timed(&ph.artifact, func() (err error) { data, err = j.artifact(m, model, epoch, true, st); return err })
+		}
 	})
 	wg.Go(func() {
 		errs[1] = timed(&ph.report, func() error {
@@ -242,9 +247,6 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*training
 			}
 			return err
 		})
-	})
-	wg.Go(func() {
-		errs[2] = timed(&ph.artifact, func() (err error) { data, err = j.artifact(m, model, epoch, true); return err })
 	})
 	wg.Wait()
 	ph.finish = time.Since(began)

@@ -24,6 +24,9 @@ type gatRun struct {
 	*gatJob
 	m    series.Matrix
 	read time.Time // when the source was read: the prepare phase starts
+	// fp is the data's fingerprint once Fingerprint has returned; a long
+	// source's scaler is named after it.
+	fp string
 }
 
 // start starts an execution of train_gat through the lifecycle.
@@ -47,6 +50,9 @@ func (j *gatJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 		return nil, err
 	}
 	m, err := j.w.matrix(ctx, j.c, trainGATName)
+	if err == nil && j.w.long != nil {
+		err = j.rescaleLong(m)
+	}
 	if err == nil {
 		j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c)
 	}
@@ -62,7 +68,10 @@ func (j *gatJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 }
 
 // Fingerprint identifies the entities and every value read, in time order.
-func (r *gatRun) Fingerprint() string { return dataFingerprint(r.w.entityNames(), r.m) }
+func (r *gatRun) Fingerprint() string {
+	r.fp = dataFingerprint(r.w.entityNames(), r.m)
+	return r.fp
+}
 
 // Prepare resolves the options that depend on the data (season, horizon)
 // and checks that a resumed run has its checkpoint's entities.
@@ -83,8 +92,13 @@ func (r *gatRun) Prepare(context.Context) error {
 	return nil
 }
 
-// Spec describes the run for mlops.training_runs and mlops.models.
+// Spec describes the run for mlops.training_runs and mlops.models. The
+// lifecycle calls it after Fingerprint, so a long source's scaler has its
+// name by then (Train saves it).
 func (r *gatRun) Spec() training.Spec {
+	if r.w.long != nil {
+		r.scaler = longScalerName(r.name, r.fp)
+	}
 	return training.Spec{Kind: "gat", Name: r.name, Params: r.cfg, Source: r.w.src.text, Rows: int64(r.m.T),
 		Entities: int64(r.m.N), Scaler: r.scaler, Epochs: r.cfg.Epochs, CheckpointEvery: r.checkpointEvery, Deploy: r.deploy,
 		Session: r.c.caller.ID()}
@@ -102,6 +116,11 @@ func (j *gatJob) startPoint() gat.Start {
 // Train trains the network in this process or across the ranks, then
 // computes the result the run stores.
 func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
+	if r.w.long != nil {
+		if err := r.saveLongScaler(ctx, r.fp); err != nil {
+			return nil, err
+		}
+	}
 	r.phases.prepare = time.Since(r.read)
 	from := r.startPoint()
 	var model *gat.Model
@@ -144,7 +163,7 @@ func (r *gatRun) trainHere(ctx context.Context, run *training.Run, from gat.Star
 	model, err := gat.TrainFrom(ctx, r.cfg, r.m, from, func(e gat.Epoch) error {
 		last, r.phases.setup = e.Epoch, e.Setup
 		return run.Epoch(r.epoch(e, float64(e.Elapsed.Microseconds())/1000, "", func() ([]byte, error) {
-			return r.artifact(r.m, e.Snapshot(), e.Epoch, false)
+			return r.artifact(r.m, e.Snapshot(), e.Epoch, false, nil)
 		}))
 	})
 	return model, last, err

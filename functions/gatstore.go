@@ -25,6 +25,10 @@ type gatArtifact struct {
 	// finished version (not with checkpoints): evaluate scores horizons,
 	// forecast fits the baselines and the intervals from it.
 	Data []float64 `json:"data,omitempty"`
+	// State is what forecast reads instead of fitting the ladder again,
+	// kept with a finished version; versions stored before it have none
+	// and are forecast by fitting.
+	State *gat.ForecastState `json:"state,omitempty"`
 }
 
 // matrix is the data a finished version was trained on; ok is false for a
@@ -38,11 +42,12 @@ func (a *gatArtifact) matrix() (m series.Matrix, ok bool) {
 }
 
 // artifact is the model after epoch, as stored.
-func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int, final bool) ([]byte, error) {
+// A final one keeps the data and the forecast state st.
+func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int, final bool, st *gat.ForecastState) ([]byte, error) {
 	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: j.w.timeNames(), TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
 		Tail: m.Values[(m.T-model.Config.Span())*m.N:], Epoch: epoch}
 	if final {
-		a.Data = m.Values
+		a.Data, a.State = m.Values, st
 	}
 	return json.Marshal(a)
 }
@@ -54,6 +59,11 @@ func decodeGATArtifact(data []byte) (*gatArtifact, error) {
 	}
 	if a.Model == nil || len(a.Entities) != a.Model.Entities || len(a.Tail) != a.Model.Config.Span()*len(a.Entities) {
 		return nil, fmt.Errorf("decode gat artifact: inconsistent sizes")
+	}
+	if a.State != nil {
+		if err := a.State.Validate(len(a.Entities)); err != nil {
+			return nil, fmt.Errorf("decode gat artifact: %w", err)
+		}
 	}
 	return &a, nil
 }

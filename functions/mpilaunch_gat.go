@@ -101,5 +101,5 @@ func (r *gatRun) rankCheckpoint(dir string, epoch int) ([]byte, error) {
 	if a.Epoch != epoch {
 		return nil, nil
 	}
-	return r.artifact(r.m, a.Model, epoch, false)
+	return r.artifact(r.m, a.Model, epoch, false, nil)
 }

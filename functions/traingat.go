@@ -38,6 +38,8 @@ func trainGATFunction() tableFunction {
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
 				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "time", kind: kindTextList},
+				{name: "entity", kind: kindText},
+				{name: "value", kind: kindText},
 				{name: "scaler", kind: kindText},
 				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
@@ -62,11 +64,30 @@ func trainGATFunction() tableFunction {
 }
 
 // wide is a bound wide source: its time columns and its entity columns.
+// A long source (see long) binds as the wide source of its distinct times,
+// with its entities beside.
 type wide struct {
 	src      *source
 	times    []int
 	entities []int
 	orderBy  string
+	long     *long
+}
+
+// openTraining binds train_gat's source: long with entity := 'col'
+// (rescaled by train_gat itself, so scaler := is refused), else wide.
+func openTraining(c *call, a args, scaler string) (*wide, error) {
+	switch {
+	case a.given("entity") && scaler != "":
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: scaler := %s with entity := %s: a long source is rescaled per entity by train_gat, which keeps its own scaler",
+			trainGATName, quote(scaler), quote(a.text("entity"))).WithHint("Leave scaler out, and give the values in original units.")
+	case a.given("entity"):
+		return openLong(c, trainGATName, a.text("source"), a)
+	case a.given("value"):
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: value := %s applies to a long source, which entity := 'col' names", trainGATName, quote(a.text("value"))).
+			WithHint("Name the entity column too, or leave value out for a wide source.")
+	}
+	return openWide(c, trainGATName, a.text("source"), a.texts("time"))
 }
 
 // openWide reads a wide Time x Entity source: every column that is not a
@@ -116,6 +137,9 @@ func (w *wide) timeNames() []string {
 }
 
 func (w *wide) entityNames() []string {
+	if w.long != nil {
+		return w.long.names
+	}
 	names := make([]string, len(w.entities))
 	for k, i := range w.entities {
 		names[k] = w.src.cols[i].Name
@@ -126,7 +150,7 @@ func (w *wide) entityNames() []string {
 // orderLike puts the entity columns in the order of names when they are
 // the same columns in another order; otherwise it leaves them as they are.
 func (w *wide) orderLike(names []string) {
-	if len(names) != len(w.entities) {
+	if len(names) != len(w.entities) || w.long != nil {
 		return
 	}
 	at := make(map[string]int, len(w.entities))
@@ -146,6 +170,9 @@ func (w *wide) orderLike(names []string) {
 
 // matrix reads the entity columns in time order; NULL is an error.
 func (w *wide) matrix(ctx context.Context, c *call, fn string) (series.Matrix, error) {
+	if w.long != nil {
+		return w.long.matrix(ctx, c, w)
+	}
 	exprs := make([]string, len(w.entities))
 	for k, i := range w.entities {
 		exprs[k] = "CAST(" + ident(w.src.cols[i].Name) + " AS DOUBLE)"
@@ -216,7 +243,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	job.across = across
-	w, err := openWide(c, trainGATName, a.text("source"), a.texts("time"))
+	w, err := openTraining(c, a, a.text("scaler"))
 	if err != nil {
 		return nil, err
 	}

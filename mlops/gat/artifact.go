@@ -20,6 +20,9 @@ type Artifact struct {
 	Tail        []float64  `json:"tail"`
 	Epoch       int        `json:"epoch"`
 	Data        []float64  `json:"data,omitempty"`
+	// State, kept with a finished version, is what forecasting reads
+	// instead of fitting the ladder again; nil in older versions.
+	State *ForecastState `json:"state,omitempty"`
 }
 
 // Marshal encodes a as the registry stores it.

@@ -39,10 +39,33 @@ type Invert func(i int, v float64) float64
 // baselines' fits and scores, one method to a goroutine. The figures do
 // not depend on the number of workers.
 func Evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skipped []error, err error) {
+	out, skipped, _, _, err = evaluate(model, m, invert)
+	return out, skipped, err
+}
+
+// EvaluateState is Evaluate that also returns the version's
+// ForecastState, kept from the same fits of the ladder: forecasts and
+// their intervals from it equal those of the methods fitted again.
+func EvaluateState(model *Model, m series.Matrix, invert Invert) (out []Metrics, skipped []error, st *ForecastState, err error) {
+	out, skipped, fs, vfs, err := evaluate(model, m, invert)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	_, val, _, err := model.Config.Samples(m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err = newForecastState(model, fs, vfs, m, val, min(len(val), max(widthSteps, model.Config.horizon())), model.Config.Workers)
+	return out, skipped, st, err
+}
+
+// evaluate is Evaluate, and the methods it fitted on the training and on
+// the fitting samples.
+func evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skipped []error, fs, vfs []baseline.Forecaster, err error) {
 	cfg := model.Config
 	fit, val, test, err := cfg.Samples(m)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	train := append(slices.Clone(fit), val...)
 	// Every method is scored on the training samples each can forecast.
@@ -50,7 +73,6 @@ func Evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skip
 	scored := slices.DeleteFunc(slices.Clone(train), func(t int) bool { return t < first })
 	workers := max(1, cfg.Workers)
 	var (
-		fs, vfs     []baseline.Forecaster
 		fsErr, vErr error
 		own         map[int][]float64
 		ownErr      error
@@ -63,7 +85,7 @@ func Evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skip
 	}
 	wg.Wait()
 	if err := errors.Join(ownErr, fsErr, vErr); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	score := func(f baseline.Forecaster, rows []int, inv Invert) float64 {
 		if f.Name() != ModelMethod {
@@ -100,7 +122,7 @@ func Evaluate(model *Model, m series.Matrix, invert Invert) (out []Metrics, skip
 			}
 		}
 	}
-	return out, skipped, nil
+	return out, skipped, fs, vfs, nil
 }
 
 // predictionsOf is the model's one-step prediction of every row in the

@@ -13,12 +13,18 @@ import (
 // end, in origin order: out[k][i] holds entity i's errors k+1 steps ahead.
 // A step no origin reaches is empty for every entity.
 func EntityResiduals(f baseline.Forecaster, m series.Matrix, from, end, h int) [][][]float64 {
+	return residualsAt(f, m, Origins(from, end, 1), end, h)
+}
+
+// residualsAt is EntityResiduals from the given origins only, in their
+// order, their steps still before row end.
+func residualsAt(f baseline.Forecaster, m series.Matrix, origins []int, end, h int) [][][]float64 {
 	out := make([][][]float64, h)
 	for k := range out {
 		out[k] = make([][]float64, m.N)
 	}
 	dst := baseline.Rows(h, m.N)
-	for _, o := range Origins(from, end, 1) {
+	for _, o := range origins {
 		steps := min(h, end-o)
 		f.Forecast(m, o, dst[:steps])
 		for k := range steps {

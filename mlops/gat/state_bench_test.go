@@ -1,0 +1,66 @@
+package gat_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mallard/mallard/mlops/baseline"
+	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
+)
+
+// BenchmarkForecastFromState times a 12-step forecast with intervals of
+// the model's network and of ets on the unemployment panel, from the
+// state a version keeps against fitting the ladder again as forecast did
+// before versions kept it (gat.Methods on the training samples for the
+// forecast, on the fitting samples for the widths), and prints the ratio
+// measured in the same run.
+func BenchmarkForecastFromState(b *testing.B) {
+	m := unemployment(b)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
+	model, err := gat.Train(context.Background(), cfg, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _, st, err := gat.EvaluateState(model, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fit, val, _, err := cfg.Samples(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{gat.ModelMethod, string(baseline.KindETS)} {
+		var fromState, refit time.Duration
+		for range b.N {
+			began := time.Now()
+			if _, ok, err := st.Forecast(model, m, name, 12, -1); !ok || err != nil {
+				b.Fatal(name, ok, err)
+			}
+			st.HalfWidths(name, 12, 0.9)
+			fromState += time.Since(began)
+			began = time.Now()
+			refitted(b, model, m, fit, val, name)
+			refit += time.Since(began)
+		}
+		b.Logf("%s: from the state %v, refitting %v a forecast: %.2g of refitting", name, fromState/time.Duration(b.N),
+			refit/time.Duration(b.N), fromState.Seconds()/refit.Seconds())
+	}
+}
+
+// refitted forecasts method name 12 steps with intervals as forecast did
+// before versions kept their state.
+func refitted(b *testing.B, model *gat.Model, m series.Matrix, fit, val []int, name string) {
+	pick := func(train []int) baseline.Forecaster {
+		fs, _, err := gat.Methods(model, m, train, 12)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return fs[slices.IndexFunc(fs, func(f baseline.Forecaster) bool { return f.Name() == name })]
+	}
+	pick(append(slices.Clone(fit), val...)).Forecast(m, m.T, baseline.Rows(12, m.N))
+	gat.EntityHalfWidths(gat.EntityResiduals(pick(fit), m, val[0], val[len(val)-1]+1, 12), 0.9)
+}
