@@ -69,6 +69,11 @@ type Config struct {
 	// Strategies): "recursive" ("" in models stored before it existed),
 	// "direct" or "multi_output".
 	Strategy string `json:"strategy,omitempty"`
+	// KeepNetwork is how validation chooses between the trained epochs
+	// and the network training starts from (see KeepRules): "best" (or
+	// "") keeps the lowest validation MSE; "significant" keeps a trained
+	// epoch only where a sign test finds it better than the first network.
+	KeepNetwork string `json:"keep_network,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
@@ -385,6 +390,9 @@ type worker struct {
 	own  [3][]int
 	held []int
 	ms   *multiStep // the recursive validation's buffers; nil until used
+	// first0 and cells are the first network's and the current one's
+	// squared errors on the worker's validation cells (see beatsFirst).
+	first0, cells []float64
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
@@ -415,7 +423,9 @@ func (w *worker) loop(ctx context.Context) error {
 		return err
 	}
 	best, since := w.score(e), 0
+	low := best // the lowest score yet, which patience counts from
 	kept := w.keep(nil, e.Epoch)
+	w.keepFirst()
 	last := w.cur // the predictions of the last evaluation
 	w.cur, w.kept = w.kept, w.cur
 	if w.rank == w.lead {
@@ -432,11 +442,17 @@ func (w *worker) loop(ctx context.Context) error {
 			return err
 		}
 		last = w.cur
+		if since++; w.score(e) < low {
+			low, since = w.score(e), 0
+		}
 		if e.Best = w.score(e) < best; e.Best {
-			best, since, kept = w.score(e), 0, w.keep(kept, epoch)
+			if e.Best, err = w.beatsFirst(ctx); err != nil {
+				return err
+			}
+		}
+		if e.Best {
+			best, kept = w.score(e), w.keep(kept, epoch)
 			w.cur, w.kept = w.kept, w.cur
-		} else {
-			since++
 		}
 		if w.rank == 0 && w.report != nil {
 			e.Setup = w.setup
@@ -601,6 +617,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("horizon %d must be at least 1", c.Horizon)
 	case c.Strategy != "" && !slices.Contains(Strategies(), c.Strategy):
 		return fmt.Errorf("strategy %q must be one of %v", c.Strategy, Strategies())
+	case c.KeepNetwork != "" && !slices.Contains(KeepRules(), c.KeepNetwork):
+		return fmt.Errorf("keep_network %q must be one of %v", c.KeepNetwork, KeepRules())
 	case c.ValidationFraction < 0 || c.ValidationFraction >= 1:
 		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
 	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):
