@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mallard/mallard/functions"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/storage"
 )
 
@@ -20,7 +21,7 @@ func TestJobDir(t *testing.T) {
 		{"beside the database", Config{DB: storage.Config{Path: "/data/m.duckdb"}}, "/data/m.duckdb.jobs"},
 		{"in memory", Config{DB: storage.Config{Path: storage.MemoryPath}}, ""},
 		{"no path", Config{}, ""},
-		{"given", Config{DB: storage.Config{Path: "/data/m.duckdb"}, MPI: functions.MPI{JobDir: "/jobs"}}, "/jobs"},
+		{"given", Config{DB: storage.Config{Path: "/data/m.duckdb"}, MPI: training.MPI{JobDir: "/jobs"}}, "/jobs"},
 	}
 	for _, tt := range tests {
 		if got := jobDir(tt.cfg); got != tt.want {
