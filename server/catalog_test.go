@@ -38,10 +38,10 @@ func TestFunctionDefinitions(t *testing.T) {
 				" RETURNS TABLE(source text, target text, weight double precision)\n LANGUAGE internal\n" +
 				" PARALLEL SAFE\nAS $function$attention$function$\n"},
 		{"result that depends on the call", "forecast",
-			"model text, steps bigint DEFAULT 1, version bigint DEFAULT NULL::bigint, method text DEFAULT 'model'::text, level double precision DEFAULT 0.9",
+			"model text, steps bigint DEFAULT 1, version bigint DEFAULT NULL::bigint, method text DEFAULT 'model'::text, entity text DEFAULT NULL::text, level double precision DEFAULT 0.9",
 			"SETOF record",
 			"CREATE OR REPLACE FUNCTION pg_catalog.forecast(model text, steps bigint DEFAULT 1, version bigint DEFAULT NULL::bigint, " +
-				"method text DEFAULT 'model'::text, level double precision DEFAULT 0.9)\n RETURNS SETOF record\n LANGUAGE internal\n" +
+				"method text DEFAULT 'model'::text, entity text DEFAULT NULL::text, level double precision DEFAULT 0.9)\n RETURNS SETOF record\n LANGUAGE internal\n" +
 				" PARALLEL SAFE\nAS $function$forecast$function$\n"},
 	}
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
