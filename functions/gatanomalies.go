@@ -82,7 +82,7 @@ func (s *storedGAT) anomalies(method string, level float64, link *scaleLink) ([]
 		return nil, err
 	}
 	from := fit[0] // the first row the model was fitted to predict
-	expected, half := gat.Anomalies(f, m, from, level)
+	expected, half := gat.Anomalies(f, m, from, level, link.units())
 	value := func(i int, v float64) float64 { return v }
 	if link != nil {
 		value = link.invert()

@@ -114,6 +114,15 @@ func (l *scaleLink) invert() gat.Invert {
 	return func(i int, v float64) float64 { return l.scaler.Invert(l.column[i], v) }
 }
 
+// units maps between the model's units and the data's own; the identity
+// when no scaler is linked.
+func (l *scaleLink) units() gat.Units {
+	if l == nil {
+		return gat.Units{}
+	}
+	return gat.Units{Own: l.invert(), Scaled: func(i int, v float64) float64 { return l.scaler.Apply(l.column[i], v) }}
+}
+
 // linkScaler loads the scaler named name (none if empty) and finds each entity's column in it.
 func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
 	if name == "" {

@@ -20,12 +20,16 @@ import (
 // level shift): both values are kept, and the entity's rows before them
 // are read moved by the mean of the two rows' errors, so that the
 // forecasts continue from the new level (a seasonal method included)
-// instead of flagging every row after the shift. m is not changed.
-func Expected(f baseline.Forecaster, m series.Matrix, from int, half []float64) series.Matrix {
+// instead of flagging every row after the shift. The move is made in the
+// data's own units (see Units): a shift there is a change of level, which
+// in rescaled units, a logarithm among them, would also stretch the
+// season. m is not changed.
+func Expected(f baseline.Forecaster, m series.Matrix, from int, half []float64, u Units) series.Matrix {
 	work := series.Matrix{T: m.T, N: m.N, Values: slices.Clone(m.Values)}
 	out := series.Matrix{T: m.T - from, N: m.N, Values: make([]float64, (m.T-from)*m.N)}
 	dst := [][]float64{make([]float64, m.N)}
-	last := make([]float64, m.N) // the last row's error per entity where it was an outlier, else 0
+	last := make([]float64, m.N)    // the last row's error per entity where it was an outlier, else 0
+	lastOwn := make([]float64, m.N) // that error in the data's own units
 	for t := from; t < m.T; t++ {
 		f.Forecast(work, t, dst)
 		copy(out.Values[(t-from)*m.N:], dst[0])
@@ -35,19 +39,41 @@ func Expected(f baseline.Forecaster, m series.Matrix, from int, half []float64) 
 			case !(math.Abs(d) > half[i]):
 				last[i] = 0
 			case last[i] != 0 && math.Signbit(d) == math.Signbit(last[i]):
-				shift := (d + last[i]) / 2
+				shift := (u.own(i, m.At(t, i)) - u.own(i, q) + lastOwn[i]) / 2
 				for r := range t - 1 {
-					work.Values[r*m.N+i] += shift
+					at := r*m.N + i
+					work.Values[at] = u.scaled(i, u.own(i, work.Values[at])+shift)
 				}
 				work.Values[(t-1)*m.N+i] = m.At(t-1, i)
 				last[i] = 0
 			default:
 				work.Values[t*m.N+i] = q
-				last[i] = d
+				last[i], lastOwn[i] = d, u.own(i, m.At(t, i))-u.own(i, q)
 			}
 		}
 	}
 	return out
+}
+
+// Units maps an entity's values between the units a model works in and
+// the data's own (a scaler's Invert and Apply); the zero Units is the
+// identity, for data used as it is.
+type Units struct {
+	Own, Scaled Invert
+}
+
+func (u Units) own(i int, v float64) float64 {
+	if u.Own == nil {
+		return v
+	}
+	return u.Own(i, v)
+}
+
+func (u Units) scaled(i int, v float64) float64 {
+	if u.Scaled == nil {
+		return v
+	}
+	return u.Scaled(i, v)
 }
 
 // ExpectedResiduals returns, per entity, the absolute differences between rows
@@ -63,7 +89,7 @@ func ExpectedResiduals(m, expected series.Matrix, from int) [][]float64 {
 }
 
 // Anomalies returns f's expected values of rows from..m.T-1 of m (as
-// Expected returns them) and each entity's half-width around them beyond
+// Expected returns them, level shifts moved in u's own units) and each entity's half-width around them beyond
 // which a value is an anomaly, found without trusting any row to be
 // normal:
 //  1. with no row taken for an outlier, each entity's errors give a robust
@@ -79,25 +105,25 @@ func ExpectedResiduals(m, expected series.Matrix, from int) [][]float64 {
 //     level and is far out, which normal errors are about 3 times in
 //     10,000 (as many as 1 in 100 lie outside the interval at 0.99);
 //  3. Expected runs again with those widths.
-func Anomalies(f baseline.Forecaster, m series.Matrix, from int, level float64) (series.Matrix, []float64) {
+func Anomalies(f baseline.Forecaster, m series.Matrix, from int, level float64, u Units) (series.Matrix, []float64) {
 	none := make([]float64, m.N)
 	for i := range none {
 		none[i] = math.Inf(1)
 	}
-	scale := entityScales(ExpectedResiduals(m, Expected(f, m, from, none), from))
+	scale := entityScales(ExpectedResiduals(m, Expected(f, m, from, none, u), from))
 	z := distuv.UnitNormal.Quantile((1 + level) / 2)
 	robust := make([]float64, m.N)
 	for i, s := range scale {
 		robust[i] = z * s / 0.6745
 	}
-	residuals := ExpectedResiduals(m, Expected(f, m, from, robust), from)
+	residuals := ExpectedResiduals(m, Expected(f, m, from, robust, u), from)
 	half := EntityHalfWidths([][][]float64{residuals}, level)[0]
 	scale = entityScales(residuals)
 	fence := farOut(residuals, scale)
 	for i := range half {
 		half[i] = max(half[i], fence*scale[i])
 	}
-	return Expected(f, m, from, half), half
+	return Expected(f, m, from, half, u), half
 }
 
 // farOut is Tukey's far-out fence, Q3 + 3 IQR, of the residuals pooled

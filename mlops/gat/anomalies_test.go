@@ -21,7 +21,7 @@ func TestExpectedSpikeAndShift(t *testing.T) {
 		v[r] = 5
 	}
 	m := series.Matrix{T: 16, N: 1, Values: v}
-	got := gat.Expected(baseline.LastValue{}, m, 1, []float64{1})
+	got := gat.Expected(baseline.LastValue{}, m, 1, []float64{1}, gat.Units{})
 	want := map[int]float64{5: 0, 6: 0, 10: 0, 11: 0, 12: 5, 15: 5}
 	for row, w := range want {
 		if e := got.At(row-1, 0); e != w {
@@ -30,6 +30,43 @@ func TestExpectedSpikeAndShift(t *testing.T) {
 	}
 	if m.At(5, 0) != 9 {
 		t.Error("Expected changed its input")
+	}
+}
+
+// TestExpectedShiftInOwnUnits: a series whose season swings by 20 around
+// 100 moves up by 50 at row 36, and a model sees it as its logarithm.
+// Followed with the seasonal naive forecast, a shift made in the data's own
+// units leaves the rows after it forecast exactly; made in the logarithm,
+// it would stretch the season with the level, and the rows after it would
+// be forecast wrong by several units.
+func TestExpectedShiftInOwnUnits(t *testing.T) {
+	const rows, at = 60, 36
+	own := func(r int) float64 {
+		x := 100 + 20*math.Sin(2*math.Pi*float64(r)/12+0.5)
+		if r >= at {
+			x += 50
+		}
+		return x
+	}
+	v := make([]float64, rows)
+	for r := range v {
+		v[r] = math.Log(own(r))
+	}
+	m := series.Matrix{T: rows, N: 1, Values: v}
+	units := gat.Units{Own: func(_ int, y float64) float64 { return math.Exp(y) }, Scaled: func(_ int, x float64) float64 { return math.Log(x) }}
+	worst := func(u gat.Units) float64 {
+		got := gat.Expected(baseline.SeasonalNaive{Season: 12}, m, 12, []float64{0.05}, u)
+		w := 0.0
+		for r := at + 2; r < rows; r++ {
+			w = max(w, math.Abs(math.Exp(got.At(r-12, 0))-own(r)))
+		}
+		return w
+	}
+	if w := worst(units); w > 1e-9 {
+		t.Errorf("shift in the data's own units: the rows after it are forecast up to %.3g off", w)
+	}
+	if w := worst(gat.Units{}); w < 1 {
+		t.Errorf("shift in the logarithm: the rows after it are forecast at most %.3g off; the test no longer tells the two apart", w)
 	}
 }
 
