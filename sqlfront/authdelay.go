@@ -57,8 +57,9 @@ func newLoginThrottle(base, max time.Duration) *loginThrottle {
 }
 
 // failed records a failed login from client (host:port or host) and
-// returns how long its answer is to be delayed.
-func (t *loginThrottle) failed(client string) time.Duration {
+// returns the failures in a row it makes and how long its answer is to be
+// delayed.
+func (t *loginThrottle) failed(client string) (int, time.Duration) {
 	host := clientHost(client)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -72,7 +73,7 @@ func (t *loginThrottle) failed(client string) time.Duration {
 	f.count++
 	f.last = now
 	f.delay = min(t.base*time.Duration(f.count), t.max)
-	return f.delay
+	return f.count, f.delay
 }
 
 // makeRoom forgets the stalest address when the map is full. t.mu is held.
@@ -134,7 +135,7 @@ func (s *Server) FailedLogins(client string) (attempts int, delay time.Duration)
 // logged, and delays the caller as a wire login would be, unless
 // maxDelayedHTTP answers are delayed already or ctx ends.
 func (s *Server) HTTPLoginFailed(ctx context.Context, client, user string) {
-	d := s.throttle.failed(client)
+	_, d := s.throttle.failed(client)
 	s.log.Warn("authentication failed", "client", client, "user", user, "via", "http", "delay", d.String())
 	select {
 	case s.throttle.http <- struct{}{}:

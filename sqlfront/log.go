@@ -34,14 +34,15 @@ func logText(q string) string {
 func milliseconds(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // logStartupFailure records a connection that ended before its session
-// began: a failed login as a warning, anything else at debug level.
-func (s *Server) logStartupFailure(c net.Conn, user string, err error) {
+// began: a failed login as a warning, with the failures in a row it made
+// and its delay, anything else at debug level.
+func (s *Server) logStartupFailure(c net.Conn, st *startup, err error) {
 	var se *sqlstate.Error
+	user := st.params["user"]
 	switch {
 	case errors.As(err, &se) && strings.HasPrefix(string(se.Code), "28"):
-		attempts, delay := s.throttle.record(c.RemoteAddr().String())
 		s.log.Warn("authentication failed", "client", c.RemoteAddr().String(), "user", user, "via", "wire", "sqlstate", string(se.Code),
-			"error", se.Message, "failures", attempts, "delay", delay.String())
+			"error", se.Message, "failures", st.failures, "delay", st.delay.String())
 	case errors.Is(err, errStartupTimeout):
 		s.log.Warn("startup timed out: connection closed", "client", c.RemoteAddr().String(), "user", user,
 			"authentication_timeout", s.cfg.AuthenticationTimeout.String())

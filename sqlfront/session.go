@@ -98,7 +98,7 @@ func (s *Server) serveConn(c net.Conn) {
 		err = errStartupTimeout
 	}
 	if err != nil {
-		s.logStartupFailure(c, st.params["user"], err)
+		s.logStartupFailure(c, st, err)
 		return
 	}
 	if !s.admit() {

@@ -36,6 +36,10 @@ type startup struct {
 	params map[string]string
 	// readOnly says the client authenticated as Config.Reader.
 	readOnly bool
+	// failures and delay are those of this connection's failed login, as
+	// it was counted (later logins from its address count on).
+	failures int
+	delay    time.Duration
 }
 
 // encrypted reports whether the client negotiated TLS.
@@ -131,7 +135,8 @@ func (c *startup) startupMessage(m *pgproto3.StartupMessage) error {
 		}
 		if !ok {
 			// Bounded by MaxAuthDelay; the connection keeps its MaxStartups place meanwhile.
-			time.Sleep(c.srv.throttle.failed(c.conn.RemoteAddr().String()))
+			c.failures, c.delay = c.srv.throttle.failed(c.conn.RemoteAddr().String())
+			time.Sleep(c.delay)
 			return c.fatal(sqlstate.New(sqlstate.InvalidPassword,
 				"password authentication failed for user %q", c.params["user"]))
 		}
