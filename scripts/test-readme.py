@@ -272,7 +272,7 @@ def render(old, got):
 PAGES = ["README.md", "docs/data-preparation.md", "docs/forecasting.md", "docs/registry.md",
          "docs/recommendations.md", "docs/dashboard.md", "docs/operations.md", "docs/postgres.md",
          "docs/moving-data.md", "docs/scaling-out.md", "docs/limits.md", "docs/performance.md",
-         "docs/development.md"]
+         "docs/development.md", "docs/classifier.md"]
 
 
 def compare(path, lines, commands, outputs):
