@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/mallard/mallard/mlops/classifier/mnist"
@@ -437,31 +436,12 @@ func TestClassifierDeployAndVersions(t *testing.T) {
 // run and version are canceled, and the version's last checkpoint (one
 // every epoch) still predicts.
 func TestClassifierCancelKeepsCheckpoint(t *testing.T) {
-	ctx := context.Background()
 	addr := startServer(t)
 	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	other := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	loadPenguins(t, conn)
-	done := startTraining(conn, ctx, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'long', epochs := 100000, patience := 0, checkpoint_every := 1)")
-	waitFor(t, other, "SELECT count(*) >= 3 FROM mlops.training_metrics WHERE run_id = 1", true)
-	if !scanOne[bool](t, other, "SELECT mlops.cancel(1)") {
-		t.Fatal("mlops.cancel(1) is false for a training run")
-	}
-	select {
-	case err := <-done:
-		wantCode(t, err, "57014")
-	case <-time.After(30 * time.Second):
-		t.Fatal("training did not stop after mlops.cancel")
-	}
-	var run, model string
-	var checkpoint int
-	if err := other.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
-		JOIN mlops.models m ON m.name = r.model AND m.version = r.version`).Scan(&run, &model, &checkpoint); err != nil {
-		t.Fatal(err)
-	}
-	if run != "canceled" || model != "canceled" || checkpoint < 3 {
-		t.Errorf("after cancel: run %s, model %s, checkpoint epoch %d; want canceled, canceled, >= 3", run, model, checkpoint)
-	}
+	checkpoint := cancelFirstRun(t, conn, other,
+		"SELECT * FROM train_classifier('penguins', label := 'species', model := 'long', epochs := 100000, patience := 0, checkpoint_every := 1)", 3)
 	if n := scanOne[int64](t, other, "SELECT count(*) FROM predict('long@1', source := 'penguins')"); n != 344 {
 		t.Errorf("the checkpoint predicts %d rows, want 344", n)
 	}

@@ -154,26 +154,7 @@ func TestCancelByFunction(t *testing.T) {
 	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	other := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
 	scaledUnemployment(t, conn)
-	done := startTraining(conn, ctx, longTraining)
-	waitFor(t, other, "SELECT count(*) >= 3 FROM mlops.training_metrics WHERE run_id = 1", true)
-	if !scanOne[bool](t, other, "SELECT mlops.cancel(1)") {
-		t.Fatal("mlops.cancel(1) is false for a training run")
-	}
-	select {
-	case err := <-done:
-		wantCode(t, err, "57014")
-	case <-time.After(30 * time.Second):
-		t.Fatal("training did not stop after mlops.cancel")
-	}
-	var run, model string
-	var checkpoint int
-	if err := other.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
-		JOIN mlops.models m ON m.name = r.model AND m.version = r.version`).Scan(&run, &model, &checkpoint); err != nil {
-		t.Fatal(err)
-	}
-	if run != "canceled" || model != "canceled" || checkpoint < 1 {
-		t.Errorf("after cancel: run %s, model %s, checkpoint epoch %d", run, model, checkpoint)
-	}
+	cancelFirstRun(t, conn, other, longTraining, 1)
 	if n := scanOne[int64](t, other, "SELECT count(*) FROM forecast('g@1')"); n != 14 {
 		t.Errorf("the checkpoint forecasts %d rows, want 14", n)
 	}
@@ -403,4 +384,35 @@ func TestFailedTraining(t *testing.T) {
 		t.Errorf("after a failed run: %s", s)
 	}
 	wantCode(t, errorCode(t, conn, "SELECT * FROM forecast('g@1')"), "55000")
+}
+
+// cancelFirstRun starts query, the server's first training run, on conn,
+// cancels it with mlops.cancel(1) from other once three epochs are
+// recorded, and checks that the statement fails with 57014 and that the
+// run and its version are canceled with a checkpoint of at least epoch
+// minCheckpoint, which it returns.
+func cancelFirstRun(t *testing.T, conn, other *pgx.Conn, query string, minCheckpoint int) int {
+	t.Helper()
+	ctx := context.Background()
+	done := startTraining(conn, ctx, query)
+	waitFor(t, other, "SELECT count(*) >= 3 FROM mlops.training_metrics WHERE run_id = 1", true)
+	if !scanOne[bool](t, other, "SELECT mlops.cancel(1)") {
+		t.Fatal("mlops.cancel(1) is false for a training run")
+	}
+	select {
+	case err := <-done:
+		wantCode(t, err, "57014")
+	case <-time.After(30 * time.Second):
+		t.Fatal("training did not stop after mlops.cancel")
+	}
+	var run, model string
+	var checkpoint int
+	if err := other.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
+		JOIN mlops.models m ON m.name = r.model AND m.version = r.version`).Scan(&run, &model, &checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	if run != "canceled" || model != "canceled" || checkpoint < minCheckpoint {
+		t.Errorf("after cancel: run %s, model %s, checkpoint epoch %d; want canceled, canceled, >= %d", run, model, checkpoint, minCheckpoint)
+	}
+	return checkpoint
 }
