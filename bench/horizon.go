@@ -71,19 +71,26 @@ func runHorizonStudy(ctx context.Context, o options) error {
 	return timeTwin(ctx, sets[0])
 }
 
+// scoring is what the studies score model with on m: its validation and
+// test rows, its forecaster, and no scale (relative errors only).
+func scoring(model *gat.Model, m series.Matrix) (val, test []int, f baseline.Forecaster, scale []float64, err error) {
+	if _, val, test, err = model.Config.Samples(m); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if f, err = model.Forecaster(); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return val, test, f, slices.Repeat([]float64{math.NaN()}, m.N), nil
+}
+
 // horizonScores are the model's validation MSE over steps 1..season
 // from the validation origins, its one-step test MSE, and the mean over
 // steps 1..12 of its test rel_mse.
 func horizonScores(model *gat.Model, m series.Matrix, season int) ([3]float64, error) {
-	_, val, test, err := model.Config.Samples(m)
+	val, test, f, scale, err := scoring(model, m)
 	if err != nil {
 		return [3]float64{}, err
 	}
-	f, err := model.Forecaster()
-	if err != nil {
-		return [3]float64{}, err
-	}
-	scale := slices.Repeat([]float64{math.NaN()}, m.N)
 	var out [3]float64
 	h := min(season, len(val))
 	for _, st := range gat.Horizons([]baseline.Forecaster{f}, m, gat.Origins(val[0], val[len(val)-1]+1, h), h, scale, nil) {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
-	"slices"
 	"time"
 
 	"github.com/mallard/mallard/mlops/baseline"
@@ -74,15 +72,10 @@ func strategyRuns(ctx context.Context, o options, ds fcData, h int, strategy str
 // rel_mse, its selection score, and its test mean over steps 1..h of
 // rel_mse.
 func strategyScores(model *gat.Model, m series.Matrix, h int) ([3]float64, error) {
-	_, val, test, err := model.Config.Samples(m)
+	val, test, f, scale, err := scoring(model, m)
 	if err != nil {
 		return [3]float64{}, err
 	}
-	f, err := model.Forecaster()
-	if err != nil {
-		return [3]float64{}, err
-	}
-	scale := slices.Repeat([]float64{math.NaN()}, m.N)
 	relMean := func(origins []int) float64 {
 		var sum float64
 		for _, st := range gat.Horizons([]baseline.Forecaster{f, baseline.LastValue{}}, m, origins, h, scale, nil) {
