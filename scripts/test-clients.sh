@@ -262,6 +262,11 @@ if wanted java; then run_java; fi
 if wanted psycopg2; then run_python psycopg2 psycopg2 python3-psycopg2; fi
 if wanted psycopg; then run_python psycopg psycopg python3-psycopg; fi
 if wanted sqlalchemy; then run_python sqlalchemy sqlalchemy python3-sqlalchemy; fi
+# SQLAlchemy 2 (its psycopg 3 dialect) comes from .deps/python, which
+# install-deps.sh unpacks from Debian trixie; Debian bookworm has 1.4 only.
+if wanted sqlalchemy2; then
+  PYTHONPATH="$PWD/.deps/python" run_python sqlalchemy2 "sqlalchemy, psycopg" "SQLAlchemy 2 in .deps/python from scripts/install-deps.sh, and python3-psycopg"
+fi
 if wanted pandas; then run_python pandas "pandas, sqlalchemy, psycopg2" "python3-pandas python3-sqlalchemy python3-psycopg2"; fi
 if wanted node; then run_node; fi
 if wanted pgcli; then run_pgcli; fi

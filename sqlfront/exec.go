@@ -18,10 +18,17 @@ var errInFailedTx = &sqlstate.Error{Code: sqlstate.InFailedSQLTransaction,
 
 // execute runs portal p, sending at most maxRows rows (0: all). simple says
 // the statement came in a simple Query, which describes its own rows.
-func (s *session) execute(p *portal, maxRows int64, simple bool) error {
+func (s *session) execute(p *portal, maxRows int64, simple bool) (err error) {
 	st := p.prep.plan
-	if s.tx == txFailed && !st.IsTransactionExit() {
+	if s.tx == txFailed && !st.IsTransactionExit() && !isRollbackTo(st) {
 		return errInFailedTx
+	}
+	if s.tx != txIdle && changesState(st) {
+		defer func() {
+			if err == nil {
+				s.changes++
+			}
+		}()
 	}
 	switch {
 	case st.Kind == plan.KindEmpty:
@@ -30,7 +37,7 @@ func (s *session) execute(p *portal, maxRows int64, simple bool) error {
 	case st.Kind == plan.KindBegin, st.Kind == plan.KindCommit, st.Kind == plan.KindRollback:
 		return s.transaction(st)
 	case st.Kind == plan.KindSavepoint:
-		return sqlstate.New(sqlstate.FeatureNotSupported, "%s is not supported: DuckDB has no savepoints", st.Tag)
+		return s.savepointStatement(st)
 	case p.prep.copy != nil:
 		return s.copy(p.prep.copy)
 	case p.prep.synth != nil:
@@ -231,6 +238,7 @@ func (s *session) transaction(st plan.Statement) error {
 			return err
 		}
 		s.tx = txActive
+		s.beginBlock()
 		s.params.begin(true)
 	case st.Kind == plan.KindCommit && s.tx == txActive:
 		s.tx = txIdle

@@ -16,7 +16,7 @@ import (
 // prepares it in DuckDB. Prepare errors are reported here, as Postgres
 // reports them at Parse.
 func (s *session) prepare(st plan.Statement) (*prepared, error) {
-	if s.tx == txFailed && !st.IsTransactionExit() {
+	if s.tx == txFailed && !st.IsTransactionExit() && !isRollbackTo(st) {
 		return nil, errInFailedTx
 	}
 	if st.Unsupported != "" {

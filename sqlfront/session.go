@@ -74,6 +74,11 @@ type session struct {
 	described     *prepared
 	describedName string
 	open          *portal // the portal whose result holds the DuckDB connection
+	// savepoints are the transaction block's savepoints, oldest first, and
+	// changes counts the statements of the block that changed data or
+	// settings (see savepoint.go).
+	savepoints []savepoint
+	changes    int
 }
 
 // serveConn runs one connection from startup to close.

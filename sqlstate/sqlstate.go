@@ -45,6 +45,7 @@ const (
 	ReadOnlySQLTransaction       Code = "25006"
 	InvalidSQLStatementName      Code = "26000"
 	InvalidCursorName            Code = "34000"
+	InvalidSavepoint             Code = "3B001"
 	SerializationFailure         Code = "40001"
 	SyntaxErrorOrAccessRule      Code = "42000"
 	SyntaxError                  Code = "42601"

@@ -17,5 +17,5 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regclass(p_name) AS
                 ELSE __n.nspname = __arg.p[-2] END
             ORDER BY __n.oid <> 11
             LIMIT 1
-        ), error('relation "' || p_name || '" does not exist'))
+        ), error('relation "' || p_name || '" does not exist (SQLSTATE 42P01)'))
     END;

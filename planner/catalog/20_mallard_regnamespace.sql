@@ -9,5 +9,5 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regnamespace(p_name) AS
             SELECT __n.oid
             FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1] AS v) AS __arg
             JOIN mallard_catalog.pg.pg_namespace AS __n ON __n.nspname = __arg.v
-        ), error('schema "' || p_name || '" does not exist'))
+        ), error('schema "' || p_name || '" does not exist (SQLSTATE 3F000)'))
     END;

@@ -10,5 +10,5 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regproc(p_name) AS
             SELECT min(__f.oid)
             FROM (SELECT mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1] AS v) AS __arg
             JOIN mallard_catalog.pg.mallard_functions AS __f ON __f.proname = __arg.v
-        ), error('function "' || p_name || '" does not exist'))
+        ), error('function "' || p_name || '" does not exist (SQLSTATE 42883)'))
     END;

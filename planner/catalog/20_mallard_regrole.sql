@@ -6,5 +6,5 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regrole(p_name) AS
         WHEN regexp_full_match(trim(CAST(p_name AS VARCHAR)), '\d+') THEN CAST(trim(CAST(p_name AS VARCHAR)) AS BIGINT)
         WHEN mallard_catalog.pg.mallard_ident_parts(CAST(p_name AS VARCHAR))[-1] = mallard_catalog.pg.mallard_user()
             THEN CAST(10 AS BIGINT)
-        ELSE error('role "' || p_name || '" does not exist')
+        ELSE error('role "' || p_name || '" does not exist (SQLSTATE 42704)')
     END;

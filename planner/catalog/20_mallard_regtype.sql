@@ -37,5 +37,5 @@ CREATE OR REPLACE MACRO mallard_catalog.pg.mallard_regtype(p_name) AS
             JOIN mallard_catalog.pg.pg_type AS __t ON __t.typname = __q.typname
             ORDER BY __t.typnamespace <> 11
             LIMIT 1
-        ), error('type "' || p_name || '" does not exist'))
+        ), error('type "' || p_name || '" does not exist (SQLSTATE 42704)'))
     END;

@@ -1,5 +1,7 @@
 package plan
 
+import "strings"
+
 // Classify classifies the statement at the start of text: its Kind, its
 // CommandComplete Tag and, for DML, whether it has a RETURNING clause. It
 // skips leading whitespace and comments, ignores keyword case, and looks at
@@ -16,8 +18,29 @@ func Classify(text string) Statement {
 	switch s.Kind {
 	case KindInsert, KindUpdate, KindDelete, KindMerge:
 		s.Returning = c.findTopLevel("RETURNING")
+	case KindSavepoint:
+		s.Savepoint = savepointName(c, s.Tag)
 	}
 	return s
+}
+
+// savepointName reads the name a SAVEPOINT, RELEASE [SAVEPOINT] or
+// ROLLBACK TO [SAVEPOINT] statement gives, its keywords up to the name
+// already consumed, folded as Postgres folds identifiers.
+func savepointName(c *cursor, tag string) string {
+	if tag != "SAVEPOINT" {
+		c.accept("SAVEPOINT")
+	}
+	switch t := c.next(); t.kind {
+	case tokWord:
+		return strings.ToLower(t.text)
+	case tokIdent:
+		if t.unterminated {
+			return t.text[1:]
+		}
+		return strings.ReplaceAll(t.text[1:len(t.text)-1], `""`, `"`)
+	}
+	return ""
 }
 
 // classify classifies the statement at the cursor.

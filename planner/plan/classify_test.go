@@ -224,3 +224,21 @@ func TestIsTransactionExit(t *testing.T) {
 		{"select", "SELECT 1", false},
 	})
 }
+
+func TestSavepointName(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"SAVEPOINT s1", "s1"},
+		{"savepoint Mixed_Case", "mixed_case"},
+		{`SAVEPOINT "Two ""Words"""`, `Two "Words"`},
+		{"RELEASE s1", "s1"},
+		{"RELEASE SAVEPOINT _pg3_1", "_pg3_1"},
+		{"ROLLBACK TO sa_savepoint_1", "sa_savepoint_1"},
+		{"ROLLBACK TRANSACTION TO SAVEPOINT \"X\"", "X"},
+		{"SAVEPOINT", ""},
+	}
+	for _, tt := range tests {
+		if got := plan.Classify(tt.text).Savepoint; got != tt.want {
+			t.Errorf("Classify(%q).Savepoint = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

@@ -48,6 +48,10 @@ type Statement struct {
 	Prepare string
 	// Cursor is set for DECLARE, FETCH, MOVE and CLOSE of a cursor.
 	Cursor *CursorOp
+	// Savepoint is the savepoint a KindSavepoint statement names, as
+	// Postgres folds it (unquoted names lower-cased); Tag says which
+	// statement it is: SAVEPOINT, RELEASE or ROLLBACK (TO).
+	Savepoint string
 	// Calls are the Mallard table functions the statement calls (lower case).
 	Calls []string
 	// Notices are NOTICE messages the server sends before it runs the
