@@ -218,6 +218,17 @@ func fuzzMessageSeeds() [][]byte {
 				Parameters: [][]byte{{0, 0, 0, 41}, []byte("x")}, ResultFormatCodes: []int16{1, 0}},
 			&pgproto3.Describe{ObjectType: 'P', Name: "p"}, &pgproto3.Execute{Portal: "p"},
 			&pgproto3.Close{ObjectType: 'P', Name: "p"}, &pgproto3.Close{ObjectType: 'S', Name: "s"}, &pgproto3.Sync{}),
+		// A cursor declared through the extended protocol and described
+		// as a portal (psycopg 3's named cursors), a FETCH described as a
+		// statement, then CLOSE.
+		frames(q("BEGIN"), parse("DECLARE cc CURSOR FOR SELECT * FROM range(7)"), &pgproto3.Bind{}, &pgproto3.Execute{},
+			&pgproto3.Sync{}, &pgproto3.Describe{ObjectType: 'P', Name: "cc"}, &pgproto3.Sync{},
+			&pgproto3.Parse{Name: "f", Query: "FETCH FORWARD 3 FROM cc"}, &pgproto3.Describe{ObjectType: 'S', Name: "f"},
+			&pgproto3.Bind{PreparedStatement: "f"}, &pgproto3.Execute{}, &pgproto3.Sync{}, q("CLOSE cc"), q("COMMIT")),
+		// Savepoints: an error rolled back to, and a change that cannot be.
+		frames(q("BEGIN; SAVEPOINT a; SELECT * FROM nope"), q("ROLLBACK TO a"),
+			q("CREATE TEMP TABLE sv (x INTEGER); SAVEPOINT b; INSERT INTO sv VALUES (1)"), q("ROLLBACK TO SAVEPOINT b"),
+			q("RELEASE b"), q("ROLLBACK")),
 		// A portal executed in steps, with Flush between.
 		frames(parse("SELECT * FROM range(10)"), &pgproto3.Bind{}, &pgproto3.Execute{MaxRows: 3}, &pgproto3.Flush{},
 			&pgproto3.Execute{MaxRows: 3}, &pgproto3.Sync{}, q("SELECT 2")),
