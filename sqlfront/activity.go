@@ -49,6 +49,8 @@ type Backend struct {
 	Conn uint64
 	// ReadOnly says the session's role is the read-only one.
 	ReadOnly bool
+	// Cursors are the cursors the session has open (pg_cursors).
+	Cursors []Cursor
 }
 
 // activity is the session's part of pg_stat_activity and of the statement
@@ -61,7 +63,8 @@ type activity struct {
 	queryStart  time.Time
 	stateChange time.Time
 	xactStart   time.Time
-	appName     string // application_name as of the last ReadyForQuery
+	appName     string            // application_name as of the last ReadyForQuery
+	cursors     map[string]Cursor // the open cursors, by name
 
 	// Owned by the session goroutine.
 	rows       int64             // rows the request returned or changed
@@ -155,6 +158,7 @@ func (s *session) backend() Backend {
 	s.act.mu.Lock()
 	b.State, b.Query, b.QueryStart, b.StateChange, b.XactStart = s.act.state, s.act.query, s.act.queryStart, s.act.stateChange, s.act.xactStart
 	b.ApplicationName = s.act.appName
+	b.Cursors = s.act.openCursors()
 	s.act.mu.Unlock()
 	return b
 }

@@ -2,6 +2,7 @@ package sqlfront
 
 import (
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -48,6 +49,7 @@ func (s *session) declare(prep *prepared, op *plan.CursorOp, args []any) error {
 		return sqlstate.New(sqlstate.InvalidCursorState, "cursor %q does not return rows", op.Name)
 	}
 	s.portals[op.Name] = &portal{prep: prep.declared, args: args, cursor: true, withHold: op.Hold}
+	s.act.cursorOpened(Cursor{Name: op.Name, Statement: prep.plan.Text, Holdable: op.Hold, CreationTime: time.Now()})
 	prep.declared = nil // the cursor owns it now
 	s.w.send(&pgproto3.CommandComplete{CommandTag: []byte("DECLARE CURSOR")})
 	return nil
@@ -120,4 +122,7 @@ func (s *session) dropPortal(name string, p *portal) {
 	}
 	p.close()
 	delete(s.portals, name)
+	if p.cursor {
+		s.act.cursorClosed(name)
+	}
 }

@@ -259,11 +259,7 @@ func (s *session) handleClose(m *pgproto3.Close) error {
 			s.dropStatement(m.Name, p)
 		}
 	} else if p := s.portals[m.Name]; p != nil {
-		if s.open == p {
-			s.open = nil
-		}
-		p.close()
-		delete(s.portals, m.Name)
+		s.dropPortal(m.Name, p)
 	}
 	s.w.send(&pgproto3.CloseComplete{})
 	return nil
