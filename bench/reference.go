@@ -104,13 +104,13 @@ func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcD
 		perSeries := time.Since(start) / time.Duration(ds.m.N)
 		mallard = append(mallard, refScore{string(kind), mse, perSeries, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))})
 	}
-	anchor, err := referenceAnchor(ds, h, origins)
+	anchor, anchorF, err := referenceAnchor(ds, h, origins)
 	if err != nil {
 		return err
 	}
 	mallard = append([]refScore{anchor}, mallard...)
 	if seeds > 0 {
-		def, err := referenceDefault(ctx, ds, seeds, h, origins)
+		def, err := referenceDefault(ctx, ds, seeds, h, origins, anchorF)
 		if err != nil {
 			return err
 		}

@@ -73,12 +73,14 @@ func relMSE(m series.Matrix, origins []int, h int, pred []float64) float64 {
 }
 
 // referenceDefault trains train_gat's default on ds with seeds 0..seeds-1
-// and scores it, and the per-entity 'auto' choice among it and the ladder
+// and scores it, the per-entity 'auto' choice among it and the ladder
 // (chosen on validation at one step for the one-step figure and at h
-// steps for the multi-step one), each the median over the seeds.
-func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []int) ([]refScore, error) {
+// steps for the multi-step one), and the network shrunk toward anchor,
+// its anchor alone (see shrinkStudy), each the median over the seeds.
+func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []int, anchor *gat.Model) ([]refScore, error) {
 	type score struct{ mse, rel, autoMSE, autoRel float64 }
 	scores := make([]score, seeds)
+	shrinks := make([]shrinkScore, seeds)
 	var elapsed time.Duration
 	err := parallelRuns(ctx, seeds, func(ctx context.Context, seed int) error {
 		cfg := gat.DefaultConfig()
@@ -88,8 +90,12 @@ func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []in
 		if err != nil {
 			return err
 		}
+		took := time.Since(start)
 		if seed == 0 {
-			elapsed = time.Since(start)
+			elapsed = took
+		}
+		if shrinks[seed], err = shrinkStudy(ds, model, anchor, took, h, origins); err != nil {
+			return err
 		}
 		fit, val, test, err := cfg.Samples(ds.m)
 		if err != nil {
@@ -120,6 +126,7 @@ func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []in
 		return nil, fmt.Errorf("train the default: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "bench accuracy: the default on %s trained (%d seeds)\n", ds.name, seeds)
+	printShrink(os.Stderr, ds.name, shrinks)
 	pick := func(f func(score) float64) float64 {
 		xs := make([]float64, seeds)
 		for i, s := range scores {
@@ -132,32 +139,34 @@ func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []in
 	return []refScore{
 		{name, pick(func(s score) float64 { return s.mse }), per, pick(func(s score) float64 { return s.rel })},
 		{"auto per entity (median)", pick(func(s score) float64 { return s.autoMSE }), per, pick(func(s score) float64 { return s.autoRel })},
+		{"gat, shrunk toward its anchor (median)", medianOf(shrinks, func(s shrinkScore) float64 { return s.mse }), per,
+			medianOf(shrinks, func(s shrinkScore) float64 { return s.rel })},
 	}, nil
 }
 
 // referenceAnchor scores train_gat's default untrained, which forecasts
 // what its anchor forecasts: the anchor alone, for the network's share of
-// the default's figures. Its time is that of choosing and fitting the
-// anchor, per series.
-func referenceAnchor(ds fcData, h int, origins []int) (refScore, error) {
+// the default's figures, and the untrained model. Its time is that of
+// choosing and fitting the anchor, per series.
+func referenceAnchor(ds fcData, h int, origins []int) (refScore, *gat.Model, error) {
 	cfg := gat.DefaultConfig()
 	cfg.Season = ds.season
 	start := time.Now()
 	model, err := gat.Untrained(cfg, ds.m)
 	if err != nil {
-		return refScore{}, fmt.Errorf("the default's anchor: %w", err)
+		return refScore{}, nil, fmt.Errorf("the default's anchor: %w", err)
 	}
 	per := time.Since(start) / time.Duration(ds.m.N)
 	f, err := model.Forecaster()
 	if err != nil {
-		return refScore{}, err
+		return refScore{}, nil, err
 	}
 	_, _, test, err := cfg.Samples(ds.m)
 	if err != nil {
-		return refScore{}, err
+		return refScore{}, nil, err
 	}
 	fmt.Fprintf(os.Stderr, "bench accuracy: the default's anchor on %s is %s\n", ds.name, model.Anchor)
-	return refScore{"gat, untrained (its anchor alone)", oneStep(f, ds.m, test), per, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))}, nil
+	return refScore{"gat, untrained (its anchor alone)", oneStep(f, ds.m, test), per, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))}, model, nil
 }
 
 // autoOf is the per-entity choice among chosenOn (fitted on the rows

@@ -17,10 +17,14 @@ const (
 	// those that a one-sided sign test finds better than the first network
 	// (see signRejects); none passing, it keeps the first network.
 	KeepSignificant = "significant"
+	// KeepShrunk keeps the epoch with the lowest validation MSE, its
+	// correction to the anchor shrunk by a weight fitted on validation
+	// (see Shrink).
+	KeepShrunk = "shrunk"
 )
 
 // KeepRules are the accepted values of Config.KeepNetwork.
-func KeepRules() []string { return []string{KeepBest, KeepSignificant} }
+func KeepRules() []string { return []string{KeepBest, KeepSignificant, KeepShrunk} }
 
 // signLevel is the level at which KeepSignificant's sign test rejects.
 const signLevel = 0.05

@@ -72,7 +72,8 @@ type Config struct {
 	// KeepNetwork is how validation chooses between the trained epochs
 	// and the network training starts from (see KeepRules): "best" (or
 	// "") keeps the lowest validation MSE; "significant" keeps a trained
-	// epoch only where a sign test finds it better than the first network.
+	// epoch only where a sign test finds it better than the first network;
+	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink).
 	KeepNetwork string `json:"keep_network,omitempty"`
 }
 
@@ -205,6 +206,9 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	if coll.Size() != cfg.Workers {
 		return nil, fmt.Errorf("gat: a collective of %d workers for workers %d", coll.Size(), cfg.Workers)
 	}
+	if shard != nil && cfg.KeepNetwork == KeepShrunk {
+		return nil, errors.New("gat: keep_network 'shrunk' fits its weight on every validation row; a sharded run holds only its own")
+	}
 	if shard != nil && cfg.horizon() > 1 {
 		return nil, fmt.Errorf("gat: horizon %d needs every row in each process; a sharded run validates one step ahead (horizon 1)", cfg.Horizon)
 	}
@@ -256,6 +260,10 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	}
 	if err := parallel.RunLocals(ctx, coll, func(ctx context.Context, rank int) error { return workers[rank-lead].loop(ctx) }); err != nil {
 		return nil, err
+	}
+	if cfg.KeepNetwork == KeepShrunk {
+		shrunk, _, err := Shrink(run.final, m)
+		return shrunk, err
 	}
 	return run.final, nil
 }
@@ -619,6 +627,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("strategy %q must be one of %v", c.Strategy, Strategies())
 	case c.KeepNetwork != "" && !slices.Contains(KeepRules(), c.KeepNetwork):
 		return fmt.Errorf("keep_network %q must be one of %v", c.KeepNetwork, KeepRules())
+	case c.KeepNetwork == KeepShrunk && (!c.anchored() || c.ValidationFraction == 0):
+		return errors.New("keep_network 'shrunk' shrinks toward the anchor on validation: target must be 'change' and validation_fraction above 0")
 	case c.ValidationFraction < 0 || c.ValidationFraction >= 1:
 		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
 	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):
