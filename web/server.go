@@ -41,6 +41,11 @@ type Config struct {
 	// Registry is the registry the dashboard shows; nil reads db's through
 	// a registry of its own.
 	Registry *registry.Registry
+	// Setup are statements each of the dashboard's connections runs before
+	// its query (SET schema = 'public'), so that the functions it calls
+	// find a model's source and item table as the client's session that
+	// trained it did.
+	Setup []string
 }
 
 // DefaultPoll is how often event streams look for registry changes by default.
