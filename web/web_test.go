@@ -437,7 +437,7 @@ var external = regexp.MustCompile(`(?i)(src|href|action)\s*=\s*["']?(https?:)?//
 func TestPageAndAssets(t *testing.T) {
 	s := newStack(t, web.Config{})
 	for path, want := range map[string]string{"/": "static/app.js", "/static/app.js": "EventSource", "/static/style.css": "{",
-		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports",
+		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports", "/static/supervised.js": "window.Mallard.supervised",
 		"/static/vendor/uplot/uPlot.iife.min.js": "var uPlot=", "/static/vendor/uplot/uPlot.min.css": ".uplot"} {
 		resp, err := http.Get(s.url + path)
 		if err != nil {
@@ -455,10 +455,10 @@ func TestPageAndAssets(t *testing.T) {
 			// The scripts share window.Mallard: each must load after those it uses.
 			at := -1
 			for _, script := range []string{`src="static/vendor/uplot/uPlot.iife.min.js" defer`, `src="static/lib.js" defer`,
-				`src="static/reports.js" defer`, `src="static/app.js" defer`} {
+				`src="static/reports.js" defer`, `src="static/supervised.js" defer`, `src="static/app.js" defer`} {
 				next := strings.Index(string(body), script)
 				if next <= at {
-					t.Errorf("GET /: %s missing or out of order (want uPlot, lib.js, reports.js, app.js)", script)
+					t.Errorf("GET /: %s missing or out of order (want uPlot, lib.js, reports.js, supervised.js, app.js)", script)
 				}
 				at = next
 			}
