@@ -59,6 +59,7 @@ func tableFunctions() map[string]tableFunction {
 		trainRegressorName:  trainRegressorFunction(),
 		predictName:         predictFunction(),
 		confusionMatrixName: confusionMatrixFunction(),
+		misclassifiedName:   misclassifiedFunction(),
 	}
 }
 

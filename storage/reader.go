@@ -32,6 +32,13 @@ func (d *DB) ReadArgs(ctx context.Context, query string, args ...any) (*Reader, 
 	return d.read(ctx, query, nil, args, false)
 }
 
+// ReadArgsAfter is ReadArgs on a connection that first runs the setup
+// statements (such as SET schema), so that names resolve as they do in a
+// client's session.
+func (d *DB) ReadArgsAfter(ctx context.Context, setup []string, query string, args ...any) (*Reader, error) {
+	return d.read(ctx, query, setup, args, false)
+}
+
 func (d *DB) read(ctx context.Context, query string, setup []string, args []any, readOnly bool) (*Reader, error) {
 	conn, err := d.connectWith(ctx, setup)
 	if err != nil {

@@ -5,6 +5,7 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -352,8 +353,39 @@ func (s *Server) report(r *http.Request) (any, error) {
 		return nil, errors.New("report of " + name + " is not a JSON object")
 	}
 	out["name"], out["version"], out["kind"], out["metrics"] = name, v["version"], v["kind"], v["metrics"]
+	if v["kind"] == "recommender" {
+		s.addEASE(r, fmt.Sprintf("%s@%d", name, v["version"]), out)
+	}
 	return out, nil
 }
+
+// easeQuery is the dashboard's call of evaluate on a recommender version:
+// its rows under the protocol its stored metrics were measured by.
+const easeQuery = "SELECT method, test_rmse, recall_at_10, ndcg_at_10 FROM evaluate($1)"
+
+// addEASE appends EASE's row from evaluate to a recommender report's
+// metrics, which training stored without it, beside the other baselines;
+// when evaluate fails, its message is the report's "ease_error".
+func (s *Server) addEASE(r *http.Request, ref string, out map[string]any) {
+	raw, ok := out["metrics"].(json.RawMessage)
+	var methods []any
+	if !ok || json.Unmarshal(raw, &methods) != nil {
+		return
+	}
+	rows, err := s.query(r.Context(), s.cfg.Plan(easeQuery), ref)
+	if err != nil {
+		out["ease_error"] = "EASE cannot be shown: " + sqlstate.From(err).Message
+		return
+	}
+	for _, m := range rows {
+		if m["method"] == easeMethod {
+			out["metrics"] = append(methods, m)
+		}
+	}
+}
+
+// easeMethod is evaluate's name for EASE's row.
+const easeMethod = "ease"
 
 // noReport is the error for version v of model name, which has no report:
 // why, with the training run's error when the run failed.

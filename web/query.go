@@ -15,11 +15,11 @@ import (
 // row is one result row by column name, ready to encode as a JSON object.
 type row map[string]any
 
-// query runs a read-only query with args on a connection of its own and
-// returns its rows. Columns named in jsonColumns hold JSON text, which is
+// query runs a read-only query with args on a connection of its own,
+// after the configured setup, and returns its rows. Columns named in jsonColumns hold JSON text, which is
 // embedded as JSON rather than as a string; NaN and infinities become null.
 func (s *Server) query(ctx context.Context, query string, args ...any) ([]row, error) {
-	r, err := s.db.ReadArgs(ctx, query, args...)
+	r, err := s.db.ReadArgsAfter(ctx, s.cfg.Setup, query, args...)
 	if err != nil {
 		return nil, err
 	}

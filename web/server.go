@@ -3,7 +3,8 @@
 // Package web serves Mallard's dashboard: a page that shows the models
 // and training runs of the registry, live, and the JSON API it reads. The
 // HTTP side only reads: it reads the registry through mlops/registry and
-// runs Mallard's read-only functions (recommend, detect_anomalies), never
+// runs Mallard's read-only functions (recommend, detect_anomalies,
+// evaluate, confusion_matrix, misclassified, feature_importance), never
 // a write.
 package web
 
@@ -40,6 +41,11 @@ type Config struct {
 	// Registry is the registry the dashboard shows; nil reads db's through
 	// a registry of its own.
 	Registry *registry.Registry
+	// Setup are statements each of the dashboard's connections runs before
+	// its query (SET schema = 'public'), so that the functions it calls
+	// find a model's source and item table as the client's session that
+	// trained it did.
+	Setup []string
 }
 
 // DefaultPoll is how often event streams look for registry changes by default.
@@ -82,6 +88,9 @@ func New(db *storage.DB, cfg Config, log *slog.Logger) *Server {
 	mux.HandleFunc("GET /api/models/{name}/report", s.api(s.report))
 	mux.HandleFunc("GET /api/models/{name}/recommend", s.api(s.recommend))
 	mux.HandleFunc("GET /api/models/{name}/anomalies", s.api(s.anomalies))
+	mux.HandleFunc("GET /api/models/{name}/supervised", s.api(s.supervised))
+	mux.HandleFunc("GET /api/models/{name}/misclassified", s.api(s.misclassified))
+	mux.HandleFunc("GET /api/models/{name}/importance", s.api(s.importance))
 	mux.HandleFunc("GET /api/runs", s.api(s.runs))
 	mux.HandleFunc("GET /api/runs/{id}", s.api(s.run))
 	mux.HandleFunc("GET /api/events", s.events)

@@ -309,6 +309,33 @@ func TestRecommenderReportAndRecommend(t *testing.T) {
 	}
 }
 
+// A recommender's report lists EASE among the baselines, with evaluate's
+// figures for it.
+func TestRecommenderReportHasEASE(t *testing.T) {
+	s := newStack(t, web.Config{})
+	s.trainRecommender(t, false)
+	var methods []string
+	var ease map[string]any
+	for _, m := range s.get(t, "/api/models/r/report", 200)["metrics"].([]any) {
+		m := m.(map[string]any)
+		methods = append(methods, m["method"].(string))
+		if m["method"] == "ease" {
+			ease = m
+		}
+	}
+	if strings.Join(methods, ",") != "autorec,item_mean,popularity,ease" {
+		t.Fatalf("report methods %v, want the stored three and ease", methods)
+	}
+	s.exec(t, "CREATE TABLE ev AS SELECT * FROM evaluate('r')")
+	var recall, ndcg float64
+	if err := s.db.SQL().QueryRow("SELECT recall_at_10, ndcg_at_10 FROM ev WHERE method = 'ease'").Scan(&recall, &ndcg); err != nil {
+		t.Fatal(err)
+	}
+	if ease["recall_at_10"] != recall || ease["ndcg_at_10"] != ndcg || ease["test_rmse"] != nil {
+		t.Errorf("ease row %v, evaluate says recall@10 %v ndcg@10 %v", ease, recall, ndcg)
+	}
+}
+
 // A recommender trained with item_names := shows each item's name beside
 // its id; a version whose names table has gone keeps its ids and says why.
 func TestRecommendItemNames(t *testing.T) {
@@ -410,7 +437,7 @@ var external = regexp.MustCompile(`(?i)(src|href|action)\s*=\s*["']?(https?:)?//
 func TestPageAndAssets(t *testing.T) {
 	s := newStack(t, web.Config{})
 	for path, want := range map[string]string{"/": "static/app.js", "/static/app.js": "EventSource", "/static/style.css": "{",
-		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports",
+		"/static/lib.js": "window.Mallard", "/static/reports.js": "window.Mallard.reports", "/static/supervised.js": "window.Mallard.supervised",
 		"/static/vendor/uplot/uPlot.iife.min.js": "var uPlot=", "/static/vendor/uplot/uPlot.min.css": ".uplot"} {
 		resp, err := http.Get(s.url + path)
 		if err != nil {
@@ -428,10 +455,10 @@ func TestPageAndAssets(t *testing.T) {
 			// The scripts share window.Mallard: each must load after those it uses.
 			at := -1
 			for _, script := range []string{`src="static/vendor/uplot/uPlot.iife.min.js" defer`, `src="static/lib.js" defer`,
-				`src="static/reports.js" defer`, `src="static/app.js" defer`} {
+				`src="static/reports.js" defer`, `src="static/supervised.js" defer`, `src="static/app.js" defer`} {
 				next := strings.Index(string(body), script)
 				if next <= at {
-					t.Errorf("GET /: %s missing or out of order (want uPlot, lib.js, reports.js, app.js)", script)
+					t.Errorf("GET /: %s missing or out of order (want uPlot, lib.js, reports.js, supervised.js, app.js)", script)
 				}
 				at = next
 			}

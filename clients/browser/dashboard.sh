@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The dashboard in a real browser: trains a GAT and a recommender through
-# psql, loads their pages in headless Chromium, and checks that the plots
-# hold the series they should, drawn by the chart library where they
-# should be, and that recommended items show their names. Saves a
-# screenshot of each page to $SCREENSHOTS (default .ci/out), the CI artifact.
+# The dashboard in a real browser: trains GATs, a recommender, classifiers
+# and a regressor through psql, loads their pages in headless Chromium, and
+# checks that the plots hold the series they should, drawn by the chart
+# library where they should be, that recommended items show their names,
+# and, through measure.py, where things are laid out and what a canvas
+# holds. Saves a screenshot of each page to $SCREENSHOTS (default .ci/out),
+# the CI artifact.
 # Needs PGHOST/PGPORT (the server) and DASHBOARD (its dashboard's URL).
 # Prints "PASS dashboard: check" or "FAIL dashboard: check: why" per check.
 set -uo pipefail
@@ -34,6 +36,19 @@ browse() {
 # count VIEW PATTERN: how many times PATTERN occurs in the DOM of VIEW.
 count() { grep -o -- "$2" "$work/$1.html" | wc -l; }
 
+# measured CHECK HASH WIDTH EXPRESSION: passes when EXPRESSION, evaluated in
+# the page at #HASH laid out WIDTH pixels wide, gives {ok: true}; else
+# prints what it gave (its "why").
+measured() {
+  local out
+  out=$(measure "$2" "$3" "$4")
+  if [ "$(printf '%s' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["ok"])' 2>/dev/null)" = True ]; then
+    pass "$1"
+  else
+    fail "$1" "${out:-measure.py failed: $(tail -1 "$work/measure.log")}"
+  fi
+}
+
 # expect VIEW CHECK PATTERN [N]: PATTERN occurs in VIEW (exactly N times if given).
 expect() {
   local n
@@ -45,8 +60,15 @@ expect() {
   fi
 }
 
+# The longest model name there can be (63 bytes), trained on a source query
+# of 300 characters: neither may push a table off the page.
+long=dash_long_$(printf 'x%.0s' $(seq 53))
+# measure HASH WIDTH EXPRESSION: EXPRESSION's value (JSON) in the page at
+# #HASH laid out WIDTH CSS pixels wide, once it is ready (see measure.py).
+measure() { CHROMIUM="$chrome" timeout 120 python3 clients/browser/measure.py "$url#$1" "$2" 1000 "$3" 2>>"$work/measure.log"; }
+
 # Train a small GAT and a recommender to look at.
-if ! sql >"$work/train.log" 2>&1 <<'SQL'
+if ! sql -v long="$long" >"$work/train.log" 2>&1 <<'SQL'
 DROP TABLE IF EXISTS dash_u; DROP TABLE IF EXISTS dash_w; DROP TABLE IF EXISTS dash_uw; DROP TABLE IF EXISTS dash_ratings; DROP TABLE IF EXISTS dash_items;
 DROP TABLE IF EXISTS dash_c; DROP TABLE IF EXISTS dash_cp; DROP TABLE IF EXISTS dash_cw;
 SELECT mlops.drop('dash_gat') FROM mlops.models WHERE name = 'dash_gat' LIMIT 1;
@@ -92,6 +114,30 @@ CREATE TABLE dash_cw AS SELECT * FROM rescale('dash_cp');
 -- The published network (raw values in, the value out) starts far off and
 -- learns fast: its loss curve spans more than a decade.
 SELECT count(*) FROM train_gat('dash_cw', model := 'dash_corr', epochs := 80, target := 'level', optimizer := 'adam', lr := 0.03, patience := 0);
+-- Supervised models: penguins' species, cars' mpg, and 8 x 8 images of a
+-- bar (horizontal in even rows, vertical in odd ones) whose label is
+-- flipped in every third row, so that about a third of the test images
+-- are wrong whatever the model learns.
+DROP TABLE IF EXISTS dash_peng; DROP TABLE IF EXISTS dash_cars; DROP TABLE IF EXISTS dash_bars;
+SELECT mlops.drop('dash_cls') FROM mlops.models WHERE name = 'dash_cls' LIMIT 1;
+SELECT mlops.drop('dash_mpg') FROM mlops.models WHERE name = 'dash_mpg' LIMIT 1;
+SELECT mlops.drop('dash_img') FROM mlops.models WHERE name = 'dash_img' LIMIT 1;
+SELECT mlops.drop(:'long') FROM mlops.models WHERE name = :'long' LIMIT 1;
+CREATE TABLE dash_peng (species VARCHAR, island VARCHAR, bill_length_mm DOUBLE, bill_depth_mm DOUBLE,
+  flipper_length_mm DOUBLE, body_mass_g DOUBLE, sex VARCHAR);
+\copy dash_peng FROM 'examples/data/penguins.csv' WITH (FORMAT csv, HEADER)
+SELECT count(*) FROM train_classifier('dash_peng', label := 'species', model := 'dash_cls', epochs := 30, seed := 7);
+SELECT count(*) FROM train_classifier('SELECT species, island, bill_length_mm, bill_depth_mm, flipper_length_mm, body_mass_g, sex
+  FROM dash_peng WHERE species IS NOT NULL AND island IS NOT NULL AND bill_length_mm IS NOT NULL AND bill_depth_mm IS NOT NULL
+  AND flipper_length_mm IS NOT NULL AND body_mass_g IS NOT NULL', label := 'species', model := :'long', epochs := 1);
+CREATE TABLE dash_cars (name VARCHAR, mpg DOUBLE, cylinders INTEGER, displacement DOUBLE, horsepower DOUBLE,
+  weight_lbs DOUBLE, acceleration DOUBLE, model_year INTEGER, origin VARCHAR);
+\copy dash_cars FROM 'examples/data/cars.csv' WITH (FORMAT csv, HEADER)
+SELECT count(*) FROM train_regressor('SELECT * FROM dash_cars WHERE mpg IS NOT NULL', target := 'mpg', model := 'dash_mpg', epochs := 20);
+CREATE TABLE dash_bars AS SELECT CASE WHEN (i % 2 = 0) <> (i % 3 = 0) THEN 'h' ELSE 'v' END AS label,
+  CAST([CASE WHEN (i % 2 = 0 AND p // 8 = i % 8) OR (i % 2 = 1 AND p % 8 = i % 8) THEN 255 ELSE 0 END FOR p IN range(64)] AS UTINYINT[]) AS pixels
+  FROM range(600) t(i);
+SELECT count(*) FROM train_classifier('dash_bars', label := 'label', shape := [1, 8, 8], model := 'dash_img', epochs := 2);
 SQL
 then
   fail "train models" "psql failed"; cat "$work/train.log"; exit 1
@@ -309,6 +355,7 @@ browse quarterly "/models/$quarterly"
 expect quarterly "quarterly periods read as quarters" '2001 Q3'
 [ "$(count quarterly '2001-03')" -eq 0 ] && pass "no quarter shown as a month" || fail "no quarter shown as a month" "2001-03 in the page"
 expect quarterly "forecast steps explained" 'steps forecast past the data' 1
+expect quarterly "forecast steps tile has its hint" 'continues each series this many steps past its last time' 1
 expect overview "long model names cut, with a title" "class=\"model-link\" title=\"$quarterly\""
 
 # The anomalies detect_anomalies flags are ringed on the forecast plot, with
@@ -340,7 +387,96 @@ expect clean "clean model page ready" 'data-ready="1"'
 expect clean "clean panel says it has no anomalies" 'data-anomalies="0"' 1
 [ "$(count clean 'key-ring')" -eq 0 ] && pass "no anomaly legend on a clean panel" || fail "no anomaly legend on a clean panel" "a legend entry"
 
-for png in "$shots"/dashboard-{overview,run,gat,recommender,spiky}.png; do
+# EASE, which evaluate measures beside the recommender, is a row of its metrics.
+expect recommender "EASE row among the recommender's metrics" '<td><strong>ease</strong></td>' 1
+# No "null" anywhere in the text of the recommendations' output.
+if python3 - "$work/recommender.html" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+start = page.find('<div class="rec-out">')
+out = re.sub(r'<[^>]*>', ' ', page[start:page.find('</section>', start)]) if start >= 0 else ''
+sys.exit(0 if out.strip() and not re.search(r'\bnull\b', out) else 1)
+PY
+then pass "no null in the recommendations' text"; else fail "no null in the recommendations' text" "null in it, or no output"; fi
+
+# Papercuts measured where the browser lays them out.
+measured "a 63-byte model name and a 300-character source keep the overview on the page" "/" 1280 "(() => {
+  const w = innerWidth, sw = document.documentElement.scrollWidth, link = document.querySelector('a.model-link[title^=\"dash_long_\"]');
+  const right = Math.max(...[...document.querySelectorAll('section.card')].map((c) => c.getBoundingClientRect().right));
+  return { ok: !!link && sw <= w && right <= w && link.getBoundingClientRect().width < 400,
+    why: { innerWidth: w, scrollWidth: sw, cardsRight: right, linkWidth: link && link.getBoundingClientRect().width } };
+})()"
+measured "a 63-byte model name and a 300-character source keep its page on the page" "/models/$long" 1280 "(() => ({
+  ok: document.documentElement.scrollWidth <= innerWidth && document.querySelector('h1').getBoundingClientRect().right <= innerWidth,
+  why: { scrollWidth: document.documentElement.scrollWidth, innerWidth } }))()"
+measured "the test MSE (original) column is not clipped at 1,400 px" "/models/dash_gat" 1400 "(() => {
+  const th = [...document.querySelectorAll('th')].find((t) => t.textContent === 'Test MSE (original)');
+  if (!th) return { ok: false, why: 'no Test MSE (original) column' };
+  const wrap = th.closest('.table-wrap'), r = th.getBoundingClientRect(), b = wrap.getBoundingClientRect();
+  return { ok: r.right <= b.right + 0.5 && wrap.scrollWidth <= wrap.clientWidth && r.right <= innerWidth,
+    why: { columnRight: r.right, tableRight: b.right, scrollWidth: wrap.scrollWidth, clientWidth: wrap.clientWidth } };
+})()"
+
+# A classifier's page: loss and validation accuracy per epoch, the
+# confusion matrix confusion_matrix gives, and feature importance.
+expect overview "overview links the classifier to its page" 'href="#/models/dash_cls"'
+browse cls "/models/dash_cls"
+expect cls "classifier page ready" 'data-ready="1"'
+for s in train validation; do
+  expect cls "classifier loss plot has $s" "data-series=\"$s\" data-top=\"[0-9.]*\" data-bottom=\"[0-9.]*\"" 1
+done
+expect cls "classifier loss plot drawn by uPlot" 'data-plot="cls-loss" data-yscale="linear" role="figure" aria-label="[^"]*" data-drawn="[1-9][0-9]*"><div class="uplot' 1
+expect cls "validation accuracy plot" 'data-series="val_accuracy" data-top="[0-9.]*" data-bottom="[0-9.]*"' 1
+cls_last=$(psql -X -At -U mallard -d mallard -c "SELECT max(epoch) FROM mlops.training_metrics WHERE run_id =
+  (SELECT run_id FROM mlops.models WHERE name = 'dash_cls' AND version = 1)")
+expect cls "classifier plots end at its last epoch ($cls_last)" "class=\"sr-only plot-series\" data-xmax=\"$cls_last\"" 2
+psql -X -At -F' ' -U mallard -d mallard -c "SELECT actual, predicted, count FROM confusion_matrix('dash_cls') ORDER BY 1, 2" >"$work/cm-sql"
+grep -o 'class="cell cm-cell" data-actual="[^"]*" data-predicted="[^"]*" data-count="[^"]*"' "$work/cls.html" |
+  sed -E 's/.*data-actual="([^"]*)" data-predicted="([^"]*)" data-count="([^"]*)"/\1 \2 \3/' | sort >"$work/cm-page"
+if [ -s "$work/cm-sql" ] && diff -q "$work/cm-sql" "$work/cm-page" >/dev/null; then
+  pass "confusion heatmap holds confusion_matrix's counts"
+else
+  fail "confusion heatmap holds confusion_matrix's counts" "page: $(tr '\n' ';' <"$work/cm-page") sql: $(tr '\n' ';' <"$work/cm-sql")"
+fi
+[ "$(count cls 'class="wrong-slot"')" -eq 0 ] && pass "no wrong images for a tabular model" || fail "no wrong images for a tabular model" "a wrong-image panel"
+# feature_importance comes from another change: until it is there the panel
+# must show the server's error in place, never nothing.
+if grep -Eq 'class="importance-slot" data-importance="([0-9]+|error"><div class="error" role="alert">[^<]*feature_importance)' "$work/cls.html"; then
+  pass "importance panel shows rows or the server's error"
+else
+  fail "importance panel shows rows or the server's error" "$(grep -o 'class="importance-slot"[^>]*>.\{0,120\}' "$work/cls.html")"
+fi
+
+# A regressor's page plots its validation RMSE and has no confusion matrix.
+browse mpg "/models/dash_mpg"
+expect mpg "regressor page ready" 'data-ready="1"'
+expect mpg "validation RMSE plot" 'data-series="val_rmse" data-top="[0-9.]*" data-bottom="[0-9.]*"' 1
+[ "$(count mpg 'data-plot="confusion"')" -eq 0 ] && pass "no confusion matrix for a regressor" || fail "no confusion matrix for a regressor" "one is drawn"
+
+# An image classifier's 16 most confidently wrong test images, drawn from
+# their pixels: each a bar of 8 lit pixels out of 64, true and predicted
+# classes differing, most confident first.
+browse img "/models/dash_img"
+expect img "image classifier page ready" 'data-ready="1"'
+expect img "16 wrong test images" 'canvas class="wrong-image" width="8" height="8"' 16
+grep -o 'class="wrong" data-row="[^"]*" data-actual="[^"]*" data-predicted="[^"]*" data-probability="[^"]*"' "$work/img.html" |
+  sed -E 's/.*data-actual="([^"]*)" data-predicted="([^"]*)" data-probability="([^"]*)"/\1 \2 \3/' >"$work/wrong"
+if [ "$(wc -l <"$work/wrong")" -eq 16 ] && awk '$1 == $2 || (NR > 1 && $3 > p) || $3 < 0.5 { bad = 1 } { p = $3 } END { exit bad }' "$work/wrong"; then
+  pass "wrong images are wrong, most confident first"
+else
+  fail "wrong images are wrong, most confident first" "$(tr '\n' ';' <"$work/wrong")"
+fi
+measured "wrong images drawn from their pixels" "/models/dash_img" 1280 "(() => {
+  const lit = [...document.querySelectorAll('canvas.wrong-image')].map((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) n += d[i] > 128 ? 1 : 0;
+    return n;
+  });
+  return { ok: lit.length === 16 && lit.every((n) => n === 8), why: { litPixels: lit } };
+})()"
+
+for png in "$shots"/dashboard-{overview,run,gat,recommender,spiky,cls,img}.png; do
   if [ "$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt 20000 ]; then
     pass "screenshot $(basename "$png")"
   else

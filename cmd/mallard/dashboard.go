@@ -47,7 +47,9 @@ func startDashboard(ln net.Listener, fc sqlfront.Config, mallard *server.Server,
 	if ln == nil {
 		return nil
 	}
-	wcfg := web.Config{Plan: mallard.Plan, Registry: mallard.Registry}
+	// The dashboard's connections resolve names in the schema a session
+	// creates tables in, as the session that trained a model did.
+	wcfg := web.Config{Plan: mallard.Plan, Registry: mallard.Registry, Setup: []string{"SET schema = '" + sqlfront.DefaultSchema + "'"}}
 	if owner, reader := fc.Credentials, fc.Reader; owner != nil {
 		// The dashboard only reads: the read-only role may see it too.
 		wcfg.Authenticate = func(ctx context.Context, client, user, password string) bool {

@@ -191,6 +191,10 @@ type Memory struct {
 	held   []func()
 }
 
+// NewMemory is a holding of budget for work outside a run (reading a
+// model's data again to explain it); its holder calls Release when done.
+func NewMemory(budget Budget) *Memory { return &Memory{budget: budget} }
+
 // Reserve takes n bytes for what (see Budget.Reserve) until the run ends.
 func (m *Memory) Reserve(ctx context.Context, n int64, what string) error {
 	release, err := m.budget.Reserve(ctx, n, what)

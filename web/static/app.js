@@ -7,6 +7,8 @@
     modelLink, table, ApiError, api, withQuery, lineChart, spansDecade,
   } = window.Mallard.lib;
   const { gatReport, recommenderReport } = window.Mallard.reports;
+  const { supervisedReport } = window.Mallard.supervised;
+  const SUPERVISED = new Set(['classifier', 'regressor']);
 
   /* ---------------- live updates and routing ---------------- */
 
@@ -288,7 +290,8 @@
   const reportCache = new Map(); // "name@version" -> {key, report}
 
   const modelView = {
-    // Fetches the model's versions, then the chosen version's report (reused while that version is unchanged).
+    // Fetches the model's versions, then the chosen version's report (reused while that version is unchanged), or a
+    // classifier's or regressor's page (api/models/NAME/supervised).
     async load(route) {
       const detail = await api(`api/models/${encodeURIComponent(route.name)}`);
       const versions = detail.versions || [];
@@ -297,6 +300,10 @@
       const key = v ? `${v.status}|${v.finished_at}` : 'missing';
       const ck = `${route.name}@${version}`, cached = reportCache.get(ck);
       if (version == null) return { detail, version, notice: 'This model has no versions yet.', reportKey: key };
+      if (SUPERVISED.has(detail.kind)) { // drawn from the registry's epochs, which change while it trains: never cached
+        const report = await api(withQuery(`api/models/${encodeURIComponent(route.name)}/supervised`, { version }));
+        return { detail, version, report, reportKey: `${key}|${report.epochs.length}` };
+      }
       if (!cached || cached.key !== key) {
         try {
           const report = await api(withQuery(`api/models/${encodeURIComponent(route.name)}/report`, { version }));
@@ -327,6 +334,11 @@
       rep.dataset.key = repKey;
       if (data.notice) rep.replaceChildren(el('div', { class: 'notice' }, el('strong', null, `Version ${data.version}: `), data.notice));
       else if (data.report.kind === 'gat') rep.replaceChildren(gatReport(data.report, route));
+      else if (SUPERVISED.has(data.report.kind)) {
+        const { node, pending } = supervisedReport(data.report);
+        rep.replaceChildren(node);
+        return pending;
+      }
       else if (data.report.kind === 'recommender') {
         const { node, pending } = recommenderReport(data.report, route);
         rep.replaceChildren(node);
@@ -362,7 +374,7 @@
         version != null ? el('span', { class: 'muted' }, ` v${version}`) : null, ' ', v ? badge(v.status) : null,
         v && v.deployed ? el('span', { class: 'deployed' }, 'deployed') : null),
       v ? el('p', { class: 'muted' }, [`source ${v.source || '—'}`, v.rows != null ? `${fmt(v.rows)} rows` : null,
-        v.entities != null ? `${fmt(v.entities)} ${detail.kind === 'recommender' ? 'users' : 'entities'}` : null, `created ${fmtTime(v.created_at)}`].filter(Boolean).join(' · ')) : null);
+        v.entities != null && !SUPERVISED.has(detail.kind) ? `${fmt(v.entities)} ${detail.kind === 'recommender' ? 'users' : 'entities'}` : null, `created ${fmtTime(v.created_at)}`].filter(Boolean).join(' · ')) : null);
   }
 
   // Returns the versions table; the shown version's row is highlighted and each version links to itself.

@@ -17,7 +17,9 @@
       if (vals.length) best[k] = /recall|ndcg/.test(k) ? Math.max(...vals) : Math.min(...vals);
     }
     const cell = (k) => (r) => el('span', { class: r[k] === best[k] && /test|recall|ndcg/.test(k) ? 'best-val' : null }, fmt(r[k]));
-    return table([{ label: 'Method', cell: (r) => el('strong', null, r.method) }, ...keys.map((k) => ({ label: label[k] || k, num: true, cell: cell(k) }))], rows, null, 'No metrics.');
+    const t = table([{ label: 'Method', cell: (r) => el('strong', null, r.method) }, ...keys.map((k) => ({ label: label[k] || k, num: true, cell: cell(k) }))], rows, null, 'No metrics.');
+    t.classList.add('metrics-table'); // its headings wrap, so that every column fits beside the data card at 1,400 px
+    return t;
   }
 
   // Returns a small row of labelled numbers.
@@ -414,12 +416,13 @@
 
   /* ---------------- recommender report ---------------- */
 
-  // Returns {node, pending}: the recommender report (metrics, data counts, recommend form) and the promise of the route's recommendation.
+  // Returns {node, pending}: the recommender report (metrics with EASE's row, data counts, recommend form) and the promise of the route's recommendation.
   function recommenderReport(rep, route) {
     const form = recommendForm(rep, route);
     const node = el('div', { class: 'report' },
       el('div', { class: 'grid-2 top' },
-        card('Metrics', metricsTable(rep.metrics || [])),
+        card('Metrics', [metricsTable(rep.metrics || []), rep.ease_error ? el('div', { class: 'notice ease-error' }, rep.ease_error) : null,
+          el('p', { class: 'hint' }, 'ease is EASE (Steck, 2019), the closed-form item model evaluate(\'model\') measures beside the baselines.')]),
         card('Data', statRow([['users', fmt(rep.users)], ['items', fmt(rep.items)], ['ratings', fmt(rep.ratings)], ['test ratings', fmt(rep.test_ratings)]]))),
       card('Recommend', form.nodes));
     return { node, pending: form.pending };
