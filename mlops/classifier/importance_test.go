@@ -2,6 +2,7 @@ package classifier_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -93,5 +94,24 @@ func TestPermutationImportanceRegressor(t *testing.T) {
 	}
 	if _, _, err := classifier.PermutationImportance(context.Background(), m, tab, classifier.Target{Values: y}, 0, 7); err == nil {
 		t.Error("repeats 0 accepted")
+	}
+}
+
+// TestStateJSONWithoutValidation: a training state without validation
+// rows (best loss NaN) encodes, and decodes to NaN; a finite one to
+// itself.
+func TestStateJSONWithoutValidation(t *testing.T) {
+	for _, loss := range []float64{math.NaN(), 0.25} {
+		data, err := json.Marshal(&classifier.State{Epoch: 3, Weights: []float64{1, 2}, BestLoss: loss, Since: 1})
+		if err != nil {
+			t.Fatalf("best loss %g: %v", loss, err)
+		}
+		var s classifier.State
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Epoch != 3 || len(s.Weights) != 2 || s.Since != 1 || !(s.BestLoss == loss || math.IsNaN(loss) && math.IsNaN(s.BestLoss)) {
+			t.Errorf("best loss %g: %s decodes to %+v", loss, data, s)
+		}
 	}
 }
