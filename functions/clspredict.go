@@ -33,23 +33,27 @@ func predictFunction() tableFunction {
 // decoded once and then kept while it is unchanged. Another kind of
 // model is 42809, naming it.
 func loadSupervised(c *call, fn string, ref mlops.Ref) (*storedCls, string, error) {
+	s, kind, _, err := loadSupervisedVersion(c, fn, ref)
+	return s, kind, err
+}
+
+// supervisedKind is the kind of model name ref: classifier when it has no
+// version (the registry then says it does not exist), 42809 for a kind
+// other than classifier and regressor.
+func supervisedKind(c *call, fn string, ref mlops.Ref) (string, error) {
 	kinds, err := c.reg.Kinds(c.ctx(), ref.Name)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	kind := classifierKind
 	if len(kinds) > 0 {
 		kind = kinds[0]
 	}
 	if kind != classifierKind && kind != regressorKind {
-		return nil, "", sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; %s serves classifiers and regressors", fn, quote(ref.Name), kind, fn).
+		return "", sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; %s serves classifiers and regressors", fn, quote(ref.Name), kind, fn).
 			WithHint("train_classifier or train_regressor make one; forecast serves a GAT, recommend a recommender.")
 	}
-	_, v, err := c.reg.Decoded(c.ctx(), kind, ref, func(data []byte) (any, error) { return decodeClsArtifact(data) })
-	if err != nil {
-		return nil, "", registryError(fn, err)
-	}
-	return v.(*storedCls), kind, nil
+	return kind, nil
 }
 
 // predicting is one call of predict: the model, its source, and which
