@@ -63,6 +63,9 @@ type predicting struct {
 	src   *source
 	exprs []string // the passed columns, then the features
 	pass  int      // how many columns pass through
+	// classes are the model's classes as the prediction column's type
+	// writes them.
+	classes []any
 	// k, when above 0, keeps the k most probable classes in
 	// probabilities, most probable first; 0 keeps every class in order.
 	k int
@@ -101,8 +104,14 @@ func bindPredict(c *call, a args) (*table, error) {
 	if s.model.Regression {
 		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	} else {
+		ct := classType(s.cols.TargetType)
+		for _, class := range s.model.Classes {
+			p.classes = append(p.classes, ct.value(class))
+		}
+		// probabilities is keyed by the class as text, whatever the
+		// label's type: a MAP reaches clients as a JSON object.
 		probs, _ := duckdb.NewMapInfo(varcharType(), doubleType())
-		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: varcharType()},
+		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: ct.info()},
 			duckdb.ColumnInfo{Name: "probability", T: doubleType()}, duckdb.ColumnInfo{Name: "probabilities", T: probs})
 	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) { return p.stream(ctx, c) }}, nil
@@ -197,7 +206,7 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 	for _, k := range order {
 		all.Set(p.s.model.Classes[k], probs[k])
 	}
-	if err := chunk.SetValue(p.pass, r, p.s.model.Classes[top]); err != nil {
+	if err := chunk.SetValue(p.pass, r, p.classes[top]); err != nil {
 		return err
 	}
 	if err := chunk.SetValue(p.pass+1, r, probs[top]); err != nil {
