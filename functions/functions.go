@@ -60,6 +60,7 @@ func tableFunctions() map[string]tableFunction {
 		predictName:           predictFunction(),
 		confusionMatrixName:   confusionMatrixFunction(),
 		featureImportanceName: featureImportanceFunction(),
+		loadMNISTName:         loadMNISTFunction(),
 	}
 }
 
