@@ -115,3 +115,37 @@ func TestStateJSONWithoutValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestPermutationImportanceImage: an image is one feature, named after
+// its column, its pixels shuffled across rows together.
+func TestPermutationImportanceImage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	n := 400
+	im := &classifier.ImageColumn{Name: "img", Channels: 1, Height: 4, Width: 4}
+	labels := make([]string, n)
+	for i := range n {
+		px := make([]float64, 16)
+		for k := range px {
+			px[k] = 40 * rng.Float64()
+		}
+		labels[i] = "dark"
+		if i%2 == 0 {
+			px[5], labels[i] = 255, "bright"
+		}
+		im.Pixels = append(im.Pixels, px)
+	}
+	tab := &classifier.Table{Image: im}
+	opts := classifier.DefaultOptions()
+	opts.Model, opts.Epochs, opts.LR = classifier.ModelLinear, 30, 0.05
+	m, err := classifier.Fit(context.Background(), opts, tab, classifier.Target{Labels: labels}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, imp, err := classifier.PermutationImportance(context.Background(), m, tab, classifier.Target{Labels: labels}, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp) != 1 || imp[0].Feature != "img" || base < 0.99 || imp[0].Mean < 0.3 {
+		t.Errorf("accuracy %.4f, importance %+v; want one feature img losing at least 0.3", base, imp)
+	}
+}
