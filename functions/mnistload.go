@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,11 +50,11 @@ func bindLoadMNIST(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: table := %s, path := %s: give a table name and the directory of the IDX files",
 			loadMNISTName, quote(name), quote(dir))
 	}
-	conn, err := c.writeConn(c.ctx())
+	conn, done, err := c.writeConn(c.ctx())
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close()
+	defer done()
 	if err := refuseExisting(c.ctx(), conn, name); err != nil {
 		return nil, err
 	}
@@ -61,19 +62,28 @@ func bindLoadMNIST(c *call, a args) (*table, error) {
 }
 
 // writeConn is a connection of the database's own that resolves names as
-// the caller's does (its schema and search path).
-func (c *call) writeConn(ctx context.Context) (*sql.Conn, error) {
+// the caller's does (its schema and search path), and the function that
+// gives it back. A connection the caller's settings were applied to is
+// discarded rather than returned to the pool, whose other users (the
+// registry) resolve names in the default schema.
+func (c *call) writeConn(ctx context.Context) (*sql.Conn, func(), error) {
 	conn, err := c.db.SQL().Conn(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	done := func() {
+		if len(c.setup) > 0 {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		_ = conn.Close()
 	}
 	for _, s := range c.setup {
 		if _, err := conn.ExecContext(ctx, s); err != nil {
-			conn.Close()
-			return nil, err
+			done()
+			return nil, nil, err
 		}
 	}
-	return conn, nil
+	return conn, done, nil
 }
 
 // refuseExisting fails with 42P07 when the current schema has a table
@@ -107,11 +117,11 @@ func loadMNIST(ctx context.Context, c *call, name, dir string) (*run, error) {
 			return nil, err
 		}
 	}
-	conn, err := c.writeConn(ctx)
+	conn, done, err := c.writeConn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer conn.Close()
+	defer done()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err

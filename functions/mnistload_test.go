@@ -30,7 +30,8 @@ func gomnistData(t *testing.T) string {
 // 70,000, and the first image of each part as the IDX files have it
 // (a 5, and a 7). A second load into the same table is 42P07, a
 // directory without the files 58P01, and neither leaves anything
-// behind; the read-only role may not load (42501).
+// behind; the read-only role may not load (42501). A session whose schema
+// is another loads into that schema.
 func TestLoadMNIST(t *testing.T) {
 	ctx := context.Background()
 	owner, reader := startRolesServer(t)
@@ -102,5 +103,11 @@ func TestLoadMNIST(t *testing.T) {
 	}
 	if n := scanOne[int64](t, owner, "SELECT count(*) FROM digits"); n != 70000 {
 		t.Errorf("digits has %d rows after the refused loads", n)
+	}
+	// The table goes to the session's schema, where no digits exists yet.
+	exec(t, owner, "CREATE SCHEMA lab", "SET schema = 'lab'", "SELECT * FROM load_mnist('digits', path := '"+dir+"')")
+	schemas := scanOne[string](t, owner, "SELECT string_agg(table_schema, ' ' ORDER BY table_schema) FROM information_schema.tables WHERE table_name = 'digits'")
+	if n := scanOne[int64](t, owner, "SELECT count(*) FROM lab.digits"); schemas != "lab public" || n != 70000 {
+		t.Errorf("tables digits in schemas %q, lab's with %d rows; want lab and public, 70,000 rows", schemas, n)
 	}
 }
