@@ -72,8 +72,9 @@ func TestFeatureImportance(t *testing.T) {
 	}
 }
 
-// TestFeatureImportanceBadInput: every refusal's SQLSTATE and what its
-// message names.
+// TestFeatureImportanceBadInput: the catalog shows feature_importance and
+// load_mnist as declared (what psql's \df reads); every refusal's
+// SQLSTATE and what its message names.
 func TestFeatureImportanceBadInput(t *testing.T) {
 	conn := connect(t, startServer(t), pgx.QueryExecModeCacheStatement)
 	exec(t, conn, signalSQL,
@@ -84,6 +85,14 @@ func TestFeatureImportanceBadInput(t *testing.T) {
 		"SELECT * FROM train_classifier('signal', label := 'label', model := 'noval', features := ['x', 'z'], validation_fraction := 0, epochs := 2)",
 		"SELECT * FROM train_classifier('moving', label := 'label', model := 'moved', features := ['x', 'z'], epochs := 2)",
 		"INSERT INTO moving VALUES (0.5, 0.5, 'hi', 2.5)")
+	for fn, want := range map[string]string{
+		"feature_importance": "model text, version bigint DEFAULT NULL::bigint, repeats bigint DEFAULT 5, seed bigint DEFAULT 1 -> TABLE(feature text, importance double precision, std double precision, metric text)",
+		"load_mnist":         "table_name text, path text -> TABLE(split text, rows bigint)",
+	} {
+		if got := scanOne[string](t, conn, "SELECT pg_get_function_arguments(oid) || ' -> ' || pg_get_function_result(oid) FROM pg_proc WHERE proname = '"+fn+"'"); got != want {
+			t.Errorf("%s shows itself as %q, want %q", fn, got, want)
+		}
+	}
 	for _, tt := range []struct {
 		name, query, code string
 		want              []string

