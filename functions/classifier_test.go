@@ -513,7 +513,7 @@ func TestClassifierMNISTDigits(t *testing.T) {
 		t.Errorf("test accuracy %.4f on %d rows with recall of %d classes; want >= 0.85 on 300, 10 classes", cnn.Accuracy, cnn.Rows, len(cnn.Recall))
 	}
 	var right int
-	if err := conn.QueryRow(ctx, "SELECT count(*) FILTER (WHERE prediction = CAST(label AS VARCHAR)) FROM predict('digits', source := 'SELECT * FROM mnist WHERE split = ''test''')").Scan(&right); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT count(*) FILTER (WHERE prediction = label) FROM predict('digits', source := 'SELECT * FROM mnist WHERE split = ''test''')").Scan(&right); err != nil {
 		t.Fatal(err)
 	}
 	if float64(right) != math.Round(ev["cnn"].Accuracy*300) {

@@ -54,13 +54,17 @@ func bindConfusionMatrix(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no test rows measured", confusionMatrixName, m.Ref).
 			WithHint("A version that finished training with test_fraction above 0, or test rows in its split column, has one.")
 	}
+	ct, err := versionClassType(c, confusionMatrixName, m.Ref)
+	if err != nil {
+		return nil, err
+	}
 	cm := metrics[i].Confusion
 	var rows [][]any
 	for r, actual := range cm.Classes {
 		for p, predicted := range cm.Classes {
-			rows = append(rows, []any{actual, predicted, int64(cm.Counts[r][p])})
+			rows = append(rows, []any{ct.value(actual), ct.value(predicted), int64(cm.Counts[r][p])})
 		}
 	}
-	cols := []duckdb.ColumnInfo{{Name: "actual", T: varcharType()}, {Name: "predicted", T: varcharType()}, {Name: "count", T: bigintType()}}
+	cols := []duckdb.ColumnInfo{{Name: "actual", T: ct.info()}, {Name: "predicted", T: ct.info()}, {Name: "count", T: bigintType()}}
 	return &table{cols: cols, open: func(context.Context) (*run, error) { return rowsRun(rows), nil }}, nil
 }

@@ -30,9 +30,12 @@ type clsFeature struct {
 // clsColumns are the columns a supervised model reads: what training
 // records, and what predict reads again from its source.
 type clsColumns struct {
-	Target   string       `json:"target"`
-	Split    string       `json:"split,omitempty"`
-	Features []clsFeature `json:"features"`
+	Target string `json:"target"`
+	// TargetType is a classifier's label type when its classes are
+	// written out in it (see labelTypes); "" for text classes.
+	TargetType string       `json:"target_type,omitempty"`
+	Split      string       `json:"split,omitempty"`
+	Features   []clsFeature `json:"features"`
 	// Shape is an image's [channels, height, width]; nil for rows.
 	Shape []int `json:"shape,omitempty"`
 	// Defaulted is set when features := was not given: text columns with
@@ -56,6 +59,9 @@ func (s *clsSpec) columns(src *source) (clsColumns, error) {
 	if !s.regression && !isNumeric(t.ID) && !isText(t.ID) && t.ID != storage.TypeBoolean {
 		return out, sqlstate.New(sqlstate.DatatypeMismatch, "%s: label := %s names column %s of type %s; a label must be text, an integer or a boolean",
 			s.fn, quote(s.targetCol), out.Target, t.PGName()).WithHint("Cast it in the source, for example CAST(%s AS VARCHAR).", ident(out.Target))
+	}
+	if !s.regression {
+		out.TargetType = labelTypeName(t.ID)
 	}
 	if s.split != "" {
 		j, err := src.column("split", s.split)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
@@ -42,10 +41,17 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, a args) (*table
 		for _, name := range []string{"rmse", "mae", "r2"} {
 			cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
 		}
-	} else {
+	}
+	var ct classType
+	if kind == classifierKind {
+		if ct, err = versionClassType(c, "evaluate", m.Ref); err != nil {
+			return nil, err
+		}
 		for _, name := range []string{"accuracy", "macro_f1", "log_loss"} {
 			cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
 		}
+		// Keyed by the class as text, whatever the label's type: a MAP
+		// reaches clients as a JSON object, whose keys are text.
 		perClass, _ := duckdb.NewMapInfo(varcharType(), doubleType())
 		cols = append(cols, duckdb.ColumnInfo{Name: "precision", T: perClass}, duckdb.ColumnInfo{Name: "recall", T: perClass})
 	}
@@ -56,14 +62,14 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, a args) (*table
 			rows[i] = append(rows[i], optional(x.RMSE), optional(x.MAE), optional(x.R2))
 			continue
 		}
-		rows[i] = append(rows[i], optional(x.Accuracy), optional(x.MacroF1), optional(x.LogLoss), perClassMap(x.Precision), perClassMap(x.Recall))
+		rows[i] = append(rows[i], optional(x.Accuracy), optional(x.MacroF1), optional(x.LogLoss), perClassMap(x.Precision, ct), perClassMap(x.Recall, ct))
 	}
 	return &table{cols: cols, open: func(context.Context) (*run, error) { return rowsRun(rows), nil }}, nil
 }
 
-// perClassMap is a MAP of class to figure, classes in order; NULL for
-// none (no test rows).
-func perClassMap(v map[string]*float64) any {
+// perClassMap is a MAP of class (as text) to figure, classes in ct's
+// order; NULL for none (no test rows).
+func perClassMap(v map[string]*float64, ct classType) any {
 	if len(v) == 0 {
 		return nil
 	}
@@ -71,9 +77,8 @@ func perClassMap(v map[string]*float64) any {
 	for k := range v {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
 	var m duckdb.OrderedMap
-	for _, k := range keys {
+	for _, k := range ct.sorted(keys) {
 		m.Set(k, optional(v[k]))
 	}
 	return m

@@ -16,7 +16,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops/classifier"
-	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -24,7 +23,7 @@ import (
 // reserving memory for them in the server's budget. The query has no
 // ORDER BY: rows come in the table's order (DuckDB keeps insertion
 // order), which the seeded split and batch order then follow.
-func (j *clsJob) read(ctx context.Context, mem *training.Memory) (clsData, error) {
+func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 	n, err := j.count(ctx)
 	if err != nil {
 		return clsData{}, err
@@ -65,6 +64,13 @@ func (j *clsJob) read(ctx context.Context, mem *training.Memory) (clsData, error
 	return d, j.checkCategories(&d)
 }
 
+// reserver takes n bytes of the server's memory budget for what, until
+// its holder gives them back (a training run's training.Memory, or
+// feature_importance's heldBudget).
+type reserver interface {
+	Reserve(ctx context.Context, n int64, what string) error
+}
+
 // count is the number of rows of the source.
 func (j *clsJob) count(ctx context.Context) (int64, error) {
 	rd, err := j.c.read(ctx, "SELECT count(*) FROM "+j.src.from)
@@ -83,7 +89,7 @@ func (j *clsJob) count(ctx context.Context) (int64, error) {
 
 // reserve takes the memory n rows of features take in the server's
 // budget, three times over: as read, as split and as the model's input.
-func (j *clsJob) reserve(ctx context.Context, mem *training.Memory, n int64) error {
+func (j *clsJob) reserve(ctx context.Context, mem reserver, n int64) error {
 	width := int64(len(j.cols.Features))
 	if s := j.cols.Shape; s != nil {
 		width = int64(s[0] * s[1] * s[2])

@@ -33,23 +33,27 @@ func predictFunction() tableFunction {
 // decoded once and then kept while it is unchanged. Another kind of
 // model is 42809, naming it.
 func loadSupervised(c *call, fn string, ref mlops.Ref) (*storedCls, string, error) {
+	s, kind, _, err := loadSupervisedVersion(c, fn, ref)
+	return s, kind, err
+}
+
+// supervisedKind is the kind of model name ref: classifier when it has no
+// version (the registry then says it does not exist), 42809 for a kind
+// other than classifier and regressor.
+func supervisedKind(c *call, fn string, ref mlops.Ref) (string, error) {
 	kinds, err := c.reg.Kinds(c.ctx(), ref.Name)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	kind := classifierKind
 	if len(kinds) > 0 {
 		kind = kinds[0]
 	}
 	if kind != classifierKind && kind != regressorKind {
-		return nil, "", sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; %s serves classifiers and regressors", fn, quote(ref.Name), kind, fn).
+		return "", sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; %s serves classifiers and regressors", fn, quote(ref.Name), kind, fn).
 			WithHint("train_classifier or train_regressor make one; forecast serves a GAT, recommend a recommender.")
 	}
-	_, v, err := c.reg.Decoded(c.ctx(), kind, ref, func(data []byte) (any, error) { return decodeClsArtifact(data) })
-	if err != nil {
-		return nil, "", registryError(fn, err)
-	}
-	return v.(*storedCls), kind, nil
+	return kind, nil
 }
 
 // predicting is one call of predict: the model, its source, and which
@@ -59,6 +63,9 @@ type predicting struct {
 	src   *source
 	exprs []string // the passed columns, then the features
 	pass  int      // how many columns pass through
+	// classes are the model's classes as the prediction column's type
+	// writes them.
+	classes []any
 	// k, when above 0, keeps the k most probable classes in
 	// probabilities, most probable first; 0 keeps every class in order.
 	k int
@@ -97,8 +104,14 @@ func bindPredict(c *call, a args) (*table, error) {
 	if s.model.Regression {
 		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	} else {
+		ct := classType(s.cols.TargetType)
+		for _, class := range s.model.Classes {
+			p.classes = append(p.classes, ct.value(class))
+		}
+		// probabilities is keyed by the class as text, whatever the
+		// label's type: a MAP reaches clients as a JSON object.
 		probs, _ := duckdb.NewMapInfo(varcharType(), doubleType())
-		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: varcharType()},
+		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: ct.info()},
 			duckdb.ColumnInfo{Name: "probability", T: doubleType()}, duckdb.ColumnInfo{Name: "probabilities", T: probs})
 	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) { return p.stream(ctx, c) }}, nil
@@ -193,7 +206,7 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 	for _, k := range order {
 		all.Set(p.s.model.Classes[k], probs[k])
 	}
-	if err := chunk.SetValue(p.pass, r, p.s.model.Classes[top]); err != nil {
+	if err := chunk.SetValue(p.pass, r, p.classes[top]); err != nil {
 		return err
 	}
 	if err := chunk.SetValue(p.pass+1, r, probs[top]); err != nil {

@@ -119,6 +119,7 @@ func TestReadOnlyRole(t *testing.T) {
 		"SELECT mlops.rollback('g')",
 		"SELECT mlops.drop('r')",
 		"SELECT mlops.cancel(1)",
+		"SELECT * FROM load_mnist('m', path := '/nonexistent')",
 		// A caller passed by hand, and the operations by their DuckDB names.
 		forgedCall(t, "SELECT count(*) FROM train_recommender('small', model := 'r3', epochs := 1)", `{"id":"1:forged"}`),
 		forgedCall(t, "SELECT count(*) FROM train_recommender('small', model := 'r3', epochs := 1)", `{}`),

@@ -78,6 +78,7 @@ const (
 	QueryCanceled                Code = "57014"
 	AdminShutdown                Code = "57P01"
 	IOError                      Code = "58030"
+	UndefinedFile                Code = "58P01"
 	DuplicateFile                Code = "58P02"
 	InternalError                Code = "XX000"
 	DataCorrupted                Code = "XX001"

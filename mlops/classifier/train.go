@@ -2,6 +2,7 @@ package classifier
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -192,5 +193,36 @@ func (w *worker) restore(s *State) error {
 	copy(w.opt.m, s.M)
 	copy(w.opt.v, s.V)
 	w.opt.t = s.Step
+	return nil
+}
+
+// MarshalJSON writes s with a BestLoss of NaN (no validation rows, so no
+// best loss) as null, since JSON has no NaN.
+func (s State) MarshalJSON() ([]byte, error) {
+	type plain State
+	out := struct {
+		plain
+		BestLoss *float64 `json:"best_loss"`
+	}{plain: plain(s)}
+	if !math.IsNaN(s.BestLoss) {
+		out.BestLoss = &s.BestLoss
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null best_loss is NaN.
+func (s *State) UnmarshalJSON(data []byte) error {
+	type plain State
+	in := struct {
+		*plain
+		BestLoss *float64 `json:"best_loss"`
+	}{plain: (*plain)(s)}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	s.BestLoss = math.NaN()
+	if in.BestLoss != nil {
+		s.BestLoss = *in.BestLoss
+	}
 	return nil
 }

@@ -4,9 +4,9 @@ package mnist
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,29 +84,34 @@ func Load(dir string) (train, test Set, err error) {
 }
 
 func loadSet(dir, prefix string) (Set, error) {
-	idims, pixels, err := readFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
+	images, err := os.ReadFile(filepath.Join(dir, prefix+"-images-idx3-ubyte.gz"))
 	if err != nil {
 		return Set{}, err
 	}
-	ldims, labels, err := readFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
+	labels, err := os.ReadFile(filepath.Join(dir, prefix+"-labels-idx1-ubyte.gz"))
 	if err != nil {
 		return Set{}, err
 	}
-	if len(idims) != 3 || len(ldims) != 1 || idims[0] != ldims[0] {
-		return Set{}, fmt.Errorf("mnist %s: images %v and labels %v: want n x rows x cols and n", prefix, idims, ldims)
+	s, err := Parse(bytes.NewReader(images), bytes.NewReader(labels))
+	if err != nil {
+		return Set{}, fmt.Errorf("mnist %s in %s: %w", prefix, dir, err)
 	}
-	return Set{Rows: idims[1], Cols: idims[2], Pixels: pixels, Labels: labels}, nil
+	return s, nil
 }
 
-func readFile(path string) ([]int, []byte, error) {
-	f, err := os.Open(path)
+// Parse reads a set from its two IDX files (gzipped or not): images, of
+// n x rows x cols bytes, and labels, of n bytes.
+func Parse(images, labels io.Reader) (Set, error) {
+	idims, pixels, err := ReadIDX(images)
 	if err != nil {
-		return nil, nil, err
+		return Set{}, fmt.Errorf("images: %w", err)
 	}
-	defer f.Close()
-	dims, values, err := ReadIDX(f)
+	ldims, values, err := ReadIDX(labels)
 	if err != nil {
-		return nil, nil, errors.Join(fmt.Errorf("read %s", path), err)
+		return Set{}, fmt.Errorf("labels: %w", err)
 	}
-	return dims, values, nil
+	if len(idims) != 3 || len(ldims) != 1 || idims[0] != ldims[0] {
+		return Set{}, fmt.Errorf("images %v and labels %v: want n x rows x cols and n", idims, ldims)
+	}
+	return Set{Rows: idims[1], Cols: idims[2], Pixels: pixels, Labels: values}, nil
 }
