@@ -12,9 +12,10 @@ import (
 // Functions are SQL functions declared to the engine in Go values only, so
 // that a package that adds functions to the database (ops) need not know
 // duckdb-go: Register installs them. Types are DuckDB type ids of
-// primitive types (no DECIMAL, LIST, STRUCT, ...); values travel as the Go
-// values database/sql scans them into: string, bool, int32, int64,
-// float64, time.Time, nil for NULL.
+// primitive types (no DECIMAL, LIST, STRUCT, ...); values travel as Go
+// values of the type's width: string (VARCHAR), bool, int32 (INTEGER),
+// int64 (BIGINT), float64 (DOUBLE), time.Time (DATE, TIMESTAMP,
+// TIMESTAMPTZ), nil for NULL.
 type Functions struct {
 	Tables  []TableFunction
 	Scalars []ScalarFunction
@@ -43,9 +44,9 @@ type TableRows interface {
 
 // ScalarFunction is one overload of a scalar function: scalars sharing
 // a Name are the overloads of one function. Eval receives the argument
-// values and returns the result's; unless Volatile, the engine may
-// evaluate a call once for equal arguments, and a NULL argument gives
-// NULL without calling Eval.
+// values and returns the result's. A NULL argument gives NULL without
+// calling Eval. Unless Volatile, the engine may fold a call whose
+// arguments are constants into one evaluation.
 type ScalarFunction struct {
 	Name     string
 	Args     []TypeID
