@@ -121,3 +121,56 @@ func TestWriteShardsReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteMatrixRowGroups checks a matrix too large for one row group:
+// DuckDB reads every row back, in order, from several row groups.
+func TestWriteMatrixRowGroups(t *testing.T) {
+	const rows, entities = 700, 2047 // 1,433,600 values
+	m := series.Matrix{T: rows, N: entities, Values: make([]float64, rows*entities)}
+	for i := range m.Values {
+		m.Values[i] = float64(i) / 7
+	}
+	path := filepath.Join(t.TempDir(), "big.parquet")
+	if err := job.WriteMatrix(context.Background(), path, m); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := storage.Open(ctx, storage.Config{Path: storage.MemoryPath}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	var groups int64
+	if err := db.SQL().QueryRowContext(ctx, "SELECT count(DISTINCT row_group_id) FROM parquet_metadata('"+path+"')").Scan(&groups); err != nil {
+		t.Fatal(err)
+	}
+	if groups < 2 {
+		t.Errorf("%d row groups; want several", groups)
+	}
+	r, err := db.Read(ctx, "SELECT * FROM read_parquet('"+path+"')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	row := 0
+	for r.Next() {
+		b := r.Batch()
+		for i := range int(b.NumRows()) {
+			if got := b.Column(0).(*array.Int64).Value(i); got != int64(row) {
+				t.Fatalf("row %d: t = %d", row, got)
+			}
+			for e, want := range m.Row(row) {
+				if got := b.Column(1 + e).(*array.Float64).Value(i); got != want {
+					t.Fatalf("row %d, e%d = %v, want %v", row, e, got, want)
+				}
+			}
+			row++
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if row != rows {
+		t.Errorf("read %d rows, want %d", row, rows)
+	}
+}

@@ -52,18 +52,20 @@ func writeRows(ctx context.Context, path string, n int, rows []int, row func(int
 	return w.close()
 }
 
-// rowGroup is how many rows a Parquet file's row group holds, at most:
-// what a writer buffers before it writes them out.
-const rowGroup = 1 << 16
+// groupCells is how many values a Parquet file's row group holds, at
+// most (rows times columns): what a writer buffers before it writes them
+// out, 8 MiB of DOUBLEs.
+const groupCells = 1 << 20
 
 // parquetFile writes rows of one schema to a Parquet file through Arrow's
-// Parquet writer, one row group of at most rowGroup rows at a time, with
-// Snappy compression (DuckDB's default).
+// Parquet writer, one row group of at most groupCells values at a time,
+// with Snappy compression (DuckDB's default).
 type parquetFile struct {
-	path string
-	w    *pqarrow.FileWriter
-	b    *array.RecordBuilder
-	rows int // appended to b since the last row group
+	path  string
+	w     *pqarrow.FileWriter
+	b     *array.RecordBuilder
+	rows  int // appended to b since the last row group
+	group int // rows a row group holds
 }
 
 // createParquet creates (or truncates) the file at path for rows of schema.
@@ -79,12 +81,13 @@ func createParquet(path string, schema *arrow.Schema) (*parquetFile, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
-	return &parquetFile{path: path, w: w, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}, nil
+	return &parquetFile{path: path, w: w, b: array.NewRecordBuilder(memory.DefaultAllocator, schema),
+		group: max(1, groupCells/schema.NumFields())}, nil
 }
 
 // endRow ends the row appended to p.b, writing a row group when one is full.
 func (p *parquetFile) endRow() error {
-	if p.rows++; p.rows < rowGroup {
+	if p.rows++; p.rows < p.group {
 		return nil
 	}
 	return p.flush()
