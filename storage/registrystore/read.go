@@ -320,3 +320,30 @@ func (q q) HasModel(ctx context.Context, name string) bool {
 	_ = q.x.QueryRowContext(ctx, "SELECT count(*) FROM mlops.models WHERE name = ?", name).Scan(&n)
 	return n > 0
 }
+
+// RunsByStatus counts the training runs by status.
+func (s *Store) RunsByStatus(ctx context.Context) (map[string]int64, error) {
+	rows, err := s.x.QueryContext(ctx, "SELECT status, count(*) FROM mlops.training_runs GROUP BY status")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var status string
+		var n int64
+		if err := rows.Scan(&status, &n); err != nil {
+			return nil, err
+		}
+		out[status] = n
+	}
+	return out, rows.Err()
+}
+
+// EpochsRecorded is how many epochs mlops.training_metrics holds, over
+// every run.
+func (s *Store) EpochsRecorded(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.x.QueryRowContext(ctx, "SELECT count(*) FROM mlops.training_metrics").Scan(&n)
+	return n, err
+}
