@@ -5,7 +5,6 @@ package ops
 import (
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/storage"
 )
@@ -19,10 +18,11 @@ const activityFunction = "mallard_activity"
 // of another role, as Postgres shows it.
 const insufficientPrivilege = "<insufficient privilege>"
 
-func activityUDF(db *storage.DB, sessions Sessions) duckdb.ChunkTableFunction {
-	return duckdb.ChunkTableFunction{
-		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{typeInfo(duckdb.TYPE_VARCHAR)}},
-		BindArguments: func(_ map[string]any, args ...any) (duckdb.ChunkTableSource, error) {
+// activityTable is the declaration of activityFunction.
+func activityTable(db *storage.DB, sessions Sessions) storage.TableFunction {
+	return storage.TableFunction{
+		Name: activityFunction, Args: []storage.TypeID{storage.TypeVarchar}, Columns: activityColumns,
+		Bind: func(args []any) (storage.TableRows, error) {
 			token, _ := args[0].(string)
 			return &activityRows{caller: db.CallerOf(token), sessions: sessions}, nil
 		},
@@ -40,26 +40,19 @@ type activityRows struct {
 	user string
 }
 
-var activityColumns = []struct {
-	name string
-	t    duckdb.Type
-}{
-	{"pid", duckdb.TYPE_INTEGER}, {"usename", duckdb.TYPE_VARCHAR}, {"application_name", duckdb.TYPE_VARCHAR},
-	{"client_addr", duckdb.TYPE_VARCHAR}, {"client_port", duckdb.TYPE_INTEGER},
-	{"backend_start", duckdb.TYPE_TIMESTAMP_TZ}, {"xact_start", duckdb.TYPE_TIMESTAMP_TZ},
-	{"query_start", duckdb.TYPE_TIMESTAMP_TZ}, {"state_change", duckdb.TYPE_TIMESTAMP_TZ},
-	{"state", duckdb.TYPE_VARCHAR}, {"query", duckdb.TYPE_VARCHAR}, {"backend_type", duckdb.TYPE_VARCHAR},
+// activityColumns are activityFunction's output columns.
+var activityColumns = []storage.Column{
+	col("pid", storage.TypeInteger), col("usename", storage.TypeVarchar), col("application_name", storage.TypeVarchar),
+	col("client_addr", storage.TypeVarchar), col("client_port", storage.TypeInteger),
+	col("backend_start", storage.TypeTimestampTZ), col("xact_start", storage.TypeTimestampTZ),
+	col("query_start", storage.TypeTimestampTZ), col("state_change", storage.TypeTimestampTZ),
+	col("state", storage.TypeVarchar), col("query", storage.TypeVarchar), col("backend_type", storage.TypeVarchar),
 }
 
-func (a *activityRows) ColumnInfos() []duckdb.ColumnInfo {
-	out := make([]duckdb.ColumnInfo, len(activityColumns))
-	for i, c := range activityColumns {
-		out[i] = duckdb.ColumnInfo{Name: c.name, T: typeInfo(c.t)}
-	}
-	return out
+// col is the column name of type id.
+func col(name string, id storage.TypeID) storage.Column {
+	return storage.Column{Name: name, Type: storage.Type{ID: id}}
 }
-
-func (a *activityRows) Cardinality() *duckdb.CardinalityInfo { return nil }
 
 func (a *activityRows) Init() {
 	a.rows, a.next = a.sessions.Activity(), 0
@@ -79,25 +72,19 @@ func (a *activityRows) visible(b sqlfront.Backend) bool {
 	return !a.caller.ReadOnly() || b.User == a.user
 }
 
-// FillChunk writes the next sessions, as many as the chunk holds.
-func (a *activityRows) FillChunk(chunk duckdb.DataChunk) error {
-	n := 0
-	for ; n < duckdb.GetDataChunkCapacity() && a.next < len(a.rows); n++ {
-		b := a.rows[a.next]
-		a.next++
-		values := []any{b.PID, b.User, b.ApplicationName, nil, nil, nil, nil, nil, nil, nil, insufficientPrivilege, "client backend"}
-		if a.visible(b) {
-			values = []any{b.PID, b.User, b.ApplicationName, text(b.ClientAddr), port(b.ClientPort),
-				timestamp(b.BackendStart), timestamp(b.XactStart), timestamp(b.QueryStart), timestamp(b.StateChange),
-				b.State, b.Query, "client backend"}
-		}
-		for col, v := range values {
-			if err := chunk.SetValue(col, n, v); err != nil {
-				return err
-			}
-		}
+// Next returns the next session's row.
+func (a *activityRows) Next() ([]any, error) {
+	if a.next >= len(a.rows) {
+		return nil, nil
 	}
-	return chunk.SetSize(n)
+	b := a.rows[a.next]
+	a.next++
+	if !a.visible(b) {
+		return []any{b.PID, b.User, b.ApplicationName, nil, nil, nil, nil, nil, nil, nil, insufficientPrivilege, "client backend"}, nil
+	}
+	return []any{b.PID, b.User, b.ApplicationName, text(b.ClientAddr), port(b.ClientPort),
+		timestamp(b.BackendStart), timestamp(b.XactStart), timestamp(b.QueryStart), timestamp(b.StateChange),
+		b.State, b.Query, "client backend"}, nil
 }
 
 // text, port and timestamp are NULL where the value is missing.
@@ -120,12 +107,4 @@ func timestamp(t time.Time) any {
 		return nil
 	}
 	return t
-}
-
-func typeInfo(t duckdb.Type) duckdb.TypeInfo {
-	info, err := duckdb.NewTypeInfo(t)
-	if err != nil {
-		panic(err) // only for a type that needs more than its id: a bug here
-	}
-	return info
 }

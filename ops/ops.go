@@ -4,8 +4,8 @@
 // pg_stat_activity listing every client session, pg_cancel_backend and
 // pg_terminate_backend to signal one, and pg_stat_statements with
 // pg_stat_statements_reset(). The sessions live in sqlfront; ops
-// makes them visible to SQL through DuckDB functions registered in the
-// database, as functions does for Mallard's models.
+// makes them visible to SQL through functions it declares to storage
+// (storage.Functions), which installs them in the database.
 package ops
 
 import (
@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/sqlfront/statements"
 	"github.com/mallard/mallard/storage"
@@ -44,26 +43,21 @@ var views embed.FS
 // them, replacing the catalog's single-session pg_stat_activity. It must
 // run after the server has installed its catalog (sqlfront.New).
 func Register(ctx context.Context, db *storage.DB, sessions Sessions) error {
+	fs := storage.Functions{
+		Tables:  []storage.TableFunction{activityTable(db, sessions), statementsTable(db, sessions)},
+		Scalars: []storage.ScalarFunction{resetStatements{db: db, sessions: sessions}.function()},
+	}
+	for _, terminate := range []bool{false, true} {
+		fs.Scalars = append(fs.Scalars, signalFunctions(db, sessions, terminate)...)
+	}
+	if err := db.Register(ctx, fs); err != nil {
+		return fmt.Errorf("register operations: %w", err)
+	}
 	conn, err := db.SQL().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("register operations: %w", err)
 	}
 	defer conn.Close()
-	if err := duckdb.RegisterTableUDF(conn, activityFunction, activityUDF(db, sessions)); err != nil {
-		return fmt.Errorf("register %s: %w", activityFunction, err)
-	}
-	if err := duckdb.RegisterTableUDF(conn, statementsFunction, statementsUDF(db, sessions)); err != nil {
-		return fmt.Errorf("register %s: %w", statementsFunction, err)
-	}
-	if err := duckdb.RegisterScalarUDF(conn, resetFunction, resetStatements{db: db, sessions: sessions}); err != nil {
-		return fmt.Errorf("register %s: %w", resetFunction, err)
-	}
-	for _, terminate := range []bool{false, true} {
-		name := signalName(terminate)
-		if err := duckdb.RegisterScalarUDFSet(conn, name, signalFunctions(db, sessions, terminate)...); err != nil {
-			return fmt.Errorf("register %s: %w", name, err)
-		}
-	}
 	files, err := views.ReadDir(".")
 	if err != nil {
 		return err

@@ -3,10 +3,8 @@
 package ops
 
 import (
-	"database/sql/driver"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -32,43 +30,42 @@ func signalName(terminate bool) string {
 	return "pg_cancel_backend"
 }
 
-func (f signalFunction) Config() duckdb.ScalarFuncConfig {
-	in := []duckdb.TypeInfo{typeInfo(duckdb.TYPE_VARCHAR), typeInfo(duckdb.TYPE_INTEGER)}
+// function is f's declaration.
+func (f signalFunction) function() storage.ScalarFunction {
+	in := []storage.TypeID{storage.TypeVarchar, storage.TypeInteger}
 	if f.timeout {
-		in = append(in, typeInfo(duckdb.TYPE_BIGINT))
+		in = append(in, storage.TypeBigInt)
 	}
-	return duckdb.ScalarFuncConfig{InputTypeInfos: in, ResultTypeInfo: typeInfo(duckdb.TYPE_BOOLEAN), Volatile: true}
+	return storage.ScalarFunction{Name: signalName(f.terminate), Args: in, Result: storage.TypeBoolean, Volatile: true, Eval: f.eval}
 }
 
-func (f signalFunction) Executor() duckdb.ScalarFuncExecutor {
-	return duckdb.ScalarFuncExecutor{RowExecutor: func(values []driver.Value) (any, error) {
-		caller := callerOf(f.db, values[0])
-		pid, _ := values[1].(int32)
-		var timeout int64
-		if f.timeout {
-			timeout, _ = values[2].(int64)
-			if timeout < 0 {
-				return nil, caller.Fail(sqlstate.New(sqlstate.InvalidParameterValue, `"timeout" must not be negative`).
-					WithDetail("pg_terminate_backend(%d, %d): timeout is %d.", pid, timeout, timeout).
-					WithHint("Give the milliseconds to wait for the session to end, or 0 not to wait."))
-			}
+func (f signalFunction) eval(values []any) (any, error) {
+	caller := callerOf(f.db, values[0])
+	pid, _ := values[1].(int32)
+	var timeout int64
+	if f.timeout {
+		timeout, _ = values[2].(int64)
+		if timeout < 0 {
+			return nil, caller.Fail(sqlstate.New(sqlstate.InvalidParameterValue, `"timeout" must not be negative`).
+				WithDetail("pg_terminate_backend(%d, %d): timeout is %d.", pid, timeout, timeout).
+				WithHint("Give the milliseconds to wait for the session to end, or 0 not to wait."))
 		}
-		ok, err := f.sessions.Signal(caller.ID(), int64(pid), f.terminate)
-		if err != nil {
-			return nil, caller.Fail(err)
-		}
-		if ok && timeout > 0 {
-			ok = f.sessions.AwaitEnd(caller.ID(), int64(pid), time.Duration(timeout)*time.Millisecond)
-		}
-		return ok, nil
-	}}
+	}
+	ok, err := f.sessions.Signal(caller.ID(), int64(pid), f.terminate)
+	if err != nil {
+		return nil, caller.Fail(err)
+	}
+	if ok && timeout > 0 {
+		ok = f.sessions.AwaitEnd(caller.ID(), int64(pid), time.Duration(timeout)*time.Millisecond)
+	}
+	return ok, nil
 }
 
 // signalFunctions are the overloads of the function signalName(terminate).
-func signalFunctions(db *storage.DB, sessions Sessions, terminate bool) []duckdb.ScalarFunc {
-	fs := []duckdb.ScalarFunc{signalFunction{db: db, sessions: sessions, terminate: terminate}}
+func signalFunctions(db *storage.DB, sessions Sessions, terminate bool) []storage.ScalarFunction {
+	fs := []storage.ScalarFunction{signalFunction{db: db, sessions: sessions, terminate: terminate}.function()}
 	if terminate {
-		fs = append(fs, signalFunction{db: db, sessions: sessions, terminate: true, timeout: true})
+		fs = append(fs, signalFunction{db: db, sessions: sessions, terminate: true, timeout: true}.function())
 	}
 	return fs
 }

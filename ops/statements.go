@@ -3,10 +3,8 @@
 package ops
 
 import (
-	"database/sql/driver"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/sqlfront"
 	"github.com/mallard/mallard/sqlfront/statements"
 	"github.com/mallard/mallard/sqlstate"
@@ -22,10 +20,11 @@ const statementsFunction = "mallard_statements"
 // statistics; it returns when, as Postgres 17 does.
 const resetFunction = "pg_stat_statements_reset"
 
-func statementsUDF(db *storage.DB, sessions Sessions) duckdb.ChunkTableFunction {
-	return duckdb.ChunkTableFunction{
-		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{typeInfo(duckdb.TYPE_VARCHAR)}},
-		BindArguments: func(_ map[string]any, args ...any) (duckdb.ChunkTableSource, error) {
+// statementsTable is the declaration of statementsFunction.
+func statementsTable(db *storage.DB, sessions Sessions) storage.TableFunction {
+	return storage.TableFunction{
+		Name: statementsFunction, Args: []storage.TypeID{storage.TypeVarchar}, Columns: statementColumns,
+		Bind: func(args []any) (storage.TableRows, error) {
 			token, _ := args[0].(string)
 			return &statementRows{activityRows: activityRows{caller: db.CallerOf(token), sessions: sessions}}, nil
 		},
@@ -39,22 +38,12 @@ type statementRows struct {
 	nextStat     int
 }
 
-var statementColumns = []struct {
-	name string
-	t    duckdb.Type
-}{
-	{"usename", duckdb.TYPE_VARCHAR}, {"queryid", duckdb.TYPE_BIGINT}, {"query", duckdb.TYPE_VARCHAR},
-	{"calls", duckdb.TYPE_BIGINT}, {"total_exec_time", duckdb.TYPE_DOUBLE}, {"min_exec_time", duckdb.TYPE_DOUBLE},
-	{"max_exec_time", duckdb.TYPE_DOUBLE}, {"mean_exec_time", duckdb.TYPE_DOUBLE}, {"stddev_exec_time", duckdb.TYPE_DOUBLE},
-	{"rows", duckdb.TYPE_BIGINT},
-}
-
-func (r *statementRows) ColumnInfos() []duckdb.ColumnInfo {
-	out := make([]duckdb.ColumnInfo, len(statementColumns))
-	for i, c := range statementColumns {
-		out[i] = duckdb.ColumnInfo{Name: c.name, T: typeInfo(c.t)}
-	}
-	return out
+// statementColumns are statementsFunction's output columns.
+var statementColumns = []storage.Column{
+	col("usename", storage.TypeVarchar), col("queryid", storage.TypeBigInt), col("query", storage.TypeVarchar),
+	col("calls", storage.TypeBigInt), col("total_exec_time", storage.TypeDouble), col("min_exec_time", storage.TypeDouble),
+	col("max_exec_time", storage.TypeDouble), col("mean_exec_time", storage.TypeDouble), col("stddev_exec_time", storage.TypeDouble),
+	col("rows", storage.TypeBigInt),
 }
 
 func (r *statementRows) Init() {
@@ -62,23 +51,18 @@ func (r *statementRows) Init() {
 	r.stats, r.nextStat = r.sessions.Statements(), 0
 }
 
-func (r *statementRows) FillChunk(chunk duckdb.DataChunk) error {
-	n := 0
-	for ; n < duckdb.GetDataChunkCapacity() && r.nextStat < len(r.stats); n++ {
-		s := r.stats[r.nextStat]
-		r.nextStat++
-		query := s.Query
-		if !r.visible(sqlfront.Backend{User: s.User}) {
-			query = insufficientPrivilege
-		}
-		values := []any{s.User, s.QueryID, query, s.Calls, s.TotalTime, s.MinTime, s.MaxTime, s.MeanTime, s.StddevTime, s.Rows}
-		for col, v := range values {
-			if err := chunk.SetValue(col, n, v); err != nil {
-				return err
-			}
-		}
+// Next returns the next group's row.
+func (r *statementRows) Next() ([]any, error) {
+	if r.nextStat >= len(r.stats) {
+		return nil, nil
 	}
-	return chunk.SetSize(n)
+	s := r.stats[r.nextStat]
+	r.nextStat++
+	query := s.Query
+	if !r.visible(sqlfront.Backend{User: s.User}) {
+		query = insufficientPrivilege
+	}
+	return []any{s.User, s.QueryID, query, s.Calls, s.TotalTime, s.MinTime, s.MaxTime, s.MeanTime, s.StddevTime, s.Rows}, nil
 }
 
 // resetStatements is pg_stat_statements_reset().
@@ -87,19 +71,18 @@ type resetStatements struct {
 	sessions Sessions
 }
 
-func (f resetStatements) Config() duckdb.ScalarFuncConfig {
-	return duckdb.ScalarFuncConfig{InputTypeInfos: []duckdb.TypeInfo{typeInfo(duckdb.TYPE_VARCHAR)},
-		ResultTypeInfo: typeInfo(duckdb.TYPE_TIMESTAMP_TZ), Volatile: true}
+// function is the declaration of resetFunction.
+func (f resetStatements) function() storage.ScalarFunction {
+	return storage.ScalarFunction{Name: resetFunction, Args: []storage.TypeID{storage.TypeVarchar},
+		Result: storage.TypeTimestampTZ, Volatile: true, Eval: f.eval}
 }
 
-func (f resetStatements) Executor() duckdb.ScalarFuncExecutor {
-	return duckdb.ScalarFuncExecutor{RowExecutor: func(values []driver.Value) (any, error) {
-		caller := callerOf(f.db, values[0])
-		if caller.ReadOnly() {
-			return nil, caller.Fail(sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied for function %s", resetFunction).
-				WithHint("Only the owner role may reset the statement statistics."))
-		}
-		f.sessions.ResetStatements()
-		return time.Now(), nil
-	}}
+func (f resetStatements) eval(values []any) (any, error) {
+	caller := callerOf(f.db, values[0])
+	if caller.ReadOnly() {
+		return nil, caller.Fail(sqlstate.New(sqlstate.InsufficientPrivilege, "permission denied for function %s", resetFunction).
+			WithHint("Only the owner role may reset the statement statistics."))
+	}
+	f.sessions.ResetStatements()
+	return time.Now(), nil
 }

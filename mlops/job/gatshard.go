@@ -71,24 +71,6 @@ func WriteGATShards(ctx context.Context, dir string, cfg gat.Config, m series.Ma
 	return nil
 }
 
-// writeRows writes rows of n values each, row(t) for every t of rows, as
-// a Parquet file at path with columns t, e0, e1, ...
-func writeRows(ctx context.Context, path string, n int, rows []int, row func(int) []float64) error {
-	csv, err := filepath.Abs(path + ".csv")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(csv)
-	if err := writeCSV(csv, n, rows, row); err != nil {
-		return err
-	}
-	cols := []string{"'t': 'BIGINT'"}
-	for i := range n {
-		cols = append(cols, fmt.Sprintf("'e%d': 'DOUBLE'", i))
-	}
-	return WriteQuery(ctx, path, "SELECT * FROM read_csv("+literal(csv)+", header = true, columns = {"+strings.Join(cols, ", ")+"}) ORDER BY t")
-}
-
 // readRows reads the rows of a file writeRows wrote into dst, a matrix of
 // every row (its T rows, its N values each), and returns their indexes.
 func readRows(ctx context.Context, db *storage.DB, path string, dst series.Matrix) ([]int, error) {

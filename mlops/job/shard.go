@@ -1,14 +1,15 @@
 package job
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops/recommender"
 	"github.com/mallard/mallard/storage"
@@ -39,49 +40,60 @@ func WriteShards(ctx context.Context, dir string, train, test recommender.Rating
 		return err
 	}
 	for p := range s.Processes {
-		csv, err := filepath.Abs(filepath.Join(dir, fmt.Sprintf("shard-%05d.csv", p)))
-		if err != nil {
-			return err
-		}
-		if err := writeShardCSV(csv, train, test, &s, p); err != nil {
-			return err
-		}
-		query := "SELECT * FROM read_csv(" + literal(csv) + ", header = true, " +
-			"columns = {'user_index': 'BIGINT', 'item_index': 'INTEGER', 'rating': 'DOUBLE', 'test': 'BOOLEAN'}) ORDER BY user_index, item_index"
-		err = WriteQuery(ctx, filepath.Join(dir, fmt.Sprintf("shard-%05d.parquet", p)), query)
-		os.Remove(csv)
-		if err != nil {
+		if err := writeShard(ctx, filepath.Join(dir, fmt.Sprintf("shard-%05d.parquet", p)), train, test, &s, p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeShardCSV writes the ratings of process p's users, every value
-// exactly (a float32 is exact as a float64 in its shortest form).
-func writeShardCSV(path string, train, test recommender.Ratings, s *recommender.Shard, p int) error {
-	f, err := os.Create(path)
+// shardRating is one rating of a shard file.
+type shardRating struct {
+	item  int32
+	value float32
+	test  bool
+}
+
+// writeShard writes the ratings of process p's users to the Parquet file
+// at path, ordered by user and item, every value exactly (a float32 is
+// exact as a float64).
+func writeShard(ctx context.Context, path string, train, test recommender.Ratings, s *recommender.Shard, p int) error {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "user_index", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "item_index", Type: arrow.PrimitiveTypes.Int32}, {Name: "rating", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "test", Type: arrow.FixedWidthTypes.Boolean}}, nil)
+	w, err := createParquet(path, schema)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(f)
-	w.WriteString("user_index,item_index,rating,test\n")
+	var user []shardRating
 	for u := range train.Users {
 		if s.Owner(u) != p {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			w.abort()
+			return err
+		}
+		user = user[:0]
 		for k, r := range []recommender.Ratings{train, test} {
 			items, vals := r.Row(u)
 			for i, j := range items {
-				fmt.Fprintf(w, "%d,%d,%s,%t\n", u, j, strconv.FormatFloat(float64(vals[i]), 'g', -1, 64), k == 1)
+				user = append(user, shardRating{j, vals[i], k == 1})
+			}
+		}
+		slices.SortStableFunc(user, func(a, b shardRating) int { return cmp.Compare(a.item, b.item) })
+		for _, r := range user {
+			w.b.Field(0).(*array.Int64Builder).Append(int64(u))
+			w.b.Field(1).(*array.Int32Builder).Append(r.item)
+			w.b.Field(2).(*array.Float64Builder).Append(float64(r.value))
+			w.b.Field(3).(*array.BooleanBuilder).Append(r.test)
+			if err := w.endRow(); err != nil {
+				w.abort()
+				return err
 			}
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return w.close()
 }
 
 // readShard reads this rank's part of a sharded recommender job: the

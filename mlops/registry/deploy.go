@@ -4,11 +4,7 @@ package registry
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/mallard/mallard/mlops"
 )
@@ -19,56 +15,34 @@ import (
 // before the current one and marks the entries after it undone, so that
 // rolling back again goes further back.
 
-// deployed returns the deployed version of name, and its test loss; 0 if none.
-func deployed(ctx context.Context, q queryer, name string) (int, sql.NullFloat64, error) {
-	var v int
-	var loss sql.NullFloat64
-	err := q.QueryRowContext(ctx, "SELECT version, test_loss FROM mlops.models WHERE name = ? AND deployed", name).Scan(&v, &loss)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, loss, nil
-	}
-	return v, loss, err
-}
-
-// setDeployed deploys ref and logs it with action.
-func setDeployed(ctx context.Context, tx *sql.Tx, ref mlops.Ref, action string) error {
-	if _, err := tx.ExecContext(ctx, "UPDATE mlops.models SET deployed = (version = ?) WHERE name = ? AND deployed <> (version = ?)",
-		ref.Version, ref.Name, ref.Version); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO mlops.deployments (seq, name, version, action)
-		SELECT coalesce(max(seq), 0) + 1, ?, ?, ? FROM mlops.deployments`, ref.Name, ref.Version, action)
-	return err
-}
-
 // autoDeploy deploys a newly trained version as mode says: always, never,
 // or (auto) when no version is deployed or its loss is lower than the
 // deployed one's: the validation loss when both versions have one (a GAT
 // trained with validation), else the test loss. It returns what it did,
 // for the caller.
-func (r *Registry) autoDeploy(ctx context.Context, tx *sql.Tx, ref mlops.Ref, testLoss float64, valLoss *float64, mode string) (string, error) {
-	cur, curLoss, err := deployed(ctx, tx, ref.Name)
+func (r *Registry) autoDeploy(ctx context.Context, tx Tx, ref mlops.Ref, testLoss float64, valLoss *float64, mode string) (string, error) {
+	cur, curLoss, err := tx.Deployed(ctx, ref.Name)
 	if err != nil {
 		return "", err
 	}
 	loss, which := testLoss, "test"
 	if cur != 0 && valLoss != nil {
-		var curVal sql.NullFloat64
-		if err := tx.QueryRowContext(ctx, "SELECT val_loss FROM mlops.models WHERE name = ? AND version = ?", ref.Name, cur).Scan(&curVal); err != nil {
+		curVal, err := tx.ValLoss(ctx, mlops.Ref{Name: ref.Name, Version: cur})
+		if err != nil {
 			return "", err
 		}
-		if curVal.Valid {
+		if curVal != nil {
 			loss, which, curLoss = *valLoss, "validation", curVal
 		}
 	}
 	switch {
 	case mode == "never":
 		return fmt.Sprintf("%s is not deployed (deploy := 'never')", ref), nil
-	case mode == "auto" && cur != 0 && curLoss.Valid && loss >= curLoss.Float64:
+	case mode == "auto" && cur != 0 && curLoss != nil && loss >= *curLoss:
 		return fmt.Sprintf("%s is not deployed: its %s loss %.6g is not below %.6g of the deployed %s@%d; mlops.deploy('%s', %d) deploys it",
-			ref, which, loss, curLoss.Float64, ref.Name, cur, ref.Name, ref.Version), nil
+			ref, which, loss, *curLoss, ref.Name, cur, ref.Name, ref.Version), nil
 	}
-	if err := setDeployed(ctx, tx, ref, "train"); err != nil {
+	if err := tx.SetDeployed(ctx, ref, "train"); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("%s is deployed", ref), nil
@@ -76,34 +50,28 @@ func (r *Registry) autoDeploy(ctx context.Context, tx *sql.Tx, ref mlops.Ref, te
 
 // versionState reads the kind and status of a model version; ErrNoModel
 // or ErrNoVersion if there is no such version.
-func versionState(ctx context.Context, q queryer, ref mlops.Ref) (kind, status string, err error) {
-	err = q.QueryRowContext(ctx, "SELECT kind, status FROM mlops.models WHERE name = ? AND version = ?", ref.Name, ref.Version).Scan(&kind, &status)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", noModel(ctx, q, ref)
+func versionState(ctx context.Context, q lookups, ref mlops.Ref) (kind, status string, err error) {
+	kind, status, found, err := q.VersionState(ctx, ref)
+	if err == nil && !found {
+		err = noModel(ctx, q, ref)
 	}
 	return kind, status, err
 }
 
 // noModel is the error for a reference to a model or version that does
 // not exist: ErrNoModel, or ErrNoVersion with the versions that do.
-func noModel(ctx context.Context, q queryer, ref mlops.Ref) error {
-	var versions string
-	_ = q.QueryRowContext(ctx, "SELECT coalesce(string_agg(version::VARCHAR, ',' ORDER BY version), '') FROM mlops.models WHERE name = ?", ref.Name).Scan(&versions)
-	if versions == "" {
+func noModel(ctx context.Context, q lookups, ref mlops.Ref) error {
+	versions := q.VersionNumbers(ctx, ref.Name)
+	if len(versions) == 0 {
 		return &Error{Err: ErrNoModel, Ref: ref}
 	}
-	e := &Error{Err: ErrNoVersion, Ref: ref}
-	for v := range strings.SplitSeq(versions, ",") {
-		n, _ := strconv.Atoi(v)
-		e.Versions = append(e.Versions, n)
-	}
-	return e
+	return &Error{Err: ErrNoVersion, Ref: ref, Versions: versions}
 }
 
 // Deploy deploys a ready version: it becomes what callers get when they
 // name no version. ErrNotReady if it is not ready.
 func (r *Registry) Deploy(ctx context.Context, ref mlops.Ref) error {
-	return r.tx(ctx, func(tx *sql.Tx) error {
+	return r.tx(ctx, func(tx Tx) error {
 		_, status, err := versionState(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -111,7 +79,7 @@ func (r *Registry) Deploy(ctx context.Context, ref mlops.Ref) error {
 		if status != StatusReady {
 			return &Error{Err: ErrNotReady, Ref: ref, Status: status}
 		}
-		return setDeployed(ctx, tx, ref, "deploy")
+		return tx.SetDeployed(ctx, ref, "deploy")
 	})
 }
 
@@ -120,39 +88,31 @@ func (r *Registry) Deploy(ctx context.Context, ref mlops.Ref) error {
 // earlier deployed version is ready.
 func (r *Registry) Rollback(ctx context.Context, name string) (mlops.Ref, error) {
 	var to mlops.Ref
-	err := r.tx(ctx, func(tx *sql.Tx) error {
-		cur, _, err := deployed(ctx, tx, name)
+	err := r.tx(ctx, func(tx Tx) error {
+		cur, _, err := tx.Deployed(ctx, name)
 		if err != nil {
 			return err
 		}
 		if cur == 0 {
-			if !hasModel(ctx, tx, name) {
+			if !tx.HasModel(ctx, name) {
 				return noModel(ctx, tx, mlops.Ref{Name: name})
 			}
 			return &Error{Err: ErrNotDeployed, Ref: mlops.Ref{Name: name}}
 		}
-		var seq int64
-		err = tx.QueryRowContext(ctx, `SELECT d.seq, d.version FROM mlops.deployments d JOIN mlops.models m USING (name, version)
-			WHERE d.name = ? AND NOT d.undone AND d.version <> ? AND m.status = 'ready' ORDER BY d.seq DESC LIMIT 1`, name, cur).Scan(&seq, &to.Version)
-		if errors.Is(err, sql.ErrNoRows) {
-			return &Error{Err: ErrNoEarlier, Ref: mlops.Ref{Name: name}, Deployed: cur}
-		}
+		seq, version, found, err := tx.PreviousDeployment(ctx, name, cur)
 		if err != nil {
 			return err
 		}
-		to.Name = name
-		if _, err := tx.ExecContext(ctx, "UPDATE mlops.deployments SET undone = true WHERE name = ? AND seq > ?", name, seq); err != nil {
+		if !found {
+			return &Error{Err: ErrNoEarlier, Ref: mlops.Ref{Name: name}, Deployed: cur}
+		}
+		to = mlops.Ref{Name: name, Version: version}
+		if err := tx.UndoAfter(ctx, name, seq); err != nil {
 			return err
 		}
-		return setDeployed(ctx, tx, to, "rollback")
+		return tx.SetDeployed(ctx, to, "rollback")
 	})
 	return to, err
-}
-
-func hasModel(ctx context.Context, q queryer, name string) bool {
-	var n int
-	_ = q.QueryRowContext(ctx, "SELECT count(*) FROM mlops.models WHERE name = ?", name).Scan(&n)
-	return n > 0
 }
 
 // Drop deletes a version (all versions when ref.Version is 0): its model
@@ -162,53 +122,32 @@ func hasModel(ctx context.Context, q queryer, name string) bool {
 // deleted.
 func (r *Registry) Drop(ctx context.Context, ref mlops.Ref) (int64, error) {
 	var n int64
-	err := r.tx(ctx, func(tx *sql.Tx) error {
+	err := r.tx(ctx, func(tx Tx) error {
 		if ref.Version > 0 {
 			if _, _, err := versionState(ctx, tx, ref); err != nil {
 				return err
 			}
-		} else if !hasModel(ctx, tx, ref.Name) {
+		} else if !tx.HasModel(ctx, ref.Name) {
 			return noModel(ctx, tx, ref)
 		}
-		var run int64
-		err := tx.QueryRowContext(ctx, `SELECT run_id FROM mlops.training_runs WHERE model = ? AND status IN ('queued', 'training')
-			AND (? = 0 OR version = ?) LIMIT 1`, ref.Name, ref.Version, ref.Version).Scan(&run)
-		if err == nil {
+		run, found, err := tx.ActiveRun(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if found {
 			return &Error{Err: ErrInUse, Ref: ref, Run: run}
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		if n, err = tx.Delete(ctx, ref); err != nil {
 			return err
 		}
-		match := "name = ? AND (? = 0 OR version = ?)"
-		for _, table := range []string{"mlops.artifacts", "mlops.reports"} {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+match, ref.Name, ref.Version, ref.Version); err != nil {
-				return err
-			}
-		}
-		res, err := tx.ExecContext(ctx, "DELETE FROM mlops.models WHERE "+match, ref.Name, ref.Version, ref.Version)
-		if err != nil {
+		if cur, _, err := tx.Deployed(ctx, ref.Name); err != nil || cur != 0 || ref.Version == 0 {
 			return err
 		}
-		if n, err = res.RowsAffected(); err != nil {
+		_, back, found, err := tx.PreviousDeployment(ctx, ref.Name, 0)
+		if err != nil || !found {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE mlops.deployments SET undone = true WHERE "+match, ref.Name, ref.Version, ref.Version); err != nil {
-			return err
-		}
-		if cur, _, err := deployed(ctx, tx, ref.Name); err != nil || cur != 0 || ref.Version == 0 {
-			return err
-		}
-		var back int
-		err = tx.QueryRowContext(ctx, `SELECT d.version FROM mlops.deployments d JOIN mlops.models m USING (name, version)
-			WHERE d.name = ? AND NOT d.undone AND m.status = 'ready' ORDER BY d.seq DESC LIMIT 1`, ref.Name).Scan(&back)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, "UPDATE mlops.models SET deployed = (version = ?) WHERE name = ?", back, ref.Name)
-		return err
+		return tx.Redeploy(ctx, ref.Name, back)
 	})
 	return n, err
 }

@@ -4,8 +4,6 @@ package registry
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/mallard/mallard/mlops"
@@ -41,36 +39,31 @@ func (r *Registry) Load(ctx context.Context, kind string, ref mlops.Ref) (*Model
 // the deployed one (ErrNotDeployed if there is none). It fails with
 // ErrNoModel, ErrNoVersion, ErrWrongKind, ErrNoWeights or ErrTraining.
 func (r *Registry) Describe(ctx context.Context, kind string, ref mlops.Ref) (*Model, error) {
-	db := r.db.SQL()
 	if ref.Version == 0 {
-		v, _, err := deployed(ctx, db, ref.Name)
+		v, _, err := r.store.Deployed(ctx, ref.Name)
 		if err != nil {
 			return nil, err
 		}
 		if v == 0 {
-			if !hasModel(ctx, db, ref.Name) {
-				return nil, noModel(ctx, db, ref)
+			if !r.store.HasModel(ctx, ref.Name) {
+				return nil, noModel(ctx, r.store, ref)
 			}
 			return nil, &Error{Err: ErrNotDeployed, Ref: ref}
 		}
 		ref.Version = v
 	}
-	m := &Model{Ref: ref}
-	var scaler, metrics, checksum sql.NullString
-	var epoch sql.NullInt64
-	err := db.QueryRowContext(ctx, `SELECT kind, status, scaler, metrics, artifact_checksum, checkpoint_epoch FROM mlops.models
-		WHERE name = ? AND version = ?`, ref.Name, ref.Version).Scan(&m.Kind, &m.Status, &scaler, &metrics, &checksum, &epoch)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, noModel(ctx, db, ref)
-	}
+	w, found, err := r.store.Weights(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", ref, err)
 	}
-	m.Scaler, m.Metrics, m.Epoch, m.Checksum = scaler.String, metrics.String, int(epoch.Int64), checksum.String
+	if !found {
+		return nil, noModel(ctx, r.store, ref)
+	}
+	m := &Model{Ref: ref, Kind: w.Kind, Status: w.Status, Scaler: w.Scaler, Metrics: w.Metrics, Epoch: w.CheckpointEpoch, Checksum: w.Checksum}
 	if m.Kind != kind {
 		return nil, &Error{Err: ErrWrongKind, Ref: ref, Kind: m.Kind, Want: kind}
 	}
-	if !checksum.Valid {
+	if m.Checksum == "" {
 		return nil, &Error{Err: ErrNoWeights, Ref: ref, Status: m.Status}
 	}
 	if m.Status == StatusTraining {
@@ -83,28 +76,19 @@ func (r *Registry) Describe(ctx context.Context, kind string, ref mlops.Ref) (*M
 // against its checksum: ErrMissing if it has no part, ErrCorrupted if
 // they do not match.
 func (r *Registry) readArtifact(ctx context.Context, m *Model) error {
-	rows, err := r.db.SQL().QueryContext(ctx, `SELECT checksum, size, data FROM mlops.artifacts
-		WHERE name = ? AND version = ? AND checksum = ? ORDER BY part`, m.Ref.Name, m.Ref.Version, m.Checksum)
-	if err != nil {
-		return fmt.Errorf("load %s: %w", m.Ref, err)
-	}
-	defer rows.Close()
 	var sum string
 	var size int64
-	var part []byte
 	parts := 0
-	for rows.Next() {
-		if err := rows.Scan(&sum, &size, &part); err != nil {
-			return fmt.Errorf("load %s: %w", m.Ref, err)
-		}
+	err := r.store.ArtifactParts(ctx, m.Ref, m.Checksum, func(partSum string, partSize int64, data []byte) {
+		sum, size = partSum, partSize
 		if m.Artifact == nil && size >= 0 && size < 1<<40 {
 			m.Artifact = make([]byte, 0, size)
 		}
-		m.Artifact = append(m.Artifact, part...)
+		m.Artifact = append(m.Artifact, data...)
 		parts++
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load %s: %w", m.Ref, err)
+	})
+	if err != nil {
+		return err
 	}
 	if parts == 0 {
 		return &Error{Err: ErrMissing, Ref: m.Ref}

@@ -4,7 +4,6 @@ package registry
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage/registrystore"
 )
 
 // Spec is what a training run records about itself before it starts.
@@ -60,12 +60,10 @@ func (r *Registry) Begin(ctx context.Context, spec Spec) (*Training, error) {
 		return nil, err
 	}
 	run := &Training{reg: r, spec: spec, bestTest: math.Inf(1), bestSelection: math.Inf(1)}
-	err = r.tx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(run_id), 0) + 1 FROM mlops.training_runs").Scan(&run.id); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO mlops.training_runs (run_id, model, kind, status, epochs, session, resumed_from)
-			VALUES (?, ?, ?, 'queued', ?, ?, ?)`, run.id, spec.Name, spec.Kind, spec.Epochs, spec.Session, nullIfEmpty(spec.ResumedFrom))
+	err = r.tx(ctx, func(tx Tx) error {
+		var err error
+		run.id, err = tx.QueueRun(ctx, registrystore.NewRun{Model: spec.Name, Kind: spec.Kind, Epochs: spec.Epochs,
+			Session: spec.Session, ResumedFrom: spec.ResumedFrom})
 		if err == nil { // cancelable before any session can see it
 			run.ctx, run.untrack = r.runs.Track(ctx, run.id)
 		}
@@ -84,19 +82,14 @@ func (r *Registry) Begin(ctx context.Context, spec Spec) (*Training, error) {
 		run.end(err, nil)
 		return nil, err
 	}
-	err = r.tx(run.ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) + 1 FROM mlops.models WHERE name = ?", spec.Name).Scan(&run.version); err != nil {
+	err = r.tx(run.ctx, func(tx Tx) error {
+		var err error
+		if run.version, err = tx.NextVersion(ctx, spec.Name); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO mlops.models (name, version, kind, status, run_id, hyperparameters, source,
-			fingerprint, rows, entities, scaler, mallard_version) VALUES (?, ?, ?, 'training', ?, ?, ?, ?, ?, ?, ?, ?)`,
-			spec.Name, run.version, spec.Kind, run.id, string(params), spec.Source, spec.Fingerprint, spec.Rows, spec.Entities,
-			nullIfEmpty(spec.Scaler), r.version); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE mlops.training_runs SET status = 'training', version = ?, started_at = current_timestamp
-			WHERE run_id = ?`, run.version, run.id)
-		return err
+		return tx.StartVersion(ctx, registrystore.NewVersion{Ref: run.Ref(), Kind: spec.Kind, RunID: run.id,
+			Hyperparameters: string(params), Source: spec.Source, Fingerprint: spec.Fingerprint, Rows: spec.Rows,
+			Entities: spec.Entities, Scaler: spec.Scaler, MallardVersion: r.version})
 	})
 	if err != nil {
 		run.end(err, nil)
@@ -126,24 +119,16 @@ func (t *Training) Epoch(epoch int, trainLoss, testLoss, selection, elapsedMS fl
 	if best {
 		t.bestEpoch, t.bestTest, t.bestSelection = epoch, testLoss, selection
 	}
-	var extraJSON any
+	m := Metric{Epoch: epoch, TrainLoss: trainLoss, TestLoss: testLoss, ElapsedMS: elapsedMS}
 	if extra != nil {
 		b, err := json.Marshal(extra)
 		if err != nil {
 			return false, err
 		}
-		extraJSON = string(b)
+		m.Extra = ptr(string(b), true)
 	}
 	ctx := context.WithoutCancel(t.ctx)
-	return best, t.reg.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO mlops.training_metrics (run_id, epoch, train_loss, test_loss, elapsed_ms, extra) VALUES (?, ?, ?, ?, ?, ?)",
-			t.id, epoch, trainLoss, testLoss, elapsedMS, extraJSON); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, "UPDATE mlops.training_runs SET epochs_done = ?, best_epoch = ?, best_test_loss = ? WHERE run_id = ?",
-			epoch, t.bestEpoch, t.bestTest, t.id)
-		return err
-	})
+	return best, t.reg.tx(ctx, func(tx Tx) error { return tx.AddEpoch(ctx, t.id, m, t.bestEpoch, t.bestTest) })
 }
 
 // Checkpoint stores the model after epoch as the version's artifact.
@@ -153,7 +138,7 @@ func (t *Training) Checkpoint(epoch int, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return t.reg.tx(ctx, func(tx *sql.Tx) error { return t.reg.pointTo(ctx, tx, t.Ref(), epoch, len(data), sum) })
+	return t.reg.tx(ctx, func(tx Tx) error { return tx.PointTo(ctx, t.Ref(), epoch, len(data), sum) })
 }
 
 // Losses are an epoch's measures as Record records them.
@@ -203,33 +188,15 @@ func (r *Registry) writeParts(ctx context.Context, ref mlops.Ref, epoch int, fin
 	sum := mlops.Checksum(data)
 	for part := 0; part == 0 || part*artifactPart < len(data); part++ {
 		chunk := data[part*artifactPart : min((part+1)*artifactPart, len(data))]
-		err := r.tx(ctx, func(tx *sql.Tx) error {
-			if part == 0 { // the same bytes stored before, as by an identical checkpoint
-				if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ? AND checksum = ?",
-					ref.Name, ref.Version, sum); err != nil {
-					return err
-				}
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO mlops.artifacts (name, version, epoch, final, size, checksum, data, part)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ref.Name, ref.Version, epoch, final, len(data), sum, chunk, part)
-			return err
+		err := r.tx(ctx, func(tx Tx) error {
+			return tx.AddArtifactPart(ctx, registrystore.ArtifactPart{Ref: ref, Epoch: epoch, Final: final, Size: len(data),
+				Checksum: sum, Data: chunk, Part: part})
 		})
 		if err != nil {
 			return "", fmt.Errorf("store artifact of %s: %w", ref, err)
 		}
 	}
 	return sum, nil
-}
-
-// pointTo makes ref's model row point at the artifact of checksum sum,
-// which writeParts stored, and removes ref's other artifacts.
-func (r *Registry) pointTo(ctx context.Context, tx *sql.Tx, ref mlops.Ref, epoch, size int, sum string) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ? AND checksum <> ?", ref.Name, ref.Version, sum); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, `UPDATE mlops.models SET checkpoint_epoch = ?, artifact_size = ?, artifact_checksum = ?
-		WHERE name = ? AND version = ?`, epoch, size, sum, ref.Name, ref.Version)
-	return err
 }
 
 // Result is a successful run's result.
@@ -271,27 +238,10 @@ func (t *Training) end(cause error, res *Result) string {
 			cause = err
 		}
 	}
-	werr := t.reg.tx(ctx, func(tx *sql.Tx) error {
+	werr := t.reg.tx(ctx, func(tx Tx) error {
 		if cause == nil {
-			metrics, err := json.Marshal(res.Metrics)
-			if err != nil {
-				return err
-			}
-			if err := t.reg.pointTo(ctx, tx, t.Ref(), res.Epoch, len(res.Artifact), sum); err != nil {
-				return err
-			}
-			if err := writeReport(ctx, tx, t.Ref(), res.Report); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE mlops.models SET status = 'ready', finished_at = current_timestamp, metrics = ?,
-				test_loss = ?, val_loss = ? WHERE name = ? AND version = ?`, string(metrics), res.TestLoss, res.ValLoss, t.spec.Name, t.version); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE mlops.training_runs SET status = 'succeeded', finished_at = current_timestamp
-				WHERE run_id = ?`, t.id); err != nil {
-				return err
-			}
-			note, err = t.reg.autoDeploy(ctx, tx, t.Ref(), res.TestLoss, res.ValLoss, t.spec.Deploy)
+			var err error
+			note, err = t.succeed(ctx, tx, res, sum)
 			return err
 		}
 		status := StatusFailed
@@ -300,22 +250,15 @@ func (t *Training) end(cause error, res *Result) string {
 		}
 		if t.version > 0 {
 			if status == StatusFailed {
-				if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.artifacts WHERE name = ? AND version = ?", t.spec.Name, t.version); err != nil {
-					return err
-				}
-				if _, err := tx.ExecContext(ctx, `UPDATE mlops.models SET checkpoint_epoch = NULL, artifact_size = NULL,
-					artifact_checksum = NULL WHERE name = ? AND version = ?`, t.spec.Name, t.version); err != nil {
+				if err := tx.DropWeights(ctx, t.Ref()); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.ExecContext(ctx, "UPDATE mlops.models SET status = ?, finished_at = current_timestamp WHERE name = ? AND version = ?",
-				status, t.spec.Name, t.version); err != nil {
+			if err := tx.SetVersionStatus(ctx, t.Ref(), status); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, "UPDATE mlops.training_runs SET status = ?, finished_at = current_timestamp, error = ? WHERE run_id = ?",
-			status, errorText(cause), t.id)
-		return err
+		return tx.EndRun(ctx, t.id, status, errorText(cause))
 	})
 	t.logEnd(cause, werr)
 	if werr != nil {
@@ -324,8 +267,31 @@ func (t *Training) end(cause error, res *Result) string {
 	return note
 }
 
+// succeed records in tx that the run succeeded with res, whose artifact
+// is stored under checksum sum, and deploys the version as the run's
+// Spec says. It returns a message for the caller.
+func (t *Training) succeed(ctx context.Context, tx Tx, res *Result, sum string) (string, error) {
+	metrics, err := json.Marshal(res.Metrics)
+	if err != nil {
+		return "", err
+	}
+	if err := tx.PointTo(ctx, t.Ref(), res.Epoch, len(res.Artifact), sum); err != nil {
+		return "", err
+	}
+	if err := writeReport(ctx, tx, t.Ref(), res.Report); err != nil {
+		return "", err
+	}
+	if err := tx.MarkReady(ctx, t.Ref(), string(metrics), res.TestLoss, res.ValLoss); err != nil {
+		return "", err
+	}
+	if err := tx.SucceedRun(ctx, t.id); err != nil {
+		return "", err
+	}
+	return t.reg.autoDeploy(ctx, tx, t.Ref(), res.TestLoss, res.ValLoss, t.spec.Deploy)
+}
+
 // writeReport stores ref's report, replacing any it had.
-func writeReport(ctx context.Context, tx *sql.Tx, ref mlops.Ref, report any) error {
+func writeReport(ctx context.Context, tx Tx, ref mlops.Ref, report any) error {
 	if report == nil {
 		return nil
 	}
@@ -333,11 +299,7 @@ func writeReport(ctx context.Context, tx *sql.Tx, ref mlops.Ref, report any) err
 	if err != nil {
 		return fmt.Errorf("encode report of %s: %w", ref, err)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM mlops.reports WHERE name = ? AND version = ?", ref.Name, ref.Version); err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, "INSERT INTO mlops.reports (name, version, data) VALUES (?, ?, ?)", ref.Name, ref.Version, string(data))
-	return err
+	return tx.SetReport(ctx, ref, string(data))
 }
 
 // canceled reports whether a run ended because it was stopped: by

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/storage/registrystore"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -118,42 +119,33 @@ func (c *databaseCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- tempDesc
 }
 
-// Collect reports what the queries return; a query that fails (the
+// Collect reports what the database holds now; a read that fails (the
 // database is closing, the mlops schema does not exist yet) is reported
 // as an invalid metric, which the handler logs and skips.
 func (c *databaseCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 	defer cancel()
-	c.query(ctx, ch, runsDesc, "SELECT status, count(*)::DOUBLE FROM mlops.training_runs GROUP BY status", prometheus.GaugeValue)
-	c.query(ctx, ch, epochsDesc, "SELECT count(*)::DOUBLE FROM mlops.training_metrics", prometheus.CounterValue)
-	c.query(ctx, ch, memoryDesc, "SELECT tag, memory_usage_bytes::DOUBLE FROM duckdb_memory()", prometheus.GaugeValue)
-	c.query(ctx, ch, tempDesc, "SELECT tag, temporary_storage_bytes::DOUBLE FROM duckdb_memory()", prometheus.GaugeValue)
-}
-
-// query sends one metric per row of q: its label values, then the value.
-func (c *databaseCollector) query(ctx context.Context, ch chan<- prometheus.Metric, desc *prometheus.Desc, q string, kind prometheus.ValueType) {
-	rows, err := c.db.SQL().QueryContext(ctx, q)
+	store := registrystore.New(c.db)
+	if runs, err := store.RunsByStatus(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(runsDesc, err)
+	} else {
+		for status, n := range runs {
+			ch <- prometheus.MustNewConstMetric(runsDesc, prometheus.GaugeValue, float64(n), status)
+		}
+	}
+	if n, err := store.EpochsRecorded(ctx); err != nil {
+		ch <- prometheus.NewInvalidMetric(epochsDesc, err)
+	} else {
+		ch <- prometheus.MustNewConstMetric(epochsDesc, prometheus.CounterValue, float64(n))
+	}
+	use, err := c.db.MemoryUse(ctx)
 	if err != nil {
-		ch <- prometheus.NewInvalidMetric(desc, err)
+		ch <- prometheus.NewInvalidMetric(memoryDesc, err)
+		ch <- prometheus.NewInvalidMetric(tempDesc, err)
 		return
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		labels := make([]string, len(cols)-1)
-		var v float64
-		dest := make([]any, len(cols))
-		for i := range labels {
-			dest[i] = &labels[i]
-		}
-		dest[len(cols)-1] = &v
-		if err := rows.Scan(dest...); err != nil {
-			ch <- prometheus.NewInvalidMetric(desc, err)
-			return
-		}
-		ch <- prometheus.MustNewConstMetric(desc, kind, v, labels...)
-	}
-	if err := rows.Err(); err != nil {
-		ch <- prometheus.NewInvalidMetric(desc, err)
+	for _, u := range use {
+		ch <- prometheus.MustNewConstMetric(memoryDesc, prometheus.GaugeValue, float64(u.Memory), u.Tag)
+		ch <- prometheus.MustNewConstMetric(tempDesc, prometheus.GaugeValue, float64(u.Temporary), u.Tag)
 	}
 }
