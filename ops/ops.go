@@ -44,7 +44,7 @@ var views embed.FS
 // run after the server has installed its catalog (sqlfront.New).
 func Register(ctx context.Context, db *storage.DB, sessions Sessions) error {
 	fs := storage.Functions{
-		Tables:  []storage.TableFunction{activityTable(db, sessions), statementsTable(db, sessions)},
+		Tables:  []storage.TableFunction{activityTable(db, sessions), statementsTable(db, sessions), cursorsTable(db, sessions)},
 		Scalars: []storage.ScalarFunction{resetStatements{db: db, sessions: sessions}.function()},
 	}
 	for _, terminate := range []bool{false, true} {

@@ -194,6 +194,28 @@ func TestActivity(t *testing.T) {
 	}
 }
 
+// TestCursors: pg_cursors lists the calling session's cursors only.
+func TestCursors(t *testing.T) {
+	sess := &sessions{}
+	conn := open(t, sess)
+	at := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	sess.backends = []sqlfront.Backend{
+		{PID: 1, User: "mallard", Conn: conn.ID(), Cursors: []sqlfront.Cursor{
+			{Name: "c_1", Statement: "DECLARE c_1 CURSOR FOR SELECT 1", CreationTime: at},
+			{Name: "Held", Statement: `DECLARE "Held" CURSOR WITH HOLD FOR SELECT 2`, Holdable: true, CreationTime: at}}},
+		{PID: 2, User: "mallard", Conn: conn.ID() + 1000, Cursors: []sqlfront.Cursor{{Name: "theirs", CreationTime: at}}},
+	}
+	rows, err := query(t, conn, "SELECT name, statement, is_holdable, is_binary, is_scrollable, creation_time = TIMESTAMPTZ '2026-12-07 10:00:00+00' FROM mallard_catalog.pg.pg_cursors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"c_1", "DECLARE c_1 CURSOR FOR SELECT 1", "false", "false", "false", "true"},
+		{"Held", `DECLARE "Held" CURSOR WITH HOLD FOR SELECT 2`, "true", "false", "false", "true"}}
+	if !equal(rows, want) {
+		t.Errorf("pg_cursors: %v, want %v", rows, want)
+	}
+}
+
 // TestStatements: pg_stat_statements lists the statistics, and
 // pg_stat_statements_reset() forgets them.
 func TestStatements(t *testing.T) {

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"math"
-	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
@@ -23,14 +22,14 @@ func (p *Planner) cursorOp(n *pg.Node, version int32) (op *plan.CursorOp, unsupp
 			return nil, "this DECLARE CURSOR query"
 		}
 		q := p.PlanOne(text)
-		return &plan.CursorOp{Op: "declare", Name: strings.ToLower(d.Portalname), Query: &q,
+		return &plan.CursorOp{Op: "declare", Name: d.Portalname, Query: &q,
 			Hold: d.Options&cursorOptHold != 0}, ""
 	case n.GetFetchStmt() != nil:
 		f := n.GetFetchStmt()
 		if f.Direction != pg.FetchDirection_FETCH_FORWARD || f.HowMany < 0 {
 			return nil, "FETCH and MOVE other than FORWARD (cursors are forward-only)"
 		}
-		op := &plan.CursorOp{Op: "fetch", Name: strings.ToLower(f.Portalname), Count: f.HowMany}
+		op := &plan.CursorOp{Op: "fetch", Name: f.Portalname, Count: f.HowMany}
 		if f.Ismove {
 			op.Op = "move"
 		}
@@ -39,7 +38,7 @@ func (p *Planner) cursorOp(n *pg.Node, version int32) (op *plan.CursorOp, unsupp
 		}
 		return op, ""
 	case n.GetClosePortalStmt() != nil:
-		return &plan.CursorOp{Op: "close", Name: strings.ToLower(n.GetClosePortalStmt().Portalname)}, ""
+		return &plan.CursorOp{Op: "close", Name: n.GetClosePortalStmt().Portalname}, ""
 	}
 	return nil, ""
 }

@@ -259,12 +259,14 @@ func TestSerialAndDeallocate(t *testing.T) {
 func TestCursors(t *testing.T) {
 	p := testPlanner()
 	d := p.PlanOne(`DECLARE "Big" CURSOR WITH HOLD FOR SELECT relname FROM pg_class`)
-	if d.Cursor == nil || d.Cursor.Op != "declare" || d.Cursor.Name != "big" || !d.Cursor.Hold ||
+	if d.Cursor == nil || d.Cursor.Op != "declare" || d.Cursor.Name != "Big" || !d.Cursor.Hold ||
 		!strings.Contains(d.Cursor.Query.Text, "mallard_catalog.pg.pg_class") {
 		t.Fatalf("declare: %+v", d.Cursor)
 	}
 	for q, want := range map[string]plan.CursorOp{
 		"FETCH FORWARD 100 FROM big": {Op: "fetch", Name: "big", Count: 100},
+		`FETCH 2 FROM "Big"`:         {Op: "fetch", Name: "Big", Count: 2},
+		`CLOSE "Big"`:                {Op: "close", Name: "Big"},
 		"FETCH ALL IN big":           {Op: "fetch", Name: "big"},
 		"FETCH big":                  {Op: "fetch", Name: "big", Count: 1},
 		"MOVE 5 big":                 {Op: "move", Name: "big", Count: 5},

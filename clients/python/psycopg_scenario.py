@@ -301,6 +301,27 @@ def named_cursor(prepare_params):
             expect(len(cur.fetchmany(2)) + len(cur.fetchall()), 3, "forecast rows through a named cursor")
 
 
+def named_cursor_pg_cursors():
+    """pg_cursors lists an open named cursor; a named cursor whose query
+    fails is closed by psycopg after it asks pg_cursors whether the cursor
+    exists, and the connection works after the rollback."""
+    with psycopg.connect(host=HOST, port=PORT, user=USER, dbname=DBNAME) as conn:
+        with conn.cursor("Py3_Listed") as cur:
+            cur.execute("SELECT i FROM range(3) t(i)")
+            listed = conn.execute("SELECT name, is_holdable, is_scrollable FROM pg_cursors").fetchall()
+            expect(listed, [("Py3_Listed", False, False)], "pg_cursors while the cursor is open")
+            expect(cur.fetchall(), [(0,), (1,), (2,)], "rows of the quoted, mixed-case cursor name")
+        try:
+            with conn.cursor("py3_bad") as cur:
+                cur.execute("SELECT * FROM py3_no_such_table")
+        except psycopg.errors.UndefinedTable:
+            pass
+        else:
+            raise AssertionError("no error from a missing table")
+        conn.rollback()
+        expect(conn.execute("SELECT count(*) FROM pg_cursors").fetchone(), (0,), "cursors after the rollback")
+
+
 def pandas_params(conn):
     import warnings
     import pandas as pd
@@ -357,6 +378,7 @@ def main():
     c.check("Mallard: pandas read_sql with params, and chunksize", pandas_params, conn)
     c.check("named cursor with itersize", named_cursor, False)
     c.check("named cursor with itersize and a bind parameter", named_cursor, True)
+    c.check("named cursors in pg_cursors, and one whose query failed", named_cursor_pg_cursors)
     conn.close()
     other.close()
     TRACE.close()

@@ -80,7 +80,7 @@ type Statement struct {
 // CursorOp is DECLARE, FETCH, MOVE or CLOSE of an SQL cursor.
 type CursorOp struct {
 	Op   string // "declare", "fetch", "move" or "close"
-	Name string // lower-cased; "" with close means CLOSE ALL
+	Name string // as Postgres folds it (unquoted names lower-cased); "" with close means CLOSE ALL
 	// Query is the planned query of DECLARE.
 	Query *Statement
 	// Count is the number of rows FETCH or MOVE asks for; 0 means ALL.
