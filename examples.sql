@@ -247,6 +247,10 @@ CREATE TABLE cars (name VARCHAR, mpg DOUBLE, cylinders INTEGER, displacement DOU
 SELECT count(*) AS epochs
 FROM train_regressor('SELECT * FROM cars WHERE mpg IS NOT NULL', target := 'mpg', model := 'tour_mpg', seed := 7);
 SELECT method, round(rmse, 3) AS rmse, round(r2, 3) AS r2 FROM evaluate('tour_mpg');
+-- Which inputs it leans on: the rise in validation RMSE when one column's
+-- values are shuffled (permutation importance, 5 shuffles each).
+SELECT feature, round(importance, 2) AS rmse_increase, round(std, 2) AS std
+FROM feature_importance('tour_mpg') LIMIT 3;
 RESET client_min_messages;
 
 -- 11. The dashboard. `make run` also serves http://127.0.0.1:8080/: every
