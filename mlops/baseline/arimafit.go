@@ -83,36 +83,81 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 // when css is set (R's method "CSS"): then LogLik and AICc are those of
 // R's forecast::auto.arima's approximation, without its offset.
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
+	c := newCSSFit(y, period, order, constant)
+	if css {
+		return c.cssModel()
+	}
+	return c.mlModel()
+}
+
+// cssFit is the conditional sum of squares' fit of one order, the first
+// step of every fit: the spec, the differenced rows w, the start of the
+// search, the point it reached and whether it converged; err is set
+// when the rows are too few for the parameters.
+type cssFit struct {
+	md        ARIMAModel
+	sp        armaSpec
+	w         []float64
+	start, x  []float64
+	converged bool
+	err       error
+}
+
+// newCSSFit differences y and minimises the conditional sum of squares
+// of the order given from R's start: zero coefficients and the mean of
+// the differenced rows.
+func newCSSFit(y []float64, period int, order ARIMAOrder, constant bool) cssFit {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w)),
-		scratch: &cssDerivs{}}
+	sp := armaSpec{order: order, period: md.Period, constant: constant, work: &cssWork{}}
+	c := cssFit{md: md, sp: sp, w: w}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
-		return md, fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
+		c.err = fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
+		return c
 	}
-	sp.scale = 1
+	c.sp.scale = 1
 	if constant {
 		if s := 10 * stddev(w) / math.Sqrt(float64(len(w))); s > 0 {
-			sp.scale = s
+			c.sp.scale = s
 		}
 	}
-	init := make([]float64, npar)
+	c.start = make([]float64, npar)
 	if constant {
-		init[npar-1] = mean(w) / sp.scale
+		c.start[npar-1] = mean(w) / c.sp.scale
 	}
+	c.x = c.start
 	if npar > 0 {
-		x, _, ok := bfgs(func(u []float64) float64 { return sp.css(w, u) }, func(u, g []float64) { sp.cssGradient(w, u, g) }, init)
-		if ok || css {
-			init = x
-		}
+		sp := c.sp
+		c.x, _, c.converged = bfgs(func(u []float64) float64 { return sp.css(w, u) }, func(u, g []float64) { sp.cssGradient(w, u, g) }, c.start)
 	}
-	if css {
-		md = sp.finishCSS(md, w, init)
-		if math.IsInf(md.AICc, 0) || math.IsNaN(md.AICc) {
-			return md, fmt.Errorf("%w: %d differenced rows are too few for the AICc of %d parameters", errARIMAFit, len(w), npar+1)
-		}
-		return md, nil
+	return c
+}
+
+// cssModel is the model of the conditional sum of squares' fit itself,
+// R's method "CSS", whether or not its search converged.
+func (c cssFit) cssModel() (ARIMAModel, error) {
+	if c.err != nil {
+		return c.md, c.err
+	}
+	md := c.sp.finishCSS(c.md, c.w, c.x)
+	if math.IsInf(md.AICc, 0) || math.IsNaN(md.AICc) {
+		return md, fmt.Errorf("%w: %d differenced rows are too few for the AICc of %d parameters", errARIMAFit, len(c.w), c.sp.size()+1)
+	}
+	return md, nil
+}
+
+// mlModel maximises the exact likelihood from the conditional sum of
+// squares' point, or from its start if that search did not converge, as
+// R's method "CSS-ML" does.
+func (c cssFit) mlModel() (ARIMAModel, error) {
+	if c.err != nil {
+		return c.md, c.err
+	}
+	sp, w, md, npar := c.sp, c.w, c.md, c.sp.size()
+	init := c.start
+	if c.converged {
+		init = c.x
 	}
 	ar, ma, sar, sma, mu := sp.unpack(init, false)
 	if !stationary(ar, 1) || !stationary(sar, 1) {
@@ -166,14 +211,10 @@ type armaSpec struct {
 	period   int
 	constant bool
 	scale    float64
-	// resid is scratch for the conditional residuals and the centred
-	// series, two values per differenced row; nil to allocate it at each
-	// use.
-	resid []float64
-	// scratch holds the buffers of the conditional sum of squares'
+	// work holds the buffers of the conditional sum of squares and its
 	// gradient from one call to the next; nil to allocate them at each
 	// use.
-	scratch *cssDerivs
+	work *cssWork
 }
 
 // size is the number of parameters.
@@ -242,15 +283,19 @@ func (sp armaSpec) css(w, u []float64) float64 {
 
 // cssSum returns the sum of squared conditional residuals of w and their
 // number: residuals start at the span of the autoregression, those
-// before taken as zero.
+// before taken as zero. The residuals and the centred series stay in
+// sp.work, marked as those of u.
 func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
-	phi, theta, mu := sp.polys(u, false)
-	nc := len(phi)
-	resid := sp.resid
-	if len(resid) != 2*len(w) {
-		resid = make([]float64, 2*len(w))
+	c := sp.work
+	if c == nil {
+		c = &cssWork{}
 	}
-	resid, x := resid[:len(w)], resid[len(w):]
+	_, _, _, _, mu := sp.unpackInto(c, u)
+	phi, theta := c.phi, c.theta
+	nc := len(phi)
+	c.valid = false
+	c.e, c.x = resize(c.e, len(w)), resize(c.x, len(w))
+	resid, x := c.e, c.x
 	for t, v := range w {
 		x[t] = v - mu
 	}
@@ -263,20 +308,28 @@ func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 		start = min(nc+q, len(w))
 	}
 	ssq := cssRows(x, resid, phi, theta, nc, start)
-	if start == len(w) {
-		return ssq, len(w) - nc
+	if start < len(w) {
+		ssq = cssTail(x, resid, phi, theta, start, ssq)
 	}
+	c.remember(u, ssq, len(w)-nc)
+	return ssq, len(w) - nc
+}
+
+// cssTail continues the residuals of cssSum from row start on, for a
+// moving average of one to three terms kept in variables, adding their
+// squares to ssq.
+func cssTail(x, resid, phi, theta []float64, start int, ssq float64) float64 {
 	e1, th0 := resid[start-1], theta[0]
 	switch len(theta) {
 	case 1:
-		for t := start; t < len(w); t++ {
+		for t := start; t < len(x); t++ {
 			e := arPart(x, phi, t) - th0*e1
 			resid[t], e1 = e, e
 			ssq += e * e
 		}
 	case 2:
 		e2, th1 := resid[start-2], theta[1]
-		for t := start; t < len(w); t++ {
+		for t := start; t < len(x); t++ {
 			e := arPart(x, phi, t) - th0*e1
 			e -= th1 * e2
 			resid[t], e1, e2 = e, e, e1
@@ -284,7 +337,7 @@ func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 		}
 	case 3:
 		e2, e3, th1, th2 := resid[start-2], resid[start-3], theta[1], theta[2]
-		for t := start; t < len(w); t++ {
+		for t := start; t < len(x); t++ {
 			e := arPart(x, phi, t) - th0*e1
 			e -= th1 * e2
 			e -= th2 * e3
@@ -292,7 +345,27 @@ func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 			ssq += e * e
 		}
 	}
-	return ssq, len(w) - nc
+	return ssq
+}
+
+// unpackInto splits the parameters u (untransformed) into buffers of c,
+// which it also fills with the expanded polynomials c.phi and c.theta,
+// without allocating once the buffers have grown.
+func (sp armaSpec) unpackInto(c *cssWork, u []float64) (ar, ma, sar, sma []float64, mu float64) {
+	o := sp.order
+	i := 0
+	take := func(buf []float64, n int) []float64 {
+		buf = append(buf[:0], u[i:i+n]...)
+		i += n
+		return buf
+	}
+	c.ar, c.ma, c.sar, c.sma = take(c.ar, o.P), take(c.ma, o.Q), take(c.sar, o.SP), take(c.sma, o.SQ)
+	if sp.constant {
+		mu = u[i] * sp.scale
+	}
+	c.phi = expandInto(c.phi, c.ar, c.sar, sp.period, -1)
+	c.theta = expandInto(c.theta, c.ma, c.sma, sp.period, 1)
+	return c.ar, c.ma, c.sar, c.sma, mu
 }
 
 // cssRows computes the conditional residuals of rows from..to-1 of the
