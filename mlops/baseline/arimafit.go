@@ -405,8 +405,16 @@ func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
 	var ssq, sumlog float64
 	// Once the filter has converged the prediction variance repeats
 	// itself to the bit: its logarithm is then not taken again.
+	// Once it has settled (see armaFilter.settle), the rest of the rows
+	// take the filter's steady loop.
 	lastF, lastLog := math.NaN(), 0.0
-	for _, v := range w {
+	for t, v := range w {
+		if k.settled {
+			f := k.p[0]
+			ssq += k.steady(w[t:], mu) / f
+			sumlog += float64(len(w)-t) * math.Log(f)
+			break
+		}
 		e, f := k.update(v - mu)
 		ssq += e * e / f
 		if f != lastF {
