@@ -116,51 +116,6 @@ func (sp armaSpec) cssGradient(w, u, g []float64) {
 	}
 }
 
-// adjoints fills lam[nc:n] backwards from the residuals e; lam holds
-// len(theta) zeros past n. A moving average of one to three terms keeps
-// the latest adjoints in variables.
-func (c *cssWork) adjoints(theta []float64, n, nc int) {
-	q := len(theta)
-	c.lam = resize(c.lam, n+q)
-	lam, e := c.lam, c.e
-	switch q {
-	case 0:
-		copy(lam[nc:n], e[nc:n])
-	case 1:
-		l1, th0 := 0.0, theta[0]
-		for t := n - 1; t >= nc; t-- {
-			l := e[t] - th0*l1
-			lam[t], l1 = l, l
-		}
-	case 2:
-		l1, l2, th0, th1 := 0.0, 0.0, theta[0], theta[1]
-		for t := n - 1; t >= nc; t-- {
-			l := e[t] - th0*l1 - th1*l2
-			lam[t], l1, l2 = l, l, l1
-		}
-	case 3:
-		l1, l2, l3, th0, th1, th2 := 0.0, 0.0, 0.0, theta[0], theta[1], theta[2]
-		for t := n - 1; t >= nc; t-- {
-			l := e[t] - th0*l1 - th1*l2 - th2*l3
-			lam[t], l1, l2, l3 = l, l, l1, l2
-		}
-	default:
-		var nz []int
-		for j, th := range theta {
-			if th != 0 {
-				nz = append(nz, j)
-			}
-		}
-		for t := n - 1; t >= nc; t-- {
-			l := e[t]
-			for _, j := range nz {
-				l -= theta[j] * lam[t+j+1]
-			}
-			lam[t] = l
-		}
-	}
-}
-
 // phiDeriv is the derivative of the objective in phi_k, computed once.
 func (c *cssWork) phiDeriv(k, nc int) float64 {
 	if !c.donePhi[k] {

@@ -281,73 +281,6 @@ func (sp armaSpec) css(w, u []float64) float64 {
 	return v
 }
 
-// cssSum returns the sum of squared conditional residuals of w and their
-// number: residuals start at the span of the autoregression, those
-// before taken as zero. The residuals and the centred series stay in
-// sp.work, marked as those of u.
-func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
-	c := sp.work
-	if c == nil {
-		c = &cssWork{}
-	}
-	_, _, _, _, mu := sp.unpackInto(c, u)
-	phi, theta := c.phi, c.theta
-	nc := len(phi)
-	c.valid = false
-	c.e, c.x = resize(c.e, len(w)), resize(c.x, len(w))
-	resid, x := c.e, c.x
-	for t, v := range w {
-		x[t] = v - mu
-	}
-	// The first rows, whose moving average reaches back before nc, and
-	// any series with more than three moving-average terms take the
-	// general loop; the rest keep the latest residuals in variables, the
-	// terms in the same order.
-	start := len(w)
-	if q := len(theta); q >= 1 && q <= 3 {
-		start = min(nc+q, len(w))
-	}
-	ssq := cssRows(x, resid, phi, theta, nc, start)
-	if start < len(w) {
-		ssq = cssTail(x, resid, phi, theta, start, ssq)
-	}
-	c.remember(u, ssq, len(w)-nc)
-	return ssq, len(w) - nc
-}
-
-// cssTail continues the residuals of cssSum from row start on, for a
-// moving average of one to three terms kept in variables, adding their
-// squares to ssq.
-func cssTail(x, resid, phi, theta []float64, start int, ssq float64) float64 {
-	e1, th0 := resid[start-1], theta[0]
-	switch len(theta) {
-	case 1:
-		for t := start; t < len(x); t++ {
-			e := arPart(x, phi, t) - th0*e1
-			resid[t], e1 = e, e
-			ssq += e * e
-		}
-	case 2:
-		e2, th1 := resid[start-2], theta[1]
-		for t := start; t < len(x); t++ {
-			e := arPart(x, phi, t) - th0*e1
-			e -= th1 * e2
-			resid[t], e1, e2 = e, e, e1
-			ssq += e * e
-		}
-	case 3:
-		e2, e3, th1, th2 := resid[start-2], resid[start-3], theta[1], theta[2]
-		for t := start; t < len(x); t++ {
-			e := arPart(x, phi, t) - th0*e1
-			e -= th1 * e2
-			e -= th2 * e3
-			resid[t], e1, e2, e3 = e, e, e1, e2
-			ssq += e * e
-		}
-	}
-	return ssq
-}
-
 // unpackInto splits the parameters u (untransformed) into buffers of c,
 // which it also fills with the expanded polynomials c.phi and c.theta,
 // without allocating once the buffers have grown.
@@ -368,31 +301,6 @@ func (sp armaSpec) unpackInto(c *cssWork, u []float64) (ar, ma, sar, sma []float
 	return c.ar, c.ma, c.sar, c.sma, mu
 }
 
-// cssRows computes the conditional residuals of rows from..to-1 of the
-// centred series x into resid and returns the sum of their squares.
-func cssRows(x, resid, phi, theta []float64, from, to int) float64 {
-	var ssq float64
-	nc := len(phi)
-	for t := from; t < to; t++ {
-		e := arPart(x, phi, t)
-		for j, th := range theta[:min(len(theta), t-nc)] {
-			e -= th * resid[t-j-1]
-		}
-		resid[t] = e
-		ssq += e * e
-	}
-	return ssq
-}
-
-// arPart is x(t) less the autoregression's terms, in order.
-func arPart(x, phi []float64, t int) float64 {
-	e := x[t]
-	for j, ph := range phi {
-		e -= ph * x[t-j-1]
-	}
-	return e
-}
-
 // ml is R's objective for the exact likelihood, half of log(s2) plus the
 // mean log prediction variance, with s2 the innovation variance that
 // maximises the likelihood, which it also returns.
@@ -403,11 +311,12 @@ func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
 		return math.Inf(1), math.NaN()
 	}
 	var ssq, sumlog float64
-	// Once the filter has converged the prediction variance repeats
-	// itself to the bit: its logarithm is then not taken again.
-	// Once it has settled (see armaFilter.settle), the rest of the rows
-	// take the filter's steady loop.
-	lastF, lastLog := math.NaN(), 0.0
+	// The prediction variances are at least 1 (the innovation variance):
+	// their product is kept below 1e100 and its logarithm taken then and
+	// at the end, in place of one logarithm per row. Once the filter has
+	// settled (see armaFilter.settle), the rest of the rows take its
+	// steady loop.
+	prod := 1.0
 	for t, v := range w {
 		if k.settled {
 			f := k.p[0]
@@ -417,11 +326,11 @@ func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
 		}
 		e, f := k.update(v - mu)
 		ssq += e * e / f
-		if f != lastF {
-			lastF, lastLog = f, math.Log(f)
+		if prod *= f; prod > 1e100 {
+			sumlog, prod = sumlog+math.Log(prod), 1
 		}
-		sumlog += lastLog
 	}
+	sumlog += math.Log(prod)
 	nu := float64(len(w))
 	s2 := ssq / nu
 	val := 0.5 * (math.Log(s2) + sumlog/nu)
