@@ -117,6 +117,9 @@ type arimaSearch struct {
 	offset                   float64
 	tried                    []arimaTry
 	best                     arimaTry
+	// work holds the buffers of the conditional sum of squares, shared
+	// by the fits of the search.
+	work cssWork
 }
 
 // arimaTry is a candidate of the search with its criterion.
@@ -143,7 +146,7 @@ func (s *arimaSearch) fit(p, q, sp, sq int, constant bool) bool {
 	}
 	t := arimaTry{p: p, q: q, sp: sp, sq: sq, constant: constant, ic: math.Inf(1)}
 	order := ARIMAOrder{P: p, D: s.d, Q: q, SP: sp, SD: s.sd, SQ: sq}
-	c := newCSSFit(s.y, s.period, order, constant)
+	c := newCSSFit(s.y, s.period, order, constant, &s.work)
 	var md ARIMAModel
 	var err error
 	if s.approx {

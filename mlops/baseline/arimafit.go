@@ -83,7 +83,7 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 // when css is set (R's method "CSS"): then LogLik and AICc are those of
 // R's forecast::auto.arima's approximation, without its offset.
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
-	c := newCSSFit(y, period, order, constant)
+	c := newCSSFit(y, period, order, constant, &cssWork{})
 	if css {
 		return c.cssModel()
 	}
@@ -105,11 +105,13 @@ type cssFit struct {
 
 // newCSSFit differences y and minimises the conditional sum of squares
 // of the order given from R's start: zero coefficients and the mean of
-// the differenced rows.
-func newCSSFit(y []float64, period int, order ARIMAOrder, constant bool) cssFit {
+// the differenced rows. work holds the buffers, which fits made one
+// after another may share.
+func newCSSFit(y []float64, period int, order ARIMAOrder, constant bool, work *cssWork) cssFit {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant, work: &cssWork{}}
+	work.valid = false
+	sp := armaSpec{order: order, period: md.Period, constant: constant, work: work}
 	c := cssFit{md: md, sp: sp, w: w}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
