@@ -14,10 +14,14 @@ type cssWork struct {
 	// dPhi and dTheta memoise the derivatives of the objective in the
 	// expanded polynomials' coefficients, by lag; done marks those
 	// computed.
-	dPhi, dTheta        []float64
-	donePhi, doneTheta  []bool
-	phi, theta, ar, ma  []float64
-	sar, sma, phiS, thS []float64
+	dPhi, dTheta       []float64
+	donePhi, doneTheta []bool
+	// phi and theta are the expanded polynomials of the parameters
+	// last unpacked, ar to sma their parts; arLags and arCoefs the
+	// nonzero terms of phi.
+	phi, theta, ar, ma []float64
+	sar, sma, arCoefs  []float64
+	arLags             []int
 }
 
 // remember records that the residuals in w's buffers are those of u.

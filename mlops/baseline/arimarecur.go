@@ -32,7 +32,13 @@ func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
 	start := min(nc+len(theta), n)
 	ssq := cssRows(x, resid, phi, theta, nc, start)
 	if start < n {
-		ssq = cssTail(x, resid, phi, theta, start, ssq)
+		c.arLags, c.arCoefs = c.arLags[:0], c.arCoefs[:0]
+		for j, ph := range phi {
+			if ph != 0 {
+				c.arLags, c.arCoefs = append(c.arLags, j+1), append(c.arCoefs, ph)
+			}
+		}
+		ssq = cssTail(x, resid, arTerms{c.arLags, c.arCoefs}, theta, start, ssq)
 	}
 	c.remember(u, ssq, n-nc)
 	return ssq, n - nc
@@ -54,30 +60,48 @@ func cssRows(x, resid, phi, theta []float64, from, to int) float64 {
 	return ssq
 }
 
+// arTerms are the nonzero terms of an autoregression, lags ascending: a
+// seasonal model's expanded polynomial is mostly zeros.
+type arTerms struct {
+	lags  []int
+	coefs []float64
+}
+
+// at is x(t) less the autoregression's terms, in order: the value of
+// arPart, whose zero terms change nothing.
+func (ar arTerms) at(x []float64, t int) float64 {
+	e := x[t]
+	lags := ar.lags[:len(ar.coefs)]
+	for i, c := range ar.coefs {
+		e -= c * x[t-lags[i]]
+	}
+	return e
+}
+
 // cssTail continues the residuals of cssSum from row start on, at least
 // len(theta) rows past the span of the autoregression, adding their
 // squares to ssq.
-func cssTail(x, resid, phi, theta []float64, start int, ssq float64) float64 {
+func cssTail(x, resid []float64, phi arTerms, theta []float64, start int, ssq float64) float64 {
 	n := len(x)
 	at := func(k int) float64 { return resid[start-k] }
 	switch len(theta) {
 	case 0:
 		for t := start; t < n; t++ {
-			e := arPart(x, phi, t)
+			e := phi.at(x, t)
 			resid[t] = e
 			ssq += e * e
 		}
 	case 1:
 		e1, th0 := at(1), theta[0]
 		for t := start; t < n; t++ {
-			e := arPart(x, phi, t) - th0*e1
+			e := phi.at(x, t) - th0*e1
 			resid[t], e1 = e, e
 			ssq += e * e
 		}
 	case 2:
 		e1, e2, th0, th1 := at(1), at(2), theta[0], theta[1]
 		for t := start; t < n; t++ {
-			e := arPart(x, phi, t) - th1*e2
+			e := phi.at(x, t) - th1*e2
 			e -= th0 * e1
 			resid[t], e1, e2 = e, e, e1
 			ssq += e * e
@@ -85,7 +109,7 @@ func cssTail(x, resid, phi, theta []float64, start int, ssq float64) float64 {
 	case 3:
 		e1, e2, e3, th0, th1, th2 := at(1), at(2), at(3), theta[0], theta[1], theta[2]
 		for t := start; t < n; t++ {
-			e := arPart(x, phi, t) - th2*e3
+			e := phi.at(x, t) - th2*e3
 			e -= th1 * e2
 			e -= th0 * e1
 			resid[t], e1, e2, e3 = e, e, e1, e2
@@ -100,7 +124,7 @@ func cssTail(x, resid, phi, theta []float64, start int, ssq float64) float64 {
 			e5 = at(5)
 		}
 		for t := start; t < n; t++ {
-			e := arPart(x, phi, t) - th[4]*e5
+			e := phi.at(x, t) - th[4]*e5
 			e -= th[3] * e4
 			e -= th[2] * e3
 			e -= th[1] * e2
@@ -111,7 +135,7 @@ func cssTail(x, resid, phi, theta []float64, start int, ssq float64) float64 {
 	default:
 		nz := nonzeroLags(theta)
 		for t := start; t < n; t++ {
-			e := arPart(x, phi, t)
+			e := phi.at(x, t)
 			for k := len(nz) - 1; k >= 0; k-- {
 				j := nz[k]
 				e -= theta[j] * resid[t-j-1]
