@@ -115,7 +115,19 @@ func cssTail(x, resid []float64, phi arTerms, theta []float64, start int, ssq fl
 			resid[t], e1, e2, e3 = e, e, e1, e2
 			ssq += e * e
 		}
-	case 4, 5:
+	default:
+		ssq = cssTailLong(x, resid, phi, theta, start, ssq)
+	}
+	return ssq
+}
+
+// cssTailLong is cssTail for four or five moving-average terms (kept in
+// variables, a fourth's missing fifth term zero) and for the longer
+// polynomials of seasonal models (their nonzero terms, oldest first).
+func cssTailLong(x, resid []float64, phi arTerms, theta []float64, start int, ssq float64) float64 {
+	n := len(x)
+	at := func(k int) float64 { return resid[start-k] }
+	if len(theta) <= 5 {
 		var th [5]float64
 		copy(th[:], theta)
 		e1, e2, e3, e4 := at(1), at(2), at(3), at(4)
@@ -132,17 +144,17 @@ func cssTail(x, resid []float64, phi arTerms, theta []float64, start int, ssq fl
 			resid[t], e1, e2, e3, e4, e5 = e, e, e1, e2, e3, e4
 			ssq += e * e
 		}
-	default:
-		nz := nonzeroLags(theta)
-		for t := start; t < n; t++ {
-			e := phi.at(x, t)
-			for k := len(nz) - 1; k >= 0; k-- {
-				j := nz[k]
-				e -= theta[j] * resid[t-j-1]
-			}
-			resid[t] = e
-			ssq += e * e
+		return ssq
+	}
+	nz := nonzeroLags(theta)
+	for t := start; t < n; t++ {
+		e := phi.at(x, t)
+		for k := len(nz) - 1; k >= 0; k-- {
+			j := nz[k]
+			e -= theta[j] * resid[t-j-1]
 		}
+		resid[t] = e
+		ssq += e * e
 	}
 	return ssq
 }
