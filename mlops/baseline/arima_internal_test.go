@@ -71,3 +71,85 @@ func TestCSSGradient(t *testing.T) {
 		}
 	}
 }
+
+// testSeries is n values of an autoregressive series with a sine, from
+// a fixed linear congruential generator.
+func testSeries(n int) []float64 {
+	w := make([]float64, n)
+	s := uint64(3)
+	for i := range w {
+		s = s*6364136223846793005 + 1442695040888963407
+		w[i] = float64(int64(s>>11))/float64(1<<53) + 0.3*math.Sin(float64(i))
+		if i > 0 {
+			w[i] += 0.5 * w[i-1]
+		}
+	}
+	return w
+}
+
+// TestCSSGradientOrders checks the gradient's recursions for every
+// number of moving-average terms a non-seasonal model may have (none, the
+// unrolled one to five) against central differences.
+func TestCSSGradientOrders(t *testing.T) {
+	w := testSeries(120)
+	for q := 0; q <= 5; q++ {
+		sp := armaSpec{order: ARIMAOrder{P: 2, Q: q}, period: 1, constant: true, scale: 0.7}
+		u := []float64{0.3, -0.2}
+		for j := range q {
+			u = append(u, 0.3/float64(j+1)*math.Pow(-1, float64(j)))
+		}
+		u = append(u, 0.5)
+		g := make([]float64, len(u))
+		sp.cssGradient(w, u, g)
+		const h = 1e-6
+		for i := range u {
+			v := u[i]
+			u[i] = v + h
+			up := sp.css(w, u)
+			u[i] = v - h
+			down := sp.css(w, u)
+			u[i] = v
+			if fd := (up - down) / (2 * h); math.Abs(fd-g[i]) > 1e-6*(1+math.Abs(fd)) {
+				t.Errorf("q = %d, parameter %d: gradient %v, central difference %v", q, i, g[i], fd)
+			}
+		}
+	}
+}
+
+// TestFilterSettles checks that the Kalman filter fixes its gain once it
+// has converged and that doing so leaves the innovations and their
+// variances as the full recursion gives them, to 1e-12: an ARMA(2,1)
+// whose moving average converges fast settles within 100 rows; one with
+// a moving-average root near the unit circle (theta -0.95, whose
+// prediction variance converges like 0.95^(2t)) only after 200.
+func TestFilterSettles(t *testing.T) {
+	w := testSeries(800)
+	for _, c := range []struct {
+		phi, theta []float64
+		from, to   int
+	}{
+		{[]float64{0.5, -0.2}, []float64{0.4}, 0, 100},
+		{[]float64{0.3}, []float64{-0.95}, 200, 799},
+	} {
+		k, err := newARMAFilter(c.phi, c.theta)
+		full, _ := newARMAFilter(c.phi, c.theta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		settledAt := -1
+		for i, v := range w {
+			e, f := k.update(v)
+			full.settled, full.same = false, 0
+			fe, ff := full.update(v)
+			if math.Abs(e-fe) > 1e-12*(1+math.Abs(fe)) || math.Abs(f-ff) > 1e-12*ff {
+				t.Fatalf("phi %v theta %v row %d: innovation %v variance %v, full recursion %v %v", c.phi, c.theta, i, e, f, fe, ff)
+			}
+			if k.settled && settledAt < 0 {
+				settledAt = i
+			}
+		}
+		if settledAt < c.from || settledAt > c.to {
+			t.Errorf("phi %v theta %v: settled at row %d, want from %d to %d", c.phi, c.theta, settledAt, c.from, c.to)
+		}
+	}
+}

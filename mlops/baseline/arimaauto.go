@@ -117,6 +117,9 @@ type arimaSearch struct {
 	offset                   float64
 	tried                    []arimaTry
 	best                     arimaTry
+	// work holds the buffers of the conditional sum of squares, shared
+	// by the fits of the search.
+	work cssWork
 }
 
 // arimaTry is a candidate of the search with its criterion.
@@ -125,6 +128,9 @@ type arimaTry struct {
 	constant     bool
 	ic           float64
 	model        ARIMAModel
+	// css is the conditional sum of squares' fit that scored the
+	// candidate under the approximation, the start of its refit.
+	css *cssFit
 }
 
 // fit fits a candidate unless it was tried, and makes it the best if its
@@ -140,7 +146,15 @@ func (s *arimaSearch) fit(p, q, sp, sq int, constant bool) bool {
 	}
 	t := arimaTry{p: p, q: q, sp: sp, sq: sq, constant: constant, ic: math.Inf(1)}
 	order := ARIMAOrder{P: p, D: s.d, Q: q, SP: sp, SD: s.sd, SQ: sq}
-	md, err := fitARIMA(s.y, s.period, order, constant, s.approx)
+	c := newCSSFit(s.y, s.period, order, constant, &s.work)
+	var md ARIMAModel
+	var err error
+	if s.approx {
+		md, err = c.cssModel()
+		t.css = &c
+	} else {
+		md, err = c.mlModel()
+	}
 	if err == nil && acceptable(md) {
 		t.model, t.ic = md, md.AICc
 		if s.approx {
@@ -243,8 +257,7 @@ func (s *arimaSearch) final() (ARIMAModel, error) {
 			if math.IsInf(t.ic, 1) {
 				break
 			}
-			o := ARIMAOrder{P: t.p, D: s.d, Q: t.q, SP: t.sp, SD: s.sd, SQ: t.sq}
-			if md, err := FitARIMA(s.y, s.period, o, t.constant); err == nil && acceptable(md) {
+			if md, err := t.css.mlModel(); err == nil && acceptable(md) {
 				return md, nil
 			}
 		}

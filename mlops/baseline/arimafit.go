@@ -83,36 +83,83 @@ func FitARIMA(y []float64, period int, order ARIMAOrder, constant bool) (ARIMAMo
 // when css is set (R's method "CSS"): then LogLik and AICc are those of
 // R's forecast::auto.arima's approximation, without its offset.
 func fitARIMA(y []float64, period int, order ARIMAOrder, constant, css bool) (ARIMAModel, error) {
+	c := newCSSFit(y, period, order, constant, &cssWork{})
+	if css {
+		return c.cssModel()
+	}
+	return c.mlModel()
+}
+
+// cssFit is the conditional sum of squares' fit of one order, the first
+// step of every fit: the spec, the differenced rows w, the start of the
+// search, the point it reached and whether it converged; err is set
+// when the rows are too few for the parameters.
+type cssFit struct {
+	md        ARIMAModel
+	sp        armaSpec
+	w         []float64
+	start, x  []float64
+	converged bool
+	err       error
+}
+
+// newCSSFit differences y and minimises the conditional sum of squares
+// of the order given from R's start: zero coefficients and the mean of
+// the differenced rows. work holds the buffers, which fits made one
+// after another may share.
+func newCSSFit(y []float64, period int, order ARIMAOrder, constant bool, work *cssWork) cssFit {
 	md := ARIMAModel{Order: order, Period: max(period, 1), Constant: constant}
 	w := difference(y, order.D, order.SD, md.Period)
-	sp := armaSpec{order: order, period: md.Period, constant: constant, resid: make([]float64, 2*len(w)),
-		scratch: &cssDerivs{}}
+	work.valid = false
+	sp := armaSpec{order: order, period: md.Period, constant: constant, work: work}
+	c := cssFit{md: md, sp: sp, w: w}
 	npar := sp.size()
 	if len(w) <= npar+1 || len(w) <= sp.ncond() {
-		return md, fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
+		c.err = fmt.Errorf("%w: %d differenced rows for %d parameters", errARIMAFit, len(w), npar)
+		return c
 	}
-	sp.scale = 1
+	c.sp.scale = 1
 	if constant {
 		if s := 10 * stddev(w) / math.Sqrt(float64(len(w))); s > 0 {
-			sp.scale = s
+			c.sp.scale = s
 		}
 	}
-	init := make([]float64, npar)
+	c.start = make([]float64, npar)
 	if constant {
-		init[npar-1] = mean(w) / sp.scale
+		c.start[npar-1] = mean(w) / c.sp.scale
 	}
+	c.x = c.start
 	if npar > 0 {
-		x, _, ok := bfgs(func(u []float64) float64 { return sp.css(w, u) }, func(u, g []float64) { sp.cssGradient(w, u, g) }, init)
-		if ok || css {
-			init = x
-		}
+		sp := c.sp
+		c.x, _, c.converged = bfgs(func(u []float64) float64 { return sp.css(w, u) }, func(u, g []float64) { sp.cssGradient(w, u, g) }, c.start)
 	}
-	if css {
-		md = sp.finishCSS(md, w, init)
-		if math.IsInf(md.AICc, 0) || math.IsNaN(md.AICc) {
-			return md, fmt.Errorf("%w: %d differenced rows are too few for the AICc of %d parameters", errARIMAFit, len(w), npar+1)
-		}
-		return md, nil
+	return c
+}
+
+// cssModel is the model of the conditional sum of squares' fit itself,
+// R's method "CSS", whether or not its search converged.
+func (c cssFit) cssModel() (ARIMAModel, error) {
+	if c.err != nil {
+		return c.md, c.err
+	}
+	md := c.sp.finishCSS(c.md, c.w, c.x)
+	if math.IsInf(md.AICc, 0) || math.IsNaN(md.AICc) {
+		return md, fmt.Errorf("%w: %d differenced rows are too few for the AICc of %d parameters", errARIMAFit, len(c.w), c.sp.size()+1)
+	}
+	return md, nil
+}
+
+// mlModel maximises the exact likelihood from the conditional sum of
+// squares' point, or from its start if that search did not converge, as
+// R's method "CSS-ML" does.
+func (c cssFit) mlModel() (ARIMAModel, error) {
+	if c.err != nil {
+		return c.md, c.err
+	}
+	sp, w, md, npar := c.sp, c.w, c.md, c.sp.size()
+	init := c.start
+	if c.converged {
+		init = c.x
 	}
 	ar, ma, sar, sma, mu := sp.unpack(init, false)
 	if !stationary(ar, 1) || !stationary(sar, 1) {
@@ -166,14 +213,10 @@ type armaSpec struct {
 	period   int
 	constant bool
 	scale    float64
-	// resid is scratch for the conditional residuals and the centred
-	// series, two values per differenced row; nil to allocate it at each
-	// use.
-	resid []float64
-	// scratch holds the buffers of the conditional sum of squares'
+	// work holds the buffers of the conditional sum of squares and its
 	// gradient from one call to the next; nil to allocate them at each
 	// use.
-	scratch *cssDerivs
+	work *cssWork
 }
 
 // size is the number of parameters.
@@ -240,84 +283,24 @@ func (sp armaSpec) css(w, u []float64) float64 {
 	return v
 }
 
-// cssSum returns the sum of squared conditional residuals of w and their
-// number: residuals start at the span of the autoregression, those
-// before taken as zero.
-func (sp armaSpec) cssSum(w, u []float64) (float64, int) {
-	phi, theta, mu := sp.polys(u, false)
-	nc := len(phi)
-	resid := sp.resid
-	if len(resid) != 2*len(w) {
-		resid = make([]float64, 2*len(w))
+// unpackInto splits the parameters u (untransformed) into buffers of c,
+// which it also fills with the expanded polynomials c.phi and c.theta,
+// without allocating once the buffers have grown.
+func (sp armaSpec) unpackInto(c *cssWork, u []float64) (ar, ma, sar, sma []float64, mu float64) {
+	o := sp.order
+	i := 0
+	take := func(buf []float64, n int) []float64 {
+		buf = append(buf[:0], u[i:i+n]...)
+		i += n
+		return buf
 	}
-	resid, x := resid[:len(w)], resid[len(w):]
-	for t, v := range w {
-		x[t] = v - mu
+	c.ar, c.ma, c.sar, c.sma = take(c.ar, o.P), take(c.ma, o.Q), take(c.sar, o.SP), take(c.sma, o.SQ)
+	if sp.constant {
+		mu = u[i] * sp.scale
 	}
-	// The first rows, whose moving average reaches back before nc, and
-	// any series with more than three moving-average terms take the
-	// general loop; the rest keep the latest residuals in variables, the
-	// terms in the same order.
-	start := len(w)
-	if q := len(theta); q >= 1 && q <= 3 {
-		start = min(nc+q, len(w))
-	}
-	ssq := cssRows(x, resid, phi, theta, nc, start)
-	if start == len(w) {
-		return ssq, len(w) - nc
-	}
-	e1, th0 := resid[start-1], theta[0]
-	switch len(theta) {
-	case 1:
-		for t := start; t < len(w); t++ {
-			e := arPart(x, phi, t) - th0*e1
-			resid[t], e1 = e, e
-			ssq += e * e
-		}
-	case 2:
-		e2, th1 := resid[start-2], theta[1]
-		for t := start; t < len(w); t++ {
-			e := arPart(x, phi, t) - th0*e1
-			e -= th1 * e2
-			resid[t], e1, e2 = e, e, e1
-			ssq += e * e
-		}
-	case 3:
-		e2, e3, th1, th2 := resid[start-2], resid[start-3], theta[1], theta[2]
-		for t := start; t < len(w); t++ {
-			e := arPart(x, phi, t) - th0*e1
-			e -= th1 * e2
-			e -= th2 * e3
-			resid[t], e1, e2, e3 = e, e, e1, e2
-			ssq += e * e
-		}
-	}
-	return ssq, len(w) - nc
-}
-
-// cssRows computes the conditional residuals of rows from..to-1 of the
-// centred series x into resid and returns the sum of their squares.
-func cssRows(x, resid, phi, theta []float64, from, to int) float64 {
-	var ssq float64
-	nc := len(phi)
-	for t := from; t < to; t++ {
-		e := arPart(x, phi, t)
-		for j, th := range theta[:min(len(theta), t-nc)] {
-			e -= th * resid[t-j-1]
-		}
-		resid[t] = e
-		ssq += e * e
-	}
-	return ssq
-}
-
-// arPart is x(t) less the autoregression's terms, in order.
-func arPart(x, phi []float64, t int) float64 {
-	e := x[t]
-	for j, ph := range phi {
-		e -= ph * x[t-j-1]
-	}
-	return e
+	c.phi = expandInto(c.phi, c.ar, c.sar, sp.period, -1)
+	c.theta = expandInto(c.theta, c.ma, c.sma, sp.period, 1)
+	return c.ar, c.ma, c.sar, c.sma, mu
 }
 
 // ml is R's objective for the exact likelihood, half of log(s2) plus the
@@ -330,17 +313,26 @@ func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
 		return math.Inf(1), math.NaN()
 	}
 	var ssq, sumlog float64
-	// Once the filter has converged the prediction variance repeats
-	// itself to the bit: its logarithm is then not taken again.
-	lastF, lastLog := math.NaN(), 0.0
-	for _, v := range w {
+	// The prediction variances are at least 1 (the innovation variance):
+	// their product is kept below 1e100 and its logarithm taken then and
+	// at the end, in place of one logarithm per row. Once the filter has
+	// settled (see armaFilter.settle), the rest of the rows take its
+	// steady loop.
+	prod := 1.0
+	for t, v := range w {
+		if k.settled {
+			f := k.p[0]
+			ssq += k.steady(w[t:], mu) / f
+			sumlog += float64(len(w)-t) * math.Log(f)
+			break
+		}
 		e, f := k.update(v - mu)
 		ssq += e * e / f
-		if f != lastF {
-			lastF, lastLog = f, math.Log(f)
+		if prod *= f; prod > 1e100 {
+			sumlog, prod = sumlog+math.Log(prod), 1
 		}
-		sumlog += lastLog
 	}
+	sumlog += math.Log(prod)
 	nu := float64(len(w))
 	s2 := ssq / nu
 	val := 0.5 * (math.Log(s2) + sumlog/nu)

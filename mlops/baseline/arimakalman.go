@@ -39,6 +39,10 @@ type armaFilter struct {
 	// above.
 	a, p, w []float64
 	m       float64
+	// same counts the latest rows whose prediction variance did not
+	// change; settled is set once the filter has converged (see settle).
+	same    int
+	settled bool
 }
 
 // newARMAFilter returns the filter of the ARMA process with the expanded
@@ -164,35 +168,93 @@ func (k *armaFilter) next() float64 { return k.a[0] }
 // the row after. It returns the innovation and its variance (relative to
 // the innovation variance).
 func (k *armaFilter) update(w float64) (v, f float64) {
-	f = k.p[0]
-	v = w - k.a[0]
-	for i, pi := range k.p {
-		k.a[i] += pi * v / f
+	r := k.r
+	a, p, kw := k.a[:r], k.p[:r], k.w[:r]
+	f = p[0]
+	v = w - a[0]
+	for i, pi := range p {
+		a[i] += pi * v / f
 	}
-	k.transition(k.a)
-	w0 := k.w[0]
+	k.transition(a)
+	if k.settled {
+		return v, f
+	}
+	w0 := kw[0]
 	mw := k.m * w0
-	for i, wi := range k.w {
-		k.p[i] += wi * mw
+	for i, wi := range kw {
+		p[i] += wi * mw
 	}
-	fn := k.p[0]
+	fn := p[0]
 	c := w0 / fn
-	for i, pi := range k.p {
-		k.w[i] -= c * pi
+	for i, pi := range p {
+		kw[i] -= c * pi
 	}
-	k.transition(k.w)
+	k.transition(kw)
 	k.m *= fn / f
+	k.settle(fn == f)
 	return v, f
+}
+
+// steady takes in the values w less mu with the filter settled, its
+// gain p/F fixed, and returns the sum of their squared innovations.
+func (k *armaFilter) steady(w []float64, mu float64) float64 {
+	r := k.r
+	a, f := k.a[:r], k.p[0]
+	g := make([]float64, r)
+	for i, pi := range k.p[:r] {
+		g[i] = pi / f
+	}
+	var ssq float64
+	for _, y := range w {
+		v := y - mu - a[0]
+		ssq += v * v
+		var last float64
+		for _, j := range k.nz {
+			last += k.phi[j-1] * (a[r-j] + g[r-j]*v)
+		}
+		for i := 0; i < r-1; i++ {
+			a[i] = a[i+1] + g[i+1]*v
+		}
+		a[r-1] = last
+	}
+	return ssq
+}
+
+// settle counts the rows in a row whose prediction variance did not
+// change, same reporting whether this one's did not, and marks the
+// filter settled after 2r+2 of them when the change still to come,
+// |m| max w_i^2 for the largest term of w, is below 1e-17 of the
+// variance: from then on update keeps p (the gain) fixed, which moves
+// the likelihood by parts in 1e16.
+func (k *armaFilter) settle(same bool) {
+	if !same {
+		k.same = 0
+		return
+	}
+	k.same++
+	if k.same < 2*k.r+2 {
+		return
+	}
+	var big float64
+	for _, wi := range k.w {
+		big = math.Max(big, wi*wi)
+	}
+	if math.Abs(k.m)*big < 1e-17*k.p[0] {
+		k.settled = true
+	}
 }
 
 // transition replaces the state x by T x.
 func (k *armaFilter) transition(x []float64) {
 	r := k.r
+	x = x[:r]
 	var last float64
 	for _, j := range k.nz {
 		last += k.phi[j-1] * x[r-j]
 	}
-	copy(x, x[1:])
+	for i := 0; i < r-1; i++ {
+		x[i] = x[i+1]
+	}
 	x[r-1] = last
 }
 

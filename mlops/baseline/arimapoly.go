@@ -14,7 +14,12 @@ import (
 // in z^period, both with the sign convention sign (-1 for an
 // autoregression, +1 for a moving average), in the same convention.
 func expand(a, s []float64, period int, sign float64) []float64 {
-	out := make([]float64, len(a)+len(s)*period)
+	return expandInto(nil, a, s, period, sign)
+}
+
+// expandInto is expand writing into dst's array when it is large enough.
+func expandInto(dst, a, s []float64, period int, sign float64) []float64 {
+	out := resize(dst, len(a)+len(s)*period)
 	copy(out, a)
 	for j, sj := range s {
 		lag := (j + 1) * period
