@@ -172,8 +172,8 @@ func (s *ForecastState) method(name string) *MethodState {
 
 // Forecast returns the named method's forecasts of steps rows past m, the
 // data the state was kept with: row k is step k+1. With entity >= 0 only
-// that entity's column is computed where the method allows it (the
-// networks forecast every entity together); the others are 0. ok is false
+// that entity's column is computed (a network's over its receptive field,
+// see Model.ForecastEntities); the others are 0. ok is false
 // when the state has no such method or was kept for other data.
 func (s *ForecastState) Forecast(model *Model, m series.Matrix, name string, steps, entity int) (preds [][]float64, ok bool, err error) {
 	ms := s.method(name)
@@ -204,6 +204,10 @@ func (s *ForecastState) Forecast(model *Model, m series.Matrix, name string, ste
 		f.Forecast(m, m.T, preds)
 		return preds, true, nil
 	}
+	if net := model.networkModel(name); net != nil && entity >= 0 {
+		preds, err := net.ForecastEntities(m, steps, []int{entity})
+		return preds, err == nil, err
+	}
 	f, err := model.Forecaster()
 	if err != nil {
 		return nil, false, err
@@ -219,6 +223,19 @@ func (s *ForecastState) Forecast(model *Model, m series.Matrix, name string, ste
 		}
 	}
 	return nil, false, nil
+}
+
+// networkModel is the model's network named name (see networks) as a
+// model, nil if it has none of that name.
+func (m *Model) networkModel(name string) *Model {
+	sib := m.SiblingModel()
+	switch {
+	case name == ModelMethod, name == MethodNoGraph && m.Config.NoGraph:
+		return m
+	case sib != nil && (name == MethodNoGraph) == sib.Config.NoGraph && (name == MethodNoGraph || name == MethodGraph):
+		return sib
+	}
+	return nil
 }
 
 // HalfWidths are the named method's half-widths at level for steps
