@@ -65,16 +65,16 @@ func (m *Model) ForecastEntities(x series.Matrix, steps int, entities []int) ([]
 	if !cfg.NoGraph {
 		prefix = (steps - 1) / cfg.steps() * cfg.steps()
 	}
-	n := x.N
-	buf := make([]float64, (x.T+prefix)*n)
-	copy(buf, x.Values[:x.T*n])
+	hist := x // the history the last pass starts from
 	if prefix > 0 {
+		n := x.N
 		forecasterOf(net, cfg, anchor).Forecast(x, x.T, out[:prefix])
+		hist = series.Matrix{T: x.T + prefix, N: n, Values: make([]float64, (x.T+prefix)*n)}
+		copy(hist.Values, x.Values[:x.T*n])
 		for k, row := range out[:prefix] {
-			copy(buf[(x.T+k)*n:], row)
+			copy(hist.Values[(x.T+k)*n:], row)
 		}
 	}
-	hist := series.Matrix{T: x.T + prefix, N: n, Values: buf}
 	nodes, g := slices.Sorted(slices.Values(dedup(entities))), (*nn.Graph)(nil)
 	if !cfg.NoGraph {
 		nodes, g = m.field(hist, entities)

@@ -64,3 +64,53 @@ func refitted(b *testing.B, model *gat.Model, m series.Matrix, fit, val []int, n
 	pick(append(slices.Clone(fit), val...)).Forecast(m, m.T, baseline.Rows(12, m.N))
 	gat.EntityHalfWidths(gat.EntityResiduals(pick(fit), m, val[0], val[len(val)-1]+1, 12), 0.9)
 }
+
+// BenchmarkLadderFromState times rebuilding the ladders on the training
+// and on the fitting samples from a version's state (what evaluate,
+// detect_anomalies and forecast 'auto' read) against fitting them again
+// with gat.Methods (what they did before), on the unemployment panel, and
+// prints the ratio measured in the same run.
+func BenchmarkLadderFromState(b *testing.B) {
+	m := unemployment(b)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
+	model, err := gat.Train(context.Background(), cfg, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _, st, err := gat.EvaluateState(model, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fit, val, _, err := cfg.Samples(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := model.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stored, err := gat.Unmarshal(data) // a stored model keeps no anchor fits to reuse
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fromState, refit time.Duration
+	for range b.N {
+		began := time.Now()
+		for _, v := range []bool{false, true} {
+			if _, ok, err := st.Ladder(stored, v); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+		fromState += time.Since(began)
+		began = time.Now()
+		for _, samples := range [][]int{append(slices.Clone(fit), val...), fit} {
+			if _, _, err := gat.Methods(stored, m, samples, 12); err != nil {
+				b.Fatal(err)
+			}
+		}
+		refit += time.Since(began)
+	}
+	b.Logf("both ladders, %d entities: from the state %v, fitted %v: %.2g of fitting", m.N, fromState/time.Duration(b.N),
+		refit/time.Duration(b.N), fromState.Seconds()/refit.Seconds())
+}
