@@ -12,8 +12,8 @@ import (
 // ForecastEntities is Forecast's rows (steps x entities of x) with only the
 // columns of entities computed, each equal to Forecast's up to the order
 // of floating-point sums (the tests hold them to 1e-9); the other columns
-// are 0. It computes the network over the entities' receptive field where
-// that is smaller than every entity:
+// are 0 (all of them without entities). It computes the network over the
+// entities' receptive field where that is smaller than every entity:
 //
 //   - a network of L convolutions (len(Config.Hidden)+1) gives a node an
 //     output that reads the inputs of the nodes at most L edges upstream
@@ -60,7 +60,10 @@ func (m *Model) ForecastEntities(x series.Matrix, steps int, entities []int) ([]
 	if err != nil {
 		return nil, err
 	}
-	out := baseline.Rows(steps, x.N)
+	out := baseline.Rows(max(steps, 0), x.N)
+	if steps <= 0 || len(entities) == 0 {
+		return out, nil
+	}
 	prefix := 0
 	if !cfg.NoGraph {
 		prefix = (steps - 1) / cfg.steps() * cfg.steps()
