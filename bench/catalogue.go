@@ -34,19 +34,30 @@ SELECT CAST(w AS INTEGER) AS week, 'sku' || lpad(CAST(e AS VARCHAR), 6, '0') AS 
 FROM range(%d) a(w), range(%d) b(e)`, units, catalogueWeeks, n)
 }
 
-// cataloguePhases are the statements bench catalogue times, in order: the
-// pivot, the rescale, the training and the forecast of a whole catalogue,
-// then the forecast of one product, run repeat times (its median is
-// printed, and the peak RSS over the runs).
-var cataloguePhases = []struct {
+// cataloguePhase is a statement bench catalogue times, run repeat times
+// (its median is printed, and the peak RSS over the runs).
+type cataloguePhase struct {
 	name, sql string
 	repeat    int
-}{
-	{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`, 1},
-	{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`, 1},
-	{"train_gat", `SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := 2, seed := 1)`, 1},
-	{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`, 1},
-	{"forecast_1", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, method := 'ets', entity := 'sku000001')`, 20},
+}
+
+// cataloguePhases are the statements bench catalogue times, in order: the
+// pivot, the rescale, the training (with workers workers) and the
+// forecast of a whole catalogue, then the forecast of one product by ets,
+// and by the network at 1 step beside every product's at 1 step (the
+// network over the product's receptive field; at 12 steps every step but
+// the last needs every product, see gat.Model.ForecastEntities).
+func cataloguePhases(workers int) []cataloguePhase {
+	return []cataloguePhase{
+		{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`, 1},
+		{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`, 1},
+		{"train_gat", fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1)`, workers), 1},
+		{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`, 1},
+		{"forecast_1", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, method := 'ets', entity := 'sku000001')`, 20},
+		{"net_all_s1", `SELECT count(*) FROM forecast('catalogue', steps := 1, level := 0.9)`, 5},
+		{"net_1_s1", `SELECT count(*) FROM forecast('catalogue', steps := 1, level := 0.9, entity := 'sku000001')`, 5},
+		{"net_1_s12", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, entity := 'sku000001')`, 3},
+	}
 }
 
 // runCatalogue generates a catalogue of o.Series products on a server of
@@ -86,7 +97,8 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 		o.Series, catalogueWeeks, o.Series*catalogueWeeks, time.Since(start).Seconds(), loadAverage())
 	fmt.Fprintf(o.Out, "%-10s %10s %16s\n", "phase", "seconds", "peak RSS (MB)")
 	var total float64
-	for _, p := range cataloguePhases {
+	times := map[string]float64{}
+	for _, p := range cataloguePhases(max(1, o.Workers)) {
 		if err := os.WriteFile(dir+"clear_refs", []byte("5"), 0); err != nil {
 			return fmt.Errorf("reset peak RSS: %w", err)
 		}
@@ -102,6 +114,7 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 		slices.Sort(runs)
 		secs := runs[len(runs)/2]
 		total += secs
+		times[p.name] = secs
 		peak, err := procStatusKB(dir, "VmHWM")
 		if err != nil {
 			return err
@@ -114,5 +127,8 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 		}
 	}
 	fmt.Fprintf(o.Out, "%-10s %10.2f\n", "total", total)
-	return nil
+	fmt.Fprintf(o.Out, "network, one product against every product, same run: 1 step %.3fs / %.3fs = %.3f; 12 steps %.3fs / %.3fs = %.3f\n",
+		times["net_1_s1"], times["net_all_s1"], times["net_1_s1"]/times["net_all_s1"],
+		times["net_1_s12"], times["forecast"], times["net_1_s12"]/times["forecast"])
+	return catalogueWorkers(ctx, conn, o)
 }

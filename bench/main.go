@@ -34,7 +34,7 @@ commands:
   strategy   train_gat's strategies (recursive, direct, multi_output) at horizon 1 and one season on -unemployment, the weather.csv beside it and the synthetic weekly set, -seeds seeds: validation and test rel_mse over steps 1..h
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
-  catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10) and forecast them on a server of its own, with each phase's time and the server's peak RSS
+  catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10, workers := -workers) and forecast them on a server of its own, with each phase's time and the server's peak RSS; then one product's network forecast against every product's, and the anchor choice and ladder fits at 1 and -workers workers, in the same run
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
 func main() {
@@ -88,9 +88,11 @@ type options struct {
 	LoadDir, LoadMemory      string
 	LoadEntities, LoadEpochs int
 	LoadSeed                 int64
-	// Series is the number of products bench catalogue generates.
-	Series int
-	Out    io.Writer
+	// Series is the number of products bench catalogue generates;
+	// Workers are train_gat's workers there, and the workers the ladder
+	// fits and the anchor choice are timed at beside 1.
+	Series, Workers int
+	Out             io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -132,6 +134,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.LoadEpochs, "load-epochs", 1, "load: train_gat's epochs")
 	fs.Int64Var(&o.LoadSeed, "load-seed", 1, "load: seed of the events")
 	fs.IntVar(&o.Series, "series", 3000, "catalogue: products (series) of the catalogue; -load-seed seeds it")
+	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}

@@ -87,7 +87,7 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: horizon := %d is beyond the test span of %d rows", h, len(test)).
 			WithHint("Choose a horizon from 1 to %d.", len(test))
 	}
-	fs, _, err := gat.Methods(s.Model, m, append(slices.Clone(fit), val...), max(1, cfg.Season))
+	fs, _, err := s.ladder(m, append(slices.Clone(fit), val...))
 	if err != nil {
 		return nil, err
 	}

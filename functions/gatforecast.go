@@ -192,12 +192,11 @@ func (s *storedGAT) fitterOf(m series.Matrix, fn, method string, fit, val []int,
 	if err != nil {
 		return nil, "", err
 	}
-	season := max(1, s.Model.Config.Season)
 	fr := func(train []int) (baseline.Forecaster, error) {
 		if slices.Equal(train, fit) {
 			return perEntity(chosenOn, names)
 		}
-		fs, _, err := gat.Methods(s.Model, m, train, season)
+		fs, _, err := s.ladder(m, train)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +210,7 @@ func (s *storedGAT) fitterOf(m series.Matrix, fn, method string, fit, val []int,
 // 1..h (gat.ChooseEntities; the network where none could be measured),
 // and that MSE.
 func (s *storedGAT) chooseEntities(m series.Matrix, fit, val []int, h int) (fs []baseline.Forecaster, names []string, mse []float64, err error) {
-	fs, _, err = gat.Methods(s.Model, m, fit, max(1, s.Model.Config.Season))
+	fs, _, err = s.ladder(m, fit)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -256,15 +255,21 @@ func countNames(names []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// method fits the named method on the training samples train.
+// method is the named method fitted on the training samples train (see
+// ladder).
 func (s *storedGAT) method(m series.Matrix, train []int, name string) (baseline.Forecaster, error) {
-	fs, skipped, err := gat.Methods(s.Model, m, train, max(1, s.Model.Config.Season))
+	fs, skipped, err := s.ladder(m, train)
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range fs {
 		if f.Name() == name {
 			return f, nil
+		}
+	}
+	if skipped == nil { // read from the version's fits: fit again for the reasons
+		if _, skipped, err = gat.Methods(s.Model, m, train, max(1, s.Model.Config.Season)); err != nil {
+			return nil, err
 		}
 	}
 	return nil, sqlstate.New(sqlstate.InvalidParameterValue, "forecast: method %s cannot be fitted on %s's training rows: %v", quote(name), s.ref, skipped).
@@ -322,4 +327,28 @@ func (s *storedGAT) floors(value func(i int, v float64) float64, entity int) []f
 		}
 	}
 	return floor
+}
+
+// ladder is the version's methods fitted on the samples train of m, as
+// gat.Methods fits them, and those it could not fit: read from the fits
+// the version kept (gat.ForecastState.Ladder; skipped is then nil) where
+// train are its training samples or its fitting samples, else fitted.
+func (s *storedGAT) ladder(m series.Matrix, train []int) (fs []baseline.Forecaster, skipped []error, err error) {
+	if s.State != nil && s.State.Rows == m.T {
+		fit, val, _, err := s.Model.Config.Samples(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		ok := false
+		switch {
+		case slices.Equal(train, append(slices.Clone(fit), val...)):
+			fs, ok, err = s.State.Ladder(s.Model, false)
+		case slices.Equal(train, fit):
+			fs, ok, err = s.State.Ladder(s.Model, true)
+		}
+		if ok || err != nil {
+			return fs, nil, err
+		}
+	}
+	return gat.Methods(s.Model, m, train, max(1, s.Model.Config.Season))
 }

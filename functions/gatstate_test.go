@@ -72,6 +72,36 @@ func TestForecastFromStoredState(t *testing.T) {
 	}
 }
 
+// TestEvaluateAnomaliesAutoFromStoredState checks that evaluate (over 3
+// steps, with 'auto'), detect_anomalies (the network, ets and 'auto') and
+// forecast with method := 'auto' give the same rows, bit for bit, from the
+// fits a version keeps as from the methods fitted again after the state
+// is removed from the artifact (as in a version stored before versions
+// kept it).
+func TestEvaluateAnomaliesAutoFromStoredState(t *testing.T) {
+	addr, db := startServerDB(t)
+	conn := connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(t, conn)
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 's', epochs := 2, scaler := 'u', seed := 1)")
+	queries := []string{
+		"SELECT * FROM evaluate('s', horizon := 3) ORDER BY method, horizon",
+		"SELECT * FROM detect_anomalies('s') ORDER BY year, month, entity",
+		"SELECT * FROM detect_anomalies('s', method := 'ets', level := 0.95) ORDER BY year, month, entity",
+		"SELECT * FROM detect_anomalies('s', method := 'auto') ORDER BY year, month, entity",
+		"SELECT * FROM forecast('s', steps := 3, method := 'auto') ORDER BY step, entity",
+	}
+	kept := make([][]string, len(queries))
+	for k, q := range queries {
+		kept[k] = forecastRows(t, conn, q)
+	}
+	stripState(t, db)
+	for k, q := range queries {
+		if got := forecastRows(t, conn, q); len(got) == 0 || !reflect.DeepEqual(got, kept[k]) {
+			t.Errorf("%s: refitted %d rows, from the state %d; they differ", q, len(got), len(kept[k]))
+		}
+	}
+}
+
 // stripState removes the forecast state from version s@1's artifact,
 // with its checksum updated, as a version stored before states were kept.
 func stripState(t *testing.T, db *storage.DB) {

@@ -36,14 +36,20 @@ func (m *Model) Forecaster() (baseline.Forecaster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.Config.steps() > 1 {
-		return &blocks{net: net, cfg: m.Config, anchor: anchor}, nil
+	return forecasterOf(net, m.Config, anchor), nil
+}
+
+// forecasterOf is the multi-step forecaster of net under cfg anchored to
+// anchor (nil: the last value), as Model.Forecaster describes it.
+func forecasterOf(net *Net, cfg Config, anchor baseline.Forecaster) baseline.Forecaster {
+	if cfg.steps() > 1 {
+		return &blocks{net: net, cfg: cfg, anchor: anchor}
 	}
-	p := &onestep{net: net, cfg: m.Config, anchor: anchor}
+	p := &onestep{net: net, cfg: cfg, anchor: anchor}
 	if anchor != nil {
-		return &withHistory{p: p, span: m.Config.Span()}, nil
+		return &withHistory{p: p, span: cfg.Span()}
 	}
-	return baseline.Recursive(p, m.Config.Span()), nil
+	return baseline.Recursive(p, cfg.Span())
 }
 
 // networks are the model's networks as methods: f, the model's own

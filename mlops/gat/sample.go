@@ -31,6 +31,9 @@ type sampler struct {
 	sources []int32
 	edges   *nn.Graph
 	last    *nn.Graph // the graph of the last predict, valid until the next
+	// fixed, if not nil, is every sample's graph: a receptive field's,
+	// whose edges were chosen against every entity (see Model.field).
+	fixed *nn.Graph
 	// anchor, if not nil, is the baseline an anchored network's output is
 	// added to (nil: the last value); pre holds its forecasts of rows
 	// preFrom.. of m, where they were computed ahead.
@@ -84,6 +87,9 @@ const windowsExact = 64
 // limit below N-1 it is sparse's graph, which costs O(N neighbors) memory.
 // With Config.NoGraph it has no edges at all.
 func (s *sampler) graph(t int) *nn.Graph {
+	if s.fixed != nil {
+		return s.fixed
+	}
 	if s.noGraph { // no edges: the layers add a self loop per node
 		if s.complete == nil || s.complete.N != s.m.N {
 			s.complete = &nn.Graph{N: s.m.N}

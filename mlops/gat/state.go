@@ -16,21 +16,32 @@ import (
 // nothing: each method of the ladder fitted on the training samples, at
 // the end of the data (its baseline.State for those that filter the whole
 // history, so that their forecasts cost the steps alone, else its fit,
-// which reads only the last rows), and each method's interval widths
+// which reads only the last rows), each method's fits on the training
+// and on the fitting samples (see Fits), and each method's interval widths
 // (Widths) from its errors over the validation rows when fitted on the
 // fitting rows, as forecast computed them before versions kept them.
 type ForecastState struct {
 	// Rows is the number of rows of the data the state is at the end of.
 	Rows    int           `json:"rows"`
 	Methods []MethodState `json:"methods"`
+	// Fits says that every method of the ladder keeps its fit on the
+	// training samples (Fit) and, where it could be fitted there, on the
+	// fitting samples (ValFit), so that Ladder rebuilds both ladders
+	// without fitting; false for versions stored before they kept them.
+	Fits bool `json:"fits,omitempty"`
 }
 
-// MethodState is one method's part of a ForecastState. State or Fit is
-// set for a method of the ladder, neither for a network.
+// MethodState is one method's part of a ForecastState. A method of the
+// ladder has its Fit, and its State too where it filters the whole history
+// (versions stored before ForecastState.Fits have one or the other);
+// a network has neither.
 type MethodState struct {
-	Name   string          `json:"name"`
-	State  *baseline.State `json:"state,omitempty"`
-	Fit    json.RawMessage `json:"fit,omitempty"`
+	Name  string          `json:"name"`
+	State *baseline.State `json:"state,omitempty"`
+	Fit   json.RawMessage `json:"fit,omitempty"`
+	// ValFit is the method fitted on the fitting samples (see
+	// ForecastState.Fits), nil for a network.
+	ValFit json.RawMessage `json:"val_fit,omitempty"`
 	Widths *Widths         `json:"widths,omitempty"`
 }
 
@@ -45,7 +56,7 @@ const widthSteps = 12
 // networks' one after the other, each over its origins split among
 // workers, then the ladder's, one method to a worker.
 func newForecastState(model *Model, fs, vfs []baseline.Forecaster, m series.Matrix, val []int, h, workers int) (*ForecastState, error) {
-	st := &ForecastState{Rows: m.T, Methods: make([]MethodState, len(fs))}
+	st := &ForecastState{Rows: m.T, Methods: make([]MethodState, len(fs)), Fits: true}
 	for i, f := range fs {
 		st.Methods[i].Name = f.Name()
 		if isNetwork(f.Name()) {
@@ -53,13 +64,21 @@ func newForecastState(model *Model, fs, vfs []baseline.Forecaster, m series.Matr
 		}
 		if s, ok := baseline.Resume(f, m, m.T); ok {
 			st.Methods[i].State = s
-			continue
 		}
 		fit, err := json.Marshal(f)
 		if err != nil {
 			return nil, fmt.Errorf("keep %s: %w", f.Name(), err)
 		}
 		st.Methods[i].Fit = fit
+	}
+	for _, f := range vfs {
+		if ms := st.method(f.Name()); ms != nil && !isNetwork(f.Name()) {
+			fit, err := json.Marshal(f)
+			if err != nil {
+				return nil, fmt.Errorf("keep %s: %w", f.Name(), err)
+			}
+			ms.ValFit = fit
+		}
 	}
 	if len(val) == 0 {
 		return st, nil
@@ -172,8 +191,8 @@ func (s *ForecastState) method(name string) *MethodState {
 
 // Forecast returns the named method's forecasts of steps rows past m, the
 // data the state was kept with: row k is step k+1. With entity >= 0 only
-// that entity's column is computed where the method allows it (the
-// networks forecast every entity together); the others are 0. ok is false
+// that entity's column is computed (a network's over its receptive field,
+// see Model.ForecastEntities); the others are 0. ok is false
 // when the state has no such method or was kept for other data.
 func (s *ForecastState) Forecast(model *Model, m series.Matrix, name string, steps, entity int) (preds [][]float64, ok bool, err error) {
 	ms := s.method(name)
@@ -204,6 +223,10 @@ func (s *ForecastState) Forecast(model *Model, m series.Matrix, name string, ste
 		f.Forecast(m, m.T, preds)
 		return preds, true, nil
 	}
+	if net := model.networkModel(name); net != nil && entity >= 0 {
+		preds, err := net.ForecastEntities(m, steps, []int{entity})
+		return preds, err == nil, err
+	}
 	f, err := model.Forecaster()
 	if err != nil {
 		return nil, false, err
@@ -219,6 +242,53 @@ func (s *ForecastState) Forecast(model *Model, m series.Matrix, name string, ste
 		}
 	}
 	return nil, false, nil
+}
+
+// networkModel is the model's network named name (see networks) as a
+// model, nil if it has none of that name.
+func (m *Model) networkModel(name string) *Model {
+	sib := m.SiblingModel()
+	switch {
+	case name == ModelMethod, name == MethodNoGraph && m.Config.NoGraph:
+		return m
+	case sib != nil && (name == MethodNoGraph) == sib.Config.NoGraph && (name == MethodNoGraph || name == MethodGraph):
+		return sib
+	}
+	return nil
+}
+
+// Ladder is the version's methods as Methods returns them fitted on the
+// training samples (validation false) or on the fitting samples
+// (validation true), rebuilt from the fits the state keeps: its networks,
+// then each method of the ladder that could be fitted there, decoded, in
+// the order Methods gives. Their forecasts equal those of the methods
+// fitted again, bit for bit. ok is false for a state that keeps no fits.
+func (s *ForecastState) Ladder(model *Model, validation bool) (fs []baseline.Forecaster, ok bool, err error) {
+	if !s.Fits {
+		return nil, false, nil
+	}
+	f, err := model.Forecaster()
+	if err != nil {
+		return nil, false, err
+	}
+	if fs, err = model.networks(f); err != nil {
+		return nil, false, err
+	}
+	for _, ms := range s.Methods {
+		data := ms.Fit
+		if validation {
+			data = ms.ValFit
+		}
+		if isNetwork(ms.Name) || data == nil {
+			continue
+		}
+		g, err := decodeFit(ms.Name, data)
+		if err != nil {
+			return nil, false, err
+		}
+		fs = append(fs, g)
+	}
+	return fs, true, nil
 }
 
 // HalfWidths are the named method's half-widths at level for steps

@@ -64,3 +64,89 @@ func refitted(b *testing.B, model *gat.Model, m series.Matrix, fit, val []int, n
 	pick(append(slices.Clone(fit), val...)).Forecast(m, m.T, baseline.Rows(12, m.N))
 	gat.EntityHalfWidths(gat.EntityResiduals(pick(fit), m, val[0], val[len(val)-1]+1, 12), 0.9)
 }
+
+// BenchmarkLadderFromState times rebuilding the ladders on the training
+// and on the fitting samples from a version's state (what evaluate,
+// detect_anomalies and forecast 'auto' read) against fitting them again
+// with gat.Methods (what they did before), on the unemployment panel, and
+// prints the ratio measured in the same run.
+func BenchmarkLadderFromState(b *testing.B) {
+	m := unemployment(b)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
+	model, err := gat.Train(context.Background(), cfg, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _, st, err := gat.EvaluateState(model, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fit, val, _, err := cfg.Samples(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := model.Marshal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stored, err := gat.Unmarshal(data) // a stored model keeps no anchor fits to reuse
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fromState, refit time.Duration
+	for range b.N {
+		began := time.Now()
+		for _, v := range []bool{false, true} {
+			if _, ok, err := st.Ladder(stored, v); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+		fromState += time.Since(began)
+		began = time.Now()
+		for _, samples := range [][]int{append(slices.Clone(fit), val...), fit} {
+			if _, _, err := gat.Methods(stored, m, samples, 12); err != nil {
+				b.Fatal(err)
+			}
+		}
+		refit += time.Since(began)
+	}
+	b.Logf("both ladders, %d entities: from the state %v, fitted %v: %.2g of fitting", m.N, fromState/time.Duration(b.N),
+		refit/time.Duration(b.N), fromState.Seconds()/refit.Seconds())
+}
+
+// BenchmarkWorkersFitTheLadder times the anchor choice (gat.Untrained
+// with anchor "auto": every candidate fitted and scored) and the ladder's
+// fits on the training rows (gat.Methods) at 1 and 2 workers on a seeded
+// panel of 300 series x 156 weeks (season 12), and prints the ratio of 2
+// workers to 1 measured in the same run. bench catalogue measures the
+// same on its catalogue.
+func BenchmarkWorkersFitTheLadder(b *testing.B) {
+	m := series.Synthetic(300, 156, 1, 52)
+	var took [2][2]time.Duration
+	for range b.N {
+		for w := range 2 {
+			cfg := gat.DefaultConfig()
+			cfg.Season, cfg.Neighbors, cfg.Workers = 12, 10, w+1
+			began := time.Now()
+			model, err := gat.Untrained(cfg, m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			took[w][0] += time.Since(began)
+			fit, val, _, err := cfg.Samples(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			began = time.Now()
+			if _, _, err := gat.Methods(model, m, append(slices.Clone(fit), val...), 12); err != nil {
+				b.Fatal(err)
+			}
+			took[w][1] += time.Since(began)
+		}
+	}
+	per := time.Duration(b.N)
+	b.Logf("%d series: anchor choice 1 worker %v, 2 workers %v (%.2f); ladder fits 1 worker %v, 2 workers %v (%.2f)", m.N,
+		took[0][0]/per, took[1][0]/per, took[1][0].Seconds()/took[0][0].Seconds(),
+		took[0][1]/per, took[1][1]/per, took[1][1].Seconds()/took[0][1].Seconds())
+}

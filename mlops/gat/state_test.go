@@ -155,3 +155,72 @@ func TestWorkersFitTheLadderAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestLadderFromStateEqualsRefitting: the ladders a version's state
+// rebuilds (through JSON, as an artifact stores it) equal gat.Methods
+// fitted again on the training samples and on the fitting samples, bit
+// for bit: the same methods in the same order, the same multi-step
+// forecasts from every validation and test origin, and the same
+// anomalies' expected values and half-widths (what evaluate, forecast
+// 'auto' and detect_anomalies read).
+func TestLadderFromStateEqualsRefitting(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
+	model, err := gat.Train(context.Background(), cfg, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, kept, err := gat.EvaluateState(model, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st gat.ForecastState
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	fit, val, _, err := cfg.Samples(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, validation := range []bool{false, true} {
+		samples := append(slices.Clone(fit), val...)
+		if validation {
+			samples = fit
+		}
+		want, _, err := gat.Methods(model, m, samples, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := st.Ladder(model, validation)
+		if err != nil || !ok || len(got) != len(want) {
+			t.Fatalf("validation %v: %d methods from the state (ok %v, %v), %d refitted", validation, len(got), ok, err, len(want))
+		}
+		for k, f := range want {
+			if got[k].Name() != f.Name() {
+				t.Fatalf("validation %v: method %d is %s, refitted %s", validation, k, got[k].Name(), f.Name())
+			}
+			for o := val[0]; o < m.T; o += 5 {
+				a, b := baseline.Rows(3, m.N), baseline.Rows(3, m.N)
+				got[k].Forecast(m, o, a)
+				f.Forecast(m, o, b)
+				if !slices.EqualFunc(a, b, slices.Equal) {
+					t.Fatalf("validation %v, %s from origin %d: %v, refitted %v", validation, f.Name(), o, a[0][:3], b[0][:3])
+				}
+			}
+			e1, h1 := gat.Anomalies(got[k], m, fit[0], 0.99, gat.Units{})
+			e2, h2 := gat.Anomalies(f, m, fit[0], 0.99, gat.Units{})
+			if !slices.Equal(e1.Values, e2.Values) || !slices.Equal(h1, h2) {
+				t.Errorf("validation %v, %s: anomalies from the state differ from the refitted method's", validation, f.Name())
+			}
+		}
+	}
+	st.Fits = false
+	if _, ok, _ := st.Ladder(model, false); ok {
+		t.Error("a state without fits rebuilt a ladder")
+	}
+}
