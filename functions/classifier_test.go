@@ -363,6 +363,10 @@ func TestSupervisedBadInput(t *testing.T) {
 			[]string{"k := 0 is out of range"}},
 		{"confusion of a regressor", "SELECT * FROM confusion_matrix('mpgr')", "42809",
 			[]string{"model 'mpgr' is a regressor", "needs a classifier"}},
+		{"misclassified of a regressor", "SELECT * FROM misclassified('mpgr')", "42809",
+			[]string{"model 'mpgr' is a regressor", "misclassified rows need a classifier"}},
+		{"misclassified of a tabular model", "SELECT * FROM misclassified('peng')", "22023",
+			[]string{"reads rows, not images", "confusion_matrix('peng')"}},
 		{"evaluate horizon", "SELECT * FROM evaluate('peng', horizon := 2)", "22023",
 			[]string{"horizon applies to GATs", "'peng' is a classifier"}},
 	} {

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -22,12 +23,11 @@ func confusionMatrixFunction() tableFunction {
 	}
 }
 
-// bindConfusionMatrix is the confusion matrix of the method a classifier
-// version serves, on its test rows: one row per pair of a true class and
-// a predicted one, `actual, predicted, count`, zeros included, classes in
-// order (true labels the model never saw last).
-func bindConfusionMatrix(c *call, a args) (*table, error) {
-	ref, err := modelRef(confusionMatrixName, a)
+// describeClassifier reads the classifier version a names for function fn.
+// A model of another kind is 42809 naming it and saying what fn needs
+// (need), with hint, if not "", formatted with the model's name.
+func describeClassifier(c *call, a args, fn, need, hint string) (*registry.Model, error) {
+	ref, err := modelRef(fn, a)
 	if err != nil {
 		return nil, err
 	}
@@ -36,12 +36,27 @@ func bindConfusionMatrix(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	if len(kinds) > 0 && kinds[0] != classifierKind {
-		return nil, sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; a confusion matrix needs a classifier", confusionMatrixName, quote(ref.Name), kinds[0]).
-			WithHint("evaluate('%s') measures it.", ref.Name)
+		e := sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; %s", fn, quote(ref.Name), kinds[0], need)
+		if hint != "" {
+			e = e.WithHint(hint, ref.Name)
+		}
+		return nil, e
 	}
 	m, err := c.reg.Describe(c.ctx(), classifierKind, ref)
 	if err != nil {
-		return nil, registryError(confusionMatrixName, err)
+		return nil, registryError(fn, err)
+	}
+	return m, nil
+}
+
+// bindConfusionMatrix is the confusion matrix of the method a classifier
+// version serves, on its test rows: one row per pair of a true class and
+// a predicted one, `actual, predicted, count`, zeros included, classes in
+// order (true labels the model never saw last).
+func bindConfusionMatrix(c *call, a args) (*table, error) {
+	m, err := describeClassifier(c, a, confusionMatrixName, "a confusion matrix needs a classifier", "evaluate('%s') measures it.")
+	if err != nil {
+		return nil, err
 	}
 	var metrics []clsMetrics
 	if m.Metrics != "" {

@@ -40,20 +40,9 @@ type wrongRow struct {
 // rows are those confusion_matrix counts; a source whose data changed
 // since, which the version's fingerprint tells, is 55000.
 func bindMisclassified(c *call, a args) (*table, error) {
-	ref, err := modelRef(misclassifiedName, a)
+	m, err := describeClassifier(c, a, misclassifiedName, "misclassified rows need a classifier", "")
 	if err != nil {
 		return nil, err
-	}
-	kinds, err := c.reg.Kinds(c.ctx(), ref.Name)
-	if err != nil {
-		return nil, err
-	}
-	if len(kinds) > 0 && kinds[0] != classifierKind {
-		return nil, sqlstate.New(sqlstate.WrongObjectType, "%s: model %s is a %s; misclassified rows need a classifier", misclassifiedName, quote(ref.Name), kinds[0])
-	}
-	m, err := c.reg.Describe(c.ctx(), classifierKind, ref)
-	if err != nil {
-		return nil, registryError(misclassifiedName, err)
 	}
 	v, err := c.reg.Version(c.ctx(), m.Ref)
 	if err != nil {
@@ -65,7 +54,7 @@ func bindMisclassified(c *call, a args) (*table, error) {
 	}
 	if p.Columns.Shape == nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s reads rows, not images; misclassified shows an image model's wrong test images", misclassifiedName, m.Ref).
-			WithHint("confusion_matrix('%s') counts its test rows' errors.", ref.Name)
+			WithHint("confusion_matrix('%s') counts its test rows' errors.", m.Ref.Name)
 	}
 	s, _, err := loadSupervised(c, misclassifiedName, m.Ref)
 	if err != nil {
