@@ -76,3 +76,30 @@ func deref(p *float64) any {
 	}
 	return *p
 }
+
+// TestLongScalerOfFailedRun: the scaler a long source's run saves when
+// training begins goes again when the run fails, unless a version that
+// keeps weights links it (here an earlier version on the same data).
+func TestLongScalerOfFailedRun(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	loadUnemployment(t, conn)
+	const long = "'u', entity := 'series', time := ['year', 'month'], value := 'count'"
+	const diverge = ", epochs := 50, lr := 10, momentum := 0.99, target := 'level', clip := 0, validation_fraction := 0, patience := 0"
+	e := errorCode(t, conn, "SELECT * FROM train_gat("+long+", model := 'lf'"+diverge+")")
+	if e.Code != "22000" {
+		t.Fatalf("divergent run: %s %q", e.Code, e.Message)
+	}
+	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.scalers WHERE name LIKE 'lf@%'"); n != 0 {
+		t.Errorf("%d scalers of the failed run lf left", n)
+	}
+	exec(t, conn, "SELECT count(*) FROM train_gat("+long+", model := 'lk', epochs := 2, seed := 1)")
+	if e := errorCode(t, conn, "SELECT * FROM train_gat("+long+", model := 'lk'"+diverge+")"); e.Code != "22000" {
+		t.Fatalf("divergent second run: %s %q", e.Code, e.Message)
+	}
+	if n := scanOne[int64](t, conn, "SELECT count(*) FROM mlops.scalers s JOIN mlops.models m ON m.scaler = s.name WHERE m.name = 'lk' AND m.version = 1"); n != 1 {
+		t.Errorf("the scaler of lk@1 is gone after a failed run on the same data (%d)", n)
+	}
+	if n := scanOne[int64](t, conn, "SELECT count(*) FROM forecast('lk', steps := 1)"); n != 14 {
+		t.Errorf("lk@1 forecasts %d rows after the failed run, want 14", n)
+	}
+}

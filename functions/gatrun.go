@@ -27,6 +27,9 @@ type gatRun struct {
 	// fp is the data's fingerprint once Fingerprint has returned; a long
 	// source's scaler is named after it.
 	fp string
+	// scalerSaved says Train saved a long source's scaler, which Failed
+	// removes again unless a version links it.
+	scalerSaved bool
 }
 
 // start starts an execution of train_gat through the lifecycle.
@@ -104,6 +107,19 @@ func (r *gatRun) Spec() training.Spec {
 		Session: r.c.caller.ID()}
 }
 
+// Failed removes the scaler a failed run on a long source saved when
+// training began, unless a version links it (the checkpoint a canceled
+// run keeps, or an earlier version on the same data).
+func (r *gatRun) Failed(ctx context.Context) string {
+	if r.w.long == nil || !r.scalerSaved {
+		return ""
+	}
+	if err := dropUnlinkedScaler(ctx, r.c.db, r.scaler); err != nil {
+		return fmt.Sprintf("the scaler %s the run saved stays: %v", quote(r.scaler), err)
+	}
+	return ""
+}
+
 // startPoint is where training begins: from scratch, or from the resumed
 // checkpoint after its epochs.
 func (j *gatJob) startPoint() gat.Start {
@@ -120,6 +136,7 @@ func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result
 		if err := r.saveLongScaler(ctx, r.fp); err != nil {
 			return nil, err
 		}
+		r.scalerSaved = true
 	}
 	r.phases.prepare = time.Since(r.read)
 	from := r.startPoint()

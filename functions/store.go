@@ -70,6 +70,19 @@ func saveScaler(ctx context.Context, db *storage.DB, s savedScaler) error {
 	return nil
 }
 
+// dropUnlinkedScaler removes the scaler saved as name unless a version
+// that keeps weights links it: one that is ready, canceled with its
+// checkpoint, or interrupted. A failed version keeps no weights, so it
+// needs none.
+func dropUnlinkedScaler(ctx context.Context, db *storage.DB, name string) error {
+	_, err := db.SQL().ExecContext(ctx, `DELETE FROM mlops.scalers WHERE name = ?
+		AND NOT EXISTS (SELECT 1 FROM mlops.models WHERE scaler = ? AND status <> 'failed')`, name, name)
+	if err != nil {
+		return fmt.Errorf("drop scaler %q: %w", name, err)
+	}
+	return nil
+}
+
 // loadScaler reads the scaler saved as name; 42704 if there is none.
 func loadScaler(ctx context.Context, db *storage.DB, fn, name string) (scale.Scaler, error) {
 	var method, stats string

@@ -153,6 +153,17 @@ type fakeModel struct {
 	blockAt int
 	reached chan struct{}
 	prepErr error
+	// onFailed, if set, is what Failed does; failed counts its calls.
+	onFailed func() string
+	failed   int
+}
+
+func (m *fakeModel) Failed(context.Context) string {
+	m.failed++
+	if m.onFailed == nil {
+		return ""
+	}
+	return m.onFailed()
 }
 
 var errEpoch = errors.New("the epoch failed")

@@ -44,6 +44,14 @@ type Storer interface {
 	Stored(ref mlops.Ref)
 }
 
+// Failer is told, after a run that failed or was canceled has been
+// recorded (a canceled one with the checkpoint it keeps), so that it can
+// remove what it wrote outside the registry for the run; ctx is not
+// canceled. A message it returns reaches the caller as a NOTICE.
+type Failer interface {
+	Failed(ctx context.Context) string
+}
+
 // Epoch is one epoch as a model hands it to Run.Epoch.
 type Epoch struct {
 	Losses

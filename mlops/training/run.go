@@ -232,6 +232,11 @@ func (r *Run) train(mem *Memory) {
 	if s, ok := r.model.(Storer); ok && err == nil {
 		s.Stored(r.Ref())
 	}
+	if f, ok := r.model.(Failer); ok && err != nil {
+		if note := f.Failed(context.WithoutCancel(r.ctx)); note != "" {
+			r.Notice(r.job.Fn + ": " + note)
+		}
+	}
 	// The stored artifact and the training state are garbage now: at
 	// MovieLens-25M scale hundreds of megabytes the heap would keep.
 	res = nil

@@ -160,6 +160,40 @@ func TestFailingEpoch(t *testing.T) {
 	}
 }
 
+// TestFailedIsToldAfterRecording: a model that cleans up after a failed
+// run (Failer) is told once, after the failure is recorded, and what it
+// says arrives as a NOTICE; a run that succeeds does not tell it.
+func TestFailedIsToldAfterRecording(t *testing.T) {
+	r := newRig()
+	m := &fakeModel{losses: []float64{3, 2, 1}, failAt: 2}
+	var statusThen string
+	m.onFailed = func() string {
+		statusThen, _, _, _, _ = r.reg.only().state()
+		return "removed the toy's scratch files"
+	}
+	rows, err := r.start(t, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := drain(rows); !errors.Is(err, errEpoch) {
+		t.Fatalf("end %v, want the epoch's error", err)
+	}
+	if m.failed != 1 || statusThen != "failed" {
+		t.Errorf("Failed called %d times, with the run %q; want once, after it was recorded failed", m.failed, statusThen)
+	}
+	if !slices.Contains(r.notices.all(), "train_toy: removed the toy's scratch files") {
+		t.Errorf("notices %q lack Failed's", r.notices.all())
+	}
+	ok := &fakeModel{losses: []float64{3, 2, 1}}
+	rows, err = newRig().start(t, ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := drain(rows); err != nil || ok.failed != 0 {
+		t.Errorf("a run that succeeded: end %v, Failed called %d times", err, ok.failed)
+	}
+}
+
 // TestRefusedBeforeRegistering: a run refused before it trains (its data
 // cannot be read, the model refuses it, a resumed run's data changed)
 // registers nothing and gives back what it reserved.
