@@ -1,13 +1,14 @@
 'use strict';
 // node-postgres (pg) against mallard: parameterised queries ($1...), every
 // type read back, result field type OIDs, named prepared statements, error
-// SQLSTATEs and transactions. Prints "PASS node: name" or "FAIL node: name:
+// SQLSTATEs, transactions, and pg-cursor (a portal read in batches). Prints "PASS node: name" or "FAIL node: name:
 // why" per check and exits 1 when any failed. scripts/test-clients.sh runs it
 // with PGHOST, PGPORT, PGUSER and PGDATABASE set to a mallard it started.
 
 process.env.TZ = 'UTC'; // pg parses date and timestamp values in local time
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
+const Cursor = require('pg-cursor');
 
 const TABLE = 'node_types';
 
@@ -298,6 +299,30 @@ async function main() {
     }
     const n = await conn.query('SELECT count(*)::int AS n FROM forecast($1, steps := 1)', ['node_gat']);
     assert.deepStrictEqual(n.rows, [{ n: 3 }], 'count(*)::int');
+  });
+
+  await check('pg-cursor: 1000 rows read 128 at a time, with a parameter', async () => {
+    const cursor = conn.query(new Cursor('SELECT i, i * 2 AS twice FROM range($1::int) t(i) ORDER BY i', [1000]));
+    let seen = 0;
+    let batches = 0;
+    for (let rows = await cursor.read(128); rows.length > 0; rows = await cursor.read(128)) {
+      batches++;
+      for (const r of rows) {
+        assert.deepStrictEqual([Number(r.i), Number(r.twice)], [seen, 2 * seen], 'row in order');
+        seen++;
+      }
+    }
+    await cursor.close();
+    assert.deepStrictEqual([seen, batches], [1000, 8], 'rows and batches');
+  });
+  await check('pg-cursor closed early, then the connection works', async () => {
+    const cursor = conn.query(new Cursor('SELECT * FROM forecast($1, steps := 5)', ['node_gat']));
+    const first = await cursor.read(4);
+    assert.equal(first.length, 4, 'the first rows of forecast');
+    assert.equal(typeof first[0].prediction, 'number', 'prediction is a number');
+    await cursor.close();
+    const r = await conn.query('SELECT 1 AS one');
+    assert.deepStrictEqual(r.rows, [{ one: 1 }], 'a query after the cursor');
   });
 
   await conn.end();
