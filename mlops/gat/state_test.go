@@ -10,6 +10,7 @@ import (
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/series"
 )
 
 // TestForecastStateAgreesWithRefitting trains on the unemployment panel,
@@ -20,32 +21,7 @@ import (
 // widths over the validation rows), as forecast computed them before; and
 // that one entity's forecast is that entity's column.
 func TestForecastStateAgreesWithRefitting(t *testing.T) {
-	m := unemployment(t)
-	cfg := gat.DefaultConfig()
-	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
-	model, err := gat.Train(context.Background(), cfg, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, kept, err := gat.EvaluateState(model, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.Marshal(kept)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st gat.ForecastState
-	if err := json.Unmarshal(data, &st); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Validate(m.N); err != nil {
-		t.Fatal(err)
-	}
-	fit, val, _, err := cfg.Samples(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, model, st, fit, val := storedState(t)
 	fs, _, err := gat.Methods(model, m, append(slices.Clone(fit), val...), 12)
 	if err != nil {
 		t.Fatal(err)
@@ -164,29 +140,7 @@ func TestWorkersFitTheLadderAlike(t *testing.T) {
 // anomalies' expected values and half-widths (what evaluate, forecast
 // 'auto' and detect_anomalies read).
 func TestLadderFromStateEqualsRefitting(t *testing.T) {
-	m := unemployment(t)
-	cfg := gat.DefaultConfig()
-	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
-	model, err := gat.Train(context.Background(), cfg, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, kept, err := gat.EvaluateState(model, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.Marshal(kept)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st gat.ForecastState
-	if err := json.Unmarshal(data, &st); err != nil {
-		t.Fatal(err)
-	}
-	fit, val, _, err := cfg.Samples(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, model, st, fit, val := storedState(t)
 	for _, validation := range []bool{false, true} {
 		samples := append(slices.Clone(fit), val...)
 		if validation {
@@ -223,4 +177,39 @@ func TestLadderFromStateEqualsRefitting(t *testing.T) {
 	if _, ok, _ := st.Ladder(model, false); ok {
 		t.Error("a state without fits rebuilt a ladder")
 	}
+}
+
+// storedState trains a 2-epoch model of the unemployment panel (season
+// 12, seed 1, 2 workers) and returns it with the forecast state its
+// version keeps, read back through JSON as a stored version's is, and its
+// fitting and validation samples.
+func storedState(t *testing.T) (series.Matrix, *gat.Model, gat.ForecastState, []int, []int) {
+	t.Helper()
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Epochs, cfg.Seed, cfg.Season, cfg.Workers = 2, 1, 12, 2
+	model, err := gat.Train(context.Background(), cfg, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, kept, err := gat.EvaluateState(model, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st gat.ForecastState
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Validate(m.N); err != nil {
+		t.Fatal(err)
+	}
+	fit, val, _, err := cfg.Samples(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, model, st, fit, val
 }
