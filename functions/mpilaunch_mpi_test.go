@@ -70,6 +70,12 @@ func mpiMallard(t *testing.T) (string, string) {
 // MPI build of mallard) under mpirun, with its jobs in jobDir.
 func mpiServer(t *testing.T, worker, jobDir string) *pgx.Conn {
 	t.Helper()
+	return connect(t, mpiAddr(t, worker, jobDir), pgx.QueryExecModeSimpleProtocol)
+}
+
+// mpiAddr starts the server of mpiServer and returns its address.
+func mpiAddr(t *testing.T, worker, jobDir string) string {
+	t.Helper()
 	bin, version := mpiMallard(t)
 	if worker == "" {
 		worker = bin
@@ -77,8 +83,7 @@ func mpiServer(t *testing.T, worker, jobDir string) *pgx.Conn {
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	addr := startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: worker, JobDir: jobDir}})
-	return connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	return startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: worker, JobDir: jobDir}})
 }
 
 const mpiHyper = "hidden := [16], epochs := 4, batch_size := 16, seed := 3"
