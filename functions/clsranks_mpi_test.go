@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,13 +97,7 @@ func close9(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-9*math.Abs
 // a rank that fails, which fails the run with its error (58030) and
 // leaves the version failed with nothing stored or deployed.
 func TestRanksClassifierRefused(t *testing.T) {
-	bin, _ := mpiMallard(t)
-	worker := filepath.Join(t.TempDir(), "worker.sh")
-	script := "#!/bin/sh\nif [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then echo 'rank 1 breaks on purpose' >&2; exit 3; fi\nexec " + bin + " \"$@\"\n"
-	if err := os.WriteFile(worker, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	conn := mpiServer(t, worker, t.TempDir())
+	conn := mpiServer(t, failingWorker(t), t.TempDir())
 	loadPenguins(t, conn)
 	e := errorCode(t, conn, "SELECT * FROM train_classifier('penguins', label := 'species', model := 'wide', ranks := 2, workers := 40, batch_size := 64)")
 	if e.Code != "22023" || !strings.Contains(e.Message, "ranks := 2 x workers := 40") || !strings.Contains(e.Message, "workers 80") {
@@ -122,5 +115,31 @@ func TestRanksClassifierRefused(t *testing.T) {
 	}
 	if models != 1 || ready != 0 || artifacts != 0 || deployments != 0 {
 		t.Errorf("%d versions, %d not failed, %d artifacts, %d deployments; want the failed run's version alone, nothing stored", models, ready, artifacts, deployments)
+	}
+}
+
+// TestRanksClassifierCheckpointResume checks checkpoints of a
+// train_classifier run across ranks and resume with ranks: canceled, the
+// run keeps rank 0's last checkpoint (checkpoint_every := 2), which
+// predict serves, and resume := with ranks := 2 continues from it the
+// curve a local resume with as many workers trains, to 1e-9 relative.
+func TestRanksClassifierCheckpointResume(t *testing.T) {
+	conn := mpiServer(t, "", t.TempDir())
+	loadPenguins(t, conn)
+	conn, checkpoint := cancelAfter(t, conn, "SELECT epoch FROM train_classifier('penguins', label := 'species', model := 'c', ranks := 2, epochs := 100000, hidden := [8], batch_size := 16, checkpoint_every := 2, patience := 0)", "c", 5)
+	var served int
+	if err := conn.QueryRow(context.Background(), "SELECT count(prediction) FROM predict('c@1', source := 'penguins')").Scan(&served); err != nil || served != 344 {
+		t.Errorf("predict from the canceled run's checkpoint: %d predictions, %v; want 344", served, err)
+	}
+	epochs := checkpoint + 3
+	across := trainRows(t, conn, fmt.Sprintf("SELECT * FROM train_classifier('penguins', resume := 'c@1', ranks := 2, epochs := %d)", epochs))
+	local := trainRows(t, conn, fmt.Sprintf("SELECT * FROM train_classifier('penguins', resume := 'c@1', workers := 2, epochs := %d)", epochs))
+	if len(across) != 3 || len(local) != 3 || across[0].Epoch != int64(checkpoint+1) {
+		t.Fatalf("resumed across ranks: %d epochs from %d; locally %d; want epochs %d to %d", len(across), across[0].Epoch, len(local), checkpoint+1, epochs)
+	}
+	for e, l := range local {
+		if a := across[e]; a.Epoch != l.Epoch || !close9(a.TrainLoss, l.TrainLoss) || !close9(*a.ValLoss, *l.ValLoss) || *a.ValMetric != *l.ValMetric {
+			t.Errorf("epoch %d: %v %v %v resumed across 2 ranks, %v %v %v with 2 workers", l.Epoch, a.TrainLoss, *a.ValLoss, *a.ValMetric, l.TrainLoss, *l.ValLoss, *l.ValMetric)
+		}
 	}
 }
