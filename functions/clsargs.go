@@ -7,6 +7,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -72,6 +73,7 @@ func trainSupervisedFunction(fn, target string) tableFunction {
 				{name: "class_weight", kind: kindText, choices: []string{"none", "balanced"}, def: "none"},
 				{name: "max_categories", kind: kindInt, min: 1, max: 100_000, def: int64(100)},
 				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
+				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
 				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(def.Seed)},
 				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
 				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
@@ -203,6 +205,10 @@ func bindTrainSupervised(c *call, a args, fn, target string, column func(args) s
 	if err := checkModelKind(c, fn, s.name, s.kind); err != nil {
 		return nil, err
 	}
+	across, err := s.launchAcross(c, a)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openSource(c.ctx(), c, fn, a.text("source"))
 	if err != nil {
 		return nil, err
@@ -214,6 +220,6 @@ func bindTrainSupervised(c *call, a args, fn, target string, column func(args) s
 	if cols.Shape != nil && !a.explicit("epochs") && from == nil {
 		s.opts.Epochs = clsImageEpochs
 	}
-	job := &clsJob{c: c, spec: s, src: src, cols: cols}
+	job := &clsJob{c: c, spec: s, src: src, cols: cols, across: across}
 	return &table{cols: s.outputs(), open: job.start}, nil
 }

@@ -21,6 +21,8 @@ type clsJob struct {
 	spec *clsSpec
 	src  *source
 	cols clsColumns
+	// across launches the run across MPI ranks; nil trains in this process.
+	across *training.Launch
 }
 
 // clsData are a source's rows as read: the features, the target (labels
@@ -95,8 +97,9 @@ func (r *clsRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
 	return err.WithHint("Lower lr (it is %g).", r.spec.opts.LR)
 }
 
-// Train fits the model, handing each epoch to the lifecycle, and measures
-// it and its baselines on the test rows.
+// Train fits the model, in this process or across the ranks, handing
+// each epoch to the lifecycle, and measures it and its baselines on the
+// test rows.
 func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
 	var bestVal *float64
 	last := r.spec.opts.From
@@ -104,18 +107,27 @@ func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result
 		v := last.BestLoss
 		bestVal = &v
 	}
-	target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
-	model, err := classifier.Fit(ctx, r.spec.opts, r.fit.table, target, r.isVal, func(e classifier.Epoch) error {
-		if err := run.Epoch(r.epoch(e)); err != nil {
-			return err
-		}
-		last = e.State()
+	seen := func(e classifier.Epoch) {
 		if e.ValLoss == e.ValLoss && (bestVal == nil || e.ValLoss < *bestVal) {
 			v := e.ValLoss
 			bestVal = &v
 		}
-		return nil
-	})
+	}
+	var model *classifier.Model
+	var err error
+	if r.across != nil {
+		model, last, err = r.trainAcross(ctx, run, seen)
+	} else {
+		target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
+		model, err = classifier.Fit(ctx, r.spec.opts, r.fit.table, target, r.isVal, func(e classifier.Epoch) error {
+			if err := run.Epoch(r.epoch(e)); err != nil {
+				return err
+			}
+			last = e.State()
+			seen(e)
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, r.fitError(err)
 	}
@@ -233,6 +245,7 @@ type clsParams struct {
 	WeightDecay        float64    `json:"weight_decay"`
 	Patience           int        `json:"patience"`
 	Workers            int        `json:"workers"`
+	Ranks              int        `json:"ranks,omitempty"`
 	Seed               uint64     `json:"seed"`
 	ClassWeight        string     `json:"class_weight,omitempty"`
 	MaxCategories      int        `json:"max_categories"`
@@ -248,6 +261,9 @@ func (j *clsJob) params() clsParams {
 		Momentum: o.Momentum, BatchSize: o.BatchSize, Dropout: o.Dropout, WeightDecay: o.WeightDecay, Patience: o.Patience,
 		Workers: o.Workers, Seed: o.Seed, Scale: !o.RawPixels, ValidationFraction: j.spec.valFraction,
 		TestFraction: j.spec.testFraction, MaxCategories: j.spec.maxCategories, Columns: j.cols}
+	if j.across != nil {
+		p.Ranks = j.across.Ranks()
+	}
 	if o.Balanced {
 		p.ClassWeight = "balanced"
 	}

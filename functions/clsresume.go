@@ -47,6 +47,9 @@ func clsResumeArgs(c *call, fn, kind, target string, a args) (args, *clsStart, e
 		"validation_fraction": prev.ValidationFraction, "test_fraction": prev.TestFraction,
 		"class_weight":   map[bool]string{true: "balanced", false: "none"}[prev.ClassWeight == "balanced"],
 		"max_categories": int64(max(prev.MaxCategories, 1))}
+	if a.int("ranks") > 1 { // workers is then each rank's, and the version's the total
+		delete(had, "workers")
+	}
 	if prev.Columns.Split != "" {
 		had["split"] = prev.Columns.Split
 	}

@@ -70,6 +70,12 @@ func mpiMallard(t *testing.T) (string, string) {
 // MPI build of mallard) under mpirun, with its jobs in jobDir.
 func mpiServer(t *testing.T, worker, jobDir string) *pgx.Conn {
 	t.Helper()
+	return connect(t, mpiAddr(t, worker, jobDir), pgx.QueryExecModeSimpleProtocol)
+}
+
+// mpiAddr starts the server of mpiServer and returns its address.
+func mpiAddr(t *testing.T, worker, jobDir string) string {
+	t.Helper()
 	bin, version := mpiMallard(t)
 	if worker == "" {
 		worker = bin
@@ -77,8 +83,7 @@ func mpiServer(t *testing.T, worker, jobDir string) *pgx.Conn {
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	t.Setenv("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	addr := startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: worker, JobDir: jobDir}})
-	return connect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	return startServerWith(t, server.Config{Version: version, MPI: training.MPI{Worker: worker, JobDir: jobDir}})
 }
 
 const mpiHyper = "hidden := [16], epochs := 4, batch_size := 16, seed := 3"
@@ -188,13 +193,7 @@ func TestRanksTrainAsWorkers(t *testing.T) {
 // TestRanksRankFailure checks that a rank that fails fails the run with
 // its error, and nothing is registered as ready or stored.
 func TestRanksRankFailure(t *testing.T) {
-	bin, _ := mpiMallard(t)
-	worker := filepath.Join(t.TempDir(), "worker.sh")
-	script := "#!/bin/sh\nif [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then echo 'rank 1 breaks on purpose' >&2; exit 3; fi\nexec " + bin + " \"$@\"\n"
-	if err := os.WriteFile(worker, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	conn := mpiServer(t, worker, t.TempDir())
+	conn := mpiServer(t, failingWorker(t), t.TempDir())
 	exec(t, conn, smallRatingsSQL)
 	e := errorCode(t, conn, "SELECT * FROM train_recommender('r', model := 'bad', ranks := 2, "+mpiHyper+")")
 	if e.Code != "58030" || !strings.Contains(e.Message, "rank 1 breaks on purpose") {
@@ -208,6 +207,20 @@ func TestRanksRankFailure(t *testing.T) {
 	if status != "failed" || artifacts != 0 {
 		t.Errorf("model bad: status %s, %d artifacts; want failed and none", status, artifacts)
 	}
+}
+
+// failingWorker writes a worker whose rank 1 says "rank 1 breaks on
+// purpose" on stderr and exits 3, the other ranks running the MPI build of
+// mallard, and returns its path.
+func failingWorker(t *testing.T) string {
+	t.Helper()
+	bin, _ := mpiMallard(t)
+	worker := filepath.Join(t.TempDir(), "worker.sh")
+	script := "#!/bin/sh\nif [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then echo 'rank 1 breaks on purpose' >&2; exit 3; fi\nexec " + bin + " \"$@\"\n"
+	if err := os.WriteFile(worker, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return worker
 }
 
 // TestRanksCancel checks that canceling the statement, by a CancelRequest
@@ -452,41 +465,7 @@ func TestRanksAverageDuplicates(t *testing.T) {
 func TestRanksCheckpointResume(t *testing.T) {
 	conn := mpiServer(t, "", t.TempDir())
 	scaledUnemployment(t, conn)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	rows, err := conn.Query(ctx, "SELECT epoch FROM train_gat('uw', model := 'g', ranks := 2, epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0, scaler := 'u', seed := 3)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var epoch int64
-		if err := rows.Scan(&epoch); err != nil {
-			t.Fatal(err)
-		}
-		if epoch == 5 {
-			cancel()
-		}
-	}
-	rows.Close()
-	conn = connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
-	var status string
-	var checkpoint int
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) { // the cancel ends the run soon after
-		if err := conn.QueryRow(context.Background(), "SELECT status, coalesce(checkpoint_epoch, -1) FROM mlops.models WHERE name = 'g' AND version = 1").Scan(&status, &checkpoint); err != nil {
-			t.Fatal(err)
-		}
-		if status != "training" || time.Now().After(deadline) {
-			break
-		}
-	}
-	if status != "canceled" {
-		var runErr string
-		conn.QueryRow(context.Background(), "SELECT coalesce(error, '') FROM mlops.training_runs WHERE model = 'g'").Scan(&runErr)
-		t.Logf("the run's error: %s", runErr)
-	}
-	if status != "canceled" || checkpoint < 4 || checkpoint%2 != 0 {
-		t.Fatalf("g@1 after cancel: status %s, checkpoint epoch %d; want canceled, an even epoch from 4", status, checkpoint)
-	}
+	conn, checkpoint := cancelAfter(t, conn, "SELECT epoch FROM train_gat('uw', model := 'g', ranks := 2, epochs := 1000000, hidden := [4, 4], checkpoint_every := 2, patience := 0, scaler := 'u', seed := 3)", "g", 5)
 	epochs := checkpoint + 3
 	across := trainingCurve(t, conn, fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', ranks := 2, epochs := %d)", epochs))
 	local := trainingCurve(t, conn, fmt.Sprintf("SELECT epoch, train_mse, test_mse FROM train_gat('uw', resume := 'g@1', workers := 2, epochs := %d)", epochs))
@@ -500,7 +479,7 @@ func TestRanksCheckpointResume(t *testing.T) {
 			}
 		}
 	}
-	var resumedFrom string
+	var status, resumedFrom string
 	if err := conn.QueryRow(context.Background(), `SELECT m.status, r.resumed_from FROM mlops.models m JOIN mlops.training_runs r USING (run_id)
 		WHERE m.name = 'g' AND m.version = 2`).Scan(&status, &resumedFrom); err != nil {
 		t.Fatal(err)
@@ -508,4 +487,49 @@ func TestRanksCheckpointResume(t *testing.T) {
 	if status != "ready" || resumedFrom != "g@1" {
 		t.Errorf("g@2: status %s, resumed from %q; want ready, from g@1", status, resumedFrom)
 	}
+}
+
+// cancelAfter runs query, a training statement of model's first version
+// whose first column is the epoch, cancels it once it has streamed epoch
+// last, waits for the run to end, and checks that it ended canceled with
+// a checkpoint of an even epoch from 4 (checkpoint_every := 2). It
+// returns a new connection to the server and the checkpoint's epoch.
+func cancelAfter(t *testing.T, conn *pgx.Conn, query, model string, last int64) (*pgx.Conn, int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rows, err := conn.Query(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var epoch int64
+		if err := rows.Scan(&epoch); err != nil {
+			t.Fatal(err)
+		}
+		if epoch == last {
+			cancel()
+		}
+	}
+	rows.Close()
+	conn = connect(t, conn.Config().Host+":"+fmt.Sprint(conn.Config().Port), pgx.QueryExecModeSimpleProtocol)
+	var status string
+	var checkpoint int
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) { // the cancel ends the run soon after
+		if err := conn.QueryRow(context.Background(), "SELECT status, coalesce(checkpoint_epoch, -1) FROM mlops.models WHERE name = $1 AND version = 1", model).Scan(&status, &checkpoint); err != nil {
+			t.Fatal(err)
+		}
+		if status != "training" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if status != "canceled" {
+		var runErr string
+		conn.QueryRow(context.Background(), "SELECT coalesce(error, '') FROM mlops.training_runs WHERE model = $1", model).Scan(&runErr)
+		t.Logf("the run's error: %s", runErr)
+	}
+	if status != "canceled" || checkpoint < 4 || checkpoint%2 != 0 {
+		t.Fatalf("%s@1 after cancel: status %s, checkpoint epoch %d; want canceled, an even epoch from 4", model, status, checkpoint)
+	}
+	return conn, checkpoint
 }

@@ -74,7 +74,8 @@ func TestRanksNeedMPI(t *testing.T) {
 	}
 	conn := connect(t, startServerWith(t, server.Config{MPI: training.MPI{Mpirun: "/bin/true", JobDir: t.TempDir()}}), pgx.QueryExecModeSimpleProtocol)
 	exec(t, conn, smallRatingsSQL)
-	for _, q := range []string{"SELECT * FROM train_recommender('r', model := 'm', ranks := 2)", "SELECT * FROM train_gat('r', model := 'g', ranks := 2)"} {
+	for _, q := range []string{"SELECT * FROM train_recommender('r', model := 'm', ranks := 2)", "SELECT * FROM train_gat('r', model := 'g', ranks := 2)",
+		"SELECT * FROM train_classifier('r', label := 'item_id', model := 'c', ranks := 2)", "SELECT * FROM train_regressor('r', target := 'rating', model := 'c', ranks := 2)"} {
 		if e := errorCode(t, conn, q); e.Code != "0A000" || !strings.Contains(e.Message, "built with MPI") || !strings.Contains(e.Hint, "make build-mpi") {
 			t.Errorf("%s: %s %s (hint %q), want 0A000 asking for make build-mpi", q, e.Code, e.Message, e.Hint)
 		}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/mallard/mallard/mlops/parallel"
 )
 
 // Model kinds.
@@ -66,6 +68,29 @@ type Target struct {
 // are the validation rows; with val nil, a seeded ValFraction of the rows
 // is. Preprocessing is learnt from the training rows alone.
 func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool, report func(Epoch) error) (*Model, error) {
+	p, err := Prepare(opts, t, target, val)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Config.Validate(); err != nil {
+		return nil, err
+	}
+	return p.TrainOn(ctx, parallel.NewLocal(p.Config.Workers), opts.From, report)
+}
+
+// Prepared is what Fit trains, its preprocessing learnt: the model
+// without weights, the settings (class weights included) and the rows,
+// preprocessed, with a class index or a standardised target each.
+type Prepared struct {
+	Model      *Model
+	Config     Config
+	Train, Val Data
+}
+
+// Prepare learns the preprocessing, the classes or the target's scale and
+// the architecture of a Fit of the same arguments, and preprocesses the
+// rows; it trains nothing.
+func Prepare(opts Options, t *Table, target Target, val []bool) (*Prepared, error) {
 	n, err := t.Rows()
 	if err != nil {
 		return nil, err
@@ -102,26 +127,41 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 	if err := m.choose(opts); err != nil {
 		return nil, err
 	}
-	in := m.Prep.input()
 	cfg := opts.Config
 	if opts.Balanced && !m.Regression {
 		cfg.ClassWeights = balancedWeights(train.Labels, len(m.Classes))
 	}
+	return &Prepared{Model: m, Config: cfg, Train: train, Val: vd}, nil
+}
+
+// Network is the network the prepared model trains.
+func (p *Prepared) Network() Network {
+	in := p.Model.Prep.input()
+	return Network{Arch: p.Model.Arch, H: in.H, W: in.W, C: in.C, Regression: p.Model.Regression}
+}
+
+// TrainOn trains the prepared model with the workers of coll from from
+// (nil: afresh), as TrainOn does, and returns it with the weights it
+// keeps. The epochs report hands on have a regressor's ValRMSE in the
+// target's units and a Snapshot.
+func (p *Prepared) TrainOn(ctx context.Context, coll parallel.Collective, from *State, report func(Epoch) error) (*Model, error) {
+	m := *p.Model
 	var rep func(Epoch) error
 	if report != nil {
 		rep = func(e Epoch) error {
 			if m.Regression {
 				e.ValRMSE *= m.TargetStd
 			}
-			e.Snapshot = func() *Model { c := *m; c.Weights = slices.Clone(e.Weights); return &c }
+			e.Snapshot = func() *Model { c := m; c.Weights = slices.Clone(e.Weights); return &c }
 			return report(e)
 		}
 	}
-	m.Weights, err = TrainFrom(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, cfg, train, vd, opts.From, rep)
+	var err error
+	m.Weights, err = TrainOn(ctx, coll, p.Network(), p.Config, p.Train, p.Val, from, rep)
 	if err != nil {
 		return nil, err
 	}
-	return m, nil
+	return &m, nil
 }
 
 // balancedWeights are the class weights n/(k·n_c) of labels of k classes;

@@ -141,15 +141,32 @@ func TrainFrom(ctx context.Context, net Network, cfg Config, train, val Data, fr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	coll := parallel.NewLocal(cfg.Workers)
-	ws := make([]*worker, cfg.Workers)
+	return TrainOn(ctx, parallel.NewLocal(cfg.Workers), net, cfg, train, val, from, report)
+}
+
+// TrainOn is TrainFrom with the workers of coll, which must number
+// cfg.Workers: this process runs those of coll's workers that are its own
+// (parallel.Locals), on train and val, which every process holds whole.
+// Across processes (a parallel.Ranks) the run follows a run of as many
+// workers in one process up to the order of summation of each batch's
+// gradient; report is called in the process that runs worker 0 only.
+func TrainOn(ctx context.Context, coll parallel.Collective, net Network, cfg Config, train, val Data, from *State,
+	report func(Epoch) error) ([]float64, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if coll.Size() != cfg.Workers {
+		return nil, fmt.Errorf("workers %d: the collective joins %d", cfg.Workers, coll.Size())
+	}
+	first, n := parallel.Locals(coll)
+	ws := make([]*worker, n)
 	var w0 []float64
-	for r := range ws {
-		w, err := newWorker(net, cfg, &train, &val, coll, r)
+	for i := range ws {
+		w, err := newWorker(net, cfg, &train, &val, coll, first+i)
 		if err != nil {
 			return nil, err
 		}
-		if r == 0 {
+		if i == 0 { // every process draws the same initial weights from the seed
 			w0 = make([]float64, w.net.params())
 			w.net.init(w0, rand.New(rand.NewPCG(cfg.Seed, 0x5eed)))
 		}
@@ -160,10 +177,12 @@ func TrainFrom(ctx context.Context, net Network, cfg Config, train, val Data, fr
 		if err := w.restore(from); err != nil {
 			return nil, err
 		}
-		ws[r] = w
+		ws[i] = w
 	}
-	ws[0].report = report
-	err := parallel.Run(ctx, cfg.Workers, func(ctx context.Context, rank int) error { return ws[rank].loop(ctx, from) })
+	if first == 0 {
+		ws[0].report = report
+	}
+	err := parallel.RunLocals(ctx, coll, func(ctx context.Context, rank int) error { return ws[rank-first].loop(ctx, from) })
 	if err != nil && !errors.Is(err, ErrStopped) {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/job"
 	"github.com/mallard/mallard/mlops/parallel"
@@ -128,6 +129,10 @@ func TestSpecRefused(t *testing.T) {
 		{"shard without a start", func(s *job.Spec) { s.Shard = job.ShardFile }, nil},
 		{"missing start", func(s *job.Spec) { s.Start = "none.artifact" }, nil},
 		{"start_epoch of a GAT job", func(s *job.Spec) { s.StartEpoch = 2 }, nil},
+		{"classifier without its model", func(s *job.Spec) { s.Kind = job.KindClassifier }, nil},
+		{"classifier without its rows", func(s *job.Spec) {
+			s.Kind, s.Classifier = job.KindClassifier, &job.Classifier{Model: &classifier.Model{}, Config: classifier.DefaultConfig()}
+		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := gatJob(t, 1, smallGAT)

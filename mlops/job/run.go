@@ -64,6 +64,9 @@ func Run(ctx context.Context, dir, version string, comm parallel.Comm) (Result, 
 
 // run runs the job of spec in dir: see Run.
 func run(ctx context.Context, dir string, spec Spec, comm parallel.Comm) (Result, error) {
+	if spec.Kind == KindClassifier { // its rows are prepared already: no source to read
+		return runClassifier(ctx, dir, spec, comm)
+	}
 	files, err := spec.files(dir)
 	if err != nil {
 		return Result{}, err
@@ -154,14 +157,8 @@ func trainRecommender(dir string, spec Spec, objective string, comm parallel.Com
 	if err != nil {
 		return nil, 0, fmt.Errorf("train: %w", err)
 	}
-	if comm.Rank() == 0 {
-		data, err := encode(model, epochs)
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
-			return nil, 0, err
-		}
+	if err := writeArtifact(dir, comm, func() ([]byte, error) { return encode(model, epochs) }); err != nil {
+		return nil, 0, err
 	}
 	return model, epochs, nil
 }
@@ -296,14 +293,8 @@ func trainGAT(dir string, spec Spec, comm parallel.Comm, first int, encode func(
 	if err != nil {
 		return nil, 0, fmt.Errorf("train: %w", err)
 	}
-	if comm.Rank() == 0 {
-		data, err := encode(model, model.Kept, true)
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := writeFile(filepath.Join(dir, ArtifactFile), data); err != nil {
-			return nil, 0, err
-		}
+	if err := writeArtifact(dir, comm, func() ([]byte, error) { return encode(model, model.Kept, true) }); err != nil {
+		return nil, 0, err
 	}
 	return model, epochs, nil
 }

@@ -26,6 +26,7 @@ const SpecFile = "job.json"
 const (
 	KindGAT         = "gat"
 	KindRecommender = "recommender"
+	KindClassifier  = "classifier"
 )
 
 // ErrVersion is the error of a spec written for another version of Mallard.
@@ -37,7 +38,7 @@ type Spec struct {
 	// another release refuses it, since neither the spec nor the artifact
 	// it writes is promised to mean the same across releases.
 	Version string `json:"version"`
-	// Kind is KindGAT or KindRecommender.
+	// Kind is KindGAT, KindRecommender or KindClassifier.
 	Kind string `json:"kind"`
 	// Source is a glob of Parquet files, relative to the job directory
 	// unless absolute; "" is every *.parquet file there.
@@ -82,6 +83,9 @@ type Spec struct {
 	// Recommender are the hyperparameters of a recommender job; those
 	// left out keep recommender.DefaultConfig's values.
 	Recommender json.RawMessage `json:"recommender,omitempty"`
+	// Classifier is a classifier job's prepared model and settings; its
+	// rows are the files TrainDataFile and ValDataFile.
+	Classifier *Classifier `json:"classifier,omitempty"`
 	// Shard names the statistics over every row of a source sharded
 	// across the ranks (see WriteShards and WriteGATShards): each rank
 	// then reads only its own file of the source (by default
@@ -110,8 +114,10 @@ func ReadSpec(dir, version string) (Spec, error) {
 // Validate reports the first field out of range.
 func (s Spec) Validate() error {
 	switch {
-	case s.Kind != KindGAT && s.Kind != KindRecommender:
-		return fmt.Errorf("job spec: kind %q must be %q or %q", s.Kind, KindGAT, KindRecommender)
+	case s.Kind != KindGAT && s.Kind != KindRecommender && s.Kind != KindClassifier:
+		return fmt.Errorf("job spec: kind %q must be %q, %q or %q", s.Kind, KindGAT, KindRecommender, KindClassifier)
+	case s.Kind == KindClassifier && (s.Classifier == nil || s.Classifier.Model == nil):
+		return errNoClassifier
 	case s.TestFraction < 0 || s.TestFraction >= 1:
 		return fmt.Errorf("job spec: test_fraction %v must be in (0, 1)", s.TestFraction)
 	case s.Workers < 0:

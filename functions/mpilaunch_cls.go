@@ -1,0 +1,84 @@
+//go:build duckdb_arrow
+
+package functions
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/mlops/job"
+	"github.com/mallard/mallard/mlops/training"
+	"github.com/mallard/mallard/sqlstate"
+)
+
+// launchAcross prepares a train_classifier or train_regressor run across
+// ranks (see launchOf): workers := W is then each rank's.
+func (s *clsSpec) launchAcross(c *call, a args) (*training.Launch, error) {
+	return launchOf(c, s.fn, a, s.opts.Workers, func(workers int) error {
+		s.opts.Workers = workers
+		return s.opts.Validate()
+	})
+}
+
+// trainAcross has the ranks of r.across train the model on the rows r
+// read: this server prepares them as a local run does (classifier.Prepare)
+// and exports them to the job directory, every rank reads them all, and
+// the ranks train what ranks x workers workers train here (the curve to
+// 1e-9). Rank 0's epochs reach the run, and seen, as a local run's do,
+// its checkpoints are stored as a local run's; it returns rank 0's model
+// and the training state after its last epoch (from where it trained
+// none).
+func (r *clsRun) trainAcross(ctx context.Context, run *training.Run, seen func(classifier.Epoch)) (*classifier.Model, *classifier.State, error) {
+	l := r.across
+	p, err := classifier.Prepare(r.spec.opts, r.fit.table, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec := job.Spec{Kind: job.KindClassifier, Seed: p.Config.Seed, Workers: p.Config.Workers / l.Ranks(),
+		Classifier:      &job.Classifier{Model: p.Model, Config: p.Config, From: r.spec.opts.From},
+		CheckpointEvery: r.spec.checkpoint, CheckpointBest: r.spec.checkpoint == 0, CheckpointFiles: true}
+	export := func(ctx context.Context, dir string) error {
+		if err := job.WriteClassifierData(dir, p); err != nil {
+			return l.ExportError(err)
+		}
+		return nil
+	}
+	data, err := l.Train(ctx, run, spec.WriteAs, export, func(dir string, pr training.Progress) training.Epoch {
+		e := classifier.Epoch{Epoch: pr.Epoch, TrainLoss: pr.Metric("train_loss"), ValLoss: pr.Metric("val_loss"),
+			ValAccuracy: pr.Metric("val_accuracy"), ValRMSE: pr.Metric("val_rmse"), Elapsed: time.Duration(pr.ElapsedMS) * time.Millisecond}
+		seen(e)
+		te := r.epoch(e)
+		te.Snapshot = func() ([]byte, error) { return r.rankCheckpoint(p.Model, dir, e.Epoch) }
+		return te
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var a job.ClassifierArtifact
+	if err := json.Unmarshal(data, &a); err != nil || a.Model == nil || len(a.Model.Weights) == 0 {
+		return nil, nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", r.spec.fn, err)
+	}
+	if a.Last == nil {
+		a.Last = r.spec.opts.From
+	}
+	return a.Model, a.Last, nil
+}
+
+// rankCheckpoint is rank 0's checkpoint of epoch, the training state
+// after it, as the version's artifact of the prepared model m with the
+// state's weights; nil where rank 0 wrote none.
+func (r *clsRun) rankCheckpoint(m *classifier.Model, dir string, epoch int) ([]byte, error) {
+	data := training.RankCheckpoint(dir, epoch)
+	if data == nil {
+		return nil, nil
+	}
+	var s classifier.State
+	if err := json.Unmarshal(data, &s); err != nil || s.Epoch != epoch {
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint of epoch %d: %v (epoch %d)", r.spec.fn, epoch, err, s.Epoch)
+	}
+	snap := *m
+	snap.Weights = s.Weights
+	return r.artifact(&snap, &s, epoch)
+}
