@@ -66,10 +66,21 @@ type Target struct {
 // are the validation rows; with val nil, a seeded ValFraction of the rows
 // is. Preprocessing is learnt from the training rows alone.
 func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool, report func(Epoch) error) (*Model, error) {
-	n, err := t.Rows()
+	src, err := InMemory(t)
 	if err != nil {
 		return nil, err
 	}
+	return FitSource(ctx, opts, src, target, val, report)
+}
+
+// FitSource is Fit on a source's rows. A source that is not a Table in
+// memory (see InMemory) is read a chunk at a time: its training rows
+// once or twice to learn the preprocessing, then every batch's rows as
+// the batch is trained or validated, so that memory holds a batch and
+// the model, not the table. The result is the same to the bit as Fit's
+// on the same rows.
+func FitSource(ctx context.Context, opts Options, src Source, target Target, val []bool, report func(Epoch) error) (*Model, error) {
+	n := src.Len()
 	if (target.Labels == nil) == (target.Values == nil) || len(target.Labels)+len(target.Values) != n {
 		return nil, fmt.Errorf("target of %d labels and %d values for %d rows: want one label per row (classifier) or one value per row (regressor)", len(target.Labels), len(target.Values), n)
 	}
@@ -88,10 +99,11 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 		}
 	}
 	m := &Model{Regression: target.Labels == nil}
-	if m.Prep, err = fitPrep(t, trainRows, opts.RawPixels); err != nil {
+	var err error
+	if m.Prep, err = fitPrepSource(ctx, src, trainRows, opts.RawPixels); err != nil {
 		return nil, err
 	}
-	x, err := m.Prep.features(t)
+	x, err := m.Prep.examples(src)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +114,22 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 	if err := m.choose(opts); err != nil {
 		return nil, err
 	}
+	return m, m.train(ctx, opts, train, vd, report)
+}
+
+// examples are src's rows preprocessed: a table in memory encoded at
+// once, any other source encoded a batch at a time as it is read.
+func (p *Prep) examples(src Source) (Examples, error) {
+	if ts, ok := src.(tableSource); ok {
+		x, err := p.features(ts.t)
+		return memExamples{x: x, dim: p.input().size()}, err
+	}
+	return encoded{src: src, prep: p}, nil
+}
+
+// train trains m's network on train, validated on val, and sets its
+// weights.
+func (m *Model) train(ctx context.Context, opts Options, train, val Data, report func(Epoch) error) error {
 	in := m.Prep.input()
 	cfg := opts.Config
 	if opts.Balanced && !m.Regression {
@@ -117,11 +145,9 @@ func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool,
 			return report(e)
 		}
 	}
-	m.Weights, err = TrainFrom(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, cfg, train, vd, opts.From, rep)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	var err error
+	m.Weights, err = TrainFrom(ctx, Network{Arch: m.Arch, H: in.H, W: in.W, C: in.C, Regression: m.Regression}, cfg, train, val, opts.From, rep)
+	return err
 }
 
 // balancedWeights are the class weights n/(k·n_c) of labels of k classes;
@@ -185,8 +211,7 @@ func cmpOr(a, b []int) []int {
 
 // targets splits x and the target into training and validation Data,
 // learning the classes (or the target's scale) from the training rows.
-func (m *Model) targets(target Target, x []float64, trainRows, valRows []int) (Data, Data, error) {
-	dim := m.Prep.input().size()
+func (m *Model) targets(target Target, x Examples, trainRows, valRows []int) (Data, Data, error) {
 	if m.Regression {
 		stats := numericStats(NumericColumn{Values: target.Values}, trainRows)
 		m.TargetMean, m.TargetStd = stats.Mean, stats.Std
@@ -198,9 +223,8 @@ func (m *Model) targets(target Target, x []float64, trainRows, valRows []int) (D
 		m.Classes = slices.Compact(m.Classes)
 	}
 	pick := func(rows []int) (Data, error) {
-		d := Data{Rows: len(rows), X: make([]float64, 0, len(rows)*dim)}
+		d := Data{Rows: len(rows), Examples: subsetExamples{ex: x, rows: rows}}
 		for _, r := range rows {
-			d.X = append(d.X, x[r*dim:(r+1)*dim]...)
 			if m.Regression {
 				d.Targets = append(d.Targets, (target.Values[r]-m.TargetMean)/m.TargetStd)
 				continue
