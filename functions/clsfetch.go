@@ -106,14 +106,14 @@ func (j *clsJob) count(ctx context.Context) (int64, error) {
 }
 
 // reserve takes what reading n rows holds in the server's budget: the
-// targets and split values kept in memory (spillRowBytes a row), and a
-// read batch's features twice over (as read and as a record), in
-// doubles. The features themselves go to the spill file; what training
+// targets and split values kept in memory (spillRowBytes a row), and the
+// buffers the features of spillPiece rows are encoded in (doubles, then
+// bytes). The features themselves go to the spill file; what training
 // holds besides is reserved by reserveTraining.
 func (j *clsJob) reserve(ctx context.Context, mem reserver, n int64) error {
 	width := j.width()
-	return mem.Reserve(ctx, spillRowBytes*n+2*8*readBatchRows*width,
-		fmt.Sprintf("%s's targets (%d rows) and a read batch (%d x %d values)", j.spec.fn, n, readBatchRows, width))
+	return mem.Reserve(ctx, spillRowBytes*n+2*8*spillPiece*width,
+		fmt.Sprintf("%s's targets (%d rows) and %d rows' features (%d values each)", j.spec.fn, n, spillPiece, width))
 }
 
 // width is the number of values a row's features take.
@@ -129,10 +129,6 @@ func (j *clsJob) width() int64 {
 // spilled: its target (a label's string header, or a double), its split
 // value's and its index in the split.
 const spillRowBytes = 48
-
-// readBatchRows is the most rows an Arrow batch of the source holds
-// (DuckDB's vector size).
-const readBatchRows = 2048
 
 // appendTargets adds the target (and split) columns of batch b, whose
 // first row is row first of the source, to d: NULL is an error naming the

@@ -46,7 +46,10 @@ type spillRows struct {
 	limit  int
 	// dropped are the features left out after reading (see drop).
 	dropped map[string]bool
-	buf     []byte
+	// rec and buf are appendPiece's buffers: a piece's records as
+	// float64s and as bytes.
+	rec []float64
+	buf []byte
 }
 
 // newSpillRows creates the file for cols' features in dir ("" is the
@@ -207,15 +210,30 @@ func (s *spillRows) records(idx []int) ([]float64, error) {
 	return vals, nil
 }
 
+// spillPiece is the most rows appendBatch encodes at a time.
+const spillPiece = 256
+
 // appendBatch writes the features of batch b, read with selectList from
-// its column first on, one record per row: a NULL number is NaN, a NULL
-// text the category "", and a NULL image, or one whose length is not
-// the product of the shape, an error naming the row (rows counts the rows
-// before b).
+// its column first on, one record per row, spillPiece rows at a time: a
+// NULL number is NaN, a NULL text the category "", and a NULL image, or
+// one whose length is not the product of the shape, an error naming the
+// row.
 func (s *spillRows) appendBatch(a *featureAppender, b arrow.RecordBatch) error {
 	n := int(b.NumRows())
-	rec := make([]float64, n*s.width)
-	off := 0
+	for lo := 0; lo < n; lo += spillPiece {
+		if err := s.appendPiece(a, b.NewSlice(int64(lo), int64(min(lo+spillPiece, n)))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendPiece is appendBatch of a slice of a batch.
+func (s *spillRows) appendPiece(a *featureAppender, b arrow.RecordBatch) error {
+	defer b.Release()
+	n := int(b.NumRows())
+	s.rec = slices.Grow(s.rec[:0], n*s.width)[:n*s.width]
+	rec, off := s.rec, 0
 	for k, f := range s.layout {
 		arr := b.Column(a.first + k)
 		switch f.Kind {
