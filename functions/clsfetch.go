@@ -302,7 +302,8 @@ func ctxErr(err error) bool {
 
 // reserveTraining takes what training holds besides the spilled rows in
 // the server's budget: the model and a batch (classifier.TrainingBytes),
-// twice when a linear model is fitted beside it.
+// twice for rows unless the model is linear, as a linear model is fitted
+// beside it.
 func (j *clsJob) reserveTraining(ctx context.Context, mem reserver, d clsData) error {
 	h, w, c, image := 1, 1, 0, j.cols.Shape != nil
 	if image {
@@ -326,7 +327,10 @@ func (j *clsJob) reserveTraining(ctx context.Context, mem reserver, d clsData) e
 	if err != nil {
 		return j.fitError(err)
 	}
-	return mem.Reserve(ctx, 2*n, fmt.Sprintf("%s's model and a batch", j.spec.fn))
+	if !image && j.spec.opts.Model != classifier.ModelLinear {
+		n *= 2 // the linear model fitted beside it, after it
+	}
+	return mem.Reserve(ctx, n, fmt.Sprintf("%s's model and a batch", j.spec.fn))
 }
 
 // distinct is the set of v's values.
