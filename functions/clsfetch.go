@@ -38,9 +38,10 @@ func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 	if err := j.reserve(ctx, mem, n); err != nil {
 		return clsData{}, err
 	}
-	rows, err := newSpillRows(j.c.db.SpoolDir(), j.cols, j.spec.maxCategories)
+	rows, err := newSpillRows(j.spec.fn, j.c.db.SpoolDir(), j.cols, j.spec.maxCategories)
 	if err != nil {
-		return clsData{}, sqlstate.New(sqlstate.IOError, "%s: %v", j.spec.fn, err)
+		return clsData{}, sqlstate.New(sqlstate.IOError, "%s: %v", j.spec.fn, err).
+			WithHint("The server writes the rows' features to a file in its temporary directory ($TMPDIR, or the sandbox's spool directory).")
 	}
 	mem.Hold(rows)
 	d := clsData{rows: rows}
@@ -48,7 +49,7 @@ func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 		return clsData{}, err
 	}
 	if err := rows.flush(); err != nil {
-		return clsData{}, sqlstate.New(sqlstate.IOError, "%s: spill rows: %v", j.spec.fn, err)
+		return clsData{}, err
 	}
 	return d, j.checkCategories(&d)
 }

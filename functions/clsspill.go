@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/sqlstate"
 )
 
 // spillPattern names the files a source's feature rows are spilled to.
@@ -30,6 +31,7 @@ const spillPattern = "mallard-rows-*"
 // is freed when Close closes it. Table may be called by several
 // goroutines at once; the methods that write may not.
 type spillRows struct {
+	fn      string // the function reading, for messages
 	f       *os.File
 	removed bool // from its directory, when created
 	w       *bufio.Writer
@@ -53,8 +55,9 @@ type spillRows struct {
 }
 
 // newSpillRows creates the file for cols' features in dir ("" is the
-// system's temporary directory); categories past limit are not kept.
-func newSpillRows(dir string, cols clsColumns, limit int) (*spillRows, error) {
+// system's temporary directory) for function fn; categories past limit
+// are not kept.
+func newSpillRows(fn, dir string, cols clsColumns, limit int) (*spillRows, error) {
 	f, err := os.CreateTemp(dir, spillPattern)
 	if err != nil {
 		return nil, fmt.Errorf("create the file rows are spilled to: %w", err)
@@ -62,7 +65,7 @@ func newSpillRows(dir string, cols clsColumns, limit int) (*spillRows, error) {
 	// Unlinked now, the file lives until it is closed and no longer: a
 	// crash cannot leave it behind. Where an open file cannot be
 	// removed, Close removes it.
-	s := &spillRows{f: f, removed: os.Remove(f.Name()) == nil, w: bufio.NewWriterSize(f, 1<<20), layout: slices.Clone(cols.Features), shape: cols.Shape,
+	s := &spillRows{fn: fn, f: f, removed: os.Remove(f.Name()) == nil, w: bufio.NewWriterSize(f, 1<<20), layout: slices.Clone(cols.Features), shape: cols.Shape,
 		levels: map[int][]string{}, index: map[int]map[string]int{}, over: map[int]bool{}, limit: limit, dropped: map[string]bool{}}
 	for k, ft := range s.layout {
 		s.width += s.featureWidth(ft)
@@ -101,14 +104,26 @@ func (s *spillRows) write(vals []float64, rows int) error {
 		binary.LittleEndian.PutUint64(s.buf[8*i:], math.Float64bits(v))
 	}
 	if _, err := s.w.Write(s.buf); err != nil {
-		return fmt.Errorf("spill rows: %w", err)
+		return spillWriteError(s.fn, err)
 	}
 	s.n += rows
 	return nil
 }
 
 // flush writes what is buffered; Table reads only flushed records.
-func (s *spillRows) flush() error { return s.w.Flush() }
+func (s *spillRows) flush() error {
+	if err := s.w.Flush(); err != nil {
+		return spillWriteError(s.fn, err)
+	}
+	return nil
+}
+
+// spillWriteError is a failed write to the spill file (a full disk) as
+// 58030.
+func spillWriteError(fn string, err error) error {
+	return sqlstate.New(sqlstate.IOError, "%s: write the rows' features to a temporary file: %v", fn, err).
+		WithHint("Free space in the server's temporary directory ($TMPDIR, or the sandbox's spool directory); the file takes 8 bytes per feature value and row.")
+}
 
 // category is the index of text v of the feature at layout position k,
 // adding it when new; -1 once the feature has more than limit.
@@ -199,7 +214,7 @@ func (s *spillRows) records(idx []int) ([]float64, error) {
 			return nil, fmt.Errorf("spilled rows %d to %d of %d", idx[i], idx[j-1], s.n)
 		}
 		if _, err := s.f.ReadAt(raw[i*size:j*size], int64(idx[i])*int64(size)); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read spilled rows: %w", err)
+			return nil, sqlstate.New(sqlstate.IOError, "%s: read the rows' features back from their temporary file: %v", s.fn, err)
 		}
 		i = j
 	}
