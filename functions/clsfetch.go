@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -19,8 +20,11 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// read reads the source's rows as Arrow batches into a clsData, after
-// reserving memory for them in the server's budget. The query has no
+// read reads the source's rows as Arrow batches into a clsData: the
+// targets and split values in memory, the features spilled to a
+// temporary file (see spillRows) that mem closes when it is given back.
+// What it reserves in the server's budget is a batch's read and the
+// in-memory columns, not the features (see reserve). The query has no
 // ORDER BY: rows come in the table's order (DuckDB keeps insertion
 // order), which the seeded split and batch order then follow.
 func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
@@ -34,6 +38,24 @@ func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 	if err := j.reserve(ctx, mem, n); err != nil {
 		return clsData{}, err
 	}
+	rows, err := newSpillRows(j.spec.fn, j.c.db.SpoolDir(), j.cols, j.spec.maxCategories)
+	if err != nil {
+		return clsData{}, sqlstate.New(sqlstate.IOError, "%s: %v", j.spec.fn, err).
+			WithHint("The server writes the rows' features to a file in its temporary directory ($TMPDIR, or the sandbox's spool directory).")
+	}
+	mem.Hold(rows)
+	d := clsData{rows: rows}
+	if err := j.readRows(ctx, &d); err != nil {
+		return clsData{}, err
+	}
+	if err := rows.flush(); err != nil {
+		return clsData{}, err
+	}
+	return d, j.checkCategories(&d)
+}
+
+// readRows runs the source's query and adds its batches to d.
+func (j *clsJob) readRows(ctx context.Context, d *clsData) error {
 	targetType := "VARCHAR"
 	if j.spec.regression {
 		targetType = "DOUBLE"
@@ -45,30 +67,27 @@ func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 	app := &featureAppender{fn: j.spec.fn, cols: j.cols, first: len(exprs)}
 	rd, err := j.c.read(ctx, "SELECT "+strings.Join(append(exprs, j.cols.selectList()...), ", ")+" FROM "+j.src.from)
 	if err != nil {
-		return clsData{}, j.src.wrap(err)
+		return j.src.wrap(err)
 	}
 	defer rd.Close()
-	d := clsData{table: newFeatureTable(j.cols)}
 	for rd.Next() {
 		b := rd.Batch()
-		if err := j.appendTargets(&d, b, app.rows); err != nil {
-			return clsData{}, err
+		if err := j.appendTargets(d, b, app.rows); err != nil {
+			return err
 		}
-		if err := app.append(d.table, b); err != nil {
-			return clsData{}, err
+		if err := d.rows.appendBatch(app, b); err != nil {
+			return err
 		}
 	}
-	if err := rd.Err(); err != nil {
-		return clsData{}, j.src.wrap(err)
-	}
-	return d, j.checkCategories(&d)
+	return j.src.wrap(rd.Err())
 }
 
 // reserver takes n bytes of the server's memory budget for what, until
 // its holder gives them back (a training run's training.Memory, or
-// feature_importance's heldBudget).
+// feature_importance's heldBudget), and closes what Hold is given then.
 type reserver interface {
 	Reserve(ctx context.Context, n int64, what string) error
+	Hold(c io.Closer)
 }
 
 // count is the number of rows of the source.
@@ -87,15 +106,30 @@ func (j *clsJob) count(ctx context.Context) (int64, error) {
 	return n, j.src.wrap(rd.Err())
 }
 
-// reserve takes the memory n rows of features take in the server's
-// budget, three times over: as read, as split and as the model's input.
+// reserve takes what reading n rows holds in the server's budget: the
+// targets and split values kept in memory (spillRowBytes a row), and the
+// buffers the features of spillPiece rows are encoded in (doubles, then
+// bytes). The features themselves go to the spill file; what training
+// holds besides is reserved by reserveTraining.
 func (j *clsJob) reserve(ctx context.Context, mem reserver, n int64) error {
+	width := j.width()
+	return mem.Reserve(ctx, spillRowBytes*n+2*8*spillPiece*width,
+		fmt.Sprintf("%s's targets (%d rows) and %d rows' features (%d values each)", j.spec.fn, n, spillPiece, width))
+}
+
+// width is the number of values a row's features take.
+func (j *clsJob) width() int64 {
 	width := int64(len(j.cols.Features))
 	if s := j.cols.Shape; s != nil {
 		width = int64(s[0] * s[1] * s[2])
 	}
-	return mem.Reserve(ctx, 3*8*n*(width+1), fmt.Sprintf("%s's rows (%d x %d values)", j.spec.fn, n, width))
+	return width
 }
+
+// spillRowBytes is what a row keeps in memory when its features are
+// spilled: its target (a label's string header, or a double), its split
+// value's and its index in the split.
+const spillRowBytes = 48
 
 // appendTargets adds the target (and split) columns of batch b, whose
 // first row is row first of the source, to d: NULL is an error naming the
@@ -158,26 +192,20 @@ func (j *clsJob) nullTarget(row int) error {
 func (j *clsJob) checkCategories(d *clsData) error {
 	limit := j.spec.maxCategories
 	var dropped []string
-	for _, c := range d.table.Categorical {
-		levels := map[string]bool{}
-		for _, v := range c.Values {
-			if levels[v] = true; len(levels) > limit {
-				break
-			}
-		}
-		if len(levels) <= limit {
+	for k, f := range d.rows.layout {
+		if !d.rows.over[k] {
 			continue
 		}
 		if !j.cols.Defaulted {
 			return sqlstate.New(sqlstate.ProgramLimitExceeded, "%s: feature %s has more than max_categories := %d categories",
-				j.spec.fn, c.Name, limit).WithHint("Leave it out of features, or raise max_categories (each category is one input of the model).")
+				j.spec.fn, f.Name, limit).WithHint("Leave it out of features, or raise max_categories (each category is one input of the model).")
 		}
-		dropped = append(dropped, c.Name)
+		dropped = append(dropped, f.Name)
 	}
 	if dropped == nil {
 		return nil
 	}
-	d.table.Categorical = slices.DeleteFunc(d.table.Categorical, func(c classifier.CategoricalColumn) bool { return slices.Contains(dropped, c.Name) })
+	d.rows.drop(dropped)
 	j.cols.Features = slices.DeleteFunc(j.cols.Features, func(f clsFeature) bool { return slices.Contains(dropped, f.Name) })
 	j.c.caller.Notice(fmt.Sprintf("%s: text column(s) %s left out of the features: more than max_categories := %d categories",
 		j.spec.fn, strings.Join(dropped, ", "), limit))
@@ -189,8 +217,9 @@ func (j *clsJob) checkCategories(d *clsData) error {
 }
 
 // clsFingerprint identifies the data a model is trained on: the columns,
-// every target and every feature value.
-func clsFingerprint(d clsData, cols clsColumns) string {
+// every target and every feature value. It reads the spilled features
+// once per numeric and text column, and once for an image.
+func clsFingerprint(ctx context.Context, d clsData, cols clsColumns) (string, error) {
 	h := sha256.New()
 	for _, f := range cols.Features {
 		fmt.Fprintf(h, "%s %s\n", f.Name, f.Kind)
@@ -204,25 +233,112 @@ func clsFingerprint(d clsData, cols clsColumns) string {
 		put(v)
 	}
 	fmt.Fprintf(h, "%q\n", d.parts)
-	for _, c := range d.table.Numeric {
-		for _, v := range c.Values {
-			put(v)
-		}
+	t, err := d.rows.Table(nil)
+	if err != nil {
+		return "", err
 	}
-	for _, c := range d.table.Categorical {
-		fmt.Fprintf(h, "%q\n", c.Values)
-	}
-	if im := d.table.Image; im != nil {
-		for _, px := range im.Pixels {
-			for _, v := range px {
+	for i := range t.Numeric {
+		err = scanSpill(ctx, d.rows, func(c *classifier.Table) {
+			for _, v := range c.Numeric[i].Values {
 				put(v)
 			}
+		})
+		if err != nil {
+			return "", err
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	for i := range t.Categorical {
+		sep := "["
+		err = scanSpill(ctx, d.rows, func(c *classifier.Table) {
+			for _, v := range c.Categorical[i].Values {
+				fmt.Fprintf(h, "%s%q", sep, v)
+				sep = " "
+			}
+		})
+		if err != nil {
+			return "", err
+		}
+		if sep == "[" {
+			sep = "[ " // no rows: "[]"
+		}
+		fmt.Fprintf(h, "%s]\n", sep[1:])
+	}
+	if t.Image != nil {
+		err = scanSpill(ctx, d.rows, func(c *classifier.Table) {
+			for _, px := range c.Image.Pixels {
+				for _, v := range px {
+					put(v)
+				}
+			}
+		})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], err
+}
+
+// scanSpill hands fn every spilled row, in order, a chunk at a time.
+func scanSpill(ctx context.Context, rows *spillRows, fn func(*classifier.Table)) error {
+	const chunk = 256
+	idx := make([]int, 0, chunk)
+	for start := 0; start < rows.Len(); start += chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		idx = idx[:0]
+		for r := start; r < min(start+chunk, rows.Len()); r++ {
+			idx = append(idx, r)
+		}
+		t, err := rows.Table(idx)
+		if err != nil {
+			return err
+		}
+		fn(t)
+	}
+	return nil
 }
 
 // ctxErr reports whether err is a context's cancellation or deadline.
 func ctxErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// reserveTraining takes what training holds besides the spilled rows in
+// the server's budget: the model and a batch (classifier.TrainingBytes),
+// twice for rows unless the model is linear, as a linear model is fitted
+// beside it.
+func (j *clsJob) reserveTraining(ctx context.Context, mem reserver, d clsData) error {
+	h, w, c, image := 1, 1, 0, j.cols.Shape != nil
+	if image {
+		c, h, w = j.cols.Shape[0], j.cols.Shape[1], j.cols.Shape[2]
+	} else {
+		for k, f := range d.rows.layout {
+			switch {
+			case d.rows.dropped[f.Name]:
+			case f.Kind == featCategorical:
+				c += len(d.rows.levels[k])
+			default:
+				c++
+			}
+		}
+	}
+	outputs := 1
+	if !j.spec.regression {
+		outputs = len(distinct(d.labels))
+	}
+	n, err := classifier.TrainingBytes(j.spec.opts, image, h, w, c, outputs)
+	if err != nil {
+		return j.fitError(err)
+	}
+	if !image && j.spec.opts.Model != classifier.ModelLinear {
+		n *= 2 // the linear model fitted beside it, after it
+	}
+	return mem.Reserve(ctx, n, fmt.Sprintf("%s's model and a batch", j.spec.fn))
+}
+
+// distinct is the set of v's values.
+func distinct(v []string) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range v {
+		out[s] = true
+	}
+	return out
 }

@@ -5,6 +5,8 @@ package functions
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 
 	"github.com/mallard/mallard/mlops"
@@ -92,7 +94,11 @@ func (j *importanceJob) open(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fp := clsFingerprint(d, j.job.cols); fp != j.fingerprint {
+	fp, err := clsFingerprint(ctx, d, j.job.cols)
+	if err != nil {
+		return nil, j.job.fitError(err)
+	}
+	if fp != j.fingerprint {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: source %s is not the data %s was trained on, so its validation rows cannot be found again",
 			featureImportanceName, quote(j.job.src.text), j.ref).
 			WithDetail("The version's fingerprint was %s; the source's is %s. It covers every feature, target and split value read.", j.fingerprint, fp).
@@ -105,8 +111,17 @@ func (j *importanceJob) open(ctx context.Context) (*run, error) {
 	if len(val) == 0 {
 		return nil, noValidationRows(j.ref)
 	}
+	// Permuting a column needs the validation rows at once: they are read
+	// back from the spill file into memory, reserved first.
+	if err := hold.Reserve(ctx, 8*int64(len(val))*j.job.width(), fmt.Sprintf("%s's %d validation rows", featureImportanceName, len(val))); err != nil {
+		return nil, err
+	}
+	valRows, err := d.rows.Table(val)
+	if err != nil {
+		return nil, j.job.fitError(err)
+	}
 	target := classifier.Target{Labels: pick(d.labels, val), Values: pick(d.values, val)}
-	_, imp, err := classifier.PermutationImportance(ctx, j.model, subset(d.table, val), target, j.repeats, j.seed)
+	_, imp, err := classifier.PermutationImportance(ctx, j.model, valRows, target, j.repeats, j.seed)
 	if err != nil {
 		return nil, j.job.fitError(err)
 	}
@@ -124,8 +139,12 @@ type heldBudget struct {
 	budget interface {
 		Reserve(ctx context.Context, n int64, what string) (func(), error)
 	}
-	held []func()
+	held   []func()
+	closes []io.Closer
 }
+
+// Hold closes c at release.
+func (h *heldBudget) Hold(c io.Closer) { h.closes = append(h.closes, c) }
 
 // Reserve takes n bytes for what, or fails with 53200.
 func (h *heldBudget) Reserve(ctx context.Context, n int64, what string) error {
@@ -139,6 +158,9 @@ func (h *heldBudget) Reserve(ctx context.Context, n int64, what string) error {
 func (h *heldBudget) release() {
 	for _, r := range h.held {
 		r()
+	}
+	for _, c := range h.closes {
+		c.Close()
 	}
 }
 

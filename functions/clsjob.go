@@ -25,11 +25,11 @@ type clsJob struct {
 	across *training.Launch
 }
 
-// clsData are a source's rows as read: the features, the target (labels
-// of a classifier or values of a regressor) and, with a split column,
-// each row's part.
+// clsData are a source's rows as read: the features (spilled to a file),
+// the target (labels of a classifier or values of a regressor) and, with
+// a split column, each row's part.
 type clsData struct {
-	table  *classifier.Table
+	rows   *spillRows
 	labels []string
 	values []float64
 	parts  []string
@@ -44,13 +44,28 @@ const (
 
 // clsRun is one execution as the training lifecycle's model (see
 // training.Model): the rows read and split. fit holds the training rows
-// first, then the validation rows (isVal); test the test part.
+// first, then the validation rows (isVal); test the test part; their
+// features are views of all's spilled rows.
 type clsRun struct {
 	*clsJob
-	all       clsData
-	fit, test clsData
-	isVal     []bool
-	trainRows int
+	all         clsData
+	fit, test   clsPart
+	isVal       []bool
+	trainRows   int
+	fingerprint string
+}
+
+// clsPart is some of the rows read: their features (a view of the
+// spilled rows) and targets.
+type clsPart struct {
+	rows   classifier.Source
+	labels []string
+	values []float64
+}
+
+// part is the rows idx of d.
+func (d clsData) part(idx []int) clsPart {
+	return clsPart{rows: classifier.Rows(d.rows, idx), labels: pick(d.labels, idx), values: pick(d.values, idx)}
 }
 
 // start starts an execution through the lifecycle.
@@ -73,11 +88,15 @@ func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 		return nil, err
 	}
 	fitRows := append(slices.Clone(train), val...)
-	r := &clsRun{clsJob: j, all: d, isVal: make([]bool, len(fitRows)), trainRows: len(train),
-		fit:  clsData{table: subset(d.table, fitRows), labels: pick(d.labels, fitRows), values: pick(d.values, fitRows)},
-		test: clsData{table: subset(d.table, test), labels: pick(d.labels, test), values: pick(d.values, test)}}
+	r := &clsRun{clsJob: j, all: d, isVal: make([]bool, len(fitRows)), trainRows: len(train), fit: d.part(fitRows), test: d.part(test)}
 	for i := len(train); i < len(fitRows); i++ {
 		r.isVal[i] = true
+	}
+	if r.fingerprint, err = clsFingerprint(ctx, d, j.cols); err != nil {
+		return nil, j.fitError(err)
+	}
+	if err := j.reserveTraining(ctx, mem, d); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -90,7 +109,7 @@ func (r *clsRun) Spec() training.Spec {
 }
 
 // Fingerprint identifies the rows and their split.
-func (r *clsRun) Fingerprint() string { return clsFingerprint(r.all, r.cols) }
+func (r *clsRun) Fingerprint() string { return r.fingerprint }
 
 // Diverged hints at the learning rate.
 func (r *clsRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
@@ -119,7 +138,7 @@ func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result
 		model, last, err = r.trainAcross(ctx, run, seen)
 	} else {
 		target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
-		model, err = classifier.Fit(ctx, r.spec.opts, r.fit.table, target, r.isVal, func(e classifier.Epoch) error {
+		model, err = classifier.FitSource(ctx, r.spec.opts, r.fit.rows, target, r.isVal, func(e classifier.Epoch) error {
 			if err := run.Epoch(r.epoch(e)); err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ package functions
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,8 +30,8 @@ func newFeatureTable(cols clsColumns) *classifier.Table {
 	return t
 }
 
-// featureAppender appends the feature columns of Arrow batches, read with
-// cols.selectList from the batch's column first on, to a table.
+// featureAppender reads the feature columns of Arrow batches, read with
+// cols.selectList from the batch's column first on.
 type featureAppender struct {
 	fn    string
 	cols  clsColumns
@@ -39,9 +40,10 @@ type featureAppender struct {
 	rows int
 }
 
-// append adds batch b's rows to t: a NULL number is missing (NaN), a NULL
-// text is the category "", and a NULL image, or one whose length is not
-// the product of the shape, is an error naming the row.
+// append adds batch b's rows to t, an in-memory table of the features
+// (predict's batch): a NULL number is missing (NaN), a NULL text is the
+// category "", and a NULL image, or one whose length is not the product
+// of the shape, is an error naming the row.
 func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error {
 	n := int(b.NumRows())
 	num, cat := 0, 0
@@ -67,7 +69,8 @@ func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error
 			}
 			cat++
 		case featImage:
-			if err := a.appendImages(t.Image, f, arr, n); err != nil {
+			err := a.images(f, arr, n, a.cols.Shape, func(_ int, px []float64) { t.Image.Pixels = append(t.Image.Pixels, slices.Clone(px)) })
+			if err != nil {
 				return err
 			}
 		}
@@ -76,15 +79,18 @@ func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error
 	return nil
 }
 
-// appendImages adds n images of arr, a list of doubles or a BLOB, to im.
-func (a *featureAppender) appendImages(im *classifier.ImageColumn, f clsFeature, arr arrow.Array, n int) error {
-	size := im.Channels * im.Height * im.Width
+// images hands put each of the n images of arr, a list of doubles or a
+// BLOB, by row: a NULL image, or one whose length is not the product of
+// shape, is an error naming the row.
+func (a *featureAppender) images(f clsFeature, arr arrow.Array, n int, shape []int, put func(r int, px []float64)) error {
+	size := shape[0] * shape[1] * shape[2]
+	var px []float64
 	for r := range n {
 		if arr.IsNull(r) {
 			return sqlstate.New(sqlstate.NullValueNotAllowed, "%s: image column %s is NULL in row %d", a.fn, f.Name, a.rows+r+1).
 				WithHint("Leave those rows out of the source: ... WHERE %s IS NOT NULL.", ident(f.Name))
 		}
-		var px []float64
+		px = px[:0]
 		if f.Blob {
 			for _, v := range arr.(interface{ Value(int) []byte }).Value(r) {
 				px = append(px, float64(v))
@@ -96,10 +102,10 @@ func (a *featureAppender) appendImages(im *classifier.ImageColumn, f clsFeature,
 		}
 		if len(px) != size {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: image column %s has %d values in row %d, but shape := %s needs %d",
-				a.fn, f.Name, len(px), a.rows+r+1, intsText([]int{im.Channels, im.Height, im.Width}), size).
+				a.fn, f.Name, len(px), a.rows+r+1, intsText(shape), size).
 				WithHint("Give the shape of the stored images: channels x height x width values each.")
 		}
-		im.Pixels = append(im.Pixels, px)
+		put(r, px)
 	}
 	return nil
 }
@@ -117,23 +123,6 @@ func textValues(arr arrow.Array) func(int) string {
 		}
 		return strings.Clone(texts.Value(i))
 	}
-}
-
-// subset is the rows idx of t, in that order.
-func subset(t *classifier.Table, idx []int) *classifier.Table {
-	out := &classifier.Table{}
-	for _, c := range t.Numeric {
-		out.Numeric = append(out.Numeric, classifier.NumericColumn{Name: c.Name, Values: pick(c.Values, idx)})
-	}
-	for _, c := range t.Categorical {
-		out.Categorical = append(out.Categorical, classifier.CategoricalColumn{Name: c.Name, Values: pick(c.Values, idx)})
-	}
-	if im := t.Image; im != nil {
-		c := *im
-		c.Pixels = pick(im.Pixels, idx)
-		out.Image = &c
-	}
-	return out
 }
 
 // pick is the elements idx of v; nil for a nil v.

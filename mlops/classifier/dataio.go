@@ -16,19 +16,26 @@ var dataMagic = [8]byte{'M', 'L', 'D', 'A', 'T', 'A', '1', '\n'}
 // damaged file is refused before it is allocated.
 const maxDataValues = 1 << 40
 
-// WriteData writes d to w: the magic, the row count and the lengths of X,
-// Labels and Targets as little-endian int64s, then their values, X and
-// Targets as the bits of their float64s. ReadData reads it back to the bit.
-func WriteData(w io.Writer, d Data) error {
+// WriteData writes d, whose rows hold dim inputs each, to w: the magic,
+// the row count and the lengths of the inputs, Labels and Targets as
+// little-endian int64s, then their values, the inputs and Targets as the
+// bits of their float64s. The inputs are d.X or, without it, d.Examples
+// gathered a chunk of rows at a time, so that writing holds a chunk, not
+// the data set. ReadData reads it back to the bit, the inputs as X.
+func WriteData(w io.Writer, d Data, dim int) error {
 	b := bufio.NewWriterSize(w, 1<<16)
 	b.Write(dataMagic[:])
-	for _, n := range []int{d.Rows, len(d.X), len(d.Labels), len(d.Targets)} {
+	for _, n := range []int{d.Rows, d.Rows * dim, len(d.Labels), len(d.Targets)} {
 		binary.Write(b, binary.LittleEndian, int64(n))
 	}
 	var buf [8]byte
-	for _, v := range d.X {
-		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-		b.Write(buf[:])
+	if err := eachInputChunk(d, dim, func(x []float64) {
+		for _, v := range x {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+			b.Write(buf[:])
+		}
+	}); err != nil {
+		return err
 	}
 	for _, l := range d.Labels {
 		binary.LittleEndian.PutUint64(buf[:], uint64(int64(l)))
@@ -89,6 +96,32 @@ func readWords(r io.Reader, n int, set func(i int, w uint64)) error {
 			set(i+j, binary.LittleEndian.Uint64(chunk[8*j:]))
 		}
 		i += k
+	}
+	return nil
+}
+
+// eachInputChunk hands fn d's inputs in row order, dim to a row, a chunk
+// of rows at a time: slices of d.X, or rows gathered from d.Examples.
+func eachInputChunk(d Data, dim int, fn func(x []float64)) error {
+	if d.Examples == nil {
+		if len(d.X) != d.Rows*dim {
+			return fmt.Errorf("write data: %d inputs for %d rows of %d", len(d.X), d.Rows, dim)
+		}
+		fn(d.X)
+		return nil
+	}
+	const chunk = 256
+	x := make([]float64, chunk*dim)
+	rows := make([]int, 0, chunk)
+	for first := 0; first < d.Rows; first += chunk {
+		rows = rows[:0]
+		for r := first; r < min(first+chunk, d.Rows); r++ {
+			rows = append(rows, r)
+		}
+		if err := d.Examples.Gather(rows, x[:len(rows)*dim]); err != nil {
+			return fmt.Errorf("write data: %w", err)
+		}
+		fn(x[:len(rows)*dim])
 	}
 	return nil
 }

@@ -19,7 +19,10 @@ func (w *worker) evaluate(ctx context.Context, d *Data) (Epoch, error) {
 		for r := start; r < min(start+evalChunk, hi); r++ {
 			idx = append(idx, r)
 		}
-		b := w.gather(d, idx, 0)
+		b, err := w.gather(d, idx, 0)
+		if err != nil {
+			return Epoch{}, err
+		}
 		b.train = false
 		out := w.net.forward(w.w, w.xb, b)
 		if w.regression {

@@ -68,7 +68,21 @@ type Target struct {
 // are the validation rows; with val nil, a seeded ValFraction of the rows
 // is. Preprocessing is learnt from the training rows alone.
 func Fit(ctx context.Context, opts Options, t *Table, target Target, val []bool, report func(Epoch) error) (*Model, error) {
-	p, err := Prepare(opts, t, target, val)
+	src, err := InMemory(t)
+	if err != nil {
+		return nil, err
+	}
+	return FitSource(ctx, opts, src, target, val, report)
+}
+
+// FitSource is Fit on a source's rows. A source that is not a Table in
+// memory (see InMemory) is read a chunk at a time: its training rows
+// once or twice to learn the preprocessing, then every batch's rows as
+// the batch is trained or validated, so that memory holds a batch and
+// the model, not the table. The result is the same to the bit as Fit's
+// on the same rows.
+func FitSource(ctx context.Context, opts Options, src Source, target Target, val []bool, report func(Epoch) error) (*Model, error) {
+	p, err := PrepareSource(ctx, opts, src, target, val)
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +105,18 @@ type Prepared struct {
 // the architecture of a Fit of the same arguments, and preprocesses the
 // rows; it trains nothing.
 func Prepare(opts Options, t *Table, target Target, val []bool) (*Prepared, error) {
-	n, err := t.Rows()
+	src, err := InMemory(t)
 	if err != nil {
 		return nil, err
 	}
+	return PrepareSource(context.Background(), opts, src, target, val)
+}
+
+// PrepareSource is Prepare on a source's rows, read as FitSource reads
+// them: the prepared rows of a source not in memory are encoded as they
+// are gathered.
+func PrepareSource(ctx context.Context, opts Options, src Source, target Target, val []bool) (*Prepared, error) {
+	n := src.Len()
 	if (target.Labels == nil) == (target.Values == nil) || len(target.Labels)+len(target.Values) != n {
 		return nil, fmt.Errorf("target of %d labels and %d values for %d rows: want one label per row (classifier) or one value per row (regressor)", len(target.Labels), len(target.Values), n)
 	}
@@ -113,10 +135,11 @@ func Prepare(opts Options, t *Table, target Target, val []bool) (*Prepared, erro
 		}
 	}
 	m := &Model{Regression: target.Labels == nil}
-	if m.Prep, err = fitPrep(t, trainRows, opts.RawPixels); err != nil {
+	var err error
+	if m.Prep, err = fitPrepSource(ctx, src, trainRows, opts.RawPixels); err != nil {
 		return nil, err
 	}
-	x, err := m.Prep.features(t)
+	x, err := m.Prep.examples(src)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +157,24 @@ func Prepare(opts Options, t *Table, target Target, val []bool) (*Prepared, erro
 	return &Prepared{Model: m, Config: cfg, Train: train, Val: vd}, nil
 }
 
+// examples are src's rows preprocessed: a table in memory encoded at
+// once, any other source encoded a batch at a time as it is read.
+func (p *Prep) examples(src Source) (Examples, error) {
+	if ts, ok := src.(tableSource); ok {
+		x, err := p.features(ts.t)
+		return memExamples{x: x, dim: p.input().size()}, err
+	}
+	return encoded{src: src, prep: p}, nil
+}
+
 // Network is the network the prepared model trains.
 func (p *Prepared) Network() Network {
 	in := p.Model.Prep.input()
 	return Network{Arch: p.Model.Arch, H: in.H, W: in.W, C: in.C, Regression: p.Model.Regression}
 }
+
+// Dim is the number of inputs of each prepared row.
+func (p *Prepared) Dim() int { return p.Model.Prep.input().size() }
 
 // TrainOn trains the prepared model with the workers of coll from from
 // (nil: afresh), as TrainOn does, and returns it with the weights it
@@ -225,8 +261,7 @@ func cmpOr(a, b []int) []int {
 
 // targets splits x and the target into training and validation Data,
 // learning the classes (or the target's scale) from the training rows.
-func (m *Model) targets(target Target, x []float64, trainRows, valRows []int) (Data, Data, error) {
-	dim := m.Prep.input().size()
+func (m *Model) targets(target Target, x Examples, trainRows, valRows []int) (Data, Data, error) {
 	if m.Regression {
 		stats := numericStats(NumericColumn{Values: target.Values}, trainRows)
 		m.TargetMean, m.TargetStd = stats.Mean, stats.Std
@@ -238,9 +273,8 @@ func (m *Model) targets(target Target, x []float64, trainRows, valRows []int) (D
 		m.Classes = slices.Compact(m.Classes)
 	}
 	pick := func(rows []int) (Data, error) {
-		d := Data{Rows: len(rows), X: make([]float64, 0, len(rows)*dim)}
+		d := Data{Rows: len(rows), Examples: subsetExamples{ex: x, rows: rows}}
 		for _, r := range rows {
-			d.X = append(d.X, x[r*dim:(r+1)*dim]...)
 			if m.Regression {
 				d.Targets = append(d.Targets, (target.Values[r]-m.TargetMean)/m.TargetStd)
 				continue

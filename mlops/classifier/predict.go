@@ -1,5 +1,7 @@
 package classifier
 
+import "context"
+
 // Predict returns one row per row of t: a classifier's probability of
 // each of m.Classes, or a regressor's prediction (one value), in the
 // target's units. t must have the columns the model was trained on.
@@ -29,6 +31,34 @@ func (m *Model) Predict(t *Table) ([][]float64, error) {
 	}
 	for r := range out {
 		out[r] = flat[r*k : (r+1)*k : (r+1)*k]
+	}
+	return out, nil
+}
+
+// PredictSource is Predict on the rows of src, read evalChunk rows at a
+// time: the same figures as Predict's on a table of those rows, holding
+// one chunk of rows at a time besides the result.
+func (m *Model) PredictSource(ctx context.Context, src Source) ([][]float64, error) {
+	n := src.Len()
+	out := make([][]float64, 0, n)
+	idx := make([]int, 0, evalChunk)
+	for start := 0; start < n; start += evalChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		idx = idx[:0]
+		for r := start; r < min(start+evalChunk, n); r++ {
+			idx = append(idx, r)
+		}
+		t, err := src.Table(idx)
+		if err != nil {
+			return nil, err
+		}
+		p, err := m.Predict(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p...)
 	}
 	return out, nil
 }

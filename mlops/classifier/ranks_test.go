@@ -101,7 +101,7 @@ func TestDataRoundTrip(t *testing.T) {
 	reg := classifier.Data{Rows: 2, X: []float64{1.5, math.Inf(-1)}, Targets: []float64{-0.25, 1e-300}}
 	for _, d := range []classifier.Data{cls, reg, {}} {
 		var buf bytes.Buffer
-		if err := classifier.WriteData(&buf, d); err != nil {
+		if err := classifier.WriteData(&buf, d, len(d.X)/max(d.Rows, 1)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := classifier.ReadData(&buf)

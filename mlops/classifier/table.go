@@ -1,7 +1,9 @@
 package classifier
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 )
@@ -105,57 +107,139 @@ type ImagePreparation struct {
 // fitPrep learns t's preprocessing from the training rows rows; raw
 // leaves an image's pixels unscaled.
 func fitPrep(t *Table, rows []int, raw bool) (Prep, error) {
+	src, err := InMemory(t)
+	if err != nil {
+		return Prep{}, err
+	}
+	return fitPrepSource(context.Background(), src, rows, raw)
+}
+
+// fitPrepSource is fitPrep over a source, which it reads a chunk of the
+// training rows at a time: twice for numeric columns (the mean, then the
+// squared deviations from it, summed in the order of rows as
+// numericStats sums them), once otherwise.
+func fitPrepSource(ctx context.Context, src Source, rows []int, raw bool) (Prep, error) {
 	var p Prep
+	t, err := src.Table(nil)
+	if err != nil {
+		return p, err
+	}
 	if t.Image != nil {
-		if len(t.Numeric)+len(t.Categorical) > 0 {
-			return p, fmt.Errorf("image column %q with other features: an image model takes the image alone", t.Image.Name)
-		}
-		im := t.Image
-		scale := 1.0
-		for _, r := range rows {
-			for _, v := range im.Pixels[r] {
-				scale = max(scale, v)
+		return p, fitImagePrep(ctx, src, t.Image, len(t.Numeric)+len(t.Categorical), rows, raw, &p)
+	}
+	return p, fitTabularPrep(ctx, src, t, rows, &p)
+}
+
+// fitTabularPrep learns the numeric columns' means and standard
+// deviations and the categorical columns' levels.
+func fitTabularPrep(ctx context.Context, src Source, t *Table, rows []int, p *Prep) error {
+	acc := make([]moments, len(t.Numeric))
+	levels := make([]map[string]bool, len(t.Categorical))
+	for i := range levels {
+		levels[i] = map[string]bool{}
+	}
+	err := scan(ctx, src, rows, func(c *Table) error {
+		for i, col := range c.Numeric {
+			for _, v := range col.Values {
+				acc[i].addValue(v)
 			}
 		}
-		if raw {
-			scale = 1
+		for i, col := range c.Categorical {
+			for _, v := range col.Values {
+				levels[i][v] = true
+			}
 		}
-		p.Image = &ImagePreparation{Name: im.Name, Channels: im.Channels, Height: im.Height, Width: im.Width, Scale: scale, Raw: raw}
-		return p, nil
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	for _, c := range t.Numeric {
-		p.Numeric = append(p.Numeric, numericStats(c, rows))
-	}
-	for _, c := range t.Categorical {
-		var levels []string
-		for _, r := range rows {
-			levels = append(levels, c.Values[r])
+	if len(acc) > 0 {
+		err = scan(ctx, src, rows, func(c *Table) error {
+			for i, col := range c.Numeric {
+				for _, v := range col.Values {
+					acc[i].addDeviation(v)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		slices.Sort(levels)
-		p.Categorical = append(p.Categorical, CategoryLevels{Name: c.Name, Levels: slices.Compact(levels)})
 	}
-	return p, nil
+	for i, c := range t.Numeric {
+		p.Numeric = append(p.Numeric, acc[i].stats(c.Name))
+	}
+	for i, c := range t.Categorical {
+		p.Categorical = append(p.Categorical, CategoryLevels{Name: c.Name, Levels: slices.Sorted(maps.Keys(levels[i]))})
+	}
+	return nil
+}
+
+// fitImagePrep learns an image column's scale, the largest training
+// pixel, unless raw.
+func fitImagePrep(ctx context.Context, src Source, im *ImageColumn, others int, rows []int, raw bool, p *Prep) error {
+	if others > 0 {
+		return fmt.Errorf("image column %q with other features: an image model takes the image alone", im.Name)
+	}
+	scale := 1.0
+	if !raw {
+		err := scan(ctx, src, rows, func(c *Table) error {
+			for _, px := range c.Image.Pixels {
+				for _, v := range px {
+					scale = max(scale, v)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	p.Image = &ImagePreparation{Name: im.Name, Channels: im.Channels, Height: im.Height, Width: im.Width, Scale: scale, Raw: raw}
+	return nil
+}
+
+// moments sums a column's non-missing values, then their squared
+// deviations from the mean of the first sums.
+type moments struct {
+	sum, n, ss float64
+}
+
+func (m *moments) addValue(v float64) {
+	if !math.IsNaN(v) {
+		m.sum, m.n = m.sum+v, m.n+1
+	}
+}
+
+func (m *moments) mean() float64 { return m.sum / max(m.n, 1) }
+
+func (m *moments) addDeviation(v float64) {
+	if !math.IsNaN(v) {
+		mean := m.mean()
+		m.ss += (v - mean) * (v - mean)
+	}
+}
+
+// stats is the mean and standard deviation; a constant or empty column
+// gets Std 1.
+func (m *moments) stats(name string) NumericStats {
+	std := math.Sqrt(m.ss / max(m.n, 1))
+	if std == 0 {
+		std = 1
+	}
+	return NumericStats{Name: name, Mean: m.mean(), Std: std}
 }
 
 // numericStats is the mean and standard deviation of c's non-missing
 // values on rows; a constant or empty column gets Std 1.
 func numericStats(c NumericColumn, rows []int) NumericStats {
-	var sum, n float64
+	var m moments
 	for _, r := range rows {
-		if v := c.Values[r]; !math.IsNaN(v) {
-			sum, n = sum+v, n+1
-		}
+		m.addValue(c.Values[r])
 	}
-	mean := sum / max(n, 1)
-	var ss float64
 	for _, r := range rows {
-		if v := c.Values[r]; !math.IsNaN(v) {
-			ss += (v - mean) * (v - mean)
-		}
+		m.addDeviation(c.Values[r])
 	}
-	std := math.Sqrt(ss / max(n, 1))
-	if std == 0 {
-		std = 1
-	}
-	return NumericStats{Name: c.Name, Mean: mean, Std: std}
+	return m.stats(c.Name)
 }

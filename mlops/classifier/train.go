@@ -58,14 +58,16 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Data is a set of examples: Rows rows of X, each of the network's input
+// Data is a set of examples: Rows rows, each of the network's input
 // size, with a class label in [0, classes) per row or, for a regressor,
-// a target per row.
+// a target per row. The inputs are read from Examples, a batch at a
+// time; without Examples they are X, held in memory row after row.
 type Data struct {
-	X       []float64
-	Rows    int
-	Labels  []int     // classification
-	Targets []float64 // regression
+	X        []float64
+	Examples Examples
+	Rows     int
+	Labels   []int     // classification
+	Targets  []float64 // regression
 }
 
 // Epoch is what training reports after each epoch. ValAccuracy is set for

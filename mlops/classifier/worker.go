@@ -48,7 +48,7 @@ func (w *worker) check() error {
 		name string
 		data *Data
 	}{{"training", w.train}, {"validation", w.val}} {
-		if len(d.data.X) != d.data.Rows*w.net.in.size() {
+		if d.data.Examples == nil && len(d.data.X) != d.data.Rows*w.net.in.size() {
 			return fmt.Errorf("%s data of %d values for %d rows of %d: sizes differ", d.name, len(d.data.X), d.data.Rows, w.net.in.size())
 		}
 		if !w.regression && len(d.data.Labels) != d.data.Rows || w.regression && len(d.data.Targets) != d.data.Rows {
@@ -122,7 +122,10 @@ func (w *worker) epoch(ctx context.Context, epoch int) (float64, error) {
 		hi := start + size*(w.rank+1)/w.cfg.Workers
 		clear(w.g)
 		if hi > lo {
-			b := w.gather(w.train, perm[lo:hi], epoch)
+			b, err := w.gather(w.train, perm[lo:hi], epoch)
+			if err != nil {
+				return 0, err
+			}
 			sum += w.lossGrad(b, 1/float64(size))
 		}
 		if err := w.coll.AllReduceSum(ctx, w.rank, w.g); err != nil {
@@ -138,12 +141,18 @@ func (w *worker) epoch(ctx context.Context, epoch int) (float64, error) {
 }
 
 // gather copies the rows idx of d into the batch buffers.
-func (w *worker) gather(d *Data, idx []int, epoch int) *batch {
+func (w *worker) gather(d *Data, idx []int, epoch int) (*batch, error) {
 	dim := w.net.in.size()
 	w.xb = grow(w.xb, len(idx)*dim)
+	ex := d.Examples
+	if ex == nil {
+		ex = memExamples{x: d.X, dim: dim}
+	}
+	if err := ex.Gather(idx, w.xb[:len(idx)*dim]); err != nil {
+		return nil, err
+	}
 	w.labels, w.targets, w.ids = w.labels[:0], w.targets[:0], w.ids[:0]
-	for i, r := range idx {
-		copy(w.xb[i*dim:(i+1)*dim], d.X[r*dim:(r+1)*dim])
+	for _, r := range idx {
 		if w.regression {
 			w.targets = append(w.targets, d.Targets[r])
 		} else {
@@ -151,7 +160,7 @@ func (w *worker) gather(d *Data, idx []int, epoch int) *batch {
 		}
 		w.ids = append(w.ids, uint64(r))
 	}
-	return &batch{n: len(idx), train: true, ids: w.ids, seed: w.cfg.Seed, epoch: epoch}
+	return &batch{n: len(idx), train: true, ids: w.ids, seed: w.cfg.Seed, epoch: epoch}, nil
 }
 
 // lossGrad runs the batch forward and backward, adding scale times the

@@ -46,19 +46,19 @@ type ClassifierArtifact struct {
 // directory dir, where a classifier job's ranks read them.
 func WriteClassifierData(dir string, p *classifier.Prepared) error {
 	for name, d := range map[string]classifier.Data{TrainDataFile: p.Train, ValDataFile: p.Val} {
-		if err := writeData(filepath.Join(dir, name), d); err != nil {
+		if err := writeData(filepath.Join(dir, name), d, p.Dim()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeData(path string, d classifier.Data) error {
+func writeData(path string, d classifier.Data, dim int) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	err = classifier.WriteData(f, d)
+	err = classifier.WriteData(f, d, dim)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime/debug"
 	"time"
@@ -189,6 +190,7 @@ func (r *Run) record(e Epoch) (bool, error) {
 type Memory struct {
 	budget Budget
 	held   []func()
+	closes []io.Closer
 }
 
 // NewMemory is a holding of budget for work outside a run (reading a
@@ -204,12 +206,22 @@ func (m *Memory) Reserve(ctx context.Context, n int64, what string) error {
 	return err
 }
 
-// Release gives back everything reserved.
+// Hold closes c when the memory is given back: what a run keeps outside
+// the budget in proportion to its data (the file its rows are spilled
+// to) ends with the run, whether it finishes, fails or is canceled, or
+// is refused before it trains.
+func (m *Memory) Hold(c io.Closer) { m.closes = append(m.closes, c) }
+
+// Release gives back everything reserved and closes what Hold was given.
 func (m *Memory) Release() {
 	for _, r := range m.held {
 		r()
 	}
 	m.held = nil
+	for _, c := range m.closes {
+		c.Close()
+	}
+	m.closes = nil
 }
 
 // train runs the model on the run's goroutine and ends the run with its
