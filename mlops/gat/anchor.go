@@ -45,10 +45,22 @@ const AnchorCombination = string(baseline.KindMean)
 // score beside the other candidates', which "auto" weighs it against.
 const AnchorPerEntity = "per_entity"
 
+// AnchorETSARIMATheta anchors to the equal-weight mean of ets, arima and
+// theta, each fitted on every training row: a fixed combination, nothing
+// chosen, as the combination benchmarks of the M3 and M4 competitions
+// are. With Config.CombineFixed, "auto" weighs it beside its candidates.
+const AnchorETSARIMATheta = "ets_arima_theta"
+
 // AnchorKinds are the anchors Config.Anchor may name besides "auto": the
-// single candidates, then their combination and the per-entity choice.
+// single candidates, then their combination, the per-entity choice and
+// the fixed combination.
 func AnchorKinds() []string {
-	return append(singleAnchors(), AnchorCombination, AnchorPerEntity)
+	return append(singleAnchors(), AnchorCombination, AnchorPerEntity, AnchorETSARIMATheta)
+}
+
+// fixedMembers are the members of AnchorETSARIMATheta.
+func fixedMembers() []string {
+	return []string{string(baseline.KindETS), string(baseline.KindARIMA), string(baseline.KindTheta)}
 }
 
 // singleAnchors are the candidates a combination is made of.
@@ -183,7 +195,7 @@ func anchorSpan(kind string, window, season int) int {
 		return max(1, season)
 	case baseline.KindOLS:
 		return window
-	case baseline.KindTheta, baseline.KindDrift, baseline.KindARIMA:
+	case baseline.KindTheta, baseline.KindDrift, baseline.KindARIMA, AnchorETSARIMATheta:
 		return 1
 	case baseline.KindMean, AnchorPerEntity:
 		span := 0
@@ -208,13 +220,17 @@ type candidate struct {
 // (see chooseAnchor); "combination" keeps the better of the combinations
 // of the best two or three candidates by validation MSE at cfg's horizon
 // (see validationMSE), and "per_entity" each entity's best (see
-// perEntity), each candidate fitted on the fitting samples to choose.
+// perEntity), each candidate fitted on the fitting samples to choose;
+// "ets_arima_theta" is the mean of its three members fitted on every
+// training sample.
 func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	kind := cmp.Or(cfg.Anchor, AnchorLastValue)
 	train := slices.Concat(fit, val)
 	switch kind {
 	case AnchorAuto:
 		return chooseAnchor(cfg, m, fit, val)
+	case AnchorETSARIMATheta:
+		return fitChosen(cfg, m, train, fixedMembers())
 	case AnchorCombination, AnchorPerEntity:
 		a, err := poolAnchor(cfg, m, fit, val, kind)
 		if err != nil {

@@ -53,6 +53,32 @@ func TestUntrainedIsItsAnchor(t *testing.T) {
 	}
 }
 
+// TestETSARIMAThetaAnchor checks anchor "ets_arima_theta": nothing is
+// chosen, and the untrained network forecasts the equal-weight mean of
+// ets, arima and theta, each fitted on every training row.
+func TestETSARIMAThetaAnchor(t *testing.T) {
+	m := unemployment(t)
+	cfg := gat.DefaultConfig()
+	cfg.Anchor, cfg.Season = gat.AnchorETSARIMATheta, 12
+	model, err := gat.Untrained(cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := model.Anchor.String(); got != "combination of ets, arima, theta" || model.Anchor.Validation != nil {
+		t.Fatalf("anchor %s, scores %v", got, model.Anchor.Validation)
+	}
+	fit, val, test, _ := cfg.Samples(m)
+	mean := &baseline.Mean{}
+	for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindARIMA, baseline.KindTheta} {
+		f, err := baseline.FitForecaster(kind, m, slices.Concat(fit, val), baseline.Options{Window: 4, Season: 12})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean.Members = append(mean.Members, f)
+	}
+	sameForecasts(t, model, mean, m, []int{test[0], test[10], m.T}, 1e-12)
+}
+
 // sameForecasts fails unless the model forecasts what want forecasts, 6
 // steps from each origin, within tol relative.
 func sameForecasts(t *testing.T, model *gat.Model, want baseline.Forecaster, m series.Matrix, origins []int, tol float64) {
@@ -93,7 +119,9 @@ func TestCombinationAnchor(t *testing.T) {
 	if a.Kind != gat.AnchorCombination || len(a.Members) < 2 || len(a.Members) > 3 {
 		t.Fatalf("anchor %v", a)
 	}
-	singles := slices.DeleteFunc(slices.Clone(gat.AnchorKinds()), func(k string) bool { return k == gat.AnchorCombination })
+	singles := slices.DeleteFunc(slices.Clone(gat.AnchorKinds()), func(k string) bool {
+		return k == gat.AnchorCombination || k == gat.AnchorETSARIMATheta
+	})
 	slices.SortFunc(singles, func(x, y string) int { return cmp.Compare(a.Validation[x], a.Validation[y]) })
 	fit, val, test, _ := cfg.Samples(m)
 	onFit, onTrain := &baseline.Mean{}, &baseline.Mean{}

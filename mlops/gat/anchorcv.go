@@ -160,24 +160,21 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 	best, bestScore := []string{kinds[order[0]]}, scores[kinds[order[0]]]
 	combined := math.Inf(1)
 	for n := 2; n <= min(3, len(order)); n++ {
-		top := order[:n]
-		s := cvScore(blocks, m, h, func(fs []baseline.Forecaster) baseline.Forecaster {
-			mean := &baseline.Mean{}
-			for _, j := range top {
-				mean.Members = append(mean.Members, fs[j])
-			}
-			return mean
-		})
+		s := meanScore(blocks, m, h, order[:n])
 		combined = min(combined, s)
 		if s < bestScore {
-			best, bestScore = nil, s
-			for _, j := range top {
-				best = append(best, kinds[j])
-			}
+			best, bestScore = kindsAt(kinds, order[:n]), s
 		}
 	}
 	if !math.IsInf(combined, 1) {
 		scores[AnchorCombination] = combined
+	}
+	if fixed := fixedIndices(kinds, last); cfg.CombineFixed && fixed != nil {
+		s := meanScore(blocks, m, h, fixed)
+		scores[AnchorETSARIMATheta] = s
+		if s < bestScore {
+			best = fixedMembers()
+		}
 	}
 	a, err := fitChosen(cfg, m, train, best)
 	if err != nil {
@@ -185,6 +182,41 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 	}
 	a.Validation, a.fits = scores, fits
 	return a, nil
+}
+
+// meanScore is the rolling-origin score (see cvScore) of the equal-weight
+// mean of the candidates js.
+func meanScore(blocks []cvBlock, m series.Matrix, h int, js []int) float64 {
+	return cvScore(blocks, m, h, func(fs []baseline.Forecaster) baseline.Forecaster {
+		mean := &baseline.Mean{}
+		for _, j := range js {
+			mean.Members = append(mean.Members, fs[j])
+		}
+		return mean
+	})
+}
+
+// kindsAt returns the kinds at js.
+func kindsAt(kinds []string, js []int) []string {
+	out := make([]string, len(js))
+	for i, j := range js {
+		out[i] = kinds[j]
+	}
+	return out
+}
+
+// fixedIndices are the indices in kinds of AnchorETSARIMATheta's members,
+// nil unless each is among them and fitted before the last block.
+func fixedIndices(kinds []string, last cvBlock) []int {
+	var out []int
+	for _, k := range fixedMembers() {
+		j := slices.Index(kinds, k)
+		if j < 0 || last.fs[j] == nil {
+			return nil
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 // fitChosen fits the anchor of kinds on the samples train: the single

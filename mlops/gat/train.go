@@ -75,6 +75,10 @@ type Config struct {
 	// epoch only where a sign test finds it better than the first network;
 	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink).
 	KeepNetwork string `json:"keep_network,omitempty"`
+	// CombineFixed makes anchor "auto" weigh the fixed combination
+	// AnchorETSARIMATheta beside its candidates, scored on the same
+	// rolling origins; it has no effect on another anchor.
+	CombineFixed bool `json:"combine_fixed,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
