@@ -27,12 +27,15 @@ type anchorVariant struct {
 	set  func(*gat.Config)
 }
 
-// anchorVariants are the study's variants, V0 (today's default) first.
+// anchorVariants are the study's variants V0 (today's default) to V4, in
+// order.
 func anchorVariants() []anchorVariant {
 	return []anchorVariant{
 		{"auto", func(c *gat.Config) { c.Anchor = gat.AnchorAuto }},
 		{gat.AnchorETSARIMATheta, func(c *gat.Config) { c.Anchor = gat.AnchorETSARIMATheta }},
-		{"auto+" + gat.AnchorETSARIMATheta, func(c *gat.Config) { c.Anchor, c.CombineFixed = gat.AnchorAuto, true }},
+		{"auto+" + gat.AnchorETSARIMATheta, func(c *gat.Config) { c.Anchor, c.CombineFixed = gat.AnchorAuto, gat.AnchorETSARIMATheta }},
+		{gat.AnchorETSARIMAThetaMedian, func(c *gat.Config) { c.Anchor = gat.AnchorETSARIMAThetaMedian }},
+		{"auto+" + gat.AnchorETSARIMAThetaMedian, func(c *gat.Config) { c.Anchor, c.CombineFixed = gat.AnchorAuto, gat.AnchorETSARIMAThetaMedian }},
 	}
 }
 

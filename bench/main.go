@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Seeds, "seeds", 5, "accuracy trains every configuration with seeds 0 to seeds-1")
 	fs.StringVar(&o.Reference, "reference", "", "accuracy: score the baselines against this reference instead of training networks (r: ets, auto.arima and thetaf of R's forecast package, through Rscript)")
 	fs.StringVar(&o.Candidate, "candidate", "", "accuracy: train only the candidate default of this name (no choice is made)")
-	fs.StringVar(&o.Anchor, "anchor", "auto", "accuracy -reference r: the default's anchor variant (auto, ets_arima_theta, auto+ets_arima_theta)")
+	fs.StringVar(&o.Anchor, "anchor", "auto", "accuracy -reference r: the default's anchor variant (auto, ets_arima_theta, auto+ets_arima_theta, ets_arima_theta_median, auto+ets_arima_theta_median)")
 	fs.StringVar(&o.Panel, "panel", "", "accuracy -reference r: score only the data sets whose name contains this (unemployment, weather, weekly, quarterly, monthly)")
 	fs.Float64Var(&o.RecScale, "rec-scale", 1, "recommender: fraction of MovieLens-25M's users, items and ratings to generate")
 	fs.Int64Var(&o.RecUsers, "rec-users", 0, "recommender: users, if positive (else 162541 x -rec-scale)")

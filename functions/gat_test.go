@@ -113,7 +113,7 @@ func TestTrainGATErrors(t *testing.T) {
 		{"unknown anchor", "'uw', model := 'e', anchor := 'prophet'", "22023", "anchor := 'prophet'"},
 		{"anchor without change", "'uw', model := 'e', target := 'level', anchor := 'ets'", "22023", "anchor := 'ets' applies to target := 'change'"},
 		{"fixed combination misspelt", "'uw', model := 'e', anchor := 'ets_arima_thetas'", "22023",
-			"anchor := 'ets_arima_thetas' is not accepted; use one of 'auto', 'last_value', 'seasonal_naive', 'drift', 'ols', 'ets', 'theta', 'arima', 'combination', 'per_entity', 'ets_arima_theta'"},
+			"anchor := 'ets_arima_thetas' is not accepted; use one of 'auto', 'last_value', 'seasonal_naive', 'drift', 'ols', 'ets', 'theta', 'arima', 'combination', 'per_entity', 'ets_arima_theta', 'ets_arima_theta_median'"},
 		{"fixed combination without change", "'uw', model := 'e', target := 'level', anchor := 'ets_arima_theta'", "22023",
 			"anchor := 'ets_arima_theta' applies to target := 'change'"},
 		{"infinite clip", "'uw', model := 'e', clip := 1e308 * 10", "22023", "clip := +Inf is out of range"},

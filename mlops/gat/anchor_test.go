@@ -53,30 +53,39 @@ func TestUntrainedIsItsAnchor(t *testing.T) {
 	}
 }
 
-// TestETSARIMAThetaAnchor checks anchor "ets_arima_theta": nothing is
-// chosen, and the untrained network forecasts the equal-weight mean of
-// ets, arima and theta, each fitted on every training row.
+// TestETSARIMAThetaAnchor checks anchors "ets_arima_theta" and
+// "ets_arima_theta_median": nothing is chosen, and the untrained network
+// forecasts the mean, or the median, of ets, arima and theta, each
+// fitted on every training row.
 func TestETSARIMAThetaAnchor(t *testing.T) {
 	m := unemployment(t)
-	cfg := gat.DefaultConfig()
-	cfg.Anchor, cfg.Season = gat.AnchorETSARIMATheta, 12
-	model, err := gat.Untrained(cfg, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := model.Anchor.String(); got != "combination of ets, arima, theta" || model.Anchor.Validation != nil {
-		t.Fatalf("anchor %s, scores %v", got, model.Anchor.Validation)
-	}
-	fit, val, test, _ := cfg.Samples(m)
-	mean := &baseline.Mean{}
-	for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindARIMA, baseline.KindTheta} {
-		f, err := baseline.FitForecaster(kind, m, slices.Concat(fit, val), baseline.Options{Window: 4, Season: 12})
+	for _, tt := range []struct {
+		anchor, name string
+		median       bool
+	}{
+		{gat.AnchorETSARIMATheta, "combination of ets, arima, theta", false},
+		{gat.AnchorETSARIMAThetaMedian, "median of ets, arima, theta", true},
+	} {
+		cfg := gat.DefaultConfig()
+		cfg.Anchor, cfg.Season = tt.anchor, 12
+		model, err := gat.Untrained(cfg, m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mean.Members = append(mean.Members, f)
+		if got := model.Anchor.String(); got != tt.name || model.Anchor.Validation != nil {
+			t.Fatalf("%s: anchor %s, scores %v", tt.anchor, got, model.Anchor.Validation)
+		}
+		fit, val, test, _ := cfg.Samples(m)
+		want := &baseline.Mean{Median: tt.median}
+		for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindARIMA, baseline.KindTheta} {
+			f, err := baseline.FitForecaster(kind, m, slices.Concat(fit, val), baseline.Options{Window: 4, Season: 12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.Members = append(want.Members, f)
+		}
+		sameForecasts(t, model, want, m, []int{test[0], test[10], m.T}, 1e-12)
 	}
-	sameForecasts(t, model, mean, m, []int{test[0], test[10], m.T}, 1e-12)
 }
 
 // sameForecasts fails unless the model forecasts what want forecasts, 6
@@ -120,7 +129,7 @@ func TestCombinationAnchor(t *testing.T) {
 		t.Fatalf("anchor %v", a)
 	}
 	singles := slices.DeleteFunc(slices.Clone(gat.AnchorKinds()), func(k string) bool {
-		return k == gat.AnchorCombination || k == gat.AnchorETSARIMATheta
+		return k == gat.AnchorCombination || slices.Contains(gat.FixedCombinations(), k)
 	})
 	slices.SortFunc(singles, func(x, y string) int { return cmp.Compare(a.Validation[x], a.Validation[y]) })
 	fit, val, test, _ := cfg.Samples(m)

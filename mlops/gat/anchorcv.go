@@ -160,7 +160,7 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 	best, bestScore := []string{kinds[order[0]]}, scores[kinds[order[0]]]
 	combined := math.Inf(1)
 	for n := 2; n <= min(3, len(order)); n++ {
-		s := meanScore(blocks, m, h, order[:n])
+		s := combinedScore(blocks, m, h, order[:n], false)
 		combined = min(combined, s)
 		if s < bestScore {
 			best, bestScore = kindsAt(kinds, order[:n]), s
@@ -169,26 +169,28 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 	if !math.IsInf(combined, 1) {
 		scores[AnchorCombination] = combined
 	}
-	if fixed := fixedIndices(kinds, last); cfg.CombineFixed && fixed != nil {
-		s := meanScore(blocks, m, h, fixed)
-		scores[AnchorETSARIMATheta] = s
+	median := false
+	if fixed := fixedIndices(kinds, last); cfg.CombineFixed != "" && fixed != nil {
+		fixedMedian := cfg.CombineFixed == AnchorETSARIMAThetaMedian
+		s := combinedScore(blocks, m, h, fixed, fixedMedian)
+		scores[cfg.CombineFixed] = s
 		if s < bestScore {
-			best = fixedMembers()
+			best, median = fixedMembers(), fixedMedian
 		}
 	}
 	a, err := fitChosen(cfg, m, train, best)
 	if err != nil {
 		return nil, err
 	}
-	a.Validation, a.fits = scores, fits
+	a.Median, a.Validation, a.fits = median, scores, fits
 	return a, nil
 }
 
-// meanScore is the rolling-origin score (see cvScore) of the equal-weight
-// mean of the candidates js.
-func meanScore(blocks []cvBlock, m series.Matrix, h int, js []int) float64 {
+// combinedScore is the rolling-origin score (see cvScore) of the
+// equal-weight mean of the candidates js, or of their median.
+func combinedScore(blocks []cvBlock, m series.Matrix, h int, js []int, median bool) float64 {
 	return cvScore(blocks, m, h, func(fs []baseline.Forecaster) baseline.Forecaster {
-		mean := &baseline.Mean{}
+		mean := &baseline.Mean{Median: median}
 		for _, j := range js {
 			mean.Members = append(mean.Members, fs[j])
 		}
