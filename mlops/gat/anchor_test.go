@@ -85,6 +85,16 @@ func TestETSARIMAThetaAnchor(t *testing.T) {
 			want.Members = append(want.Members, f)
 		}
 		sameForecasts(t, model, want, m, []int{test[0], test[10], m.T}, 1e-12)
+		span := model.Config.Span()
+		data, err := (&gat.Artifact{Model: model, Entities: make([]string, m.N), Tail: m.Values[(m.T-span)*m.N:]}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := gat.UnmarshalArtifact(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameForecasts(t, back.Model, want, m, []int{test[0], m.T}, 1e-12) // a stored model keeps the median
 	}
 }
 
