@@ -170,12 +170,10 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 		scores[AnchorCombination] = combined
 	}
 	median := false
-	if fixed := fixedIndices(kinds, last); cfg.CombineFixed != "" && fixed != nil {
-		fixedMedian := cfg.CombineFixed == AnchorETSARIMAThetaMedian
-		s := combinedScore(blocks, m, h, fixed, fixedMedian)
+	if s, ok := fixedScore(cfg, blocks, m, kinds, last); ok {
 		scores[cfg.CombineFixed] = s
 		if s < bestScore {
-			best, median = fixedMembers(), fixedMedian
+			best, median = fixedMembers(), cfg.CombineFixed == AnchorETSARIMAThetaMedian
 		}
 	}
 	a, err := fitChosen(cfg, m, train, best)
@@ -196,6 +194,17 @@ func combinedScore(blocks []cvBlock, m series.Matrix, h int, js []int, median bo
 		}
 		return mean
 	})
+}
+
+// fixedScore is the rolling-origin score of cfg.CombineFixed, the fixed
+// combination "auto" also weighs; ok is false when there is none or one
+// of its members was not fitted.
+func fixedScore(cfg Config, blocks []cvBlock, m series.Matrix, kinds []string, last cvBlock) (score float64, ok bool) {
+	fixed := fixedIndices(kinds, last)
+	if cfg.CombineFixed == "" || fixed == nil {
+		return 0, false
+	}
+	return combinedScore(blocks, m, cfg.horizon(), fixed, cfg.CombineFixed == AnchorETSARIMAThetaMedian), true
 }
 
 // kindsAt returns the kinds at js.
