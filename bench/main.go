@@ -31,6 +31,7 @@ commands:
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
   accuracy   choose train_gat's defaults on validation over five data sets (-unemployment and the weather.csv beside it, a synthetic weekly set, quarterly and monthly panels of R's datasets), then test them; with -reference r, score the baselines against R's ets, auto.arima and thetaf instead
+  anchors    the anchor study of docs/forecasting.md ("Combining ets, arima and theta") on validation rows only: each panel of accuracy cut to its training rows, every anchor variant's anchor alone and trained default (-seeds seeds), then the pre-registered rule
   strategy   train_gat's strategies (recursive, direct, multi_output) at horizon 1 and one season on -unemployment, the weather.csv beside it and the synthetic weekly set, -seeds seeds: validation and test rel_mse over steps 1..h
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
@@ -69,6 +70,9 @@ type options struct {
 	// Reference, when "r", makes accuracy score the baselines against R's
 	// forecast package instead of training networks.
 	Reference string
+	// Anchor is the anchor variant accuracy -reference r trains as the
+	// default (see anchorVariants).
+	Anchor string
 	// RecScale scales the recommender's MovieLens-25M shape; RecUsers,
 	// RecItems and RecRatings, when positive, replace a scaled figure.
 	// RecDB is the database file the ratings are generated into and kept
@@ -118,6 +122,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Seeds, "seeds", 5, "accuracy trains every configuration with seeds 0 to seeds-1")
 	fs.StringVar(&o.Reference, "reference", "", "accuracy: score the baselines against this reference instead of training networks (r: ets, auto.arima and thetaf of R's forecast package, through Rscript)")
 	fs.StringVar(&o.Candidate, "candidate", "", "accuracy: train only the candidate default of this name (no choice is made)")
+	fs.StringVar(&o.Anchor, "anchor", "auto", "accuracy -reference r: the default's anchor variant (auto, ets_arima_theta, auto+ets_arima_theta, ets_arima_theta_median, auto+ets_arima_theta_median)")
 	fs.StringVar(&o.Panel, "panel", "", "accuracy -reference r: score only the data sets whose name contains this (unemployment, weather, weekly, quarterly, monthly)")
 	fs.Float64Var(&o.RecScale, "rec-scale", 1, "recommender: fraction of MovieLens-25M's users, items and ratings to generate")
 	fs.Int64Var(&o.RecUsers, "rec-users", 0, "recommender: users, if positive (else 162541 x -rec-scale)")
@@ -162,6 +167,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runHorizonStudy(ctx, o)
 	case "strategy":
 		return runStrategyStudy(ctx, o)
+	case "anchors":
+		return runAnchorStudy(ctx, o)
 	case "accuracy":
 		if o.Reference != "" {
 			return runReference(ctx, o)

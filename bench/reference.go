@@ -54,6 +54,10 @@ func runReference(ctx context.Context, o options) error {
 	if o.Reference != "r" {
 		return fmt.Errorf("-reference %q: the only reference is r (R's forecast package through Rscript)", o.Reference)
 	}
+	base, err := variantConfig(o.Anchor)
+	if err != nil {
+		return err
+	}
 	sets, err := fcDataSets(o)
 	if err != nil {
 		return err
@@ -72,7 +76,7 @@ func runReference(ctx context.Context, o options) error {
 		return err
 	}
 	for _, ds := range sets {
-		if err := referenceSet(ctx, o.Out, dir, script, ds, o.Seeds); err != nil {
+		if err := referenceSet(ctx, o.Out, dir, script, ds, o.Seeds, base); err != nil {
 			return fmt.Errorf("reference on %s: %w", ds.name, err)
 		}
 	}
@@ -80,8 +84,8 @@ func runReference(ctx context.Context, o options) error {
 }
 
 // referenceSet scores one data set, Mallard's baselines then R's, and
-// prints its table.
-func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcData, seeds int) error {
+// prints its table; base is the default's configuration.
+func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcData, seeds int, base gat.Config) error {
 	cfg := gat.DefaultConfig()
 	cfg.Highway, cfg.Season = max(4, ds.season), ds.season
 	fit, val, test, err := cfg.Samples(ds.m)
@@ -104,13 +108,13 @@ func referenceSet(ctx context.Context, out io.Writer, dir, script string, ds fcD
 		perSeries := time.Since(start) / time.Duration(ds.m.N)
 		mallard = append(mallard, refScore{string(kind), mse, perSeries, relMSE(ds.m, origins, h, multiStep(f, ds.m, origins, h))})
 	}
-	anchor, anchorF, err := referenceAnchor(ds, h, origins)
+	anchor, anchorF, err := referenceAnchor(base, ds, h, origins)
 	if err != nil {
 		return err
 	}
 	mallard = append([]refScore{anchor}, mallard...)
 	if seeds > 0 {
-		def, err := referenceDefault(ctx, ds, seeds, h, origins, anchorF)
+		def, err := referenceDefault(ctx, base, ds, seeds, h, origins, anchorF)
 		if err != nil {
 			return err
 		}

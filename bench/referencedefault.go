@@ -76,14 +76,15 @@ func relMSE(m series.Matrix, origins []int, h int, pred []float64) float64 {
 // and scores it, the per-entity 'auto' choice among it and the ladder
 // (chosen on validation at one step for the one-step figure and at h
 // steps for the multi-step one), and the network shrunk toward anchor,
-// its anchor alone (see shrinkStudy), each the median over the seeds.
-func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []int, anchor *gat.Model) ([]refScore, error) {
+// its anchor alone (see shrinkStudy), each the median over the seeds;
+// base is the default's configuration.
+func referenceDefault(ctx context.Context, base gat.Config, ds fcData, seeds, h int, origins []int, anchor *gat.Model) ([]refScore, error) {
 	type score struct{ mse, rel, autoMSE, autoRel float64 }
 	scores := make([]score, seeds)
 	shrinks := make([]shrinkScore, seeds)
 	var elapsed time.Duration
 	err := parallelRuns(ctx, seeds, func(ctx context.Context, seed int) error {
-		cfg := gat.DefaultConfig()
+		cfg := base
 		cfg.Seed, cfg.Season = uint64(seed), ds.season
 		start := time.Now()
 		model, err := gat.Train(ctx, cfg, ds.m, nil)
@@ -147,9 +148,10 @@ func referenceDefault(ctx context.Context, ds fcData, seeds, h int, origins []in
 // referenceAnchor scores train_gat's default untrained, which forecasts
 // what its anchor forecasts: the anchor alone, for the network's share of
 // the default's figures, and the untrained model. Its time is that of
-// choosing and fitting the anchor, per series.
-func referenceAnchor(ds fcData, h int, origins []int) (refScore, *gat.Model, error) {
-	cfg := gat.DefaultConfig()
+// choosing and fitting the anchor, per series; base is the default's
+// configuration.
+func referenceAnchor(base gat.Config, ds fcData, h int, origins []int) (refScore, *gat.Model, error) {
+	cfg := base
 	cfg.Season = ds.season
 	start := time.Now()
 	model, err := gat.Untrained(cfg, ds.m)

@@ -60,3 +60,33 @@ func TestMeanOneStep(t *testing.T) {
 		}
 	}
 }
+
+// TestMedian checks Mean with Median on constant members: with 1, 5 and
+// 2 (entity 0; entity 1 ten times each) every step is the middle one, 2,
+// where the mean is 8/3; a fourth member of 10 makes it the mean of the
+// two middle ones, 3.5. OneStep gives what Forecast gives.
+func TestMedian(t *testing.T) {
+	m := series.Matrix{T: 4, N: 2, Values: make([]float64, 8)}
+	constant := func(v float64) baseline.Forecaster { return &baseline.Constant{Mean: []float64{v, 10 * v}} }
+	for _, tt := range []struct {
+		members []float64
+		want    float64
+	}{{[]float64{1, 5, 2}, 2}, {[]float64{1, 5, 2, 10}, 3.5}} {
+		f := &baseline.Mean{Median: true}
+		for _, v := range tt.members {
+			f.Members = append(f.Members, constant(v))
+		}
+		pass := make([]float64, 2*m.N)
+		f.OneStep(m, 2, pass)
+		for k, row := range forecast(f, m, 4, 3) {
+			if row[0] != tt.want || row[1] != 10*tt.want {
+				t.Errorf("members %v step %d: %v, want %v and %v", tt.members, k+1, row, tt.want, 10*tt.want)
+			}
+		}
+		for j, v := range pass {
+			if want := tt.want * []float64{1, 10}[j%2]; v != want {
+				t.Errorf("members %v one pass %d: %v, want %v", tt.members, j, v, want)
+			}
+		}
+	}
+}

@@ -45,10 +45,34 @@ const AnchorCombination = string(baseline.KindMean)
 // score beside the other candidates', which "auto" weighs it against.
 const AnchorPerEntity = "per_entity"
 
+// AnchorETSARIMATheta anchors to the equal-weight mean of ets, arima and
+// theta, each fitted on every training row: a fixed combination, nothing
+// chosen, as the combination benchmarks of the M3 and M4 competitions
+// are. Config.CombineFixed makes "auto" weigh it beside its candidates.
+const AnchorETSARIMATheta = "ets_arima_theta"
+
+// AnchorETSARIMAThetaMedian anchors to the median of the ets, arima and
+// theta forecasts, each fitted on every training row: the operator of
+// the SCUM combination (Petropoulos and Svetunkov 2020), which one
+// failing member cannot carry as it carries a mean.
+const AnchorETSARIMAThetaMedian = "ets_arima_theta_median"
+
 // AnchorKinds are the anchors Config.Anchor may name besides "auto": the
-// single candidates, then their combination and the per-entity choice.
+// single candidates, then their combination, the per-entity choice and
+// the fixed combinations.
 func AnchorKinds() []string {
-	return append(singleAnchors(), AnchorCombination, AnchorPerEntity)
+	return append(singleAnchors(), AnchorCombination, AnchorPerEntity, AnchorETSARIMATheta, AnchorETSARIMAThetaMedian)
+}
+
+// FixedCombinations are the fixed combinations Config.CombineFixed may
+// name.
+func FixedCombinations() []string {
+	return []string{AnchorETSARIMATheta, AnchorETSARIMAThetaMedian}
+}
+
+// fixedMembers are the members of AnchorETSARIMATheta.
+func fixedMembers() []string {
+	return []string{string(baseline.KindETS), string(baseline.KindARIMA), string(baseline.KindTheta)}
 }
 
 // singleAnchors are the candidates a combination is made of.
@@ -69,6 +93,9 @@ type Anchor struct {
 	Members []*Anchor `json:"members,omitempty"`
 	// Choice is, for a per-entity anchor, each entity's member.
 	Choice []int `json:"choice,omitempty"`
+	// Median makes a combination forecast its members' median, not
+	// their mean.
+	Median bool `json:"median,omitempty"`
 	// Validation holds each candidate's validation MSE when the anchor
 	// was chosen automatically.
 	Validation map[string]float64 `json:"validation,omitempty"`
@@ -121,7 +148,11 @@ func (a *Anchor) String() string {
 	for i, m := range a.Members {
 		names[i] = m.Kind
 	}
-	return a.Kind + " of " + strings.Join(names, ", ")
+	kind := a.Kind
+	if a.Median {
+		kind = "median"
+	}
+	return kind + " of " + strings.Join(names, ", ")
 }
 
 // forecaster decodes the fitted baseline; nil for the last value.
@@ -133,7 +164,7 @@ func (a *Anchor) forecaster() (baseline.Forecaster, error) {
 	switch baseline.Kind(a.Kind) {
 	case baseline.KindMean:
 		members, err := a.members()
-		return &baseline.Mean{Members: members}, err
+		return &baseline.Mean{Members: members, Median: a.Median}, err
 	case AnchorPerEntity:
 		members, err := a.members()
 		return &baseline.PerEntity{Members: members, Choice: a.Choice}, err
@@ -183,7 +214,7 @@ func anchorSpan(kind string, window, season int) int {
 		return max(1, season)
 	case baseline.KindOLS:
 		return window
-	case baseline.KindTheta, baseline.KindDrift, baseline.KindARIMA:
+	case baseline.KindTheta, baseline.KindDrift, baseline.KindARIMA, AnchorETSARIMATheta, AnchorETSARIMAThetaMedian:
 		return 1
 	case baseline.KindMean, AnchorPerEntity:
 		span := 0
@@ -208,13 +239,21 @@ type candidate struct {
 // (see chooseAnchor); "combination" keeps the better of the combinations
 // of the best two or three candidates by validation MSE at cfg's horizon
 // (see validationMSE), and "per_entity" each entity's best (see
-// perEntity), each candidate fitted on the fitting samples to choose.
+// perEntity), each candidate fitted on the fitting samples to choose;
+// "ets_arima_theta" and "ets_arima_theta_median" are the mean and the
+// median of their three members fitted on every training sample.
 func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	kind := cmp.Or(cfg.Anchor, AnchorLastValue)
 	train := slices.Concat(fit, val)
 	switch kind {
 	case AnchorAuto:
 		return chooseAnchor(cfg, m, fit, val)
+	case AnchorETSARIMATheta, AnchorETSARIMAThetaMedian:
+		a, err := fitChosen(cfg, m, train, fixedMembers())
+		if err == nil {
+			a.Median = kind == AnchorETSARIMAThetaMedian
+		}
+		return a, err
 	case AnchorCombination, AnchorPerEntity:
 		a, err := poolAnchor(cfg, m, fit, val, kind)
 		if err != nil {

@@ -53,6 +53,51 @@ func TestUntrainedIsItsAnchor(t *testing.T) {
 	}
 }
 
+// TestETSARIMAThetaAnchor checks anchors "ets_arima_theta" and
+// "ets_arima_theta_median": nothing is chosen, and the untrained network
+// forecasts the mean, or the median, of ets, arima and theta, each
+// fitted on every training row.
+func TestETSARIMAThetaAnchor(t *testing.T) {
+	m := unemployment(t)
+	for _, tt := range []struct {
+		anchor, name string
+		median       bool
+	}{
+		{gat.AnchorETSARIMATheta, "combination of ets, arima, theta", false},
+		{gat.AnchorETSARIMAThetaMedian, "median of ets, arima, theta", true},
+	} {
+		cfg := gat.DefaultConfig()
+		cfg.Anchor, cfg.Season = tt.anchor, 12
+		model, err := gat.Untrained(cfg, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Anchor.String(); got != tt.name || model.Anchor.Validation != nil {
+			t.Fatalf("%s: anchor %s, scores %v", tt.anchor, got, model.Anchor.Validation)
+		}
+		fit, val, test, _ := cfg.Samples(m)
+		want := &baseline.Mean{Median: tt.median}
+		for _, kind := range []baseline.Kind{baseline.KindETS, baseline.KindARIMA, baseline.KindTheta} {
+			f, err := baseline.FitForecaster(kind, m, slices.Concat(fit, val), baseline.Options{Window: 4, Season: 12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.Members = append(want.Members, f)
+		}
+		sameForecasts(t, model, want, m, []int{test[0], test[10], m.T}, 1e-12)
+		span := model.Config.Span()
+		data, err := (&gat.Artifact{Model: model, Entities: make([]string, m.N), Tail: m.Values[(m.T-span)*m.N:]}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := gat.UnmarshalArtifact(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameForecasts(t, back.Model, want, m, []int{test[0], m.T}, 1e-12) // a stored model keeps the median
+	}
+}
+
 // sameForecasts fails unless the model forecasts what want forecasts, 6
 // steps from each origin, within tol relative.
 func sameForecasts(t *testing.T, model *gat.Model, want baseline.Forecaster, m series.Matrix, origins []int, tol float64) {
@@ -93,7 +138,9 @@ func TestCombinationAnchor(t *testing.T) {
 	if a.Kind != gat.AnchorCombination || len(a.Members) < 2 || len(a.Members) > 3 {
 		t.Fatalf("anchor %v", a)
 	}
-	singles := slices.DeleteFunc(slices.Clone(gat.AnchorKinds()), func(k string) bool { return k == gat.AnchorCombination })
+	singles := slices.DeleteFunc(slices.Clone(gat.AnchorKinds()), func(k string) bool {
+		return k == gat.AnchorCombination || slices.Contains(gat.FixedCombinations(), k)
+	})
 	slices.SortFunc(singles, func(x, y string) int { return cmp.Compare(a.Validation[x], a.Validation[y]) })
 	fit, val, test, _ := cfg.Samples(m)
 	onFit, onTrain := &baseline.Mean{}, &baseline.Mean{}

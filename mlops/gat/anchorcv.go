@@ -160,31 +160,74 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 	best, bestScore := []string{kinds[order[0]]}, scores[kinds[order[0]]]
 	combined := math.Inf(1)
 	for n := 2; n <= min(3, len(order)); n++ {
-		top := order[:n]
-		s := cvScore(blocks, m, h, func(fs []baseline.Forecaster) baseline.Forecaster {
-			mean := &baseline.Mean{}
-			for _, j := range top {
-				mean.Members = append(mean.Members, fs[j])
-			}
-			return mean
-		})
+		s := combinedScore(blocks, m, h, order[:n], false)
 		combined = min(combined, s)
 		if s < bestScore {
-			best, bestScore = nil, s
-			for _, j := range top {
-				best = append(best, kinds[j])
-			}
+			best, bestScore = kindsAt(kinds, order[:n]), s
 		}
 	}
 	if !math.IsInf(combined, 1) {
 		scores[AnchorCombination] = combined
 	}
+	median := false
+	if s, ok := fixedScore(cfg, blocks, m, kinds, last); ok {
+		scores[cfg.CombineFixed] = s
+		if s < bestScore {
+			best, median = fixedMembers(), cfg.CombineFixed == AnchorETSARIMAThetaMedian
+		}
+	}
 	a, err := fitChosen(cfg, m, train, best)
 	if err != nil {
 		return nil, err
 	}
-	a.Validation, a.fits = scores, fits
+	a.Median, a.Validation, a.fits = median, scores, fits
 	return a, nil
+}
+
+// combinedScore is the rolling-origin score (see cvScore) of the
+// equal-weight mean of the candidates js, or of their median.
+func combinedScore(blocks []cvBlock, m series.Matrix, h int, js []int, median bool) float64 {
+	return cvScore(blocks, m, h, func(fs []baseline.Forecaster) baseline.Forecaster {
+		mean := &baseline.Mean{Median: median}
+		for _, j := range js {
+			mean.Members = append(mean.Members, fs[j])
+		}
+		return mean
+	})
+}
+
+// fixedScore is the rolling-origin score of cfg.CombineFixed, the fixed
+// combination "auto" also weighs; ok is false when there is none or one
+// of its members was not fitted.
+func fixedScore(cfg Config, blocks []cvBlock, m series.Matrix, kinds []string, last cvBlock) (score float64, ok bool) {
+	fixed := fixedIndices(kinds, last)
+	if cfg.CombineFixed == "" || fixed == nil {
+		return 0, false
+	}
+	return combinedScore(blocks, m, cfg.horizon(), fixed, cfg.CombineFixed == AnchorETSARIMAThetaMedian), true
+}
+
+// kindsAt returns the kinds at js.
+func kindsAt(kinds []string, js []int) []string {
+	out := make([]string, len(js))
+	for i, j := range js {
+		out[i] = kinds[j]
+	}
+	return out
+}
+
+// fixedIndices are the indices in kinds of AnchorETSARIMATheta's members,
+// nil unless each is among them and fitted before the last block.
+func fixedIndices(kinds []string, last cvBlock) []int {
+	var out []int
+	for _, k := range fixedMembers() {
+		j := slices.Index(kinds, k)
+		if j < 0 || last.fs[j] == nil {
+			return nil
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 // fitChosen fits the anchor of kinds on the samples train: the single

@@ -93,7 +93,9 @@ func TestAnchorAutoRollingOrigin(t *testing.T) {
 	if len(starts) != 4 {
 		t.Fatalf("%d blocks, want 4 (fit %d, validation %d)", len(starts), len(fit), len(val))
 	}
-	singles := slices.DeleteFunc(gat.AnchorKinds(), func(k string) bool { return k == gat.AnchorCombination || k == gat.AnchorPerEntity })
+	singles := slices.DeleteFunc(gat.AnchorKinds(), func(k string) bool {
+		return k == gat.AnchorCombination || k == gat.AnchorPerEntity || slices.Contains(gat.FixedCombinations(), k)
+	})
 	if len(a.Validation) != len(singles)+1 {
 		t.Fatalf("scores %v, want one for each of %v and the combination", a.Validation, singles)
 	}
@@ -139,6 +141,80 @@ func TestAnchorAutoRollingOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameForecasts(t, model, want, m, []int{test[0], test[10], m.T}, 1e-12)
+}
+
+// TestAnchorAutoWeighsFixedCombination checks Config.CombineFixed: anchor
+// "auto" then also scores the mean (or the median) of ets, arima and
+// theta on the same rolling origins (each member refitted before each
+// block), reports that score under the combination's name, and chooses
+// it only where it scores lowest; without it there is no such score.
+func TestAnchorAutoWeighsFixedCombination(t *testing.T) {
+	for _, fixed := range gat.FixedCombinations() {
+		for seed := range uint64(3) {
+			autoWeighsFixed(t, fixed, seed)
+		}
+	}
+}
+
+// autoWeighsFixed is TestAnchorAutoWeighsFixedCombination on one seeded
+// quarterly panel with the fixed combination fixed.
+func autoWeighsFixed(t *testing.T, fixed string, seed uint64) {
+	t.Helper()
+	m := quarterlyPanel(3, 84, seed)
+	cfg := gat.DefaultConfig()
+	cfg.Season = 4
+	plain, err := gat.Untrained(cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := plain.Anchor.Validation[fixed]; ok {
+		t.Errorf("%s seed %d: without CombineFixed, scores %v", fixed, seed, plain.Anchor.Validation)
+	}
+	cfg.CombineFixed = fixed
+	model, err := gat.Untrained(cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := model.Anchor
+	fit, val, _, _ := cfg.Samples(m)
+	train := slices.Concat(fit, val)
+	starts := rollingStarts(fit, val)
+	median := fixed == gat.AnchorETSARIMAThetaMedian
+	var sse float64
+	for b, s := range starts {
+		end := len(train)
+		if b+1 < len(starts) {
+			end = starts[b+1]
+		}
+		mean := &baseline.Mean{Median: median}
+		for _, kind := range []string{"ets", "arima", "theta"} {
+			f, err := fitKind(m, cfg, kind, train[:s])
+			if err != nil {
+				t.Fatal(err)
+			}
+			mean.Members = append(mean.Members, f)
+		}
+		sse += baseline.MSE(mean, m, train[s:end], nil) * float64(end-s)
+	}
+	want := sse / float64(len(train)-starts[0])
+	got, ok := a.Validation[fixed]
+	if !ok || math.Abs(got-want) > 1e-9*want {
+		t.Fatalf("%s seed %d: scores %v (%v), want its rolling-origin MSE %v", fixed, seed, got, ok, want)
+	}
+	lowest := true
+	for k, v := range a.Validation {
+		lowest = lowest && (k == fixed || v > got)
+	}
+	name := "combination of ets, arima, theta"
+	if median {
+		name = "median of ets, arima, theta"
+	}
+	if chosen := a.String() == name; chosen != lowest {
+		t.Errorf("%s seed %d: chose %s with scores %v", fixed, seed, a, a.Validation)
+	}
+	if !lowest && a.String() != plain.Anchor.String() {
+		t.Errorf("%s seed %d: chose %s, %s without CombineFixed", fixed, seed, a, plain.Anchor)
+	}
 }
 
 // TestAnchorAutoOnShortPanels checks where the choice matters: on eight

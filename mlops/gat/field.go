@@ -220,7 +220,7 @@ func columns(f baseline.Forecaster, cols []int) (out baseline.Forecaster, ok boo
 		return &baseline.ARIMA{Season: f.Season, Models: picked(f.Models, cols)}, true
 	case *baseline.Mean:
 		members, ok := columnsOf(f.Members, cols)
-		return &baseline.Mean{Members: members}, ok
+		return &baseline.Mean{Members: members, Median: f.Median}, ok
 	case *baseline.PerEntity:
 		members, ok := columnsOf(f.Members, cols)
 		return &baseline.PerEntity{Members: members, Choice: picked(f.Choice, cols)}, ok

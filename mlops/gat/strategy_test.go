@@ -208,3 +208,14 @@ func TestStrategyArtifact(t *testing.T) {
 		}
 	}
 }
+
+// TestCombineFixedRefused checks that Validate names the fixed
+// combinations CombineFixed accepts.
+func TestCombineFixedRefused(t *testing.T) {
+	cfg := gat.DefaultConfig()
+	cfg.CombineFixed = "ets_theta"
+	err := cfg.Validate()
+	if err == nil || !strings.Contains(err.Error(), `combine_fixed "ets_theta"`) || !strings.Contains(err.Error(), "[ets_arima_theta ets_arima_theta_median]") {
+		t.Errorf("combine_fixed ets_theta: %v, want an error naming it and the combinations", err)
+	}
+}

@@ -75,6 +75,11 @@ type Config struct {
 	// epoch only where a sign test finds it better than the first network;
 	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink).
 	KeepNetwork string `json:"keep_network,omitempty"`
+	// CombineFixed, when not empty, is a fixed combination (one of
+	// FixedCombinations) that anchor "auto" weighs beside its candidates,
+	// scored on the same rolling origins; it has no effect on another
+	// anchor.
+	CombineFixed string `json:"combine_fixed,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
@@ -633,6 +638,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
 	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):
 		return fmt.Errorf("anchor %q must be 'auto' or one of %v", c.Anchor, AnchorKinds())
+	case c.CombineFixed != "" && !slices.Contains(FixedCombinations(), c.CombineFixed):
+		return fmt.Errorf("combine_fixed %q must be empty or one of %v", c.CombineFixed, FixedCombinations())
 	case c.anchored() && c.Anchor == AnchorAuto && c.ValidationFraction == 0:
 		return errors.New("anchor 'auto' is chosen on validation: validation_fraction must be above 0")
 	}
