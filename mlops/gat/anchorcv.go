@@ -118,13 +118,14 @@ func cvScore(blocks []cvBlock, m series.Matrix, h int, build func(fs []baseline.
 
 // chooseAnchor is anchor "auto": the single candidate or the combination
 // of the two or three best single ones (whichever pair or triple scores
-// lower) with the lowest rolling-origin score, fitted on every training
-// sample. Anchor.Validation holds every candidate's score. Without
+// lower) with the lowest score over the origins anchorStarts gives (the
+// rolling origins, or the validation span alone past CatalogueEntities
+// entities), fitted on every training sample. Anchor.Validation holds every candidate's score. Without
 // validation samples there is nothing to choose on, and the anchor is the
 // last value.
 func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	train := slices.Concat(fit, val)
-	starts := cvStarts(train, len(val), cfg.horizon())
+	starts := anchorStarts(cfg, m.N, train, len(val))
 	if len(starts) == 0 {
 		a, _, err := fitOne(cfg, m, train, AnchorLastValue)
 		return a, err

@@ -75,6 +75,10 @@ type Config struct {
 	// epoch only where a sign test finds it better than the first network;
 	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink).
 	KeepNetwork string `json:"keep_network,omitempty"`
+	// AnchorOrigins is where anchor "auto" scores its candidates (see
+	// AnchorOriginsFor): "rolling" (every rolling origin), "validation"
+	// (the validation span alone) or "" (by the number of entities).
+	AnchorOrigins string `json:"anchor_origins,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
@@ -633,6 +637,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("validation_fraction %v must be in [0, 1)", c.ValidationFraction)
 	case c.anchored() && c.Anchor != "" && c.Anchor != AnchorAuto && !slices.Contains(AnchorKinds(), c.Anchor):
 		return fmt.Errorf("anchor %q must be 'auto' or one of %v", c.Anchor, AnchorKinds())
+	case c.AnchorOrigins != "" && !slices.Contains(AnchorOriginRules(), c.AnchorOrigins):
+		return fmt.Errorf("anchor_origins %q must be one of %v", c.AnchorOrigins, AnchorOriginRules())
 	case c.anchored() && c.Anchor == AnchorAuto && c.ValidationFraction == 0:
 		return errors.New("anchor 'auto' is chosen on validation: validation_fraction must be above 0")
 	}
