@@ -180,31 +180,38 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 	if !math.IsInf(combined, 1) {
 		scores[AnchorCombination] = combined
 	}
-	a, err := fitChosen(cfg, m, train, best)
+	a, chosen, err := fitChosen(cfg, m, train, best)
 	if err != nil {
 		return nil, err
 	}
-	a.Validation, a.fits = scores, fits
+	a.Validation, a.fits = scores, append(fits, chosen...)
 	return a, nil
 }
 
 // fitChosen fits the anchor of kinds on the samples train: the single
-// candidate, or the combination of several.
-func fitChosen(cfg Config, m series.Matrix, train []int, kinds []string) (*Anchor, error) {
+// candidate, or the combination of several. It returns with it the
+// baselines it fitted, which the ladder on the same samples reuses
+// rather than fitting them again.
+func fitChosen(cfg Config, m series.Matrix, train []int, kinds []string) (*Anchor, []fitted, error) {
 	if len(kinds) == 1 {
 		a, _, err := fitOne(cfg, m, train, kinds[0])
-		return a, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return a, a.fits, nil
 	}
 	a := &Anchor{Kind: AnchorCombination}
+	var fits []fitted
 	for _, kind := range kinds {
 		member, _, err := fitOne(cfg, m, train, kind)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		fits = append(fits, member.fits...)
 		if member, err = standalone(cfg, m, train, member); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		a.Members = append(a.Members, member)
 	}
-	return a, nil
+	return a, fits, nil
 }
