@@ -152,7 +152,7 @@ func BenchmarkWorkersFitTheLadder(b *testing.B) {
 	b.Logf("%d series: anchor choice 1 worker %v, 2 workers %v (%.2f); ladder fits 1 worker %v, 2 workers %v (%.2f)", m.N,
 		took[0][0]/per, took[1][0]/per, took[1][0].Seconds()/took[0][0].Seconds(),
 		took[0][1]/per, took[1][1]/per, took[1][1].Seconds()/took[0][1].Seconds())
-	b.Logf("process CPU time: anchor choice 1 worker %v, 2 workers %v; ladder fits 1 worker %v, 2 workers %v (2 workers on 2 free cores: CPU about twice the wall time)",
+	b.Logf("process CPU time: anchor choice 1 worker %v, 2 workers %v; ladder fits 1 worker %v, 2 workers %v (CPU over wall time is the cores the process had)",
 		cpu[0][0]/per, cpu[1][0]/per, cpu[0][1]/per, cpu[1][1]/per)
 }
 
