@@ -47,11 +47,16 @@ type cataloguePhase struct {
 // and by the network at 1 step beside every product's at 1 step (the
 // network over the product's receptive field; at 12 steps every step but
 // the last needs every product, see gat.Model.ForecastEntities).
-func cataloguePhases(workers int) []cataloguePhase {
+//
+// origins, when not empty, is train_gat's anchor_origins.
+func cataloguePhases(workers int, origins string) []cataloguePhase {
+	if origins != "" {
+		origins = fmt.Sprintf(", anchor_origins := '%s'", origins)
+	}
 	return []cataloguePhase{
 		{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`, 1},
 		{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`, 1},
-		{"train_gat", fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1)`, workers), 1},
+		{"train_gat", fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1%s)`, workers, origins), 1},
 		{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`, 1},
 		{"forecast_1", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, method := 'ets', entity := 'sku000001')`, 20},
 		{"net_all_s1", `SELECT count(*) FROM forecast('catalogue', steps := 1, level := 0.9)`, 5},
@@ -95,15 +100,19 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 	}
 	fmt.Fprintf(o.Out, "== catalogue: %d products x %d weeks (%d rows) generated in %.1fs, host load average %.2f\n",
 		o.Series, catalogueWeeks, o.Series*catalogueWeeks, time.Since(start).Seconds(), loadAverage())
-	fmt.Fprintf(o.Out, "%-10s %10s %16s\n", "phase", "seconds", "peak RSS (MB)")
+	fmt.Fprintf(o.Out, "%-10s %10s %12s %16s\n", "phase", "seconds", "server CPU s", "peak RSS (MB)")
 	var total float64
 	times := map[string]float64{}
-	for _, p := range cataloguePhases(max(1, o.Workers)) {
+	for _, p := range cataloguePhases(max(1, o.Workers), o.AnchorOrigins) {
 		if err := os.WriteFile(dir+"clear_refs", []byte("5"), 0); err != nil {
 			return fmt.Errorf("reset peak RSS: %w", err)
 		}
 		notices = notices[:0]
 		runs := make([]float64, p.repeat)
+		cpu0, err := procCPUSeconds(dir)
+		if err != nil {
+			return err
+		}
 		for k := range runs {
 			began := time.Now()
 			if err := execOn(ctx, conn, p.sql); err != nil {
@@ -119,7 +128,11 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.Out, "%-10s %10.2f %16.0f\n", p.name, secs, float64(peak)/1024)
+		cpu1, err := procCPUSeconds(dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Out, "%-10s %10.2f %12.2f %16.0f\n", p.name, secs, (cpu1-cpu0)/float64(p.repeat), float64(peak)/1024)
 		for _, n := range notices {
 			if strings.Contains(n, "setup") {
 				fmt.Fprintf(o.Out, "           %s\n", n)

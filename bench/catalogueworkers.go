@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,25 +37,27 @@ func catalogueWorkers(ctx context.Context, conn *pgx.Conn, o options) error {
 		workers = append(workers, o.Workers)
 	}
 	anchor, ladder := make([]float64, len(workers)), make([]float64, len(workers))
+	var cpu [2]float64 // this process's CPU seconds for the two
 	for k, w := range workers {
 		cfg.Workers = w
-		began := time.Now()
+		began, cpu0 := time.Now(), selfCPUSeconds()
 		model, err := gat.Untrained(cfg, m)
 		if err != nil {
 			return fmt.Errorf("anchor choice at %d workers: %w", w, err)
 		}
-		anchor[k] = time.Since(began).Seconds()
+		anchor[k], cpu[0] = time.Since(began).Seconds(), selfCPUSeconds()-cpu0
 		fit, val, _, err := cfg.Samples(m)
 		if err != nil {
 			return err
 		}
-		began = time.Now()
+		began, cpu0 = time.Now(), selfCPUSeconds()
 		if _, _, err := gat.Methods(model, m, append(slices.Clone(fit), val...), max(1, cfg.Season)); err != nil {
 			return fmt.Errorf("ladder at %d workers: %w", w, err)
 		}
-		ladder[k] = time.Since(began).Seconds()
-		fmt.Fprintf(o.Out, "workers %d: anchor choice (%s) %.2fs, ladder fits on the training rows %.2fs, host load average %.2f\n",
-			w, cfg.Anchor, anchor[k], ladder[k], loadAverage())
+		ladder[k], cpu[1] = time.Since(began).Seconds(), selfCPUSeconds()-cpu0
+		rule, _ := gat.AnchorOriginsFor(cfg, m.N)
+		fmt.Fprintf(o.Out, "workers %d: anchor choice (%s, origins %s) %.2fs (CPU %.2fs), ladder fits on the training rows %.2fs (CPU %.2fs), host load average %.2f\n",
+			w, cfg.Anchor, rule, anchor[k], cpu[0], ladder[k], cpu[1], loadAverage())
 	}
 	if last := len(workers) - 1; last > 0 {
 		fmt.Fprintf(o.Out, "workers %d / 1: anchor choice %.2f, ladder fits %.2f, both %.2f\n", workers[last],
@@ -87,4 +91,14 @@ func scaledMatrix(ctx context.Context, conn *pgx.Conn) (series.Matrix, error) {
 		m.T++
 	}
 	return m, rows.Err()
+}
+
+// selfCPUSeconds is the CPU time (user and system) this process has used
+// so far, in seconds.
+func selfCPUSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

@@ -96,7 +96,10 @@ type options struct {
 	// Workers are train_gat's workers there, and the workers the ladder
 	// fits and the anchor choice are timed at beside 1.
 	Series, Workers int
-	Out             io.Writer
+	// AnchorOrigins, when not empty, is train_gat's anchor_origins in
+	// bench catalogue.
+	AnchorOrigins string
+	Out           io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -139,6 +142,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.LoadEpochs, "load-epochs", 1, "load: train_gat's epochs")
 	fs.Int64Var(&o.LoadSeed, "load-seed", 1, "load: seed of the events")
 	fs.IntVar(&o.Series, "series", 3000, "catalogue: products (series) of the catalogue; -load-seed seeds it")
+	fs.StringVar(&o.AnchorOrigins, "anchor-origins", "", "catalogue: train_gat's anchor_origins ('rolling' or 'validation'; empty: by the number of series)")
 	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err

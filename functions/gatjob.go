@@ -322,6 +322,20 @@ func (j *gatJob) noticeNeighbors(m series.Matrix) {
 	}
 }
 
+// noticeAnchorOrigins tells, where anchor "auto" scores its candidates
+// on the validation span alone because m has more than
+// gat.CatalogueEntities entities (and anchor_origins := was not given),
+// that it does so and how to choose over every rolling origin instead.
+func (j *gatJob) noticeAnchorOrigins(m series.Matrix) {
+	if j.cfg.Target != "change" || j.cfg.Anchor != gat.AnchorAuto {
+		return
+	}
+	if _, bySize := gat.AnchorOriginsFor(j.cfg, m.N); bySize {
+		j.c.caller.Notice(fmt.Sprintf("train_gat: %d entities are more than %d: anchor 'auto' scores its candidates on the validation span alone (anchor_origins := 'validation'), "+
+			"not over every rolling origin, which fits each candidate again before each origin; anchor_origins := 'rolling' chooses over every origin", m.N, gat.CatalogueEntities))
+	}
+}
+
 // dataFingerprint identifies the data a model is trained on: the entities
 // and every value read, in time order.
 func dataFingerprint(entities []string, m series.Matrix) string {

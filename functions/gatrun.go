@@ -80,6 +80,7 @@ func (r *gatRun) Fingerprint() string {
 // and checks that a resumed run has its checkpoint's entities.
 func (r *gatRun) Prepare(context.Context) error {
 	r.noticeNeighbors(r.m)
+	r.noticeAnchorOrigins(r.m)
 	if err := r.resolveSeason(r.m); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mallard/mallard/internal/testserver"
+	"github.com/mallard/mallard/mlops/gat"
 )
 
 // TestTrainingNoticesFollowClientMinMessages checks that SET
@@ -155,5 +156,44 @@ func TestTrainGATCompleteGraphLimit(t *testing.T) {
 	}
 	if n := scanAll[int64](t, conn, "SELECT count(*) FROM mlops.models WHERE name = 'big'"); n[0] != 0 {
 		t.Errorf("%d versions of the refused model registered", n[0])
+	}
+}
+
+// TestTrainGATAnchorOriginsNotice: past gat.CatalogueEntities entities
+// anchor 'auto' scores its candidates on the validation span alone and a
+// NOTICE says so, naming anchor_origins := 'rolling'; at the limit, or
+// with anchor_origins := 'rolling' given, no NOTICE; anchor_origins
+// with an anchor given is refused (22023).
+func TestTrainGATAnchorOriginsNotice(t *testing.T) {
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(t, conn, wideSQL("big", gat.CatalogueEntities+1, 24))
+	exec(t, conn, wideSQL("atlimit", gat.CatalogueEntities, 24))
+	said := func() bool {
+		for _, n := range notices {
+			if strings.HasPrefix(n, fmt.Sprintf("train_gat: %d entities are more than %d: anchor 'auto' scores its candidates on the validation span alone", gat.CatalogueEntities+1, gat.CatalogueEntities)) &&
+				strings.Contains(n, "anchor_origins := 'rolling'") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		table, extra string
+		want         bool
+	}{
+		{"big", "", true},
+		{"atlimit", "", false},
+		{"big", ", anchor_origins := 'rolling'", false},
+	} {
+		notices = nil
+		exec(t, conn, fmt.Sprintf("SELECT * FROM train_gat('%s', model := 'o', time := ['t'], epochs := 1, neighbors := 2%s)", c.table, c.extra))
+		if said() != c.want {
+			t.Errorf("%s%s: NOTICE sent %v, want %v; NOTICEs %q", c.table, c.extra, !c.want, c.want, notices)
+		}
+	}
+	e := errorCode(t, conn, "SELECT * FROM train_gat('big', model := 'o', time := ['t'], anchor := 'ets', anchor_origins := 'validation')")
+	if e.Code != "22023" || !strings.Contains(e.Message, "anchor_origins := 'validation'") {
+		t.Errorf("anchor_origins with anchor := 'ets': %s %q, want 22023 naming anchor_origins", e.Code, e.Message)
 	}
 }

@@ -52,6 +52,7 @@ func trainGATFunction() tableFunction {
 				{name: "season", kind: kindInt, min: 0, max: 100_000, def: int64(0)},
 				{name: "anchor", kind: kindText, choices: append([]string{gat.AnchorAuto}, gat.AnchorKinds()...), def: gat.AnchorAuto},
 				{name: "horizon", kind: kindInt, min: 1, max: 100_000},
+				{name: "anchor_origins", kind: kindText, choices: gat.AnchorOriginRules()},
 				{name: "compare_graph", kind: kindBool, def: false},
 				{name: "strategy", kind: kindText, choices: gat.Strategies(), def: gat.StrategyRecursive},
 			},
@@ -210,7 +211,7 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors")),
 		Target: a.text("target"), Highway: int(a.int("highway")), Clip: a.float("clip"),
 		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor"),
-		Strategy: a.text("strategy")}
+		Strategy: a.text("strategy"), AnchorOrigins: a.text("anchor_origins")}
 	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
 		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change"),
 		seasonalHighway: !a.explicit("highway"), seasonGiven: a.explicit("season"), horizonGiven: a.given("horizon"),
@@ -228,6 +229,10 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	if a.explicit("anchor") && cfg.Target == "level" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor := %s applies to target := 'change'; target := 'level' has no anchor",
 			trainGATName, quote(cfg.Anchor)).WithHint("Leave anchor out, or train with target := 'change'.")
+	}
+	if a.given("anchor_origins") && (cfg.Target == "level" || cfg.Anchor != gat.AnchorAuto) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor_origins := %s applies to anchor := 'auto' with target := 'change'; this run has anchor := %s, target := %s",
+			trainGATName, quote(cfg.AnchorOrigins), quote(cfg.Anchor), quote(cfg.Target)).WithHint("Leave anchor_origins out, or let the anchor be chosen (anchor := 'auto').")
 	}
 	if err := job.cfg.Validate(); err != nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainGATName, err)

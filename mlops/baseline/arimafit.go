@@ -166,7 +166,8 @@ func (c cssFit) mlModel() (ARIMAModel, error) {
 		return md, fmt.Errorf("%w: non-stationary AR part from CSS", errARIMAFit)
 	}
 	init = sp.pack(ar, maInvert(ma), sar, maInvert(sma), mu, true)
-	x, _, _ := bfgs(func(u []float64) float64 { v, _ := sp.ml(w, u, true); return v }, nil, init)
+	scratch := &mlScratch{}
+	x, _, _ := bfgs(func(u []float64) float64 { v, _ := sp.mlWith(scratch, w, u, true); return v }, nil, init)
 	ar, ma, sar, sma, mu = sp.unpack(x, true)
 	x = sp.pack(ar, maInvert(ma), sar, maInvert(sma), mu, false)
 	val, s2 := sp.ml(w, x, false)
@@ -307,8 +308,13 @@ func (sp armaSpec) unpackInto(c *cssWork, u []float64) (ar, ma, sar, sma []float
 // mean log prediction variance, with s2 the innovation variance that
 // maximises the likelihood, which it also returns.
 func (sp armaSpec) ml(w, u []float64, trans bool) (float64, float64) {
-	phi, theta, mu := sp.polys(u, trans)
-	k, err := newARMAFilter(phi, theta)
+	return sp.mlWith(nil, w, u, trans)
+}
+
+// mlWith is ml with the buffers of s (nil: new ones), the same value.
+func (sp armaSpec) mlWith(s *mlScratch, w, u []float64, trans bool) (float64, float64) {
+	phi, theta, mu := sp.polysWith(s, u, trans)
+	k, err := newARMAFilterWith(s, phi, theta)
 	if err != nil {
 		return math.Inf(1), math.NaN()
 	}

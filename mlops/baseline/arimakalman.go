@@ -43,21 +43,35 @@ type armaFilter struct {
 	// change; settled is set once the filter has converged (see settle).
 	same    int
 	settled bool
+	// g is steady's gain, kept to be reused.
+	g []float64
 }
 
 // newARMAFilter returns the filter of the ARMA process with the expanded
 // polynomials phi and theta, at its stationary start, or
 // errNotStationary.
 func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
+	return newARMAFilterWith(nil, phi, theta)
+}
+
+// newARMAFilterWith is newARMAFilter with the buffers of s (nil: new
+// ones); the filter returned is then s's and lives until s's next use.
+func newARMAFilterWith(s *mlScratch, phi, theta []float64) (*armaFilter, error) {
 	r := max(len(phi), len(theta)+1)
-	k := &armaFilter{r: r, phi: make([]float64, r), a: make([]float64, r), w: make([]float64, r)}
+	k := &armaFilter{}
+	if s != nil {
+		k = &s.filter
+		*k = armaFilter{phi: k.phi, a: k.a, w: k.w, nz: k.nz[:0], g: k.g}
+	}
+	k.r = r
+	k.phi, k.a, k.w = grab(s, &k.phi, r), grab(s, &k.a, r), grab(s, &k.w, r)
 	copy(k.phi, phi)
 	for j, v := range phi {
 		if v != 0 {
 			k.nz = append(k.nz, j+1)
 		}
 	}
-	gamma, err := autocovariances(phi, theta, r)
+	gamma, err := autocovariancesWith(s, phi, theta, r)
 	if err != nil {
 		return nil, err
 	}
@@ -80,23 +94,43 @@ func newARMAFilter(phi, theta []float64) (*armaFilter, error) {
 // rho(k) = kappa_k prod_{i<k}(1 - kappa_i^2) + sum_j phi_{k-1,j} rho(k-j),
 // then rho(k) = sum_j phi_j rho(k-j) past p.
 func autocovariances(phi, theta []float64, n int) ([]float64, error) {
+	return autocovariancesWith(nil, phi, theta, n)
+}
+
+// maTerm is a nonzero coefficient c of a moving average at lag lag.
+type maTerm struct {
+	lag int
+	c   float64
+}
+
+// autocovariancesWith is autocovariances with the buffers of s (nil:
+// new ones).
+func autocovariancesWith(s *mlScratch, phi, theta []float64, n int) ([]float64, error) {
 	q := len(theta)
 	lags := n + q
-	gu, err := arAutocovariances(phi, lags)
+	gu, err := arAutocovariancesWith(s, phi, lags)
 	if err != nil {
 		return nil, err
 	}
-	type term struct {
-		lag int
-		c   float64
+	var ma []maTerm
+	if s != nil {
+		ma = s.terms[:0]
 	}
-	ma := []term{{0, 1}}
+	ma = append(ma, maTerm{0, 1})
 	for j, v := range theta {
 		if v != 0 {
-			ma = append(ma, term{j + 1, v})
+			ma = append(ma, maTerm{j + 1, v})
 		}
 	}
-	gamma := make([]float64, n)
+	if s != nil {
+		s.terms = ma
+	}
+	var gamma []float64
+	if s == nil {
+		gamma = make([]float64, n)
+	} else {
+		gamma = grab(s, &s.gamma, n)
+	}
 	for k := range gamma {
 		var g float64
 		for _, a := range ma {
@@ -119,15 +153,24 @@ func autocovariances(phi, theta []float64, n int) ([]float64, error) {
 // arAutocovariances returns the autocovariances at lags 0..n-1 of the
 // autoregression phi with unit innovation variance, or errNotStationary.
 func arAutocovariances(phi []float64, n int) ([]float64, error) {
+	return arAutocovariancesWith(nil, phi, n)
+}
+
+// arAutocovariancesWith is arAutocovariances with the buffers of s (nil:
+// new ones).
+func arAutocovariancesWith(s *mlScratch, phi []float64, n int) ([]float64, error) {
 	p := len(phi)
-	if !stationary(phi, 1) {
+	if !stationaryWith(s, phi, 1) {
 		return nil, errNotStationary
 	}
-	kappa := toPACF(phi)
-	rho := make([]float64, max(n, p+1))
+	kappa := toPACFWith(s, phi)
+	var rho, prev, cur []float64 // prev: phi_{k-1,.}
+	if s == nil {
+		rho, prev, cur = make([]float64, max(n, p+1)), make([]float64, p), make([]float64, p)
+	} else {
+		rho, prev, cur = grab(s, &s.rho, max(n, p+1)), grab(s, &s.prev, p), grab(s, &s.cur, p)
+	}
 	rho[0] = 1
-	prev := make([]float64, p) // phi_{k-1,.}
-	cur := make([]float64, p)
 	v := 1.0 // prod_{i<k} (1 - kappa_i^2)
 	for k := 1; k <= p; k++ {
 		kk := kappa[k-1]
@@ -200,7 +243,8 @@ func (k *armaFilter) update(w float64) (v, f float64) {
 func (k *armaFilter) steady(w []float64, mu float64) float64 {
 	r := k.r
 	a, f := k.a[:r], k.p[0]
-	g := make([]float64, r)
+	k.g = resize(k.g, r)
+	g := k.g
 	for i, pi := range k.p[:r] {
 		g[i] = pi / f
 	}
@@ -252,9 +296,7 @@ func (k *armaFilter) transition(x []float64) {
 	for _, j := range k.nz {
 		last += k.phi[j-1] * x[r-j]
 	}
-	for i := 0; i < r-1; i++ {
-		x[i] = x[i+1]
-	}
+	copy(x[:r-1], x[1:])
 	x[r-1] = last
 }
 

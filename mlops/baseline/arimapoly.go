@@ -37,16 +37,23 @@ func expandInto(dst, a, s []float64, period int, sign float64) []float64 {
 // partial autocorrelations it recovers must all be under 1 in absolute
 // value. Trailing coefficients under 1e-8 in absolute value are dropped
 // first, as R's forecast::auto.arima does before taking roots.
-func stationary(phi []float64, r float64) bool {
+func stationary(phi []float64, r float64) bool { return stationaryWith(nil, phi, r) }
+
+// stationaryWith is stationary with the buffers of s (nil: new ones).
+func stationaryWith(s *mlScratch, phi []float64, r float64) bool {
 	k := len(phi)
 	for k > 0 && math.Abs(phi[k-1]) <= 1e-8 {
 		k--
 	}
-	a := make([]float64, k)
+	var a, b []float64
+	if s == nil {
+		a, b = make([]float64, k), make([]float64, k)
+	} else {
+		a, b = grab(s, &s.statA, k), grab(s, &s.statB, k)
+	}
 	for j := range a {
 		a[j] = phi[j] * math.Pow(r, float64(j+1))
 	}
-	b := make([]float64, k)
 	for p := k; p > 0; p-- {
 		kappa := a[p-1]
 		if math.Abs(kappa) >= 1 {
@@ -72,11 +79,18 @@ func invertible(theta []float64, r float64) bool {
 
 // toPACF returns the partial autocorrelations of the stationary
 // autoregression phi (the step-down recursion); each lies in (-1, 1).
-func toPACF(phi []float64) []float64 {
+func toPACF(phi []float64) []float64 { return toPACFWith(nil, phi) }
+
+// toPACFWith is toPACF with the buffers of s (nil: new ones).
+func toPACFWith(s *mlScratch, phi []float64) []float64 {
 	p := len(phi)
-	a := append([]float64(nil), phi...)
-	out := make([]float64, p)
-	b := make([]float64, p)
+	var a, out, b []float64
+	if s == nil {
+		a, out, b = make([]float64, p), make([]float64, p), make([]float64, p)
+	} else {
+		a, out, b = grab(s, &s.pacfA, p), grab(s, &s.kappa, p), grab(s, &s.pacf, p)
+	}
+	copy(a, phi)
 	for k := p; k > 0; k-- {
 		kappa := a[k-1]
 		out[k-1] = kappa
@@ -91,18 +105,7 @@ func toPACF(phi []float64) []float64 {
 // fromPACF returns the autoregression with partial autocorrelations
 // kappa (the Durbin-Levinson recursion); it is stationary when every
 // kappa lies in (-1, 1).
-func fromPACF(kappa []float64) []float64 {
-	phi := make([]float64, len(kappa))
-	prev := make([]float64, len(kappa))
-	for k, kk := range kappa {
-		copy(prev, phi[:k])
-		for j := range k {
-			phi[j] = prev[j] - kk*prev[k-1-j]
-		}
-		phi[k] = kk
-	}
-	return phi
-}
+func fromPACF(kappa []float64) []float64 { return fromPACFInto(nil, nil, kappa) }
 
 // maInvert returns the moving average theta with every root inside the
 // unit circle replaced by its reciprocal, as R's arima does after

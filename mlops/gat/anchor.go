@@ -249,11 +249,12 @@ func fitAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	case AnchorAuto:
 		return chooseAnchor(cfg, m, fit, val)
 	case AnchorETSARIMATheta, AnchorETSARIMAThetaMedian:
-		a, err := fitChosen(cfg, m, train, fixedMembers())
-		if err == nil {
-			a.Median = kind == AnchorETSARIMAThetaMedian
+		a, chosen, err := fitChosen(cfg, m, train, fixedMembers())
+		if err != nil {
+			return nil, err
 		}
-		return a, err
+		a.Median, a.fits = kind == AnchorETSARIMAThetaMedian, chosen
+		return a, nil
 	case AnchorCombination, AnchorPerEntity:
 		a, err := poolAnchor(cfg, m, fit, val, kind)
 		if err != nil {

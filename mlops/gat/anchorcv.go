@@ -118,13 +118,14 @@ func cvScore(blocks []cvBlock, m series.Matrix, h int, build func(fs []baseline.
 
 // chooseAnchor is anchor "auto": the single candidate or the combination
 // of the two or three best single ones (whichever pair or triple scores
-// lower) with the lowest rolling-origin score, fitted on every training
-// sample. Anchor.Validation holds every candidate's score. Without
+// lower) with the lowest score over the origins anchorStarts gives (the
+// rolling origins, or the validation span alone past CatalogueEntities
+// entities), fitted on every training sample. Anchor.Validation holds every candidate's score. Without
 // validation samples there is nothing to choose on, and the anchor is the
 // last value.
 func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) {
 	train := slices.Concat(fit, val)
-	starts := cvStarts(train, len(val), cfg.horizon())
+	starts := anchorStarts(cfg, m.N, train, len(val))
 	if len(starts) == 0 {
 		a, _, err := fitOne(cfg, m, train, AnchorLastValue)
 		return a, err
@@ -176,11 +177,11 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 			best, median = fixedMembers(), cfg.CombineFixed == AnchorETSARIMAThetaMedian
 		}
 	}
-	a, err := fitChosen(cfg, m, train, best)
+	a, chosen, err := fitChosen(cfg, m, train, best)
 	if err != nil {
 		return nil, err
 	}
-	a.Median, a.Validation, a.fits = median, scores, fits
+	a.Median, a.Validation, a.fits = median, scores, append(fits, chosen...)
 	return a, nil
 }
 
@@ -231,22 +232,29 @@ func fixedIndices(kinds []string, last cvBlock) []int {
 }
 
 // fitChosen fits the anchor of kinds on the samples train: the single
-// candidate, or the combination of several.
-func fitChosen(cfg Config, m series.Matrix, train []int, kinds []string) (*Anchor, error) {
+// candidate, or the combination of several. It returns with it the
+// baselines it fitted, which the ladder on the same samples reuses
+// rather than fitting them again.
+func fitChosen(cfg Config, m series.Matrix, train []int, kinds []string) (*Anchor, []fitted, error) {
 	if len(kinds) == 1 {
 		a, _, err := fitOne(cfg, m, train, kinds[0])
-		return a, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return a, a.fits, nil
 	}
 	a := &Anchor{Kind: AnchorCombination}
+	var fits []fitted
 	for _, kind := range kinds {
 		member, _, err := fitOne(cfg, m, train, kind)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		fits = append(fits, member.fits...)
 		if member, err = standalone(cfg, m, train, member); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		a.Members = append(a.Members, member)
 	}
-	return a, nil
+	return a, fits, nil
 }

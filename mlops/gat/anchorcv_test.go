@@ -257,3 +257,40 @@ func TestAnchorAutoOnShortPanels(t *testing.T) {
 		t.Errorf("auto's test MSE is on average %.3f times the best single candidate's, want at most 1", mean)
 	}
 }
+
+// TestAnchorAutoOnValidationSpan checks anchor "auto" with anchor
+// origins "validation" (the rule past gat.CatalogueEntities entities):
+// every single candidate's score is its MSE over the validation rows,
+// fitted on the fitting rows alone, and the anchor is the lowest scored.
+func TestAnchorAutoOnValidationSpan(t *testing.T) {
+	m := quarterlyPanel(3, 84, 1)
+	cfg := gat.DefaultConfig()
+	cfg.Season, cfg.AnchorOrigins = 4, gat.AnchorOriginsValidation
+	model, err := gat.Untrained(cfg, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := model.Anchor
+	fit, val, _, _ := cfg.Samples(m)
+	singles := slices.DeleteFunc(gat.AnchorKinds(), func(k string) bool {
+		return k == gat.AnchorCombination || k == gat.AnchorPerEntity || slices.Contains(gat.FixedCombinations(), k)
+	})
+	if len(a.Validation) != len(singles)+1 {
+		t.Fatalf("scores %v, want one for each of %v and the combination", a.Validation, singles)
+	}
+	for _, kind := range singles {
+		f, err := fitKind(m, cfg, kind, fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := baseline.MSE(f, m, val, nil)
+		if got := a.Validation[kind]; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("%s: score %v, want its validation MSE %v", kind, got, want)
+		}
+	}
+	for k, v := range a.Validation {
+		if v < a.Validation[a.Kind] {
+			t.Errorf("chose %s (%v), but %s scores %v", a, a.Validation[a.Kind], k, v)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package gat_test
 import (
 	"context"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,30 +124,43 @@ func BenchmarkLadderFromState(b *testing.B) {
 // same on its catalogue.
 func BenchmarkWorkersFitTheLadder(b *testing.B) {
 	m := series.Synthetic(300, 156, 1, 52)
-	var took [2][2]time.Duration
+	var took, cpu [2][2]time.Duration
 	for range b.N {
 		for w := range 2 {
 			cfg := gat.DefaultConfig()
 			cfg.Season, cfg.Neighbors, cfg.Workers = 12, 10, w+1
-			began := time.Now()
+			began, cpu0 := time.Now(), processCPU()
 			model, err := gat.Untrained(cfg, m)
 			if err != nil {
 				b.Fatal(err)
 			}
 			took[w][0] += time.Since(began)
+			cpu[w][0] += processCPU() - cpu0
 			fit, val, _, err := cfg.Samples(m)
 			if err != nil {
 				b.Fatal(err)
 			}
-			began = time.Now()
+			began, cpu0 = time.Now(), processCPU()
 			if _, _, err := gat.Methods(model, m, append(slices.Clone(fit), val...), 12); err != nil {
 				b.Fatal(err)
 			}
 			took[w][1] += time.Since(began)
+			cpu[w][1] += processCPU() - cpu0
 		}
 	}
 	per := time.Duration(b.N)
 	b.Logf("%d series: anchor choice 1 worker %v, 2 workers %v (%.2f); ladder fits 1 worker %v, 2 workers %v (%.2f)", m.N,
 		took[0][0]/per, took[1][0]/per, took[1][0].Seconds()/took[0][0].Seconds(),
 		took[0][1]/per, took[1][1]/per, took[1][1].Seconds()/took[0][1].Seconds())
+	b.Logf("process CPU time: anchor choice 1 worker %v, 2 workers %v; ladder fits 1 worker %v, 2 workers %v (CPU over wall time is the cores the process had)",
+		cpu[0][0]/per, cpu[1][0]/per, cpu[0][1]/per, cpu[1][1]/per)
+}
+
+// processCPU is the user and system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -80,6 +80,10 @@ type Config struct {
 	// scored on the same rolling origins; it has no effect on another
 	// anchor.
 	CombineFixed string `json:"combine_fixed,omitempty"`
+	// AnchorOrigins is where anchor "auto" scores its candidates (see
+	// AnchorOriginsFor): "rolling" (every rolling origin), "validation"
+	// (the validation span alone) or "" (by the number of entities).
+	AnchorOrigins string `json:"anchor_origins,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
@@ -640,6 +644,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("anchor %q must be 'auto' or one of %v", c.Anchor, AnchorKinds())
 	case c.CombineFixed != "" && !slices.Contains(FixedCombinations(), c.CombineFixed):
 		return fmt.Errorf("combine_fixed %q must be empty or one of %v", c.CombineFixed, FixedCombinations())
+	case c.AnchorOrigins != "" && !slices.Contains(AnchorOriginRules(), c.AnchorOrigins):
+		return fmt.Errorf("anchor_origins %q must be one of %v", c.AnchorOrigins, AnchorOriginRules())
 	case c.anchored() && c.Anchor == AnchorAuto && c.ValidationFraction == 0:
 		return errors.New("anchor 'auto' is chosen on validation: validation_fraction must be above 0")
 	}
