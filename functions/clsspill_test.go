@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/mallard/mallard/server"
@@ -78,15 +77,7 @@ func TestClassifierSpillFileEnds(t *testing.T) {
 	if n := spillFiles(t); n != 1 {
 		t.Errorf("while training: %d spill files open, want 1", n)
 	}
-	if !scanOne[bool](t, other, "SELECT mlops.cancel(1)") {
-		t.Fatal("mlops.cancel(1) is false for a training run")
-	}
-	select {
-	case err := <-done:
-		wantCode(t, err, "57014")
-	case <-time.After(30 * time.Second):
-		t.Fatal("training did not stop after mlops.cancel")
-	}
+	cancelRunOne(t, other, done)
 	if n := spillFiles(t); n != 0 {
 		t.Errorf("after cancel: %d spill files open, want 0", n)
 	}

@@ -391,11 +391,10 @@ func TestFailedTraining(t *testing.T) {
 // recorded, and checks that the statement fails with 57014 and that the
 // run and its version are canceled with a checkpoint of at least epoch
 // minCheckpoint, which it returns.
-func cancelFirstRun(t *testing.T, conn, other *pgx.Conn, query string, minCheckpoint int) int {
+// cancelRunOne cancels run 1 with mlops.cancel from other and waits for
+// the training statement, whose result done delivers, to end with 57014.
+func cancelRunOne(t *testing.T, other *pgx.Conn, done <-chan error) {
 	t.Helper()
-	ctx := context.Background()
-	done := startTraining(conn, ctx, query)
-	waitFor(t, other, "SELECT count(*) >= 3 FROM mlops.training_metrics WHERE run_id = 1", true)
 	if !scanOne[bool](t, other, "SELECT mlops.cancel(1)") {
 		t.Fatal("mlops.cancel(1) is false for a training run")
 	}
@@ -405,6 +404,14 @@ func cancelFirstRun(t *testing.T, conn, other *pgx.Conn, query string, minCheckp
 	case <-time.After(30 * time.Second):
 		t.Fatal("training did not stop after mlops.cancel")
 	}
+}
+
+func cancelFirstRun(t *testing.T, conn, other *pgx.Conn, query string, minCheckpoint int) int {
+	t.Helper()
+	ctx := context.Background()
+	done := startTraining(conn, ctx, query)
+	waitFor(t, other, "SELECT count(*) >= 3 FROM mlops.training_metrics WHERE run_id = 1", true)
+	cancelRunOne(t, other, done)
 	var run, model string
 	var checkpoint int
 	if err := other.QueryRow(ctx, `SELECT r.status, m.status, m.checkpoint_epoch FROM mlops.training_runs r
