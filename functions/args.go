@@ -44,6 +44,14 @@ type param struct {
 	minOpen, maxOpen bool
 	// def is the value of an optional argument that was not given.
 	def any
+	// positional says the argument is given by position, not name.
+	positional bool
+	// help says what the argument does, for the reference.
+	help string
+	// field is the options struct's field the argument binds to (a
+	// pointer), and set stores a checked value or the default there.
+	field any
+	set   func(v any)
 }
 
 // signature is a SQL function's arguments: positional ones first, then
@@ -91,81 +99,24 @@ func (s signature) positionalArguments() []string {
 	return names
 }
 
-// args are parsed argument values by name: string, []string, int64,
-// float64, []int, bool, for kindID int64 or string, and for kindIDList
-// []any of those. Reading an argument the function does not declare is a
-// programming error: it panics with undeclaredArgument (which the bind and
-// run steps turn into an internal error), never a silent zero, and
-// TestNamesArgumentLookups finds such reads in the source before they run.
-type args map[string]any
-
-func (a args) text(name string) string    { s, _ := a.get(name).(string); return s }
-func (a args) texts(name string) []string { s, _ := a.get(name).([]string); return s }
-func (a args) int(name string) int64      { n, _ := a.get(name).(int64); return n }
-func (a args) float(name string) float64  { f, _ := a.get(name).(float64); return f }
-func (a args) ints(name string) []int     { v, _ := a.get(name).([]int); return v }
-func (a args) ids(name string) []any      { v, _ := a.get(name).([]any); return v }
-func (a args) given(name string) bool     { a.get(name); _, ok := a[name]; return ok }
-func (a args) bool(name string) bool      { b, _ := a.get(name).(bool); return b }
-func (a args) value(name string) any      { return a.get(name) }
-
-// Keys of args that hold no argument: the names the call gave (the others
-// have their defaults) and the names the function declares.
-const (
-	explicitKey = "\x00explicit"
-	declaredKey = "\x00declared"
-)
-
-// undeclaredArgument is the panic of a read of an argument the function
-// does not declare.
-type undeclaredArgument struct{ fn, name string }
-
-func (u undeclaredArgument) Error() string {
-	return fmt.Sprintf("%s reads argument %s, which it does not declare", u.fn, u.name)
-}
-
-// get is the value of the declared argument name, nil if it has none.
-func (a args) get(name string) any {
-	if d, ok := a[declaredKey].(*signature); ok && !d.declares(name) {
-		panic(undeclaredArgument{d.fn, name})
-	}
-	return a[name]
-}
-
-// declares reports whether s has an argument called name.
-func (s *signature) declares(name string) bool {
-	has := func(p param) bool { return p.name == name }
-	return slices.ContainsFunc(s.positional, has) || slices.ContainsFunc(s.named, has)
-}
-
-// explicit reports whether the call gave the argument name.
-func (a args) explicit(name string) bool {
-	a.get(name)
-	e, _ := a[explicitKey].(map[string]bool)
-	return e[name]
-}
-
-// recoverUndeclared turns the panic of a read of an undeclared argument
-// into an internal error in *err; any other panic goes on.
-func recoverUndeclared(err *error) {
-	r := recover()
-	if r == nil {
-		return
-	}
-	u, ok := r.(undeclaredArgument)
-	if !ok {
-		panic(r)
-	}
-	*err = sqlstate.New(sqlstate.InternalError, "%v", u)
+// args are a call's arguments as parse checked and converted them, by
+// name: values holds string, []string, int64, float64, []int, bool, for
+// kindID int64 or string, and for kindIDList []any of those, and the
+// default of each optional argument the call left out that has one;
+// explicit names the arguments the call gave. bindOptions moves them into
+// the function's options struct, the only place the function reads them.
+type args struct {
+	values   map[string]any
+	explicit map[string]bool
 }
 
 // parse checks the values DuckDB bound against s and converts them. NULL
 // counts as not given. It fails with 42883 for a missing required argument
 // or a value of the wrong type, and 22023 for a value out of range.
 func (s signature) parse(named map[string]any, positional []any) (args, error) {
-	out := args{declaredKey: &s}
+	out := args{values: map[string]any{}, explicit: map[string]bool{}}
 	if len(positional) > len(s.positional) {
-		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s takes at most %d arguments, not %d", s.fn, len(s.positional), len(positional)).
+		return out, sqlstate.New(sqlstate.UndefinedFunction, "%s takes at most %d arguments, not %d", s.fn, len(s.positional), len(positional)).
 			WithHint("Call it as %s.", s.usage())
 	}
 	for i, p := range s.positional {
@@ -174,12 +125,12 @@ func (s signature) parse(named map[string]any, positional []any) (args, error) {
 			v = positional[i]
 		}
 		if err := s.set(out, p, v); err != nil {
-			return nil, err
+			return out, err
 		}
 	}
 	for _, p := range s.named {
 		if err := s.set(out, p, named[p.name]); err != nil {
-			return nil, err
+			return out, err
 		}
 	}
 	return out, nil
@@ -197,7 +148,7 @@ func (s signature) set(out args, p param, text any) error {
 				WithHint("Call it as %s.", s.usage())
 		}
 		if p.def != nil {
-			out[p.name] = p.def
+			out.values[p.name] = p.def
 		}
 		return nil
 	}
@@ -214,13 +165,7 @@ func (s signature) set(out args, p param, text any) error {
 	if err := s.check(p, v); err != nil {
 		return err
 	}
-	out[p.name] = v
-	e, _ := out[explicitKey].(map[string]bool)
-	if e == nil {
-		e = map[string]bool{}
-		out[explicitKey] = e
-	}
-	e[p.name] = true
+	out.values[p.name], out.explicit[p.name] = v, true
 	return nil
 }
 

@@ -18,33 +18,43 @@ import (
 )
 
 func rescaleFunction() tableFunction {
-	return tableFunction{
-		sig: signature{
-			fn:         "rescale",
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named: []param{
-				{name: "columns", kind: kindTextList},
-				{name: "time", kind: kindTextList},
-				{name: "method", kind: kindText, choices: []string{"signed_log_zscore", "zscore", "signed_log"}, def: "signed_log_zscore"},
-				{name: "stats", kind: kindText, choices: []string{"global", "per_column"}, def: "global"},
-				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
-				{name: "save_as", kind: kindText},
-			},
-		},
-		bind:   bindRescale,
-		writes: func(a args) bool { return a.given("save_as") },
-	}
+	return typedFunction("rescale", nil, bindRescale, func(o *rescaleArgs) bool { return o.SaveAs != "" })
+}
+
+// rescaleArgs are rescale's arguments.
+type rescaleArgs struct {
+	Source        string
+	Columns, Time []string // nil when not given
+	Method, Stats string
+	TrainFraction float64
+	SaveAs        string // "" when not given
+}
+
+func (o *rescaleArgs) params() []param {
+	return []param{sourceArg(&o.Source),
+		textsArg(&o.Columns, "columns", "the columns to rescale; by default every numeric column but the time columns"),
+		timeArg(&o.Time),
+		textArg(&o.Method, "method", "the transformation").oneOf("signed_log_zscore", "zscore", "signed_log").or("signed_log_zscore"),
+		textArg(&o.Stats, "stats", "one mean and deviation for all columns, or one per column").oneOf("global", "per_column").or("global"),
+		floatArg(&o.TrainFraction, "train_fraction", 0, 1, "the leading share of time steps the statistics come from").
+			open(true, true).or(0.7),
+		textArg(&o.SaveAs, "save_as", "save the scaler under this name, for unscale and train_gat")}
+}
+
+// timeArg declares the time argument of the functions that order rows by time.
+func timeArg(f *[]string) param {
+	return textsArg(f, "time", "the time columns; by default those of a date or time type and those named year, month, week, ...")
 }
 
 func unscaleFunction() tableFunction {
-	return tableFunction{
-		sig: signature{
-			fn:         "unscale",
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named:      []param{{name: "scaler", kind: kindText, required: true}},
-		},
-		bind: bindUnscale,
-	}
+	return typedFunction("unscale", nil, bindUnscale, nil)
+}
+
+// unscaleArgs are unscale's arguments.
+type unscaleArgs struct{ Source, Scaler string }
+
+func (o *unscaleArgs) params() []param {
+	return []param{sourceArg(&o.Source), textArg(&o.Scaler, "scaler", "the scaler rescale saved").req()}
 }
 
 // scaling is a bound rescale or unscale call: which source columns are
@@ -78,16 +88,16 @@ func (s *scaling) outputs() ([]duckdb.ColumnInfo, error) {
 	return cols, nil
 }
 
-func bindRescale(c *call, a args) (*table, error) {
-	src, err := openSource(c.ctx(), c, "rescale", a.text("source"))
+func bindRescale(c *call, o *rescaleArgs) (*table, error) {
+	src, err := openSource(c.ctx(), c, "rescale", o.Source)
 	if err != nil {
 		return nil, err
 	}
 	s := &scaling{fn: "rescale", src: src}
-	if s.times, err = src.timeColumns(a.texts("time")); err != nil {
+	if s.times, err = src.timeColumns(o.Time); err != nil {
 		return nil, err
 	}
-	columns, err := s.rescaled(a.texts("columns"))
+	columns, err := s.rescaled(o.Columns)
 	if err != nil {
 		return nil, err
 	}
@@ -103,11 +113,11 @@ func bindRescale(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	method, _ := scale.ParseMethod(a.text("method"))
-	stats, _ := scale.ParseStats(a.text("stats"))
+	method, _ := scale.ParseMethod(o.Method)
+	stats, _ := scale.ParseStats(o.Stats)
 	fit := fitting{s: s, columns: columns, names: names, method: method, stats: stats,
-		fraction: a.float("train_fraction"), saveAs: a.text("save_as")}
-	if a.given("save_as") && strings.TrimSpace(fit.saveAs) == "" {
+		fraction: o.TrainFraction, saveAs: o.SaveAs}
+	if o.SaveAs != "" && strings.TrimSpace(fit.saveAs) == "" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: save_as must name the scaler")
 	}
 	if err := checkNewName("rescale", "save_as", fit.saveAs); err != nil {
@@ -389,13 +399,13 @@ func (s *scaling) write(chunk duckdb.DataChunk, b arrow.RecordBatch, apply func(
 	return n, nil
 }
 
-func bindUnscale(c *call, a args) (*table, error) {
-	name := a.text("scaler")
+func bindUnscale(c *call, o *unscaleArgs) (*table, error) {
+	name := o.Scaler
 	scaler, err := loadScaler(c.ctx(), c.db, "unscale", name)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(c.ctx(), c, "unscale", a.text("source"))
+	src, err := openSource(c.ctx(), c, "unscale", o.Source)
 	if err != nil {
 		return nil, err
 	}
