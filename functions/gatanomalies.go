@@ -19,19 +19,6 @@ func detectAnomaliesFunction() tableFunction {
 	return typedFunction(detectAnomaliesName, nil, bindDetectAnomalies, nil)
 }
 
-// anomaliesArgs are detect_anomalies' arguments.
-type anomaliesArgs struct {
-	modelVersion
-	Method string
-	Level  float64
-}
-
-func (o *anomaliesArgs) params() []param {
-	return []param{modelArg(&o.Model), versionArg(&o.Version),
-		methodArg(&o.Method, "the method whose one-step forecast a value is scored against"),
-		floatArg(&o.Level, "level", 0, 1, "the coverage of the interval outside which a value is an anomaly").open(true, true).or(0.99)}
-}
-
 // bindDetectAnomalies scores every row of a GAT version's data against
 // the one-step forecast of method (see gat.Expected) and the entity's
 // split-conformal interval at level: time columns, entity, value,

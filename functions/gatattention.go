@@ -24,12 +24,6 @@ func attentionFunction() tableFunction {
 	return typedFunction("attention", []column{{"source", pgText}, {"target", pgText}, {"weight", pgDouble}}, bindAttention, nil)
 }
 
-// servingArgs are the arguments of the functions that read a stored
-// version and take nothing else: the model, and the version by name.
-type servingArgs struct{ modelVersion }
-
-func (o *servingArgs) params() []param { return []param{modelArg(&o.Model), versionArg(&o.Version)} }
-
 // bindAttention reads the attention of the version the arguments name.
 // Its rows are ordered by target name, then weight from the largest, then
 // source name; every weight is in [0, 1].

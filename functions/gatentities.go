@@ -20,22 +20,6 @@ func evaluateEntitiesFunction() tableFunction {
 		bindEvaluateEntities, nil)
 }
 
-// entitiesArgs are evaluate_entities' arguments.
-type entitiesArgs struct {
-	modelVersion
-	Horizon int
-}
-
-func (o *entitiesArgs) params() []param {
-	return []param{modelArg(&o.Model), versionArg(&o.Version), horizonArg(&o.Horizon)}
-}
-
-// horizonArg declares the horizon argument of the functions that score
-// forecasts of a GAT version.
-func horizonArg(f *int) param {
-	return intArg(f, "horizon", 1, 10_000, "score the mean over steps 1 to horizon from each origin").or(1)
-}
-
 // bindEvaluateEntities scores every method of a GAT version (the network
 // and the ladder) on every entity: entity, method, val_mse (fitted on the
 // fitting rows, over the validation rows) and test_mse (fitted on the

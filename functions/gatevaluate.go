@@ -16,20 +16,6 @@ func evaluateFunction() tableFunction {
 	return typedFunction("evaluate", nil, bindEvaluate, nil)
 }
 
-// evaluateArgs are evaluate's arguments; horizon applies to a GAT,
-// protocol to a recommender.
-type evaluateArgs struct {
-	given
-	modelVersion
-	Horizon  int
-	Protocol string // "" when not given
-}
-
-func (o *evaluateArgs) params() []param {
-	return []param{modelArg(&o.Model), versionArg(&o.Version), horizonArg(&o.Horizon),
-		textArg(&o.Protocol, "protocol", "how a recommender is measured; by default 'ratings'").oneOf(recProtocols()...)}
-}
-
 // evaluateColumns are evaluate's columns for a GAT: today's one-step
 // columns first, then the horizon's.
 func evaluateColumns() []duckdb.ColumnInfo {

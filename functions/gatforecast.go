@@ -22,30 +22,6 @@ func forecastFunction() tableFunction {
 	return typedFunction("forecast", nil, bindForecast, nil)
 }
 
-// forecastArgs are forecast's arguments.
-type forecastArgs struct {
-	modelVersion
-	Steps  int
-	Method string
-	Entity string // "" for every entity
-	Level  float64
-}
-
-func (o *forecastArgs) params() []param {
-	return []param{modelArg(&o.Model),
-		intArg(&o.Steps, "steps", 1, 10_000, "how many steps past the data to forecast").or(1),
-		versionArg(&o.Version),
-		methodArg(&o.Method, "the method that forecasts"),
-		textArg(&o.Entity, "entity", "only this entity; by default every entity"),
-		floatArg(&o.Level, "level", 0, 1, "the coverage of the prediction interval").open(true, true).or(0.9)}
-}
-
-// methodArg declares the method argument of the functions that forecast
-// with a GAT version or a method of its ladder (see forecastMethods).
-func methodArg(f *string, help string) param {
-	return textArg(f, "method", help+": 'model' (the network), 'auto' (per entity, the best on validation), or a method of the ladder").or("model")
-}
-
 // forecastMethods are the names forecast's method accepts.
 func forecastMethods() []string {
 	names := []string{"model", "auto", gat.MethodNoGraph, gat.MethodGraph}

@@ -30,35 +30,6 @@ func pivotFunction() tableFunction {
 	return typedFunction(pivotName, nil, bindPivot, nil)
 }
 
-// pivotArgs are pivot_entity_time's arguments.
-type pivotArgs struct {
-	given
-	Source, Entity string
-	Time           []string
-	Value, Agg     string
-	Missing        string
-	Duplicates     string // "" when not given
-	MaxEntities    int64
-}
-
-func (o *pivotArgs) params() []param {
-	return []param{sourceArg(&o.Source),
-		textArg(&o.Entity, "entity", "the column whose values become the output's columns").req(),
-		textsArg(&o.Time, "time", "the time column or columns, one output row per distinct time").req(),
-		textArg(&o.Value, "value", "the column whose values fill the cells").req(),
-		textArg(&o.Agg, "agg", "how the rows of one cell combine").oneOf("sum", "avg", "min", "max", "count", "last").or("sum"),
-		textArg(&o.Missing, "missing", "what an empty cell becomes: an error, NULL, 0, or the entity's last value").
-			oneOf("error", "null", "zero", "ffill").or("error"),
-		textArg(&o.Duplicates, "duplicates", "'error' refuses a cell of several rows; the others are agg by another name").
-			oneOf("sum", "avg", "last", "error"),
-		intArg(&o.MaxEntities, "max_entities", 1, 1_000_000, "the most entities, and so output columns, accepted").or(10_000)}
-}
-
-// sourceArg declares the source argument: a table's name or a query.
-func sourceArg(f *string) param {
-	return textArg(f, "source", "the input: a table's name or a query").pos().req()
-}
-
 // pivot is a bound pivot_entity_time call.
 type pivot struct {
 	src      *source

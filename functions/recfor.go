@@ -20,22 +20,6 @@ func recommendForFunction() tableFunction {
 	return typedFunction(recommendForName, nil, bindRecommendFor, nil)
 }
 
-// recommendForArgs are recommend_for's arguments.
-type recommendForArgs struct {
-	modelVersion
-	History     []any
-	K           int
-	ExcludeSeen bool
-	Items       string // "" when not given
-	Method      string
-}
-
-func (o *recommendForArgs) params() []param {
-	return []param{modelArg(&o.Model),
-		idsArg(&o.History, "history", "the items the new user has interacted with, as the training data spells their ids").req(),
-		kArg(&o.K), excludeSeenArg(&o.ExcludeSeen), itemsArg(&o.Items), recMethodArg(&o.Method), versionArg(&o.Version)}
-}
-
 // bindRecommendFor is recommend_for: recommend for a user the model never
 // saw, whose history is a list of item ids, each going in as a rating of
 // historyRating (fold-in: the history is the model's input row).
@@ -90,19 +74,6 @@ func (s *storedRec) history(ids []any) ([]int32, error) {
 
 func similarItemsFunction() tableFunction {
 	return typedFunction(similarItemsName, nil, bindSimilarItems, nil)
-}
-
-// similarArgs are similar_items' arguments.
-type similarArgs struct {
-	modelVersion
-	Item  any
-	K     int
-	Items string // "" when not given
-}
-
-func (o *similarArgs) params() []param {
-	return []param{modelArg(&o.Model), idArg(&o.Item, "item", "the item whose neighbours to find").pos().req(),
-		kArg(&o.K), itemsArg(&o.Items), versionArg(&o.Version)}
 }
 
 // bindSimilarItems is similar_items: the items nearest an item by the

@@ -23,44 +23,6 @@ func recommendFunction() tableFunction {
 	return typedFunction(recommendName, nil, bindRecommend, nil)
 }
 
-// recommendArgs are recommend's arguments.
-type recommendArgs struct {
-	modelVersion
-	UserID      any
-	K           int
-	ExcludeSeen bool
-	Items       string // "" when not given
-	Fallback    string
-	Method      string
-}
-
-func (o *recommendArgs) params() []param {
-	return []param{modelArg(&o.Model),
-		idArg(&o.UserID, "user_id", "the user to recommend for, as the training data spells the id").req(),
-		kArg(&o.K), excludeSeenArg(&o.ExcludeSeen), itemsArg(&o.Items),
-		textArg(&o.Fallback, "fallback", "for a user the model never saw: 'error', or 'popular' (the most rated items)").
-			oneOf("error", "popular").or("error"),
-		versionArg(&o.Version), recMethodArg(&o.Method)}
-}
-
-// kArg declares how many items a function that ranks them returns.
-func kArg(f *int) param { return intArg(f, "k", 1, maxK, "how many items to return").or(10) }
-
-// excludeSeenArg declares whether the items a user has rated are left out.
-func excludeSeenArg(f *bool) param {
-	return boolArg(f, "exclude_seen", "leave out the items the user has already rated").or(true)
-}
-
-// itemsArg declares the table whose columns are joined to the items returned.
-func itemsArg(f *string) param {
-	return textArg(f, "items", "a table or query of the items, keyed by the item column, whose columns are added")
-}
-
-// recMethodArg declares the method that scores the items.
-func recMethodArg(f *string) param {
-	return textArg(f, "method", "what scores the items: the model or a baseline").oneOf(recMethods()...).or(methodModel)
-}
-
 // storedRec is a recommender version as the registry keeps it.
 type storedRec struct {
 	*recArtifact

@@ -21,40 +21,8 @@ func rescaleFunction() tableFunction {
 	return typedFunction("rescale", nil, bindRescale, func(o *rescaleArgs) bool { return o.SaveAs != "" })
 }
 
-// rescaleArgs are rescale's arguments.
-type rescaleArgs struct {
-	Source        string
-	Columns, Time []string // nil when not given
-	Method, Stats string
-	TrainFraction float64
-	SaveAs        string // "" when not given
-}
-
-func (o *rescaleArgs) params() []param {
-	return []param{sourceArg(&o.Source),
-		textsArg(&o.Columns, "columns", "the columns to rescale; by default every numeric column but the time columns"),
-		timeArg(&o.Time),
-		textArg(&o.Method, "method", "the transformation").oneOf("signed_log_zscore", "zscore", "signed_log").or("signed_log_zscore"),
-		textArg(&o.Stats, "stats", "one mean and deviation for all columns, or one per column").oneOf("global", "per_column").or("global"),
-		floatArg(&o.TrainFraction, "train_fraction", 0, 1, "the leading share of time steps the statistics come from").
-			open(true, true).or(0.7),
-		textArg(&o.SaveAs, "save_as", "save the scaler under this name, for unscale and train_gat")}
-}
-
-// timeArg declares the time argument of the functions that order rows by time.
-func timeArg(f *[]string) param {
-	return textsArg(f, "time", "the time columns; by default those of a date or time type and those named year, month, week, ...")
-}
-
 func unscaleFunction() tableFunction {
 	return typedFunction("unscale", nil, bindUnscale, nil)
-}
-
-// unscaleArgs are unscale's arguments.
-type unscaleArgs struct{ Source, Scaler string }
-
-func (o *unscaleArgs) params() []param {
-	return []param{sourceArg(&o.Source), textArg(&o.Scaler, "scaler", "the scaler rescale saved").req()}
 }
 
 // scaling is a bound rescale or unscale call: which source columns are
