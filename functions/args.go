@@ -1,12 +1,10 @@
 package functions
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -44,6 +42,14 @@ type param struct {
 	minOpen, maxOpen bool
 	// def is the value of an optional argument that was not given.
 	def any
+	// positional says the argument is given by position, not name.
+	positional bool
+	// help says what the argument does, for the reference.
+	help string
+	// field is the options struct's field the argument binds to (a
+	// pointer), and set stores a checked value or the default there.
+	field any
+	set   func(v any)
 }
 
 // signature is a SQL function's arguments: positional ones first, then
@@ -91,81 +97,24 @@ func (s signature) positionalArguments() []string {
 	return names
 }
 
-// args are parsed argument values by name: string, []string, int64,
-// float64, []int, bool, for kindID int64 or string, and for kindIDList
-// []any of those. Reading an argument the function does not declare is a
-// programming error: it panics with undeclaredArgument (which the bind and
-// run steps turn into an internal error), never a silent zero, and
-// TestNamesArgumentLookups finds such reads in the source before they run.
-type args map[string]any
-
-func (a args) text(name string) string    { s, _ := a.get(name).(string); return s }
-func (a args) texts(name string) []string { s, _ := a.get(name).([]string); return s }
-func (a args) int(name string) int64      { n, _ := a.get(name).(int64); return n }
-func (a args) float(name string) float64  { f, _ := a.get(name).(float64); return f }
-func (a args) ints(name string) []int     { v, _ := a.get(name).([]int); return v }
-func (a args) ids(name string) []any      { v, _ := a.get(name).([]any); return v }
-func (a args) given(name string) bool     { a.get(name); _, ok := a[name]; return ok }
-func (a args) bool(name string) bool      { b, _ := a.get(name).(bool); return b }
-func (a args) value(name string) any      { return a.get(name) }
-
-// Keys of args that hold no argument: the names the call gave (the others
-// have their defaults) and the names the function declares.
-const (
-	explicitKey = "\x00explicit"
-	declaredKey = "\x00declared"
-)
-
-// undeclaredArgument is the panic of a read of an argument the function
-// does not declare.
-type undeclaredArgument struct{ fn, name string }
-
-func (u undeclaredArgument) Error() string {
-	return fmt.Sprintf("%s reads argument %s, which it does not declare", u.fn, u.name)
-}
-
-// get is the value of the declared argument name, nil if it has none.
-func (a args) get(name string) any {
-	if d, ok := a[declaredKey].(*signature); ok && !d.declares(name) {
-		panic(undeclaredArgument{d.fn, name})
-	}
-	return a[name]
-}
-
-// declares reports whether s has an argument called name.
-func (s *signature) declares(name string) bool {
-	has := func(p param) bool { return p.name == name }
-	return slices.ContainsFunc(s.positional, has) || slices.ContainsFunc(s.named, has)
-}
-
-// explicit reports whether the call gave the argument name.
-func (a args) explicit(name string) bool {
-	a.get(name)
-	e, _ := a[explicitKey].(map[string]bool)
-	return e[name]
-}
-
-// recoverUndeclared turns the panic of a read of an undeclared argument
-// into an internal error in *err; any other panic goes on.
-func recoverUndeclared(err *error) {
-	r := recover()
-	if r == nil {
-		return
-	}
-	u, ok := r.(undeclaredArgument)
-	if !ok {
-		panic(r)
-	}
-	*err = sqlstate.New(sqlstate.InternalError, "%v", u)
+// args are a call's arguments as parse checked and converted them, by
+// name: values holds string, []string, int64, float64, []int, bool, for
+// kindID int64 or string, and for kindIDList []any of those, and the
+// default of each optional argument the call left out that has one;
+// explicit names the arguments the call gave. bindOptions moves them into
+// the function's options struct, the only place the function reads them.
+type args struct {
+	values   map[string]any
+	explicit map[string]bool
 }
 
 // parse checks the values DuckDB bound against s and converts them. NULL
 // counts as not given. It fails with 42883 for a missing required argument
 // or a value of the wrong type, and 22023 for a value out of range.
 func (s signature) parse(named map[string]any, positional []any) (args, error) {
-	out := args{declaredKey: &s}
+	out := args{values: map[string]any{}, explicit: map[string]bool{}}
 	if len(positional) > len(s.positional) {
-		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s takes at most %d arguments, not %d", s.fn, len(s.positional), len(positional)).
+		return out, sqlstate.New(sqlstate.UndefinedFunction, "%s takes at most %d arguments, not %d", s.fn, len(s.positional), len(positional)).
 			WithHint("Call it as %s.", s.usage())
 	}
 	for i, p := range s.positional {
@@ -174,12 +123,12 @@ func (s signature) parse(named map[string]any, positional []any) (args, error) {
 			v = positional[i]
 		}
 		if err := s.set(out, p, v); err != nil {
-			return nil, err
+			return out, err
 		}
 	}
 	for _, p := range s.named {
 		if err := s.set(out, p, named[p.name]); err != nil {
-			return nil, err
+			return out, err
 		}
 	}
 	return out, nil
@@ -197,7 +146,7 @@ func (s signature) set(out args, p param, text any) error {
 				WithHint("Call it as %s.", s.usage())
 		}
 		if p.def != nil {
-			out[p.name] = p.def
+			out.values[p.name] = p.def
 		}
 		return nil
 	}
@@ -214,13 +163,7 @@ func (s signature) set(out args, p param, text any) error {
 	if err := s.check(p, v); err != nil {
 		return err
 	}
-	out[p.name] = v
-	e, _ := out[explicitKey].(map[string]bool)
-	if e == nil {
-		e = map[string]bool{}
-		out[explicitKey] = e
-	}
-	e[p.name] = true
+	out.values[p.name], out.explicit[p.name] = v, true
 	return nil
 }
 
@@ -246,23 +189,6 @@ func (s signature) intListRange(p param, raw any) error {
 		}
 	}
 	return nil
-}
-
-// jsonText is a decoded JSON value written back as JSON, for messages,
-// with lists spaced as SQL writes them: [16, 0].
-func jsonText(v any) string {
-	if list, ok := v.([]any); ok {
-		parts := make([]string, len(list))
-		for i, e := range list {
-			parts[i] = jsonText(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // check applies p's choices and bounds to a converted value.
@@ -310,121 +236,6 @@ func rangeText(p param) string {
 		return fmt.Sprintf("%s %g", lo, p.min)
 	}
 	return fmt.Sprintf("%s %g and %s %g", lo, p.min, hi, p.max)
-}
-
-// decodeJSON reads an argument as the planner passes it: JSON text, or
-// NULL when the call leaves it out.
-func decodeJSON(text any) (any, error) {
-	str, ok := text.(string)
-	if !ok {
-		return nil, nil
-	}
-	d := json.NewDecoder(strings.NewReader(str))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		// JSON has no infinities or NaN; DuckDB writes a non-finite double
-		// as Infinity or NaN, which the range check then refuses by name.
-		if f := strings.TrimSpace(str); isNonFinite(f) {
-			return json.Number(f), nil
-		}
-		return nil, fmt.Errorf("not JSON: %w", err)
-	}
-	return v, nil
-}
-
-// isNonFinite reports whether s spells an infinity or NaN.
-func isNonFinite(s string) bool {
-	f, err := strconv.ParseFloat(s, 64)
-	return err == nil && (math.IsInf(f, 0) || math.IsNaN(f))
-}
-
-// convert turns a decoded JSON value into the Go type of kind k.
-func convert(k kind, raw any) (any, bool) {
-	switch k {
-	case kindBool:
-		b, ok := raw.(bool)
-		return b, ok
-	case kindText:
-		s, ok := raw.(string)
-		return s, ok
-	case kindID:
-		if s, ok := raw.(string); ok {
-			return s, true
-		}
-		return convert(kindInt, raw)
-	case kindTextList:
-		if s, ok := raw.(string); ok {
-			return []string{s}, true
-		}
-		list, ok := raw.([]any)
-		if !ok {
-			return nil, false
-		}
-		out := make([]string, len(list))
-		for i, e := range list {
-			if out[i], ok = e.(string); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	case kindInt:
-		n, ok := raw.(json.Number)
-		if !ok {
-			return nil, false
-		}
-		i, err := n.Int64()
-		return i, err == nil
-	case kindFloat:
-		n, ok := raw.(json.Number)
-		if !ok {
-			return nil, false
-		}
-		f, err := n.Float64()
-		return f, err == nil
-	case kindIDList:
-		list, ok := raw.([]any)
-		if !ok {
-			return nil, false
-		}
-		out := make([]any, len(list))
-		for i, e := range list {
-			if out[i], ok = convert(kindID, e); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	case kindIntList:
-		list, ok := raw.([]any)
-		if !ok || len(list) == 0 {
-			return nil, false
-		}
-		out := make([]int, len(list))
-		for i, e := range list {
-			n, ok := convert(kindInt, e)
-			if !ok || n.(int64) < 1 || n.(int64) > 1024 {
-				return nil, false
-			}
-			out[i] = int(n.(int64))
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-// describe names a DuckDB value's type for an error message.
-func describe(v any) string {
-	switch x := v.(type) {
-	case string:
-		return "text " + quote(x)
-	case []any:
-		return "a list"
-	case bool:
-		return fmt.Sprintf("boolean %v", x)
-	case json.Number:
-		return "the number " + x.String()
-	}
-	return "an object"
 }
 
 // usage is the function's call syntax, for hints.

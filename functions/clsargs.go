@@ -3,11 +3,8 @@
 package functions
 
 import (
-	"math"
-
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/classifier"
-	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -26,63 +23,84 @@ const (
 var architectures = []string{archAuto, classifier.ModelLinear, classifier.ModelMLP, classifier.ModelCNN}
 
 func trainClassifierFunction() tableFunction {
-	f := trainSupervisedFunction(trainClassifierName, "label")
-	f.bind = func(c *call, a args) (*table, error) {
-		return bindTrainSupervised(c, a, trainClassifierName, "label", func(a args) string { return a.text("label") })
-	}
-	return f
+	return typedFunction(trainClassifierName, nil, func(c *call, o *classifierArgs) (*table, error) {
+		return bindTrainSupervised(c, &o.supervisedArgs, trainClassifierName, "label")
+	}, alwaysWrites)
 }
 
 func trainRegressorFunction() tableFunction {
-	f := trainSupervisedFunction(trainRegressorName, "target")
-	f.bind = func(c *call, a args) (*table, error) {
-		return bindTrainSupervised(c, a, trainRegressorName, "target", func(a args) string { return a.text("target") })
-	}
-	return f
+	return typedFunction(trainRegressorName, nil, func(c *call, o *regressorArgs) (*table, error) {
+		return bindTrainSupervised(c, &o.supervisedArgs, trainRegressorName, "target")
+	}, alwaysWrites)
 }
 
-// trainSupervisedFunction is the signature of train_classifier or
-// train_regressor, which differ only in the name of the argument that names
-// the column to learn; each sets its own bind, which reads that argument by
-// its literal name.
-func trainSupervisedFunction(fn, target string) tableFunction {
+// classifierArgs are train_classifier's arguments: the column to learn is label.
+type classifierArgs struct{ supervisedArgs }
+
+func (o *classifierArgs) params() []param { return o.declare("label") }
+
+// regressorArgs are train_regressor's arguments: the column to learn is target.
+type regressorArgs struct{ supervisedArgs }
+
+func (o *regressorArgs) params() []param { return o.declare("target") }
+
+// supervisedArgs are the arguments of train_classifier and
+// train_regressor, which differ only in the name of the one that names the
+// column to learn (Target).
+type supervisedArgs struct {
+	given
+	Source, Model, Target string // Model and Target "" when not given
+	Features              []string
+	Architecture          string
+	Shape                 []int // nil when not given
+	Scale                 bool
+	Hidden                []int
+	Epochs                int
+	LR                    float64
+	Optimizer             string
+	Momentum              float64
+	BatchSize             int
+	Dropout, WeightDecay  float64
+	ValidationFraction    float64
+	TestFraction          float64
+	Split                 string // "" for a seeded split
+	Patience              int
+	ClassWeight           string
+	MaxCategories         int
+	Workers, Ranks        int
+	Seed                  uint64
+	CheckpointEvery       int
+	Deploy, Resume        string
+	AllowDataChange       bool
+}
+
+// declare is the declaration of the arguments, target naming the column to learn.
+func (o *supervisedArgs) declare(target string) []param {
 	def := classifier.DefaultOptions()
-	return tableFunction{
-		sig: signature{
-			fn:         fn,
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named: []param{
-				{name: "model", kind: kindText},
-				{name: target, kind: kindText},
-				{name: "features", kind: kindTextList},
-				{name: "architecture", kind: kindText, choices: architectures, def: archAuto},
-				{name: "shape", kind: kindIntList},
-				{name: "scale", kind: kindBool, def: true},
-				{name: "hidden", kind: kindIntList, def: def.Hidden},
-				{name: "epochs", kind: kindInt, min: 1, max: 100_000, def: int64(clsDefaultEpochs)},
-				{name: "lr", kind: kindFloat, min: 0, max: 10, minOpen: true, def: def.LR},
-				{name: "optimizer", kind: kindText, choices: []string{classifier.OptimizerAdam, classifier.OptimizerSGD}, def: def.Optimizer},
-				{name: "momentum", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: def.Momentum},
-				{name: "batch_size", kind: kindInt, min: 1, max: 1_000_000, def: int64(def.BatchSize)},
-				{name: "dropout", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: 0.0},
-				{name: "weight_decay", kind: kindFloat, min: 0, max: 100, def: 0.0},
-				{name: "validation_fraction", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: 0.2},
-				{name: "test_fraction", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: 0.2},
-				{name: "split", kind: kindText},
-				{name: "patience", kind: kindInt, min: 0, max: 100_000, def: int64(clsDefaultPatience)},
-				{name: "class_weight", kind: kindText, choices: []string{"none", "balanced"}, def: "none"},
-				{name: "max_categories", kind: kindInt, min: 1, max: 100_000, def: int64(100)},
-				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
-				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
-				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(def.Seed)},
-				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
-				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
-				{name: "resume", kind: kindText},
-				{name: "allow_data_change", kind: kindBool, def: false},
-			},
-		},
-		writes: always,
-	}
+	return []param{sourceArg(&o.Source),
+		textArg(&o.Model, "model", "the model's name; a resumed run's by default"),
+		textArg(&o.Target, target, "the column to learn"),
+		textsArg(&o.Features, "features", "the feature columns; by default every other column"),
+		textArg(&o.Architecture, "architecture", "the network; auto takes cnn for images, else mlp").oneOf(architectures...).or(archAuto),
+		sizesArg(&o.Shape, "shape", "an image column's [channels, height, width]"),
+		boolArg(&o.Scale, "scale", "scale features: z-scores for numbers, pixels to [0, 1]").or(true),
+		sizesArg(&o.Hidden, "hidden", "the sizes of the hidden layers").or(def.Hidden),
+		intArg(&o.Epochs, "epochs", 1, 100_000, "passes over the training rows; 10 for images").or(clsDefaultEpochs),
+		floatArg(&o.LR, "lr", 0, 10, "the learning rate").open(true, false).or(def.LR),
+		textArg(&o.Optimizer, "optimizer", "the optimiser").oneOf(classifier.OptimizerAdam, classifier.OptimizerSGD).or(def.Optimizer),
+		floatArg(&o.Momentum, "momentum", 0, 1, "SGD's momentum").open(false, true).or(def.Momentum),
+		intArg(&o.BatchSize, "batch_size", 1, 1_000_000, "rows per gradient step").or(def.BatchSize),
+		floatArg(&o.Dropout, "dropout", 0, 1, "the hidden layers' dropout").open(false, true).or(0.0),
+		floatArg(&o.WeightDecay, "weight_decay", 0, 100, "the weight decay").or(0.0),
+		floatArg(&o.ValidationFraction, "validation_fraction", 0, 1, "the share of rows for early stopping and choosing").
+			open(false, true).or(0.2),
+		floatArg(&o.TestFraction, "test_fraction", 0, 1, "the share of rows held out for testing").open(false, true).or(0.2),
+		textArg(&o.Split, "split", "a column of 'train', 'validation' and 'test' that splits the rows"),
+		intArg(&o.Patience, "patience", 0, 100_000, "epochs without a better validation loss before stopping").or(clsDefaultPatience),
+		textArg(&o.ClassWeight, "class_weight", "weigh classes by their inverse frequency").oneOf("none", "balanced").or("none"),
+		intArg(&o.MaxCategories, "max_categories", 1, 100_000, "the most categories a text feature may have").or(100),
+		workersArg(&o.Workers), ranksArg(&o.Ranks), intArg(&o.Seed, "seed", 0, unbounded, "the seed of the split, the weights and the batches").or(def.Seed),
+		checkpointArg(&o.CheckpointEvery), deployArg(&o.Deploy), resumeArg(&o.Resume), allowDataChangeArg(&o.AllowDataChange)}
 }
 
 // clsDefaultEpochs and clsDefaultPatience are the SQL defaults: more
@@ -124,19 +142,19 @@ type clsSpec struct {
 
 // newClsSpec types the arguments of a call of fn and checks what can be
 // checked without the source.
-func newClsSpec(fn, target, targetCol string, a args) (*clsSpec, error) {
-	s := &clsSpec{fn: fn, kind: classifierKind, name: a.text("model"), target: target, targetCol: targetCol,
-		arch: a.text("architecture"), shape: a.ints("shape"), features: a.texts("features"), split: a.text("split"),
-		valFraction: a.float("validation_fraction"), testFraction: a.float("test_fraction"),
-		maxCategories: int(a.int("max_categories")), deploy: a.text("deploy"), checkpoint: int(a.int("checkpoint_every"))}
+func newClsSpec(fn, target string, a *supervisedArgs) (*clsSpec, error) {
+	s := &clsSpec{fn: fn, kind: classifierKind, name: a.Model, target: target, targetCol: a.Target,
+		arch: a.Architecture, shape: a.Shape, features: a.Features, split: a.Split,
+		valFraction: a.ValidationFraction, testFraction: a.TestFraction,
+		maxCategories: a.MaxCategories, deploy: a.Deploy, checkpoint: a.CheckpointEvery}
 	if fn == trainRegressorName {
 		s.kind, s.regression = regressorKind, true
 	}
 	o := classifier.DefaultOptions()
-	o.Epochs, o.LR, o.Optimizer, o.Momentum = int(a.int("epochs")), a.float("lr"), a.text("optimizer"), a.float("momentum")
-	o.BatchSize, o.WeightDecay, o.Patience = int(a.int("batch_size")), a.float("weight_decay"), int(a.int("patience"))
-	o.Workers, o.Seed, o.Hidden, o.Dropout = int(a.int("workers")), uint64(a.int("seed")), a.ints("hidden"), a.float("dropout")
-	o.Balanced, o.RawPixels = a.text("class_weight") == "balanced", !a.bool("scale")
+	o.Epochs, o.LR, o.Optimizer, o.Momentum = a.Epochs, a.LR, a.Optimizer, a.Momentum
+	o.BatchSize, o.WeightDecay, o.Patience = a.BatchSize, a.WeightDecay, a.Patience
+	o.Workers, o.Seed, o.Hidden, o.Dropout = a.Workers, a.Seed, a.Hidden, a.Dropout
+	o.Balanced, o.RawPixels = a.ClassWeight == "balanced", !a.Scale
 	if s.arch != archAuto {
 		o.Model = s.arch
 	}
@@ -156,10 +174,10 @@ func newClsSpec(fn, target, targetCol string, a args) (*clsSpec, error) {
 	case s.split == "" && s.valFraction+s.testFraction >= 1:
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: validation_fraction := %g and test_fraction := %g leave no training rows",
 			fn, s.valFraction, s.testFraction).WithHint("Their sum must be below 1.")
-	case a.given("shape") && len(s.shape) != 3:
+	case s.shape != nil && len(s.shape) != 3:
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s has %d sizes; give three: [channels, height, width]",
 			fn, intsText(s.shape), len(s.shape))
-	case s.arch == classifier.ModelCNN && !a.given("shape"):
+	case s.arch == classifier.ModelCNN && s.shape == nil:
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: architecture := 'cnn' needs shape := [channels, height, width] of the image column", fn).
 			WithHint("Images are an array (UTINYINT[], FLOAT[]) or BLOB column, for example shape := [1, 28, 28] for MNIST.")
 	case s.arch == classifier.ModelCNN && (s.shape[1] < 4 || s.shape[2] < 4):
@@ -178,20 +196,20 @@ func (s *clsSpec) outputs() []duckdb.ColumnInfo {
 	return epochColumns("train_loss", "val_loss", metric)
 }
 
-func bindTrainSupervised(c *call, a args, fn, target string, column func(args) string) (*table, error) {
+func bindTrainSupervised(c *call, a *supervisedArgs, fn, target string) (*table, error) {
 	var from *clsStart
-	if a.given("resume") {
+	if a.Resume != "" {
 		kind := map[bool]string{true: regressorKind, false: classifierKind}[fn == trainRegressorName]
 		var err error
-		if a, from, err = clsResumeArgs(c, fn, kind, target, a); err != nil {
+		if from, err = clsResumeArgs(c, fn, kind, a); err != nil {
 			return nil, err
 		}
 	}
-	s, err := newClsSpec(fn, target, column(a), a)
+	s, err := newClsSpec(fn, target, a)
 	if err != nil {
 		return nil, err
 	}
-	s.from, s.allowDataChange, s.opts.From = from, a.bool("allow_data_change"), nil
+	s.from, s.allowDataChange, s.opts.From = from, a.AllowDataChange, nil
 	if from != nil {
 		if s.opts.Epochs <= from.state.Epoch {
 			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: epochs := %d: %s has trained %d epochs already", fn, s.opts.Epochs, from.ref, from.state.Epoch).
@@ -205,11 +223,11 @@ func bindTrainSupervised(c *call, a args, fn, target string, column func(args) s
 	if err := checkModelKind(c, fn, s.name, s.kind); err != nil {
 		return nil, err
 	}
-	across, err := s.launchAcross(c, a)
+	across, err := s.launchAcross(c, a.Ranks)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(c.ctx(), c, fn, a.text("source"))
+	src, err := openSource(c.ctx(), c, fn, a.Source)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +235,7 @@ func bindTrainSupervised(c *call, a args, fn, target string, column func(args) s
 	if err != nil {
 		return nil, err
 	}
-	if cols.Shape != nil && !a.explicit("epochs") && from == nil {
+	if cols.Shape != nil && !a.explicit(&a.Epochs) && from == nil {
 		s.opts.Epochs = clsImageEpochs
 	}
 	job := &clsJob{c: c, spec: s, src: src, cols: cols, across: across}

@@ -16,18 +16,14 @@ import (
 const confusionMatrixName = "confusion_matrix"
 
 func confusionMatrixFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: confusionMatrixName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31}}},
-		bind: bindConfusionMatrix,
-	}
+	return typedFunction(confusionMatrixName, nil, bindConfusionMatrix, nil)
 }
 
-// describeClassifier reads the classifier version a names for function fn.
-// A model of another kind is 42809 naming it and saying what fn needs
+// describeClassifier reads the classifier version mv names for function
+// fn. A model of another kind is 42809 naming it and saying what fn needs
 // (need), with hint, if not "", formatted with the model's name.
-func describeClassifier(c *call, a args, fn, need, hint string) (*registry.Model, error) {
-	ref, err := modelRef(fn, a)
+func describeClassifier(c *call, mv modelVersion, fn, need, hint string) (*registry.Model, error) {
+	ref, err := mv.ref(fn)
 	if err != nil {
 		return nil, err
 	}
@@ -53,8 +49,8 @@ func describeClassifier(c *call, a args, fn, need, hint string) (*registry.Model
 // version serves, on its test rows: one row per pair of a true class and
 // a predicted one, `actual, predicted, count`, zeros included, classes in
 // order (true labels the model never saw last).
-func bindConfusionMatrix(c *call, a args) (*table, error) {
-	m, err := describeClassifier(c, a, confusionMatrixName, "a confusion matrix needs a classifier", "evaluate('%s') measures it.")
+func bindConfusionMatrix(c *call, o *servingArgs) (*table, error) {
+	m, err := describeClassifier(c, o.modelVersion, confusionMatrixName, "a confusion matrix needs a classifier", "evaluate('%s') measures it.")
 	if err != nil {
 		return nil, err
 	}

@@ -16,11 +16,14 @@ import (
 // row per method (the model's architecture, then the linear model and
 // the trivial baseline) with the figures training measured on the test
 // rows, whether the version serves it, and its validation loss.
-func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, a args) (*table, error) {
-	for _, arg := range []string{"protocol", "horizon"} {
-		if a.explicit(arg) {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: %s applies to %s, and %s is a %s", arg,
-				map[string]string{"protocol": "recommenders", "horizon": "GATs"}[arg], quote(ref.Name), kind)
+func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, o *evaluateArgs) (*table, error) {
+	for _, arg := range []struct {
+		field   any
+		applies string
+	}{{&o.Protocol, "recommenders"}, {&o.Horizon, "GATs"}} {
+		if o.explicit(arg.field) {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: %s applies to %s, and %s is a %s", o.name(arg.field),
+				arg.applies, quote(ref.Name), kind)
 		}
 	}
 	m, err := c.reg.Describe(c.ctx(), kind, ref)

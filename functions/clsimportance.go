@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/classifier"
@@ -22,16 +21,21 @@ const featureImportanceName = "feature_importance"
 // regressor version on its validation rows, which it finds again by
 // reading the version's source and splitting it as training did.
 func featureImportanceFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: featureImportanceName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{
-				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "repeats", kind: kindInt, min: 1, max: 1000, def: int64(5)},
-				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(1)},
-			},
-			result: []column{{"feature", pgText}, {"importance", pgDouble}, {"std", pgDouble}, {"metric", pgText}}},
-		bind: bindFeatureImportance,
-	}
+	return typedFunction(featureImportanceName,
+		[]column{{"feature", pgText}, {"importance", pgDouble}, {"std", pgDouble}, {"metric", pgText}}, bindFeatureImportance, nil)
+}
+
+// importanceArgs are feature_importance's arguments.
+type importanceArgs struct {
+	modelVersion
+	Repeats int
+	Seed    uint64
+}
+
+func (o *importanceArgs) params() []param {
+	return []param{modelArg(&o.Model), versionArg(&o.Version),
+		intArg(&o.Repeats, "repeats", 1, 1000, "how many times each feature is shuffled").or(5),
+		intArg(&o.Seed, "seed", 0, unbounded, "the seed of the shuffles").or(1)}
 }
 
 // importanceJob is one call of feature_importance: the version, its
@@ -48,8 +52,8 @@ type importanceJob struct {
 // bindFeatureImportance loads the version (42704 if there is none, 42809
 // for another kind of model), and refuses one trained without validation
 // rows (55000) before anything is read.
-func bindFeatureImportance(c *call, a args) (*table, error) {
-	ref, err := modelRef(featureImportanceName, a)
+func bindFeatureImportance(c *call, o *importanceArgs) (*table, error) {
+	ref, err := o.ref(featureImportanceName)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +80,7 @@ func bindFeatureImportance(c *call, a args) (*table, error) {
 		return nil, err
 	}
 	j := &importanceJob{job: &clsJob{c: c, spec: spec, src: src, cols: s.cols}, model: s.model, ref: m.Ref.String(),
-		fingerprint: v.Fingerprint, repeats: int(a.int("repeats")), seed: uint64(a.int("seed"))}
+		fingerprint: v.Fingerprint, repeats: o.Repeats, seed: o.Seed}
 	return &table{open: j.open}, nil
 }
 

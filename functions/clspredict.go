@@ -18,15 +18,20 @@ import (
 const predictName = "predict"
 
 func predictFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: predictName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{
-				{name: "source", kind: kindText, required: true},
-				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "k", kind: kindInt, min: 1, max: 100_000},
-			}},
-		bind: bindPredict,
-	}
+	return typedFunction(predictName, nil, bindPredict, nil)
+}
+
+// predictArgs are predict's arguments.
+type predictArgs struct {
+	modelVersion
+	Source string
+	K      int // 0 when not given
+}
+
+func (o *predictArgs) params() []param {
+	return []param{modelArg(&o.Model), textArg(&o.Source, "source", "the table or query of the rows to predict").req(),
+		versionArg(&o.Version),
+		intArg(&o.K, "k", 1, 100_000, "a classifier's k most probable classes, most probable first; by default every class in order")}
 }
 
 // loadSupervised reads the classifier or regressor version ref names,
@@ -71,8 +76,8 @@ type predicting struct {
 	k int
 }
 
-func bindPredict(c *call, a args) (*table, error) {
-	ref, err := modelRef(predictName, a)
+func bindPredict(c *call, o *predictArgs) (*table, error) {
+	ref, err := o.ref(predictName)
 	if err != nil {
 		return nil, err
 	}
@@ -80,14 +85,14 @@ func bindPredict(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(c.ctx(), c, predictName, a.text("source"))
+	src, err := openSource(c.ctx(), c, predictName, o.Source)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkPredictColumns(src, s); err != nil {
 		return nil, err
 	}
-	p := &predicting{s: s, src: src, k: int(a.int("k"))}
+	p := &predicting{s: s, src: src, k: o.K}
 	if p.k > 0 && s.model.Regression {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: k := %d applies to classifiers, and %s is a regressor", predictName, p.k, quote(ref.Name))
 	}

@@ -5,7 +5,6 @@ package functions
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/classifier"
@@ -35,55 +34,74 @@ func (s *clsStart) resume(allowDataChange bool) *training.Resume {
 // weights if it names none) and returns the call's arguments as if it had
 // also given each option it left out as that version was trained with.
 // model defaults to the resumed model's name.
-func clsResumeArgs(c *call, fn, kind, target string, a args) (args, *clsStart, error) {
-	from, prev, err := loadClsStart(c, fn, kind, a.text("resume"))
+func clsResumeArgs(c *call, fn, kind string, a *supervisedArgs) (*clsStart, error) {
+	from, prev, err := loadClsStart(c, fn, kind, a.Resume)
 	if err != nil {
-		return nil, nil, err
-	}
-	had := map[string]any{"architecture": prev.Architecture, "hidden": prev.Hidden, "dropout": prev.Dropout,
-		"scale": prev.Scale, target: prev.Columns.Target, "epochs": int64(prev.Epochs), "lr": prev.LR, "optimizer": prev.Optimizer,
-		"momentum": prev.Momentum, "batch_size": int64(prev.BatchSize), "weight_decay": prev.WeightDecay,
-		"patience": int64(prev.Patience), "workers": int64(prev.Workers), "seed": int64(prev.Seed),
-		"validation_fraction": prev.ValidationFraction, "test_fraction": prev.TestFraction,
-		"class_weight":   map[bool]string{true: "balanced", false: "none"}[prev.ClassWeight == "balanced"],
-		"max_categories": int64(max(prev.MaxCategories, 1))}
-	if a.int("ranks") > 1 { // workers is then each rank's, and the version's the total
-		delete(had, "workers")
-	}
-	if prev.Columns.Split != "" {
-		had["split"] = prev.Columns.Split
-	}
-	if prev.Columns.Shape != nil {
-		had["shape"] = prev.Columns.Shape
+		return nil, err
 	}
 	var features []string
 	for _, f := range prev.Columns.Features {
 		features = append(features, f.Name)
 	}
-	had["features"] = features
 	// The arguments that shape the network and its input: a resumed run has
-	// its checkpoint's, and a call may repeat them, not change them.
-	for _, name := range []string{"architecture", "hidden", "dropout", "features", "shape", "scale", "split"} {
-		if a.explicit(name) && fmt.Sprint(a.value(name)) != fmt.Sprint(had[name]) {
-			return nil, nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
-				fn, name, argText(a.value(name)), argText(had[name]), from.ref).WithHint("Leave %s out to keep the checkpoint's.", name)
+	// its checkpoint's, and a call may repeat them, not change them. A
+	// split or shape the version had none of is nil.
+	for _, arch := range []struct{ field, had, want any }{
+		{&a.Architecture, prev.Architecture, a.Architecture}, {&a.Hidden, prev.Hidden, a.Hidden}, {&a.Dropout, prev.Dropout, a.Dropout},
+		{&a.Features, features, a.Features}, {&a.Shape, orNil(prev.Columns.Shape, prev.Columns.Shape != nil), a.Shape},
+		{&a.Scale, prev.Scale, a.Scale}, {&a.Split, orNil(prev.Columns.Split, prev.Columns.Split != ""), a.Split},
+	} {
+		if name := a.name(arch.field); a.explicit(arch.field) && fmt.Sprint(arch.want) != fmt.Sprint(arch.had) {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
+				fn, name, argText(arch.want), argText(arch.had), from.ref).WithHint("Leave %s out to keep the checkpoint's.", name)
 		}
 	}
-	out := maps.Clone(a)
-	explicit := map[string]bool{}
-	if e, ok := a[explicitKey].(map[string]bool); ok {
-		maps.Copy(explicit, e)
+	keepTrained(a, prev, features)
+	if a.Model == "" {
+		a.Model = from.ref.Name
 	}
-	out[explicitKey] = explicit
-	for name, v := range had {
-		if !explicit[name] && v != nil {
-			out[name], explicit[name] = v, true
-		}
+	return from, nil
+}
+
+// orNil is v, or nil when the version had none (!had).
+func orNil(v any, had bool) any {
+	if !had {
+		return nil
 	}
-	if !a.given("model") {
-		out["model"] = from.ref.Name
+	return v
+}
+
+// keepTrained sets each argument the call left out as the version prev
+// records was trained with.
+func keepTrained(a *supervisedArgs, prev clsParams, features []string) {
+	g := &a.given
+	keep(g, &a.Architecture, prev.Architecture)
+	keep(g, &a.Hidden, prev.Hidden)
+	keep(g, &a.Dropout, prev.Dropout)
+	keep(g, &a.Scale, prev.Scale)
+	keep(g, &a.Target, prev.Columns.Target)
+	keep(g, &a.Epochs, prev.Epochs)
+	keep(g, &a.LR, prev.LR)
+	keep(g, &a.Optimizer, prev.Optimizer)
+	keep(g, &a.Momentum, prev.Momentum)
+	keep(g, &a.BatchSize, prev.BatchSize)
+	keep(g, &a.WeightDecay, prev.WeightDecay)
+	keep(g, &a.Patience, prev.Patience)
+	if a.Ranks <= 1 { // across ranks workers is each rank's, and the version's the total
+		keep(g, &a.Workers, prev.Workers)
 	}
-	return out, from, nil
+	keep(g, &a.Seed, prev.Seed)
+	keep(g, &a.ValidationFraction, prev.ValidationFraction)
+	keep(g, &a.TestFraction, prev.TestFraction)
+	keep(g, &a.ClassWeight, map[bool]string{true: "balanced", false: "none"}[prev.ClassWeight == "balanced"])
+	keep(g, &a.MaxCategories, max(prev.MaxCategories, 1))
+	keep(g, &a.Features, features)
+	if prev.Columns.Split != "" {
+		keep(g, &a.Split, prev.Columns.Split)
+	}
+	if prev.Columns.Shape != nil {
+		keep(g, &a.Shape, prev.Columns.Shape)
+	}
 }
 
 // loadClsStart reads the version text names (see loadResumed), its

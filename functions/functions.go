@@ -27,17 +27,13 @@ import (
 const callerArgument = storage.CallerVariable
 
 // tableFunction is one of Mallard's table functions: its signature and
-// the bind step that checks the arguments and describes the output.
+// the bind step, which gets the arguments parse checked, refuses a call
+// that writes from a read-only caller and describes the output (see
+// typedFunction).
 type tableFunction struct {
 	sig  signature
 	bind func(c *call, a args) (*table, error)
-	// writes, if set, says whether a call with these arguments writes to
-	// the database (trains, saves); a read-only caller may not make it.
-	writes func(a args) bool
 }
-
-// always is tableFunction.writes of a function every call of which writes.
-func always(args) bool { return true }
 
 // tableFunctions are Mallard's table functions, by name.
 func tableFunctions() map[string]tableFunction {
@@ -232,10 +228,8 @@ func (f tableFunction) udf(e *env) duckdb.ChunkTableFunction {
 	}
 }
 
-// bindCall checks and parses the arguments of one call and binds it. A
-// read of an argument f does not declare is an internal error.
+// bindCall checks and parses the arguments of one call and binds it.
 func (f tableFunction) bindCall(c *call, named map[string]any, positional []any) (t *table, err error) {
-	defer recoverUndeclared(&err)
 	var a args
 	err = f.sig.refuseUnknown(c.unknown)
 	if err == nil {
@@ -246,11 +240,6 @@ func (f tableFunction) bindCall(c *call, named map[string]any, positional []any)
 	}
 	if err != nil {
 		return nil, err
-	}
-	if f.writes != nil && f.writes(a) {
-		if err := c.mayWrite(f.sig.fn); err != nil {
-			return nil, err
-		}
 	}
 	if t, err = f.bind(c, a); err != nil {
 		return nil, err

@@ -16,13 +16,7 @@ import (
 const detectAnomaliesName = "detect_anomalies"
 
 func detectAnomaliesFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: detectAnomaliesName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "method", kind: kindText, def: "model"},
-				{name: "level", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.99}}},
-		bind: bindDetectAnomalies,
-	}
+	return typedFunction(detectAnomaliesName, nil, bindDetectAnomalies, nil)
 }
 
 // bindDetectAnomalies scores every row of a GAT version's data against
@@ -31,13 +25,13 @@ func detectAnomaliesFunction() tableFunction {
 // expected, lo, hi (in original units when a scaler is linked), score (the
 // distance from the forecast in half-widths of the interval) and
 // is_anomaly (the value lies outside the interval).
-func bindDetectAnomalies(c *call, a args) (*table, error) {
-	method := a.text("method")
+func bindDetectAnomalies(c *call, o *anomaliesArgs) (*table, error) {
+	method := o.Method
 	if !slices.Contains(forecastMethods(), method) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: method := %s is not a method", detectAnomaliesName, quote(method)).
 			WithHint("Choose one of %s.", strings.Join(forecastMethods(), ", "))
 	}
-	s, err := loadGAT(c, detectAnomaliesName, a)
+	s, err := loadGAT(c, detectAnomaliesName, o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +49,7 @@ func bindDetectAnomalies(c *call, a args) (*table, error) {
 		cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
 	}
 	cols = append(cols, duckdb.ColumnInfo{Name: "is_anomaly", T: boolType()})
-	level := a.float("level")
+	level := o.Level
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
 		rows, err := s.anomalies(method, level, link)
 		if err != nil {

@@ -21,19 +21,14 @@ import (
 // attention is computed when training finishes and kept in the version's
 // report, because the artifact holds only the last window of the data.
 func attentionFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: "attention", positional: []param{{name: "model", kind: kindText, required: true}},
-			named:  []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31}},
-			result: []column{{"source", pgText}, {"target", pgText}, {"weight", pgDouble}}},
-		bind: bindAttention,
-	}
+	return typedFunction("attention", []column{{"source", pgText}, {"target", pgText}, {"weight", pgDouble}}, bindAttention, nil)
 }
 
 // bindAttention reads the attention of the version the arguments name.
 // Its rows are ordered by target name, then weight from the largest, then
 // source name; every weight is in [0, 1].
-func bindAttention(c *call, a args) (*table, error) {
-	s, err := loadGAT(c, "attention", a)
+func bindAttention(c *call, o *servingArgs) (*table, error) {
+	s, err := loadGAT(c, "attention", o.modelVersion)
 	if err != nil {
 		return nil, err
 	}

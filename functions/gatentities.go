@@ -15,13 +15,9 @@ import (
 const evaluateEntitiesName = "evaluate_entities"
 
 func evaluateEntitiesFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: evaluateEntitiesName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)}},
-			result: []column{{"entity", pgText}, {"method", pgText}, {"val_mse", pgDouble}, {"test_mse", pgDouble}, {"chosen", pgBool}}},
-		bind: bindEvaluateEntities,
-	}
+	return typedFunction(evaluateEntitiesName,
+		[]column{{"entity", pgText}, {"method", pgText}, {"val_mse", pgDouble}, {"test_mse", pgDouble}, {"chosen", pgBool}},
+		bindEvaluateEntities, nil)
 }
 
 // bindEvaluateEntities scores every method of a GAT version (the network
@@ -30,8 +26,8 @@ func evaluateEntitiesFunction() tableFunction {
 // fitting and validation rows, over the test rows), each the mean over
 // steps 1..horizon of that step's MSE, and chosen: the method forecast's
 // and evaluate's 'auto' take for the entity, the lowest val_mse.
-func bindEvaluateEntities(c *call, a args) (*table, error) {
-	s, err := loadGAT(c, evaluateEntitiesName, a)
+func bindEvaluateEntities(c *call, o *entitiesArgs) (*table, error) {
+	s, err := loadGAT(c, evaluateEntitiesName, o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +39,7 @@ func bindEvaluateEntities(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := int(a.int("horizon"))
+	h := o.Horizon
 	if h > len(test) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d is beyond the test span of %d rows", evaluateEntitiesName, h, len(test)).
 			WithHint("Choose a horizon from 1 to %d.", len(test))

@@ -13,13 +13,7 @@ import (
 )
 
 func evaluateFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: "evaluate", positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "horizon", kind: kindInt, min: 1, max: 10_000, def: int64(1)},
-				{name: "protocol", kind: kindText, choices: recProtocols()}}},
-		bind: bindEvaluate,
-	}
+	return typedFunction("evaluate", nil, bindEvaluate, nil)
 }
 
 // evaluateColumns are evaluate's columns for a GAT: today's one-step
@@ -36,28 +30,28 @@ func evaluateColumns() []duckdb.ColumnInfo {
 	return cols
 }
 
-func bindEvaluate(c *call, a args) (*table, error) {
-	ref, err := modelRef("evaluate", a)
+func bindEvaluate(c *call, o *evaluateArgs) (*table, error) {
+	ref, err := o.ref("evaluate")
 	if err != nil {
 		return nil, err
 	}
 	if kinds, _ := c.reg.Kinds(c.ctx(), ref.Name); len(kinds) > 0 && kinds[0] == recommenderKind {
-		return bindEvaluateRecommender(c, ref, a)
+		return bindEvaluateRecommender(c, ref, o.Protocol)
 	} else if len(kinds) > 0 && (kinds[0] == classifierKind || kinds[0] == regressorKind) {
-		return bindEvaluateSupervised(c, ref, kinds[0], a)
+		return bindEvaluateSupervised(c, ref, kinds[0], o)
 	}
-	s, err := loadGAT(c, "evaluate", a)
+	s, err := loadGAT(c, "evaluate", o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
-	if a.given("protocol") {
+	if o.Protocol != "" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: protocol applies to recommenders, and %s is a GAT", s.ref)
 	}
 	if s.metrics == nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref).
 			WithHint("Its last checkpoint can still forecast: forecast('%s').", s.ref)
 	}
-	h := int(a.int("horizon"))
+	h := o.Horizon
 	steps, err := s.horizons(c, h)
 	if err != nil {
 		return nil, err

@@ -19,15 +19,7 @@ import (
 )
 
 func forecastFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: "forecast", positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "steps", kind: kindInt, min: 1, max: 10_000, def: int64(1)},
-				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "method", kind: kindText, def: "model"},
-				{name: "entity", kind: kindText},
-				{name: "level", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.9}}},
-		bind: bindForecast,
-	}
+	return typedFunction("forecast", nil, bindForecast, nil)
 }
 
 // forecastMethods are the names forecast's method accepts.
@@ -47,13 +39,13 @@ func (s *storedGAT) link(c *call) (*scaleLink, error) {
 	return linkScaler(c, s.scaler, s.Entities)
 }
 
-func bindForecast(c *call, a args) (*table, error) {
-	method := a.text("method")
+func bindForecast(c *call, o *forecastArgs) (*table, error) {
+	method := o.Method
 	if !slices.Contains(forecastMethods(), method) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "forecast: method := %s is not a method", quote(method)).
 			WithHint("Choose one of %s.", strings.Join(forecastMethods(), ", "))
 	}
-	s, err := loadGAT(c, "forecast", a)
+	s, err := loadGAT(c, "forecast", o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +60,11 @@ func bindForecast(c *call, a args) (*table, error) {
 	cols = append(cols, timeColumns(s.TimeColumns, s.TimeKinds)...)
 	cols = append(cols, duckdb.ColumnInfo{Name: "entity", T: varcharType()}, duckdb.ColumnInfo{Name: "prediction", T: doubleType()},
 		duckdb.ColumnInfo{Name: "lo", T: doubleType()}, duckdb.ColumnInfo{Name: "hi", T: doubleType()})
-	entity, err := s.entityArg("forecast", a)
+	entity, err := s.entityArg("forecast", o.Entity)
 	if err != nil {
 		return nil, err
 	}
-	steps, level := int(a.int("steps")), a.float("level")
+	steps, level := o.Steps, o.Level
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
 		preds, half, note, err := s.forecast(method, steps, level, entity)
 		if err != nil {
@@ -86,12 +78,11 @@ func bindForecast(c *call, a args) (*table, error) {
 }
 
 // entityArg is the index of the entity fn's entity argument names, -1
-// without one.
-func (s *storedGAT) entityArg(fn string, a args) (int, error) {
-	if !a.given("entity") {
+// for "" (not given).
+func (s *storedGAT) entityArg(fn string, name string) (int, error) {
+	if name == "" {
 		return -1, nil
 	}
-	name := a.text("entity")
 	i := slices.Index(s.Entities, name)
 	if i < 0 {
 		return 0, sqlstate.New(sqlstate.InvalidParameterValue, "%s: entity := %s is not an entity of %s", fn, quote(name), s.ref).

@@ -30,27 +30,27 @@ type long struct {
 // entities, in the order pivot_entity_time gives them columns. The wide
 // it returns reads the distinct times as its source, so that its time
 // rows, row count and time columns are the pivot's.
-func openLong(c *call, fn, text string, a args) (*wide, error) {
-	src, err := openSource(c.ctx(), c, fn, text)
+func openLong(c *call, fn string, o *trainGATArgs) (*wide, error) {
+	src, err := openSource(c.ctx(), c, fn, o.Source)
 	if err != nil {
 		return nil, err
 	}
-	ei, err := src.column("entity", a.text("entity"))
+	ei, err := src.column("entity", o.Entity)
 	if err != nil {
 		return nil, err
 	}
-	if !a.given("value") {
-		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: entity := %s makes the source long, so argument value is required", fn, quote(a.text("entity"))).
+	if o.Value == "" {
+		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: entity := %s makes the source long, so argument value is required", fn, quote(o.Entity)).
 			WithHint("Name the column of the values: value := 'units'. The source has columns %s.", src.columnList())
 	}
-	vi, err := src.column("value", a.text("value"))
+	vi, err := src.column("value", o.Value)
 	if err != nil {
 		return nil, err
 	}
 	if !isNumeric(src.cols[vi].Type.ID) {
 		return nil, sqlstate.New(sqlstate.DatatypeMismatch, "%s: value := %s has type %s; the values must be numeric", fn, quote(src.cols[vi].Name), src.cols[vi].Type.PGName())
 	}
-	times, err := src.timeColumns(a.texts("time"))
+	times, err := src.timeColumns(o.Time)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func openLong(c *call, fn, text string, a args) (*wide, error) {
 	if err != nil {
 		return nil, err
 	}
-	tsrc.text = text
+	tsrc.text = o.Source
 	w := &wide{src: tsrc, long: l, entities: make([]int, len(l.names))}
 	for i := range tsrc.cols {
 		w.times = append(w.times, i)

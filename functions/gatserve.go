@@ -22,8 +22,8 @@ type storedGAT struct {
 
 // loadGAT reads the GAT model version that the model and version
 // arguments name: the deployed one when neither names a version.
-func loadGAT(c *call, fn string, a args) (*storedGAT, error) {
-	ref, err := modelRef(fn, a)
+func loadGAT(c *call, fn string, mv modelVersion) (*storedGAT, error) {
+	ref, err := mv.ref(fn)
 	if err != nil {
 		return nil, err
 	}

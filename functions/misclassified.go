@@ -17,11 +17,18 @@ import (
 const misclassifiedName = "misclassified"
 
 func misclassifiedFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: misclassifiedName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{{name: "version", kind: kindInt, min: 1, max: 1 << 31}, {name: "k", kind: kindInt, min: 1, max: 1000, def: int64(16)}}},
-		bind: bindMisclassified,
-	}
+	return typedFunction(misclassifiedName, nil, bindMisclassified, nil)
+}
+
+// misclassifiedArgs are misclassified's arguments.
+type misclassifiedArgs struct {
+	modelVersion
+	K int
+}
+
+func (o *misclassifiedArgs) params() []param {
+	return []param{modelArg(&o.Model), versionArg(&o.Version),
+		intArg(&o.K, "k", 1, 1000, "how many wrongly predicted test images to return").or(16)}
 }
 
 // wrongRow is a test row a classifier predicts wrongly.
@@ -39,8 +46,8 @@ type wrongRow struct {
 // as training did (the same seed, fractions or split column), so the test
 // rows are those confusion_matrix counts; a source whose data changed
 // since, which the version's fingerprint tells, is 55000.
-func bindMisclassified(c *call, a args) (*table, error) {
-	m, err := describeClassifier(c, a, misclassifiedName, "misclassified rows need a classifier", "")
+func bindMisclassified(c *call, o *misclassifiedArgs) (*table, error) {
+	m, err := describeClassifier(c, o.modelVersion, misclassifiedName, "misclassified rows need a classifier", "")
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +67,7 @@ func bindMisclassified(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := int(a.int("k"))
+	k := o.K
 	cols := []duckdb.ColumnInfo{{Name: "row", T: bigintType()}, {Name: "actual", T: varcharType()}, {Name: "predicted", T: varcharType()},
 		{Name: "probability", T: doubleType()}, {Name: "pixels", T: doubleListType()}}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) {

@@ -30,19 +30,21 @@ var mnistParts = []struct{ prefix, split string }{{"train", partTrain}, {"t10k",
 // through DuckDB's read_blob on a connection with the caller's rights, so
 // a sandboxed server reads them only from its data directories.
 func loadMNISTFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: loadMNISTName, positional: []param{{name: "table_name", kind: kindText, required: true}},
-			named:  []param{{name: "path", kind: kindText, required: true}},
-			result: []column{{"split", pgText}, {"rows", pgBigint}}},
-		bind:   bindLoadMNIST,
-		writes: always,
-	}
+	return typedFunction(loadMNISTName, []column{{"split", pgText}, {"rows", pgBigint}}, bindLoadMNIST, alwaysWrites)
+}
+
+// mnistArgs are load_mnist's arguments.
+type mnistArgs struct{ TableName, Path string }
+
+func (o *mnistArgs) params() []param {
+	return []param{textArg(&o.TableName, "table_name", "the new table").pos().req(),
+		textArg(&o.Path, "path", "the directory of the four gzipped IDX files").req()}
 }
 
 // bindLoadMNIST checks the table's name and refuses one that exists
 // (42P07) before anything is read.
-func bindLoadMNIST(c *call, a args) (*table, error) {
-	name, dir := a.text("table_name"), strings.TrimRight(a.text("path"), "/")
+func bindLoadMNIST(c *call, o *mnistArgs) (*table, error) {
+	name, dir := o.TableName, strings.TrimRight(o.Path, "/")
 	if err := checkNewName(loadMNISTName, "table_name", name); err != nil {
 		return nil, err
 	}

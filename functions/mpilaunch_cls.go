@@ -15,8 +15,8 @@ import (
 
 // launchAcross prepares a train_classifier or train_regressor run across
 // ranks (see launchOf): workers := W is then each rank's.
-func (s *clsSpec) launchAcross(c *call, a args) (*training.Launch, error) {
-	return launchOf(c, s.fn, a, s.opts.Workers, func(workers int) error {
+func (s *clsSpec) launchAcross(c *call, ranks int) (*training.Launch, error) {
+	return launchOf(c, s.fn, ranks, s.opts.Workers, func(workers int) error {
 		s.opts.Workers = workers
 		return s.opts.Validate()
 	})

@@ -15,8 +15,8 @@ import (
 
 // launchAcross prepares a train_gat run across ranks (see launchOf);
 // workers is each rank's, a resumed run's too, not the checkpoint's.
-func (j *gatJob) launchAcross(a args) (*training.Launch, error) {
-	return launchOf(j.c, trainGATName, a, int(a.int("workers")), func(workers int) error {
+func (j *gatJob) launchAcross(ranks, workers int) (*training.Launch, error) {
+	return launchOf(j.c, trainGATName, ranks, workers, func(workers int) error {
 		j.cfg.Workers = workers
 		return j.cfg.Validate()
 	})
@@ -27,8 +27,7 @@ func (j *gatJob) launchAcross(a args) (*training.Launch, error) {
 // process): workers := W (perRank) is then each rank's, and the run trains
 // what N x W workers train in one process, which set gives the model's
 // options and validates.
-func launchOf(c *call, fn string, a args, perRank int, set func(workers int) error) (*training.Launch, error) {
-	ranks := int(a.int("ranks"))
+func launchOf(c *call, fn string, ranks, perRank int, set func(workers int) error) (*training.Launch, error) {
 	if ranks <= 1 {
 		return nil, nil
 	}

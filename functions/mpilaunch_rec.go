@@ -82,8 +82,8 @@ func (j *recJob) exportStart(dir string) error {
 }
 
 // launchAcross prepares the run's launch across ranks (see launchOf).
-func (j *recJob) launchAcross(a args) (err error) {
-	j.mpi, err = launchOf(j.c, trainRecommenderName, a, j.cfg.Workers, func(workers int) error {
+func (j *recJob) launchAcross(ranks int) (err error) {
+	j.mpi, err = launchOf(j.c, trainRecommenderName, ranks, j.cfg.Workers, func(workers int) error {
 		j.cfg.Workers = workers
 		return j.cfg.Validate()
 	})

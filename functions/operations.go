@@ -24,17 +24,63 @@ type operation struct {
 
 func operations() map[string]operation {
 	return map[string]operation{
-		"mlops.cancel": {sig: signature{fn: "mlops.cancel", positional: []param{{name: "run_id", kind: kindInt, required: true, min: 1, max: 1 << 62}}},
-			result: boolType(), run: cancelRun},
-		"mlops.deploy": {sig: signature{fn: "mlops.deploy", positional: []param{{name: "model", kind: kindText, required: true},
-			{name: "version", kind: kindInt, min: 1, max: 1 << 31}}}, result: varcharType(), run: deployVersion},
-		"mlops.rollback": {sig: signature{fn: "mlops.rollback", positional: []param{{name: "model", kind: kindText, required: true}}},
-			result: varcharType(), run: rollbackModel},
-		"mallard.backup": {sig: signature{fn: "mallard.backup", positional: []param{{name: "file", kind: kindText, required: true}}},
-			result: varcharType(), run: backupDatabase},
-		"mlops.drop": {sig: signature{fn: "mlops.drop", positional: []param{{name: "model", kind: kindText, required: true},
-			{name: "version", kind: kindInt, min: 1, max: 1 << 31}}}, result: bigintType(), run: dropModel},
+		"mlops.cancel":   typedOperation("mlops.cancel", boolType(), cancelRun),
+		"mlops.deploy":   typedOperation("mlops.deploy", varcharType(), deployVersion),
+		"mlops.rollback": typedOperation("mlops.rollback", varcharType(), rollbackModel),
+		"mallard.backup": typedOperation("mallard.backup", varcharType(), backupDatabase),
+		"mlops.drop":     typedOperation("mlops.drop", bigintType(), dropModel),
 	}
+}
+
+// typedOperation is an operation whose arguments P declares: run gets
+// them typed and checked.
+func typedOperation[T any, P options[T]](fn string, result duckdb.TypeInfo, run func(*call, P) (any, error)) operation {
+	return operation{sig: declared[T, P](fn, nil), result: result,
+		run: func(c *call, a args) (any, error) { return run(c, bindOptions[T, P](a)) }}
+}
+
+// runArgs are mlops.cancel's arguments.
+type runArgs struct{ RunID int64 }
+
+func (o *runArgs) params() []param {
+	return []param{intArg(&o.RunID, "run_id", 1, 1<<62, "the training run to stop, as mlops.training_runs lists it").pos().req()}
+}
+
+// modelVersion is the model and version arguments of the functions that
+// read a stored model.
+type modelVersion struct {
+	Model   string
+	Version int // 0 when not given
+}
+
+// modelArg declares the model argument bound to f.
+func modelArg(f *string) param {
+	return textArg(f, "model", "the model, 'name' or 'name@version'; without a version, its deployed version").pos().req()
+}
+
+// versionArg declares the version argument bound to f.
+func versionArg(f *int) param {
+	return intArg(f, "version", 1, 1<<31, "the version of the model; by default the deployed one")
+}
+
+// params are the arguments of the operations that take a model and a
+// version, both by position.
+func (o *modelVersion) params() []param {
+	return []param{modelArg(&o.Model), versionArg(&o.Version).pos()}
+}
+
+// modelName is the argument of the operations that take a model's name.
+type modelName struct{ Model string }
+
+func (o *modelName) params() []param {
+	return []param{textArg(&o.Model, "model", "the model's name").pos().req()}
+}
+
+// backupArgs are mallard.backup's arguments.
+type backupArgs struct{ File string }
+
+func (o *backupArgs) params() []param {
+	return []param{textArg(&o.File, "file", "the new file; a bare name goes to the server's backup directory").pos().req()}
 }
 
 // operationNames names the registry's operations, for the planner.
@@ -76,10 +122,8 @@ func (b boundOperation) Executor() duckdb.ScalarFuncExecutor {
 	}}
 }
 
-// call checks and parses the arguments of one call and runs it. A read
-// of an argument the operation does not declare is an internal error.
-func (b boundOperation) call(c *call, positional []any) (v any, err error) {
-	defer recoverUndeclared(&err)
+// call checks and parses the arguments of one call and runs it.
+func (b boundOperation) call(c *call, positional []any) (any, error) {
 	a, err := b.sig.parse(nil, positional)
 	if err != nil {
 		return nil, err
@@ -92,15 +136,16 @@ func (b boundOperation) call(c *call, positional []any) (v any, err error) {
 
 // modelRef reads the model argument, 'name' or 'name@version', and the
 // version argument, which may not name another version.
-func modelRef(fn string, a args) (mlops.Ref, error) {
-	ref, err := mlops.ParseRef(a.text("model"))
+// ref is the version m names: model, 'name' or 'name@version', and
+// version, which may not name another version.
+func (m modelVersion) ref(fn string) (mlops.Ref, error) {
+	ref, err := mlops.ParseRef(m.Model)
 	if err != nil {
 		return ref, sqlstate.New(sqlstate.InvalidParameterValue, "%s: model: %v", fn, err)
 	}
-	if a.given("version") {
-		v := int(a.int("version"))
+	if v := m.Version; v != 0 {
 		if ref.Version != 0 && ref.Version != v {
-			return ref, sqlstate.New(sqlstate.InvalidParameterValue, "%s: model %s and version %d name different versions", fn, quote(a.text("model")), v)
+			return ref, sqlstate.New(sqlstate.InvalidParameterValue, "%s: model %s and version %d name different versions", fn, quote(m.Model), v)
 		}
 		ref.Version = v
 	}
@@ -109,8 +154,8 @@ func modelRef(fn string, a args) (mlops.Ref, error) {
 
 // cancelRun stops a queued or training run at its next batch. It is true
 // if the run was stopped, false (with a notice) if it had already ended.
-func cancelRun(c *call, a args) (any, error) {
-	id := a.int("run_id")
+func cancelRun(c *call, o *runArgs) (any, error) {
+	id := o.RunID
 	cause := sqlstate.New(sqlstate.QueryCanceled, "training run %d canceled by mlops.cancel in session %d", id, c.caller.ID())
 	if c.reg.Cancel(id, cause) {
 		return true, nil
@@ -123,8 +168,8 @@ func cancelRun(c *call, a args) (any, error) {
 	return false, nil
 }
 
-func deployVersion(c *call, a args) (any, error) {
-	ref, err := modelRef("mlops.deploy", a)
+func deployVersion(c *call, o *modelVersion) (any, error) {
+	ref, err := o.ref("mlops.deploy")
 	if err != nil {
 		return nil, err
 	}
@@ -138,16 +183,16 @@ func deployVersion(c *call, a args) (any, error) {
 	return ref.String(), nil
 }
 
-func rollbackModel(c *call, a args) (any, error) {
-	ref, err := c.reg.Rollback(c.ctx(), a.text("model"))
+func rollbackModel(c *call, o *modelName) (any, error) {
+	ref, err := c.reg.Rollback(c.ctx(), o.Model)
 	if err != nil {
 		return nil, registryError("mlops.rollback", err)
 	}
 	return ref.String(), nil
 }
 
-func dropModel(c *call, a args) (any, error) {
-	ref, err := modelRef("mlops.drop", a)
+func dropModel(c *call, o *modelVersion) (any, error) {
+	ref, err := o.ref("mlops.drop")
 	if err != nil {
 		return nil, err
 	}
@@ -163,8 +208,8 @@ func dropModel(c *call, a args) (any, error) {
 // storage.DB.Backup), atomically: a file at the name it returns is a
 // whole backup. A bare name goes to the server's backup directory (see
 // storage.DB.BackupTarget); a server started on the file serves the copy.
-func backupDatabase(c *call, a args) (any, error) {
-	file, err := c.db.BackupTarget(a.text("file"))
+func backupDatabase(c *call, o *backupArgs) (any, error) {
+	file, err := c.db.BackupTarget(o.File)
 	if err != nil {
 		return nil, err
 	}

@@ -27,22 +27,7 @@ var pivotAggregates = map[string]string{
 }
 
 func pivotFunction() tableFunction {
-	return tableFunction{
-		sig: signature{
-			fn:         pivotName,
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named: []param{
-				{name: "entity", kind: kindText, required: true},
-				{name: "time", kind: kindTextList, required: true},
-				{name: "value", kind: kindText, required: true},
-				{name: "agg", kind: kindText, choices: []string{"sum", "avg", "min", "max", "count", "last"}, def: "sum"},
-				{name: "missing", kind: kindText, choices: []string{"error", "null", "zero", "ffill"}, def: "error"},
-				{name: "duplicates", kind: kindText, choices: []string{"sum", "avg", "last", "error"}},
-				{name: "max_entities", kind: kindInt, min: 1, max: 1_000_000, def: int64(10_000)},
-			},
-		},
-		bind: bindPivot,
-	}
+	return typedFunction(pivotName, nil, bindPivot, nil)
 }
 
 // pivot is a bound pivot_entity_time call.
@@ -62,16 +47,16 @@ type pivot struct {
 	index      map[string]int // entity text -> position in entities
 }
 
-func bindPivot(c *call, a args) (*table, error) {
-	src, err := openSource(c.ctx(), c, pivotName, a.text("source"))
+func bindPivot(c *call, o *pivotArgs) (*table, error) {
+	src, err := openSource(c.ctx(), c, pivotName, o.Source)
 	if err != nil {
 		return nil, err
 	}
-	p := &pivot{src: src, agg: a.text("agg"), missing: a.text("missing")}
-	if err := p.resolveDuplicates(a); err != nil {
+	p := &pivot{src: src, agg: o.Agg, missing: o.Missing}
+	if err := p.resolveDuplicates(o); err != nil {
 		return nil, err
 	}
-	if err := p.resolve(a); err != nil {
+	if err := p.resolve(o); err != nil {
 		return nil, err
 	}
 	cols := make([]duckdb.ColumnInfo, 0, len(p.times))
@@ -83,7 +68,7 @@ func bindPivot(c *call, a args) (*table, error) {
 		p.timeExpr = append(p.timeExpr, expr)
 		cols = append(cols, duckdb.ColumnInfo{Name: src.cols[i].Name, T: t})
 	}
-	if err := p.findEntities(c.ctx(), c, a.int("max_entities")); err != nil {
+	if err := p.findEntities(c.ctx(), c, o.MaxEntities); err != nil {
 		return nil, err
 	}
 	for _, name := range columnNames(src.cols[p.entity].Name, p.entities, cols) {
@@ -93,20 +78,20 @@ func bindPivot(c *call, a args) (*table, error) {
 }
 
 // resolve finds the entity, time and value columns and checks they fit.
-func (p *pivot) resolve(a args) error {
+func (p *pivot) resolve(o *pivotArgs) error {
 	var err error
-	if p.entity, err = p.src.column("entity", a.text("entity")); err != nil {
+	if p.entity, err = p.src.column("entity", o.Entity); err != nil {
 		return err
 	}
-	if p.value, err = p.src.column("value", a.text("value")); err != nil {
+	if p.value, err = p.src.column("value", o.Value); err != nil {
 		return err
 	}
-	if p.times, err = p.src.timeColumns(a.texts("time")); err != nil {
+	if p.times, err = p.src.timeColumns(o.Time); err != nil {
 		return err
 	}
 	used := map[int]string{p.entity: "entity", p.value: "value"}
 	if p.entity == p.value {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: entity and value name the same column %s", pivotName, a.text("value"))
+		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: entity and value name the same column %s", pivotName, o.Value)
 	}
 	for _, t := range p.times {
 		if other, ok := used[t]; ok {
@@ -125,16 +110,16 @@ func (p *pivot) resolve(a args) error {
 // resolveDuplicates sets how cells of several rows combine: duplicates :=
 // 'sum', 'avg' or 'last' is agg by another name (both given must agree),
 // 'error' refuses them.
-func (p *pivot) resolveDuplicates(a args) error {
-	switch d := a.text("duplicates"); {
+func (p *pivot) resolveDuplicates(o *pivotArgs) error {
+	switch d := o.Duplicates; {
 	case d == "error":
 		p.duplicates = d
-	case d != "" && a.explicit("agg") && p.agg != d:
+	case d != "" && o.explicit(&o.Agg) && p.agg != d:
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: duplicates := '%s' and agg := '%s' disagree", pivotName, d, p.agg).
 			WithHint("Give one of them: duplicates := '%s' combines the rows of a cell as agg := '%s' does.", d, d)
 	case d != "":
 		p.agg, p.duplicates = d, d
-	case a.explicit("agg"):
+	case o.explicit(&o.Agg):
 		p.duplicates = "agg"
 	}
 	return nil

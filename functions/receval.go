@@ -38,9 +38,9 @@ func evaluateRecColumns() []duckdb.ColumnInfo {
 }
 
 // bindEvaluateRecommender is evaluate of a recommender: the model, the
-// baselines and EASE measured under the protocol a names, computed from
-// the stored version when first asked for and kept with it.
-func bindEvaluateRecommender(c *call, ref mlops.Ref, a args) (*table, error) {
+// baselines and EASE measured under protocol ("" for 'ratings'), computed
+// from the stored version when first asked for and kept with it.
+func bindEvaluateRecommender(c *call, ref mlops.Ref, protocol string) (*table, error) {
 	s, err := loadRec(c.ctx(), c, "evaluate", ref)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,6 @@ func bindEvaluateRecommender(c *call, ref mlops.Ref, a args) (*table, error) {
 	if s.metrics == "" {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref)
 	}
-	protocol := a.text("protocol")
 	if protocol == "" {
 		protocol = protocolRatings
 	}

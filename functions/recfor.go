@@ -4,7 +4,6 @@ package functions
 
 import (
 	"context"
-	"math"
 	"slices"
 	"strings"
 
@@ -18,29 +17,18 @@ const (
 )
 
 func recommendForFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: recommendForName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{
-				{name: "history", kind: kindIDList, required: true},
-				{name: "k", kind: kindInt, min: 1, max: maxK, def: int64(10)},
-				{name: "exclude_seen", kind: kindBool, def: true},
-				{name: "items", kind: kindText},
-				{name: "method", kind: kindText, choices: recMethods(), def: methodModel},
-				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-			}},
-		bind: bindRecommendFor,
-	}
+	return typedFunction(recommendForName, nil, bindRecommendFor, nil)
 }
 
 // bindRecommendFor is recommend_for: recommend for a user the model never
 // saw, whose history is a list of item ids, each going in as a rating of
 // historyRating (fold-in: the history is the model's input row).
-func bindRecommendFor(c *call, a args) (*table, error) {
-	s, err := bindRec(c, recommendForName, a)
+func bindRecommendFor(c *call, o *recommendForArgs) (*table, error) {
+	s, err := bindRec(c, recommendForName, o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.history(a.ids("history"))
+	items, err := s.history(o.History)
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +36,8 @@ func bindRecommendFor(c *call, a args) (*table, error) {
 	for i := range vals {
 		vals[i] = s.historyRating()
 	}
-	k, exclude, method := int(a.int("k")), a.bool("exclude_seen"), a.text("method")
-	return s.recTable(c, recommendForName, a, func(ctx context.Context) ([]recommender.Scored, error) {
+	k, exclude, method := o.K, o.ExcludeSeen, o.Method
+	return s.recTable(c, recommendForName, o.Items, func(ctx context.Context) ([]recommender.Scored, error) {
 		return s.rankBy(ctx, recommendForName, method, items, vals, k, exclude)
 	})
 }
@@ -85,32 +73,23 @@ func (s *storedRec) history(ids []any) ([]int32, error) {
 }
 
 func similarItemsFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: similarItemsName, positional: []param{{name: "model", kind: kindText, required: true},
-			{name: "item", kind: kindID, required: true, min: math.MinInt64, max: math.MaxInt64}},
-			named: []param{
-				{name: "k", kind: kindInt, min: 1, max: maxK, def: int64(10)},
-				{name: "items", kind: kindText},
-				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-			}},
-		bind: bindSimilarItems,
-	}
+	return typedFunction(similarItemsName, nil, bindSimilarItems, nil)
 }
 
 // bindSimilarItems is similar_items: the items nearest an item by the
 // cosine of the model's decoder embeddings (see recommender.Model.Similar).
-func bindSimilarItems(c *call, a args) (*table, error) {
-	s, err := bindRec(c, similarItemsName, a)
+func bindSimilarItems(c *call, o *similarArgs) (*table, error) {
+	s, err := bindRec(c, similarItemsName, o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
-	j, ok := s.item(a.value("item"))
+	j, ok := s.item(o.Item)
 	if !ok {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: item %s is not an item %s was trained on",
-			similarItemsName, describeID(a.value("item")), s.ref).WithDetail("It knows %d items.", s.Model.ItemIDs.Len())
+			similarItemsName, describeID(o.Item), s.ref).WithDetail("It knows %d items.", s.Model.ItemIDs.Len())
 	}
-	k := int(a.int("k"))
-	return s.recTable(c, similarItemsName, a, func(context.Context) ([]recommender.Scored, error) {
+	k := o.K
+	return s.recTable(c, similarItemsName, o.Items, func(context.Context) ([]recommender.Scored, error) {
 		return s.Model.Similar(j, k), nil
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 
@@ -45,57 +44,63 @@ type recParams struct {
 // the run stays in this process (ranks := N takes workers per rank, as a
 // new run does). model defaults to the resumed model's name. It refuses
 // an architecture other than the checkpoint's.
-func resumeArgs(c *call, a args) (args, *recStart, error) {
-	from, prev, err := loadRecStart(c, a.text("resume"))
+func resumeArgs(c *call, o *trainRecArgs) (*recStart, error) {
+	from, prev, err := loadRecStart(c, o.Resume)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// The arguments that shape the network: a resumed run has its
 	// checkpoint's, and a call may repeat them, not change them.
-	had := map[string]any{"objective": cmp.Or(prev.Objective, recommender.Rating), "hidden": prev.Hidden,
-		"activation": prev.Activation, "output": prev.Output}
-	for _, name := range []string{"objective", "hidden", "activation", "output"} {
-		if a.explicit(name) && fmt.Sprint(a.value(name)) != fmt.Sprint(had[name]) {
-			return nil, nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
-				trainRecommenderName, name, argText(a.value(name)), argText(had[name]), from.ref).
+	objective := cmp.Or(prev.Objective, recommender.Rating)
+	for _, arch := range []struct{ field, had, want any }{{&o.Objective, objective, o.Objective},
+		{&o.Hidden, prev.Hidden, o.Hidden}, {&o.Activation, prev.Activation, o.Activation}, {&o.Output, prev.Output, o.Output}} {
+		if name := o.name(arch.field); o.explicit(arch.field) && fmt.Sprint(arch.want) != fmt.Sprint(arch.had) {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
+				trainRecommenderName, name, argText(arch.want), argText(arch.had), from.ref).
 				WithHint("Leave %s out to keep the checkpoint's.", name)
 		}
 	}
-	maps.Copy(had, map[string]any{"epochs": int64(prev.Epochs), "lr": prev.LR, "optimizer": prev.Optimizer,
-		"batch_size": int64(prev.BatchSize), "l2": prev.L2, "seed": int64(prev.Seed), "rank_users": int64(prev.RankUsers),
-		"hold_out_users": prev.HoldOutUsers, "test_fraction": prev.TestFraction, "min_user_ratings": prev.MinUserRatings,
-		"duplicates": prev.Duplicates, "user": prev.User, "item": prev.Item, "implicit": prev.Implicit})
-	if a.int("ranks") <= 1 {
-		had["workers"] = int64(prev.Workers)
-	}
+	g := &o.given
+	keep(g, &o.Objective, objective)
+	keep(g, &o.Hidden, prev.Hidden)
+	keep(g, &o.Activation, prev.Activation)
+	keep(g, &o.Output, prev.Output)
+	keep(g, &o.Epochs, prev.Epochs)
+	keep(g, &o.LR, prev.LR)
+	keep(g, &o.Optimizer, prev.Optimizer)
+	keep(g, &o.BatchSize, prev.BatchSize)
+	keep(g, &o.L2, prev.L2)
+	keep(g, &o.Seed, prev.Seed)
+	keep(g, &o.RankUsers, prev.RankUsers)
+	keep(g, &o.HoldOutUsers, prev.HoldOutUsers)
+	keep(g, &o.TestFraction, prev.TestFraction)
+	keep(g, &o.MinUserRatings, prev.MinUserRatings)
+	keep(g, &o.Duplicates, prev.Duplicates)
+	keep(g, &o.User, prev.User)
+	keep(g, &o.Item, prev.Item)
 	implicit := prev.Implicit
-	if a.explicit("implicit") {
-		implicit = a.bool("implicit")
+	if o.explicit(&o.Implicit) {
+		implicit = o.Implicit
+	}
+	keep(g, &o.Implicit, prev.Implicit)
+	if o.Ranks <= 1 {
+		keep(g, &o.Workers, prev.Workers)
 	}
 	if !implicit { // implicit data have no rating column, and every interaction is relevant
-		had["rating"], had["relevant"] = prev.Rating, prev.Relevant
+		keep(g, &o.Rating, prev.Rating)
+		keep(g, &o.Relevant, prev.Relevant)
 	}
 	if recommender.IsRanking(prev.Objective) {
-		had["dropout"], had["negatives"] = prev.Dropout, int64(prev.Negatives)
+		keep(g, &o.Dropout, prev.Dropout)
+		keep(g, &o.Negatives, prev.Negatives)
 	}
 	if prev.Objective == recommender.RankingVAE {
-		had["anneal_cap"] = prev.AnnealCap
+		keep(g, &o.AnnealCap, prev.AnnealCap)
 	}
-	out := maps.Clone(a)
-	explicit := map[string]bool{}
-	if e, ok := a[explicitKey].(map[string]bool); ok {
-		maps.Copy(explicit, e)
+	if o.Model == "" {
+		o.Model = from.ref.Name
 	}
-	out[explicitKey] = explicit
-	for name, v := range had {
-		if !explicit[name] {
-			out[name], explicit[name] = v, true
-		}
-	}
-	if !a.given("model") {
-		out["model"] = from.ref.Name
-	}
-	return out, from, nil
+	return from, nil
 }
 
 // argText is an argument's value as a call writes it.

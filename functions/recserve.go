@@ -5,7 +5,6 @@ package functions
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -21,19 +20,7 @@ const recommendName = "recommend"
 const maxK = 100_000
 
 func recommendFunction() tableFunction {
-	return tableFunction{
-		sig: signature{fn: recommendName, positional: []param{{name: "model", kind: kindText, required: true}},
-			named: []param{
-				{name: "user_id", kind: kindID, required: true, min: math.MinInt64, max: math.MaxInt64},
-				{name: "k", kind: kindInt, min: 1, max: maxK, def: int64(10)},
-				{name: "exclude_seen", kind: kindBool, def: true},
-				{name: "items", kind: kindText},
-				{name: "fallback", kind: kindText, choices: []string{"error", "popular"}, def: "error"},
-				{name: "version", kind: kindInt, min: 1, max: 1 << 31},
-				{name: "method", kind: kindText, choices: recMethods(), def: methodModel},
-			}},
-		bind: bindRecommend,
-	}
+	return typedFunction(recommendName, nil, bindRecommend, nil)
 }
 
 // storedRec is a recommender version as the registry keeps it.
@@ -145,23 +132,22 @@ func idTypeInfo(isText bool) duckdb.TypeInfo {
 	return bigintType()
 }
 
-func bindRecommend(c *call, a args) (*table, error) {
-	s, err := bindRec(c, recommendName, a)
+func bindRecommend(c *call, o *recommendArgs) (*table, error) {
+	s, err := bindRec(c, recommendName, o.modelVersion)
 	if err != nil {
 		return nil, err
 	}
-	k, exclude, fallback, method := int(a.int("k")), a.bool("exclude_seen"), a.text("fallback"), a.text("method")
-	if err := s.checkUser(recommendName, a.value("user_id"), fallback); err != nil {
+	if err := s.checkUser(recommendName, o.UserID, o.Fallback); err != nil {
 		return nil, err
 	}
-	return s.recTable(c, recommendName, a, func(ctx context.Context) ([]recommender.Scored, error) {
-		return s.recommend(ctx, recommendName, a.value("user_id"), k, exclude, fallback, method)
+	return s.recTable(c, recommendName, o.Items, func(ctx context.Context) ([]recommender.Scored, error) {
+		return s.recommend(ctx, recommendName, o.UserID, o.K, o.ExcludeSeen, o.Fallback, o.Method)
 	})
 }
 
 // bindRec loads the recommender version fn's model and version arguments name.
-func bindRec(c *call, fn string, a args) (*storedRec, error) {
-	ref, err := modelRef(fn, a)
+func bindRec(c *call, fn string, mv modelVersion) (*storedRec, error) {
+	ref, err := mv.ref(fn)
 	if err != nil {
 		return nil, err
 	}
@@ -170,14 +156,14 @@ func bindRec(c *call, fn string, a args) (*storedRec, error) {
 
 // recTable is the table of recommend, recommend_for and similar_items:
 // rank, item and score of the items rank returns when it is read, then the
-// columns of the items table a names, if it does.
-func (s *storedRec) recTable(c *call, fn string, a args, rank func(context.Context) ([]recommender.Scored, error)) (*table, error) {
+// columns of the items table itemsArg names, if it is not "".
+func (s *storedRec) recTable(c *call, fn, itemsArg string, rank func(context.Context) ([]recommender.Scored, error)) (*table, error) {
 	cols := []duckdb.ColumnInfo{{Name: "rank", T: bigintType()}, {Name: "item", T: idTypeInfo(s.Columns.ItemIsText)},
 		{Name: "score", T: doubleType()}}
 	var items *itemTable
-	if a.given("items") {
+	if itemsArg != "" {
 		var err error
-		if items, err = openItems(c, fn, a.text("items"), s.Columns); err != nil {
+		if items, err = openItems(c, fn, itemsArg, s.Columns); err != nil {
 			return nil, err
 		}
 		cols = append(cols, items.cols...)

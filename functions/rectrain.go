@@ -31,53 +31,9 @@ const (
 	evaluateUsers = 10_000
 )
 
-var activations = []string{"tanh", "relu", "elu", "leaky_relu", "sigmoid", "identity"}
-
 func trainRecommenderFunction() tableFunction {
-	def, ranking := recommender.DefaultConfig(), recommender.DefaultRankingConfig()
-	return tableFunction{
-		sig: signature{
-			fn:         trainRecommenderName,
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named: []param{
-				{name: "model", kind: kindText},
-				{name: "user", kind: kindText, def: "user_id"},
-				{name: "item", kind: kindText, def: "item_id"},
-				{name: "rating", kind: kindText, def: "rating"},
-				{name: "hidden", kind: kindIntList, def: def.Hidden},
-				{name: "activation", kind: kindText, choices: activations, def: def.Activation},
-				{name: "output", kind: kindText, choices: activations, def: def.Output},
-				{name: "epochs", kind: kindInt, min: 1, max: 100_000, def: int64(def.Epochs)},
-				{name: "lr", kind: kindFloat, min: 0, max: 10, minOpen: true, def: def.LR},
-				{name: "optimizer", kind: kindText, choices: []string{"adam", "sgd"}, def: def.Optimizer},
-				{name: "batch_size", kind: kindInt, min: 1, max: 1_000_000, def: int64(def.BatchSize)},
-				{name: "l2", kind: kindFloat, min: 0, max: 100, def: def.L2},
-				{name: "test_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.1},
-				{name: "min_user_ratings", kind: kindInt, min: 1, max: 1_000_000, def: int64(1)},
-				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(def.Workers)},
-				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
-				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
-				{name: "duplicates", kind: kindText, choices: []string{"error", "avg"}, def: "error"},
-				{name: "relevant", kind: kindFloat, min: -1e9, max: 1e9, def: def.Relevant},
-				{name: "rank_users", kind: kindInt, min: 0, max: 1 << 31, def: int64(def.RankUsers)},
-				{name: "hold_out_users", kind: kindFloat, min: 0, max: 0.9, def: 0.0},
-				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
-				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
-				{name: "resume", kind: kindText},
-				{name: "allow_data_change", kind: kindBool, def: false},
-				{name: "objective", kind: kindText, choices: recommender.Objectives(), def: def.Objective},
-				{name: "dropout", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: ranking.Dropout},
-				{name: "negatives", kind: kindInt, min: 0, max: 1_000_000, def: int64(ranking.Negatives)},
-				{name: "anneal_cap", kind: kindFloat, min: 0, max: 100, def: recommender.DefaultAnnealCap},
-				{name: "implicit", kind: kindBool, def: false},
-				{name: "item_names", kind: kindText},
-			},
-			result: []column{{"epoch", pgBigint}, {"train_rmse", pgDouble}, {"test_rmse", pgDouble}, {"recall_at_10", pgDouble},
-				{"ndcg_at_10", pgDouble}, {"best", pgBool}, {"elapsed_ms", pgDouble}},
-		},
-		bind:   bindTrainRecommender,
-		writes: always,
-	}
+	return typedFunction(trainRecommenderName, []column{{"epoch", pgBigint}, {"train_rmse", pgDouble}, {"test_rmse", pgDouble},
+		{"recall_at_10", pgDouble}, {"ndcg_at_10", pgDouble}, {"best", pgBool}, {"elapsed_ms", pgDouble}}, bindTrainRecommender, alwaysWrites)
 }
 
 // recJob is one execution of train_recommender.
@@ -113,15 +69,15 @@ type recColumns struct {
 	ItemNames itemNames `json:"item_names,omitzero"`
 }
 
-func bindTrainRecommender(c *call, a args) (*table, error) {
+func bindTrainRecommender(c *call, o *trainRecArgs) (*table, error) {
 	var from *recStart
-	if a.given("resume") {
+	if o.Resume != "" {
 		var err error
-		if a, from, err = resumeArgs(c, a); err != nil {
+		if from, err = resumeArgs(c, o); err != nil {
 			return nil, err
 		}
 	}
-	cfg, err := recConfig(a)
+	cfg, err := recConfig(o)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +86,10 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 			return nil, err
 		}
 	}
-	dup, _ := recommender.ParseDuplicates(a.text("duplicates"))
-	job := &recJob{c: c, cfg: cfg, name: a.text("model"), testFraction: a.float("test_fraction"),
-		minUserRatings: a.int("min_user_ratings"), duplicates: dup, deploy: a.text("deploy"),
-		checkpointEvery: int(a.int("checkpoint_every")), from: from, allowDataChange: a.bool("allow_data_change")}
+	dup, _ := recommender.ParseDuplicates(o.Duplicates)
+	job := &recJob{c: c, cfg: cfg, name: o.Model, testFraction: o.TestFraction,
+		minUserRatings: o.MinUserRatings, duplicates: dup, deploy: o.Deploy,
+		checkpointEvery: o.CheckpointEvery, from: from, allowDataChange: o.AllowDataChange}
 	if job.name == "" {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainRecommenderName).
 			WithHint("Name the model to train: train_recommender(source, model := 'name').")
@@ -144,23 +100,23 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 	if err := checkModelKind(c, trainRecommenderName, job.name, recommenderKind); err != nil {
 		return nil, err
 	}
-	if err := job.launchAcross(a); err != nil {
+	if err := job.launchAcross(o.Ranks); err != nil {
 		return nil, err
 	}
-	src, err := openSource(c.ctx(), c, trainRecommenderName, a.text("source"))
+	src, err := openSource(c.ctx(), c, trainRecommenderName, o.Source)
 	if err != nil {
 		return nil, err
 	}
 	job.src = src
-	rating := a.text("rating")
-	if a.bool("implicit") {
+	rating := o.Rating
+	if o.Implicit {
 		rating = ""
 	}
-	if job.cols, err = ratingColumns(src, a.text("user"), a.text("item"), rating); err != nil {
+	if job.cols, err = ratingColumns(src, o.User, o.Item, rating); err != nil {
 		return nil, err
 	}
-	if a.given("item_names") {
-		if job.cols.ItemNames, err = itemNamesArg(c, a.text("item_names"), job.cols); err != nil {
+	if o.ItemNames != "" {
+		if job.cols.ItemNames, err = itemNamesArg(c, o.ItemNames, job.cols); err != nil {
 			return nil, err
 		}
 	} else if from != nil {
@@ -171,27 +127,20 @@ func bindTrainRecommender(c *call, a args) (*table, error) {
 
 // recConfig is the recommender's configuration as the call's arguments
 // give it, checked: options that do not apply to the objective are zero.
-func recConfig(a args) (recommender.Config, error) {
-	cfg := recommender.DefaultConfig()
-	cfg.Hidden, cfg.Activation, cfg.Output = a.ints("hidden"), a.text("activation"), a.text("output")
-	cfg.Epochs, cfg.LR, cfg.Optimizer = int(a.int("epochs")), a.float("lr"), a.text("optimizer")
-	cfg.BatchSize, cfg.L2, cfg.Workers = int(a.int("batch_size")), a.float("l2"), int(a.int("workers"))
-	cfg.Seed, cfg.Relevant, cfg.RankUsers = uint64(a.int("seed")), a.float("relevant"), int(a.int("rank_users"))
-	cfg.HoldOutUsers = a.float("hold_out_users")
-	cfg.Objective, cfg.Dropout, cfg.Negatives = a.text("objective"), a.float("dropout"), int(a.int("negatives"))
-	cfg.AnnealCap = a.float("anneal_cap")
-	if err := checkObjective(a); err != nil {
+func recConfig(o *trainRecArgs) (recommender.Config, error) {
+	cfg := o.Config
+	if err := checkObjective(o); err != nil {
 		return cfg, err
 	}
 	if recommender.IsRanking(cfg.Objective) {
-		rankingDefaults(a, &cfg)
+		rankingDefaults(o, &cfg)
 	} else {
 		cfg.Dropout, cfg.Negatives = 0, 0
 	}
 	if cfg.Objective != recommender.RankingVAE {
 		cfg.AnnealCap = 0
 	}
-	if a.bool("implicit") {
+	if o.Implicit {
 		cfg.Relevant = 1 // every interaction is relevant
 	}
 	if err := cfg.Validate(); err != nil {

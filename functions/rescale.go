@@ -18,33 +18,11 @@ import (
 )
 
 func rescaleFunction() tableFunction {
-	return tableFunction{
-		sig: signature{
-			fn:         "rescale",
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named: []param{
-				{name: "columns", kind: kindTextList},
-				{name: "time", kind: kindTextList},
-				{name: "method", kind: kindText, choices: []string{"signed_log_zscore", "zscore", "signed_log"}, def: "signed_log_zscore"},
-				{name: "stats", kind: kindText, choices: []string{"global", "per_column"}, def: "global"},
-				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
-				{name: "save_as", kind: kindText},
-			},
-		},
-		bind:   bindRescale,
-		writes: func(a args) bool { return a.given("save_as") },
-	}
+	return typedFunction("rescale", nil, bindRescale, func(o *rescaleArgs) bool { return o.SaveAs != "" })
 }
 
 func unscaleFunction() tableFunction {
-	return tableFunction{
-		sig: signature{
-			fn:         "unscale",
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named:      []param{{name: "scaler", kind: kindText, required: true}},
-		},
-		bind: bindUnscale,
-	}
+	return typedFunction("unscale", nil, bindUnscale, nil)
 }
 
 // scaling is a bound rescale or unscale call: which source columns are
@@ -78,16 +56,16 @@ func (s *scaling) outputs() ([]duckdb.ColumnInfo, error) {
 	return cols, nil
 }
 
-func bindRescale(c *call, a args) (*table, error) {
-	src, err := openSource(c.ctx(), c, "rescale", a.text("source"))
+func bindRescale(c *call, o *rescaleArgs) (*table, error) {
+	src, err := openSource(c.ctx(), c, "rescale", o.Source)
 	if err != nil {
 		return nil, err
 	}
 	s := &scaling{fn: "rescale", src: src}
-	if s.times, err = src.timeColumns(a.texts("time")); err != nil {
+	if s.times, err = src.timeColumns(o.Time); err != nil {
 		return nil, err
 	}
-	columns, err := s.rescaled(a.texts("columns"))
+	columns, err := s.rescaled(o.Columns)
 	if err != nil {
 		return nil, err
 	}
@@ -103,11 +81,11 @@ func bindRescale(c *call, a args) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	method, _ := scale.ParseMethod(a.text("method"))
-	stats, _ := scale.ParseStats(a.text("stats"))
+	method, _ := scale.ParseMethod(o.Method)
+	stats, _ := scale.ParseStats(o.Stats)
 	fit := fitting{s: s, columns: columns, names: names, method: method, stats: stats,
-		fraction: a.float("train_fraction"), saveAs: a.text("save_as")}
-	if a.given("save_as") && strings.TrimSpace(fit.saveAs) == "" {
+		fraction: o.TrainFraction, saveAs: o.SaveAs}
+	if o.SaveAs != "" && strings.TrimSpace(fit.saveAs) == "" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "rescale: save_as must name the scaler")
 	}
 	if err := checkNewName("rescale", "save_as", fit.saveAs); err != nil {
@@ -389,13 +367,13 @@ func (s *scaling) write(chunk duckdb.DataChunk, b arrow.RecordBatch, apply func(
 	return n, nil
 }
 
-func bindUnscale(c *call, a args) (*table, error) {
-	name := a.text("scaler")
+func bindUnscale(c *call, o *unscaleArgs) (*table, error) {
+	name := o.Scaler
 	scaler, err := loadScaler(c.ctx(), c.db, "unscale", name)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(c.ctx(), c, "unscale", a.text("source"))
+	src, err := openSource(c.ctx(), c, "unscale", o.Source)
 	if err != nil {
 		return nil, err
 	}

@@ -10,58 +10,14 @@ import (
 
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
-	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
 )
 
 const trainGATName = "train_gat"
 
 func trainGATFunction() tableFunction {
-	return tableFunction{
-		sig: signature{
-			fn:         trainGATName,
-			positional: []param{{name: "source", kind: kindText, required: true}},
-			named: []param{
-				{name: "model", kind: kindText},
-				{name: "window", kind: kindInt, min: 1, max: 1000, def: int64(4)},
-				{name: "hidden", kind: kindIntList, def: []int{16, 16}},
-				{name: "heads", kind: kindInt, min: 1, max: 16, def: int64(1)},
-				{name: "epochs", kind: kindInt, min: 1, max: 1_000_000, def: int64(200)},
-				{name: "lr", kind: kindFloat, min: 0, max: 10, minOpen: true, def: 0.005},
-				{name: "momentum", kind: kindFloat, min: 0, max: 1, maxOpen: true, def: 0.9},
-				{name: "optimizer", kind: kindText, choices: []string{"sgd", "adam"}, def: "sgd"},
-				{name: "batch_size", kind: kindInt, min: 1, max: 1_000_000, def: int64(32)},
-				{name: "train_fraction", kind: kindFloat, min: 0, max: 1, minOpen: true, maxOpen: true, def: 0.7},
-				{name: "patience", kind: kindInt, min: 0, max: 1_000_000, def: int64(20)},
-				{name: "workers", kind: kindInt, min: 1, max: 64, def: int64(1)},
-				{name: "ranks", kind: kindInt, min: 1, max: training.MaxRanks, def: int64(1)},
-				{name: "seed", kind: kindInt, min: 0, max: math.MaxInt64, def: int64(0)},
-				{name: "neighbors", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
-				{name: "time", kind: kindTextList},
-				{name: "entity", kind: kindText},
-				{name: "value", kind: kindText},
-				{name: "scaler", kind: kindText},
-				{name: "deploy", kind: kindText, choices: []string{"auto", "always", "never"}, def: "auto"},
-				{name: "checkpoint_every", kind: kindInt, min: 0, max: 1_000_000, def: int64(0)},
-				{name: "resume", kind: kindText},
-				{name: "allow_data_change", kind: kindBool, def: false},
-				{name: "target", kind: kindText, choices: []string{"change", "level"}, def: "change"},
-				{name: "highway", kind: kindInt, min: 0, max: 1000, def: int64(4)},
-				{name: "clip", kind: kindFloat, min: 0, max: 1e6, def: 5.0},
-				{name: "validation_fraction", kind: kindFloat, min: 0, max: 0.9, def: 0.15},
-				{name: "season", kind: kindInt, min: 0, max: 100_000, def: int64(0)},
-				{name: "anchor", kind: kindText, choices: append([]string{gat.AnchorAuto}, gat.AnchorKinds()...), def: gat.AnchorAuto},
-				{name: "horizon", kind: kindInt, min: 1, max: 100_000},
-				{name: "anchor_origins", kind: kindText, choices: gat.AnchorOriginRules()},
-				{name: "compare_graph", kind: kindBool, def: false},
-				{name: "strategy", kind: kindText, choices: gat.Strategies(), def: gat.StrategyRecursive},
-			},
-			result: []column{{"epoch", pgBigint}, {"train_mse", pgDouble}, {"test_mse", pgDouble}, {"val_mse", pgDouble},
-				{"best", pgBool}, {"elapsed_ms", pgDouble}},
-		},
-		bind:   bindTrainGAT,
-		writes: always,
-	}
+	return typedFunction(trainGATName, []column{{"epoch", pgBigint}, {"train_mse", pgDouble}, {"test_mse", pgDouble},
+		{"val_mse", pgDouble}, {"best", pgBool}, {"elapsed_ms", pgDouble}}, bindTrainGAT, alwaysWrites)
 }
 
 // wide is a bound wide source: its time columns and its entity columns.
@@ -77,18 +33,18 @@ type wide struct {
 
 // openTraining binds train_gat's source: long with entity := 'col'
 // (rescaled by train_gat itself, so scaler := is refused), else wide.
-func openTraining(c *call, a args, scaler string) (*wide, error) {
+func openTraining(c *call, o *trainGATArgs) (*wide, error) {
 	switch {
-	case a.given("entity") && scaler != "":
+	case o.Entity != "" && o.Scaler != "":
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: scaler := %s with entity := %s: a long source is rescaled per entity by train_gat, which keeps its own scaler",
-			trainGATName, quote(scaler), quote(a.text("entity"))).WithHint("Leave scaler out, and give the values in original units.")
-	case a.given("entity"):
-		return openLong(c, trainGATName, a.text("source"), a)
-	case a.given("value"):
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: value := %s applies to a long source, which entity := 'col' names", trainGATName, quote(a.text("value"))).
+			trainGATName, quote(o.Scaler), quote(o.Entity)).WithHint("Leave scaler out, and give the values in original units.")
+	case o.Entity != "":
+		return openLong(c, trainGATName, o)
+	case o.Value != "":
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: value := %s applies to a long source, which entity := 'col' names", trainGATName, quote(o.Value)).
 			WithHint("Name the entity column too, or leave value out for a wide source.")
 	}
-	return openWide(c, trainGATName, a.text("source"), a.texts("time"))
+	return openWide(c, trainGATName, o.Source, o.Time)
 }
 
 // openWide reads a wide Time x Entity source: every column that is not a
@@ -204,21 +160,14 @@ func (w *wide) matrix(ctx context.Context, c *call, fn string) (series.Matrix, e
 	return m, w.src.wrap(r.Err())
 }
 
-func bindTrainGAT(c *call, a args) (*table, error) {
-	cfg := gat.Config{Window: int(a.int("window")), Hidden: a.ints("hidden"), Heads: int(a.int("heads")),
-		Epochs: int(a.int("epochs")), LR: a.float("lr"), Momentum: a.float("momentum"), Optimizer: a.text("optimizer"),
-		BatchSize: int(a.int("batch_size")), TrainFraction: a.float("train_fraction"), Patience: int(a.int("patience")),
-		Workers: int(a.int("workers")), Seed: uint64(a.int("seed")), Neighbors: int(a.int("neighbors")),
-		Target: a.text("target"), Highway: int(a.int("highway")), Clip: a.float("clip"),
-		ValidationFraction: a.float("validation_fraction"), Season: int(a.int("season")), Anchor: a.text("anchor"),
-		Strategy: a.text("strategy"), AnchorOrigins: a.text("anchor_origins")}
-	job := &gatJob{c: c, cfg: cfg, name: a.text("model"), scaler: a.text("scaler"), deploy: a.text("deploy"),
-		checkpointEvery: int(a.int("checkpoint_every")), allowDataChange: a.bool("allow_data_change"),
-		seasonalHighway: !a.explicit("highway"), seasonGiven: a.explicit("season"), horizonGiven: a.given("horizon"),
-		compareGraph: a.bool("compare_graph")}
-	job.cfg.Horizon = int(a.int("horizon"))
-	if a.given("resume") {
-		if err := job.resumeFrom(a); err != nil {
+func bindTrainGAT(c *call, o *trainGATArgs) (*table, error) {
+	cfg := o.Config
+	job := &gatJob{c: c, cfg: cfg, name: o.Model, scaler: o.Scaler, deploy: o.Deploy,
+		checkpointEvery: o.CheckpointEvery, allowDataChange: o.AllowDataChange,
+		seasonalHighway: !o.explicit(&o.Highway), seasonGiven: o.explicit(&o.Season), horizonGiven: o.Horizon != 0,
+		compareGraph: o.CompareGraph}
+	if o.Resume != "" {
+		if err := job.resumeFrom(o); err != nil {
 			return nil, err
 		}
 	}
@@ -226,11 +175,11 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", trainGATName).
 			WithHint("Name the model to train: train_gat(source, model := 'name').")
 	}
-	if a.explicit("anchor") && cfg.Target == "level" {
+	if o.explicit(&o.Anchor) && cfg.Target == "level" {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor := %s applies to target := 'change'; target := 'level' has no anchor",
 			trainGATName, quote(cfg.Anchor)).WithHint("Leave anchor out, or train with target := 'change'.")
 	}
-	if a.given("anchor_origins") && (cfg.Target == "level" || cfg.Anchor != gat.AnchorAuto) {
+	if o.AnchorOrigins != "" && (cfg.Target == "level" || cfg.Anchor != gat.AnchorAuto) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor_origins := %s applies to anchor := 'auto' with target := 'change'; this run has anchor := %s, target := %s",
 			trainGATName, quote(cfg.AnchorOrigins), quote(cfg.Anchor), quote(cfg.Target)).WithHint("Leave anchor_origins out, or let the anchor be chosen (anchor := 'auto').")
 	}
@@ -243,12 +192,12 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 	if err := checkModelKind(c, trainGATName, job.name, "gat"); err != nil {
 		return nil, err
 	}
-	across, err := job.launchAcross(a)
+	across, err := job.launchAcross(o.Ranks, o.Workers)
 	if err != nil {
 		return nil, err
 	}
 	job.across = across
-	w, err := openTraining(c, a, a.text("scaler"))
+	w, err := openTraining(c, o)
 	if err != nil {
 		return nil, err
 	}
@@ -265,8 +214,8 @@ func bindTrainGAT(c *call, a args) (*table, error) {
 // resumeFrom sets the job up to continue the version resume names (its
 // latest version with weights, if it names none): that version's
 // architecture and, unless the call gives them, its other options.
-func (j *gatJob) resumeFrom(a args) error {
-	m, v, err := loadResumed(j.c, trainGATName, "gat", a.text("resume"))
+func (j *gatJob) resumeFrom(o *trainGATArgs) error {
+	m, v, err := loadResumed(j.c, trainGATName, "gat", o.Resume)
 	if err != nil {
 		return err
 	}
@@ -277,39 +226,39 @@ func (j *gatJob) resumeFrom(a args) error {
 	prev := j.from.Model.Config
 	// The architecture is the checkpoint's; the call may repeat it, not change it.
 	for _, arch := range []struct {
-		name      string
+		field     any
 		same      bool
 		had, want any
 	}{
-		{"window", prev.Window == j.cfg.Window, prev.Window, j.cfg.Window},
-		{"hidden", slices.Equal(prev.Hidden, j.cfg.Hidden), prev.Hidden, j.cfg.Hidden},
-		{"heads", prev.Heads == j.cfg.Heads, prev.Heads, j.cfg.Heads},
-		{"neighbors", prev.Neighbors == j.cfg.Neighbors, prev.Neighbors, j.cfg.Neighbors},
-		{"target", prev.Target == j.cfg.Target, prev.Target, j.cfg.Target},
-		{"highway", prev.Highway == j.cfg.Highway, prev.Highway, j.cfg.Highway},
-		{"anchor", prev.Anchor == j.cfg.Anchor, prev.Anchor, j.cfg.Anchor},
-		{"strategy", strategyOf(prev) == j.cfg.Strategy, strategyOf(prev), j.cfg.Strategy},
+		{&o.Window, prev.Window == j.cfg.Window, prev.Window, j.cfg.Window},
+		{&o.Hidden, slices.Equal(prev.Hidden, j.cfg.Hidden), prev.Hidden, j.cfg.Hidden},
+		{&o.Heads, prev.Heads == j.cfg.Heads, prev.Heads, j.cfg.Heads},
+		{&o.Neighbors, prev.Neighbors == j.cfg.Neighbors, prev.Neighbors, j.cfg.Neighbors},
+		{&o.Target, prev.Target == j.cfg.Target, prev.Target, j.cfg.Target},
+		{&o.Highway, prev.Highway == j.cfg.Highway, prev.Highway, j.cfg.Highway},
+		{&o.Anchor, prev.Anchor == j.cfg.Anchor, prev.Anchor, j.cfg.Anchor},
+		{&o.Strategy, strategyOf(prev) == j.cfg.Strategy, strategyOf(prev), j.cfg.Strategy},
 	} {
-		if a.explicit(arch.name) && !arch.same {
+		if name := o.name(arch.field); o.explicit(arch.field) && !arch.same {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %v differs from %v of %s, which resume continues",
-				trainGATName, arch.name, arch.want, arch.had, m.Ref).WithHint("Leave %s out to keep the checkpoint's.", arch.name)
+				trainGATName, name, arch.want, arch.had, m.Ref).WithHint("Leave %s out to keep the checkpoint's.", name)
 		}
 	}
+	// The call's training options override the checkpoint's.
 	cfg := prev
-	for name, set := range map[string]func(){
-		"epochs": func() { cfg.Epochs = j.cfg.Epochs }, "lr": func() { cfg.LR = j.cfg.LR },
-		"momentum": func() { cfg.Momentum = j.cfg.Momentum }, "optimizer": func() { cfg.Optimizer = j.cfg.Optimizer },
-		"batch_size": func() { cfg.BatchSize = j.cfg.BatchSize }, "train_fraction": func() { cfg.TrainFraction = j.cfg.TrainFraction },
-		"patience": func() { cfg.Patience = j.cfg.Patience }, "workers": func() { cfg.Workers = j.cfg.Workers },
-		"seed": func() { cfg.Seed = j.cfg.Seed }, "clip": func() { cfg.Clip = j.cfg.Clip },
-		"validation_fraction": func() { cfg.ValidationFraction = j.cfg.ValidationFraction },
-		"season":              func() { cfg.Season = j.cfg.Season },
-		"horizon":             func() { cfg.Horizon = j.cfg.Horizon },
-	} {
-		if a.explicit(name) {
-			set()
-		}
-	}
+	override(&o.given, &cfg.Epochs, &o.Epochs)
+	override(&o.given, &cfg.LR, &o.LR)
+	override(&o.given, &cfg.Momentum, &o.Momentum)
+	override(&o.given, &cfg.Optimizer, &o.Optimizer)
+	override(&o.given, &cfg.BatchSize, &o.BatchSize)
+	override(&o.given, &cfg.TrainFraction, &o.TrainFraction)
+	override(&o.given, &cfg.Patience, &o.Patience)
+	override(&o.given, &cfg.Workers, &o.Workers)
+	override(&o.given, &cfg.Seed, &o.Seed)
+	override(&o.given, &cfg.Clip, &o.Clip)
+	override(&o.given, &cfg.ValidationFraction, &o.ValidationFraction)
+	override(&o.given, &cfg.Season, &o.Season)
+	override(&o.given, &cfg.Horizon, &o.Horizon)
 	if j.from.Epoch >= cfg.Epochs {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
 			trainGATName, m.Ref, j.from.Epoch, cfg.Epochs)
