@@ -224,7 +224,14 @@ func (s signature) bounds(p param, x float64, text string) error {
 	return nil
 }
 
+// rangeText is p's range as an error message writes it.
 func rangeText(p param) string {
+	return rangeWith(p, func(x float64) string { return fmt.Sprintf("%g", x) })
+}
+
+// rangeWith is p's range, "≥ min and ≤ max" (> and < for open bounds, the
+// upper bound left out when there is none), each bound written by num.
+func rangeWith(p param, num func(float64) string) string {
 	lo, hi := "≥", "≤"
 	if p.minOpen {
 		lo = ">"
@@ -233,9 +240,9 @@ func rangeText(p param) string {
 		hi = "<"
 	}
 	if p.max == math.MaxInt64 || math.IsInf(p.max, 1) {
-		return fmt.Sprintf("%s %g", lo, p.min)
+		return lo + " " + num(p.min)
 	}
-	return fmt.Sprintf("%s %g and %s %g", lo, p.min, hi, p.max)
+	return lo + " " + num(p.min) + " and " + hi + " " + num(p.max)
 }
 
 // usage is the function's call syntax, for hints.

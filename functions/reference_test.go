@@ -5,7 +5,6 @@ package functions
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -105,16 +104,5 @@ func accepts(p param) string {
 
 // docRange is p's range, its bounds written out in full.
 func docRange(p param) string {
-	lo, hi := "≥", "≤"
-	if p.minOpen {
-		lo = ">"
-	}
-	if p.maxOpen {
-		hi = "<"
-	}
-	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-	if p.max == math.MaxInt64 {
-		return lo + " " + num(p.min)
-	}
-	return lo + " " + num(p.min) + " and " + hi + " " + num(p.max)
+	return rangeWith(p, func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) })
 }
