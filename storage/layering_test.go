@@ -1,10 +1,12 @@
 package storage_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +23,20 @@ var engineImporters = []string{"storage", "functions", "server", "bench"}
 // imports of every non-test Go file of the module. Tests may open the
 // engine directly to check what it wrote, so _test.go files are left out.
 func imports(t *testing.T, f func(rel string, imported []string)) {
+	t.Helper()
+	goFiles(t, parser.ImportsOnly, func(rel string, file *ast.File) {
+		var imported []string
+		for _, imp := range file.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			imported = append(imported, p)
+		}
+		f(rel, imported)
+	})
+}
+
+// goFiles calls f with the path, relative to the module's root, and the
+// syntax (parsed in mode) of every non-test Go file of the module.
+func goFiles(t *testing.T, mode parser.Mode, f func(rel string, file *ast.File)) {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -40,18 +56,13 @@ func imports(t *testing.T, f func(rel string, imported []string)) {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		file, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		file, err := parser.ParseFile(token.NewFileSet(), path, nil, mode)
 		if err != nil {
 			return err
 		}
 		checked++
-		var imported []string
-		for _, imp := range file.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			imported = append(imported, p)
-		}
 		rel, _ := filepath.Rel(root, path)
-		f(filepath.ToSlash(rel), imported)
+		f(filepath.ToSlash(rel), file)
 		return nil
 	})
 	if err != nil {
@@ -91,8 +102,7 @@ func TestOnlyEngineLayerImportsDuckDB(t *testing.T) {
 // TestMLOpsImportsNoDatabaseSQL fails for each non-test Go file under
 // mlops that imports database/sql: the models, the training lifecycle and
 // the registry hold no database handle; the registry's statements are
-// storage/registrystore's. (An MPI rank of mlops/job still reads its
-// Parquet files with read_parquet queries through storage.DB.Read.)
+// storage/registrystore's.
 func TestMLOpsImportsNoDatabaseSQL(t *testing.T) {
 	imports(t, func(rel string, imported []string) {
 		if !under(rel, []string{"mlops"}) {
@@ -103,5 +113,29 @@ func TestMLOpsImportsNoDatabaseSQL(t *testing.T) {
 				t.Errorf("%s imports %s: mlops holds no database handle; put the statements in storage (the registry's in storage/registrystore)", rel, p)
 			}
 		}
+	})
+}
+
+// sqlText matches a string that starts a SQL statement or names a table
+// function of the engine's readers.
+var sqlText = regexp.MustCompile(`^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|COPY|WITH|PRAGMA|SET)\s|read_(parquet|csv|json)\(`)
+
+// TestMLOpsWritesNoSQL fails for each string literal of a non-test Go file
+// under mlops that reads as SQL: the models and their jobs reach the
+// engine through storage's typed calls (storage.Parquet for an MPI rank's
+// files), so SQL text lives with the engine only.
+func TestMLOpsWritesNoSQL(t *testing.T) {
+	goFiles(t, 0, func(rel string, file *ast.File) {
+		if !under(rel, []string{"mlops"}) {
+			return
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil && sqlText.MatchString(v) {
+					t.Errorf("%s: SQL text %q; mlops reaches the engine through storage's typed calls", rel, v)
+				}
+			}
+			return true
+		})
 	})
 }

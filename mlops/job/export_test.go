@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	"github.com/mallard/mallard/storage"
 )
@@ -32,3 +33,5 @@ func WriteQuery(ctx context.Context, path, query string) error {
 	}
 	return nil
 }
+
+func literal(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }

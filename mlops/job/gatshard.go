@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops/gat"
@@ -74,11 +73,11 @@ func WriteGATShards(ctx context.Context, dir string, cfg gat.Config, m series.Ma
 // readRows reads the rows of a file writeRows wrote into dst, a matrix of
 // every row (its T rows, its N values each), and returns their indexes.
 func readRows(ctx context.Context, db *storage.DB, path string, dst series.Matrix) ([]int, error) {
-	exprs := []string{"CAST(t AS BIGINT)"}
+	scan := storage.Parquet{Files: []string{path}, OrderBy: []string{"t"}, Columns: []storage.Cast{{Column: "t", Type: storage.TypeBigInt}}}
 	for i := range dst.N {
-		exprs = append(exprs, fmt.Sprintf("CAST(e%d AS DOUBLE)", i))
+		scan.Columns = append(scan.Columns, storage.Cast{Column: fmt.Sprintf("e%d", i), Type: storage.TypeDouble})
 	}
-	r, err := db.Read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM read_parquet("+literal(path)+") ORDER BY t")
+	r, err := scan.Read(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
 	}

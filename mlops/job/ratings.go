@@ -27,20 +27,22 @@ type ratingsSource struct {
 func readRatings(ctx context.Context, db *storage.DB, files []string, spec Spec) (*ratingsSource, error) {
 	src := &ratingsSource{}
 	src.user, src.item, src.rating = spec.columns()
-	from := "read_parquet([" + strings.Join(mapped(files, literal), ", ") + "])"
-	kinds, err := columnKinds(ctx, db, from, []string{src.user, src.item})
+	scan := storage.Parquet{Files: files}
+	cols, err := scan.Describe(ctx, db)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read source: %w", err)
 	}
+	kinds := columnKinds(cols, []string{src.user, src.item})
 	src.userIsText, src.itemIsText = kinds[0] != "int", kinds[1] != "int"
-	idType := func(text bool) string {
+	idType := func(text bool) storage.TypeID {
 		if text {
-			return "VARCHAR"
+			return storage.TypeVarchar
 		}
-		return "BIGINT"
+		return storage.TypeBigInt
 	}
-	r, err := db.Read(ctx, fmt.Sprintf("SELECT CAST(%s AS %s), CAST(%s AS %s), CAST(%s AS DOUBLE) FROM %s",
-		ident(src.user), idType(src.userIsText), ident(src.item), idType(src.itemIsText), ident(src.rating), from))
+	scan.Columns = []storage.Cast{{Column: src.user, Type: idType(src.userIsText)},
+		{Column: src.item, Type: idType(src.itemIsText)}, {Column: src.rating, Type: storage.TypeDouble}}
+	r, err := scan.Read(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("read source: %w", err)
 	}

@@ -115,7 +115,9 @@ func readShard(ctx context.Context, db *storage.DB, dir string, spec Spec, files
 	if len(s.Rated) != s.Users || len(s.Counts) != s.Items {
 		return nil, train, test, fmt.Errorf("read the shard statistics %s: %d users' counts for %d users, %d items' for %d items", spec.Shard, len(s.Rated), s.Users, len(s.Counts), s.Items)
 	}
-	r, err := db.Read(ctx, "SELECT CAST(user_index AS BIGINT), CAST(item_index AS BIGINT), CAST(rating AS DOUBLE), test FROM read_parquet("+literal(files[rank])+") ORDER BY user_index, item_index")
+	r, err := storage.Parquet{Files: files[rank : rank+1], OrderBy: []string{"user_index", "item_index"},
+		Columns: []storage.Cast{{Column: "user_index", Type: storage.TypeBigInt}, {Column: "item_index", Type: storage.TypeBigInt},
+			{Column: "rating", Type: storage.TypeDouble}, {Column: "test", Type: storage.TypeBoolean}}}.Read(ctx, db)
 	if err != nil {
 		return nil, train, test, fmt.Errorf("read source: %w", err)
 	}

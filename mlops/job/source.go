@@ -52,8 +52,8 @@ type wide struct {
 // the graph's edges are correlations over the training rows; the ranks
 // share the samples of each mini-batch instead.
 func readWide(ctx context.Context, db *storage.DB, files, time []string) (*wide, error) {
-	from := "read_parquet([" + strings.Join(mapped(files, literal), ", ") + "])"
-	cols, err := db.Describe(ctx, "SELECT * FROM "+from)
+	scan := storage.Parquet{Files: files, OrderBy: time}
+	cols, err := scan.Describe(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("read source: %w", err)
 	}
@@ -71,18 +71,14 @@ func readWide(ctx context.Context, db *storage.DB, files, time []string) (*wide,
 	if len(w.entities) < 2 {
 		return nil, fmt.Errorf("read source: %d entity columns; a graph needs at least 2", len(w.entities))
 	}
-	if w.kinds, err = columnKinds(ctx, db, from, time); err != nil {
-		return nil, err
-	}
-	var exprs []string
+	w.kinds = columnKinds(cols, time)
 	for _, t := range time {
-		exprs = append(exprs, "CAST("+ident(t)+" AS VARCHAR)")
+		scan.Columns = append(scan.Columns, storage.Cast{Column: t, Type: storage.TypeVarchar})
 	}
 	for _, e := range w.entities {
-		exprs = append(exprs, "CAST("+ident(e)+" AS DOUBLE)")
+		scan.Columns = append(scan.Columns, storage.Cast{Column: e, Type: storage.TypeDouble})
 	}
-	order := strings.Join(mapped(time, ident), ", ")
-	r, err := db.Read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+from+" ORDER BY "+order)
+	r, err := scan.Read(ctx, db)
 	if err != nil {
 		return nil, fmt.Errorf("read source: %w", err)
 	}
@@ -122,38 +118,29 @@ func (w *wide) add(r *storage.Reader) error {
 	return nil
 }
 
-// columnKinds are the kinds of columns as a GAT artifact records its time
-// columns': "int", "date", "timestamp" or "other".
-func columnKinds(ctx context.Context, db *storage.DB, from string, time []string) ([]string, error) {
-	var exprs []string
-	for _, t := range time {
-		exprs = append(exprs, "typeof("+ident(t)+")")
-	}
-	r, err := db.Read(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+from+" LIMIT 1")
-	if err != nil {
-		return nil, fmt.Errorf("read source: %w", err)
-	}
-	defer r.Close()
-	kinds := make([]string, len(time))
-	for i := range kinds {
+// columnKinds are the kinds of the named columns of cols as a GAT
+// artifact records its time columns': "int", "date", "timestamp" or
+// "other".
+func columnKinds(cols []storage.Column, names []string) []string {
+	kinds := make([]string, len(names))
+	for i, name := range names {
 		kinds[i] = "other"
-	}
-	if r.Next() && r.Batch().NumRows() > 0 {
-		for i := range time {
-			kinds[i] = timeKind(r.Batch().Column(i).(*array.String).Value(0))
+		if k := slices.IndexFunc(cols, func(c storage.Column) bool { return c.Name == name }); k >= 0 {
+			kinds[i] = timeKind(cols[k].Type.ID)
 		}
 	}
-	return kinds, r.Err()
+	return kinds
 }
 
-// timeKind classifies a DuckDB type name as functions' time columns are.
-func timeKind(t string) string {
-	switch {
-	case t == "DATE":
+// timeKind classifies a DuckDB type as functions' time columns are.
+func timeKind(t storage.TypeID) string {
+	switch t {
+	case storage.TypeDate:
 		return "date"
-	case strings.HasPrefix(t, "TIMESTAMP") && t != "TIMESTAMP WITH TIME ZONE":
+	case storage.TypeTimestamp, storage.TypeTimestampS, storage.TypeTimestampMS, storage.TypeTimestampNS:
 		return "timestamp"
-	case slices.Contains([]string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"}, t):
+	case storage.TypeTinyInt, storage.TypeSmallInt, storage.TypeInteger, storage.TypeBigInt, storage.TypeHugeInt,
+		storage.TypeUTinyInt, storage.TypeUSmallInt, storage.TypeUInteger, storage.TypeUBigInt, storage.TypeUHugeInt:
 		return "int"
 	}
 	return "other"
@@ -164,17 +151,6 @@ func (w *wide) lastTwo() [][]string {
 	var out [][]string
 	for i := len(w.rows) - 1; i >= 0 && i >= len(w.rows)-2; i-- {
 		out = append(out, w.rows[i])
-	}
-	return out
-}
-
-func ident(s string) string   { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-func literal(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
-
-func mapped(xs []string, f func(string) string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
 	}
 	return out
 }
