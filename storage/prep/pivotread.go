@@ -198,7 +198,11 @@ func (p *Pivot) add(g *Grid, b arrow.RecordBatch, first int, last []any) ([]any,
 // for an array of another type.
 func textAt(arr arrow.Array, i int) string {
 	switch a := arr.(type) {
-	case interface{ Value(int) string }: // String, LargeString, StringView
+	case *array.String:
+		return a.Value(i)
+	case *array.LargeString:
+		return a.Value(i)
+	case *array.StringView:
 		return a.Value(i)
 	case *array.Dictionary:
 		return textAt(a.Dictionary(), a.GetValueIndex(i))

@@ -138,3 +138,26 @@ func TestSameValue(t *testing.T) {
 		}
 	}
 }
+
+func TestTextAt(t *testing.T) {
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	sb.AppendValues([]string{"ATL", "BOS"}, nil)
+	vb := array.NewStringViewBuilder(memory.DefaultAllocator)
+	vb.AppendValues([]string{"a much longer origin than twelve bytes"}, nil)
+	db := array.NewDictionaryBuilder(memory.DefaultAllocator, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String})
+	_ = db.(*array.BinaryDictionaryBuilder).AppendString("SFO")
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	ib.Append(7)
+	for _, tc := range []struct {
+		arr  arrow.Array
+		i    int
+		want string
+	}{
+		{sb.NewArray(), 1, "BOS"}, {vb.NewArray(), 0, "a much longer origin than twelve bytes"},
+		{db.NewArray(), 0, "SFO"}, {ib.NewArray(), 0, ""},
+	} {
+		if got := textAt(tc.arr, tc.i); got != tc.want {
+			t.Errorf("textAt(%s, %d) = %q, want %q", tc.arr.DataType(), tc.i, got, tc.want)
+		}
+	}
+}
