@@ -4,13 +4,9 @@ package functions
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"slices"
-	"strings"
 
-	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 // source is a function's input: a table or view name, or a query, and the
@@ -34,123 +30,36 @@ func openSource(ctx context.Context, c *call, fn, text string) (*source, error) 
 	return s, nil
 }
 
-// fromItem is text as a FROM item: a query, planned as the client's
-// statements are and in parentheses, or the name as written.
-func fromItem(text string, plan Planner) string {
-	t := strings.TrimSpace(text)
-	first, _, _ := strings.Cut(strings.ToLower(t), " ")
-	switch {
-	case strings.HasPrefix(t, "("):
-		return "(" + plan(t) + ") AS mallard_source"
-	case slices.Contains([]string{"select", "with", "from", "values", "table", "pivot", "unpivot"}, strings.TrimSpace(first)):
-		return "(" + plan(t) + ") AS mallard_source"
-	}
-	return t
-}
-
-// wrap makes an error of a query Mallard ran on the source read as the
-// function's own: the position would point into Mallard's query text, not
-// the client's, so it is dropped.
-func (s *source) wrap(err error) error {
-	var e *sqlstate.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	if e.Code == sqlstate.QueryCanceled {
-		return e
-	}
-	c := *e
-	c.Position = 0
-	c.Message = fmt.Sprintf("%s: source %s: %s", s.fn, quote(s.text), e.Message)
-	if e.Code == sqlstate.UndefinedTable {
-		c.Hint = strings.TrimSpace(e.Hint + " " + temporaryHint)
-	}
-	return &c
-}
-
 // temporaryHint explains the one table a source cannot name though the
 // session sees it.
-const temporaryHint = "If it is a temporary table: Mallard's functions read their source on a connection of their own, " +
-	"which does not see the session's temporary tables; create it as a regular table (CREATE TABLE ... AS) instead."
+const temporaryHint = prep.TemporaryHint
 
-// column returns the source column named name (case-insensitively, as
-// DuckDB resolves names); the error names the argument that asked for it.
-func (s *source) column(arg, name string) (int, error) {
-	for i, c := range s.cols {
-		if c.Name == name {
-			return i, nil
-		}
-	}
-	for i, c := range s.cols {
-		if strings.EqualFold(c.Name, name) {
-			return i, nil
-		}
-	}
-	return -1, sqlstate.New(sqlstate.UndefinedColumn, "%s: %s := %s names no column of the source", s.fn, arg, quote(name)).
-		WithHint("The source has columns %s.", s.columnList())
+// prep is the source as package prep reads it.
+func (s *source) prep() *prep.Source {
+	return &prep.Source{Fn: s.fn, Text: s.text, From: s.from, Cols: s.cols}
 }
 
-func (s *source) columnList() string {
-	names := make([]string, len(s.cols))
-	for i, c := range s.cols {
-		names[i] = c.Name
-	}
-	return strings.Join(names, ", ")
-}
+// fromItem is text as a FROM item (see prep.FromItem).
+func fromItem(text string, plan Planner) string { return prep.FromItem(text, plan) }
 
-// timeNames are the column names taken as time columns by default.
-var timeNames = []string{"year", "quarter", "month", "week", "day", "date", "time", "ts", "period"}
+// wrap makes an error of a query Mallard ran on the source read as the
+// function's own (see prep.Source.Wrap).
+func (s *source) wrap(err error) error { return s.prep().Wrap(err) }
 
-// timeColumns returns the indexes of the time columns: those named by the
-// argument time when given, else those of a date or time type or with one
-// of timeNames.
-func (s *source) timeColumns(given []string) ([]int, error) {
-	if given != nil {
-		idx := make([]int, len(given))
-		for i, name := range given {
-			var err error
-			if idx[i], err = s.column("time", name); err != nil {
-				return nil, err
-			}
-		}
-		return idx, nil
-	}
-	var idx []int
-	for i, c := range s.cols {
-		if isTemporal(c.Type.ID) || slices.Contains(timeNames, strings.ToLower(c.Name)) {
-			idx = append(idx, i)
-		}
-	}
-	return idx, nil
-}
+// column returns the source column named name; the error names the
+// argument that asked for it (see prep.Source.Column).
+func (s *source) column(arg, name string) (int, error) { return s.prep().Column(arg, name) }
 
-func isTemporal(id storage.TypeID) bool {
-	switch id {
-	case storage.TypeDate, storage.TypeTimestamp, storage.TypeTimestampTZ, storage.TypeTimestampS,
-		storage.TypeTimestampMS, storage.TypeTimestampNS, storage.TypeTime, storage.TypeTimeTZ:
-		return true
-	}
-	return false
-}
+func (s *source) columnList() string { return s.prep().ColumnList() }
 
-func isNumeric(id storage.TypeID) bool {
-	switch id {
-	case storage.TypeTinyInt, storage.TypeSmallInt, storage.TypeInteger, storage.TypeBigInt, storage.TypeHugeInt,
-		storage.TypeUTinyInt, storage.TypeUSmallInt, storage.TypeUInteger, storage.TypeUBigInt, storage.TypeUHugeInt,
-		storage.TypeFloat, storage.TypeDouble, storage.TypeDecimal:
-		return true
-	}
-	return false
-}
+// timeColumns returns the indexes of the time columns (see
+// prep.Source.TimeColumns).
+func (s *source) timeColumns(given []string) ([]int, error) { return s.prep().TimeColumns(given) }
+
+func isNumeric(id storage.TypeID) bool { return prep.IsNumeric(id) }
 
 // ident quotes a column name for Mallard's queries on the source.
-func ident(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+func ident(name string) string { return prep.Ident(name) }
 
 // identList quotes the names of the columns at idx, comma-separated.
-func (s *source) identList(idx []int) string {
-	q := make([]string, len(idx))
-	for i, j := range idx {
-		q[i] = ident(s.cols[j].Name)
-	}
-	return strings.Join(q, ", ")
-}
+func (s *source) identList(idx []int) string { return s.prep().IdentList(idx) }

@@ -4,12 +4,9 @@ package functions
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/sqlstate"
@@ -105,18 +102,4 @@ func loadScaler(ctx context.Context, db *storage.DB, fn, name string) (scale.Sca
 		s.Std = append(s.Std, std.([]any)[i].(float64))
 	}
 	return s, nil
-}
-
-// fingerprint identifies the data a scaler was fitted on: the source, its
-// columns and row count, and the training statistics.
-func fingerprint(src *source, rows int64, moments []scale.Moments) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%d\n", strings.TrimSpace(src.text), rows)
-	for _, c := range src.cols {
-		fmt.Fprintf(h, "%s %s\n", c.Name, c.Type)
-	}
-	for _, m := range moments {
-		fmt.Fprintf(h, "%d %x %x\n", m.N, m.Mean, m.M2)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,5 +138,28 @@ func TestMLOpsWritesNoSQL(t *testing.T) {
 			}
 			return true
 		})
+	})
+}
+
+// aboveStorage are the module's directories above the engine's layer:
+// the function registration, the wire side, the planner and what wires
+// them. Nothing under storage imports them (storage/prep runs the data
+// preparation's SQL for functions; functions binds it, never the reverse).
+var aboveStorage = []string{"functions", "sqlfront", "planner", "server", "web", "ops", "cmd", "bench"}
+
+// TestStorageImportsNothingAbove fails for each non-test Go file under
+// storage that imports a package of the module from aboveStorage.
+func TestStorageImportsNothingAbove(t *testing.T) {
+	const module = "github.com/mallard/mallard/"
+	imports(t, func(rel string, imported []string) {
+		if !under(rel, []string{"storage"}) {
+			return
+		}
+		for _, p := range imported {
+			dir, ok := strings.CutPrefix(p, module)
+			if ok && (slices.Contains(aboveStorage, dir) || under(dir, aboveStorage)) {
+				t.Errorf("%s imports %s: storage is below %v; declare an interface in storage and let the upper layer implement it", rel, p, aboveStorage)
+			}
+		}
 	})
 }
