@@ -99,7 +99,12 @@ type options struct {
 	// AnchorOrigins, when not empty, is train_gat's anchor_origins in
 	// bench catalogue.
 	AnchorOrigins string
-	Out           io.Writer
+	// Ladder, when not empty, is train_gat's ladder in bench catalogue;
+	// WorkersStudy times the anchor choice and the ladder at 1 worker and
+	// at Workers after the phases.
+	Ladder       string
+	WorkersStudy bool
+	Out          io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -143,6 +148,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Int64Var(&o.LoadSeed, "load-seed", 1, "load: seed of the events")
 	fs.IntVar(&o.Series, "series", 3000, "catalogue: products (series) of the catalogue; -load-seed seeds it")
 	fs.StringVar(&o.AnchorOrigins, "anchor-origins", "", "catalogue: train_gat's anchor_origins ('rolling' or 'validation'; empty: by the number of series)")
+	fs.StringVar(&o.Ladder, "ladder", "", "catalogue: train_gat's ladder ('full' or 'without_arima'; empty: by the number of series)")
+	fs.BoolVar(&o.WorkersStudy, "workers-study", true, "catalogue: after the phases, time the anchor choice and the ladder's fits in-process at 1 worker and at -workers")
 	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
