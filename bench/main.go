@@ -36,6 +36,7 @@ commands:
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
   catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10, workers := -workers) and forecast them on a server of its own, with each phase's time and the server's peak RSS; then one product's network forecast against every product's, and the anchor choice and ladder fits at 1 and -workers workers, in the same run
+  ladder     what leaving arima out of the ladder costs (docs/catalogue.md) on validation rows only: each panel of accuracy cut to its training rows, the default anchored as past 2,000 series with ladder 'full' and 'without_arima', anchor alone and trained (-seeds seeds)
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
 func main() {
@@ -191,6 +192,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runLoad(ctx, o)
 	case "catalogue":
 		return runCatalogue(ctx, o)
+	case "ladder":
+		return runLadderStudy(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }
