@@ -48,15 +48,20 @@ type cataloguePhase struct {
 // network over the product's receptive field; at 12 steps every step but
 // the last needs every product, see gat.Model.ForecastEntities).
 //
-// origins, when not empty, is train_gat's anchor_origins.
-func cataloguePhases(workers int, origins string) []cataloguePhase {
+// origins and ladder, when not empty, are train_gat's anchor_origins and
+// ladder.
+func cataloguePhases(workers int, origins, ladder string) []cataloguePhase {
+	var extra string
 	if origins != "" {
-		origins = fmt.Sprintf(", anchor_origins := '%s'", origins)
+		extra = fmt.Sprintf(", anchor_origins := '%s'", origins)
+	}
+	if ladder != "" {
+		extra += fmt.Sprintf(", ladder := '%s'", ladder)
 	}
 	return []cataloguePhase{
 		{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`, 1},
 		{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`, 1},
-		{"train_gat", fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1%s)`, workers, origins), 1},
+		{"train_gat", fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1%s)`, workers, extra), 1},
 		{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`, 1},
 		{"forecast_1", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, method := 'ets', entity := 'sku000001')`, 20},
 		{"net_all_s1", `SELECT count(*) FROM forecast('catalogue', steps := 1, level := 0.9)`, 5},
@@ -103,7 +108,7 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 	fmt.Fprintf(o.Out, "%-10s %10s %12s %16s\n", "phase", "seconds", "server CPU s", "peak RSS (MB)")
 	var total float64
 	times := map[string]float64{}
-	for _, p := range cataloguePhases(max(1, o.Workers), o.AnchorOrigins) {
+	for _, p := range cataloguePhases(max(1, o.Workers), o.AnchorOrigins, o.Ladder) {
 		if err := os.WriteFile(dir+"clear_refs", []byte("5"), 0); err != nil {
 			return fmt.Errorf("reset peak RSS: %w", err)
 		}
@@ -143,5 +148,8 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 	fmt.Fprintf(o.Out, "network, one product against every product, same run: 1 step %.3fs / %.3fs = %.3f; 12 steps %.3fs / %.3fs = %.3f\n",
 		times["net_1_s1"], times["net_all_s1"], times["net_1_s1"]/times["net_all_s1"],
 		times["net_1_s12"], times["forecast"], times["net_1_s12"]/times["forecast"])
+	if !o.WorkersStudy {
+		return nil
+	}
 	return catalogueWorkers(ctx, conn, o)
 }

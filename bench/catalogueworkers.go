@@ -56,8 +56,9 @@ func catalogueWorkers(ctx context.Context, conn *pgx.Conn, o options) error {
 		}
 		ladder[k], cpu[1] = time.Since(began).Seconds(), selfCPUSeconds()-cpu0
 		rule, _ := gat.AnchorOriginsFor(cfg, m.N)
-		fmt.Fprintf(o.Out, "workers %d: anchor choice (%s, origins %s) %.2fs (CPU %.2fs), ladder fits on the training rows %.2fs (CPU %.2fs), host load average %.2f\n",
-			w, cfg.Anchor, rule, anchor[k], cpu[0], ladder[k], cpu[1], loadAverage())
+		ladderRule, _ := gat.LadderFor(cfg, m.N)
+		fmt.Fprintf(o.Out, "workers %d: anchor choice (%s, origins %s, ladder %s) %.2fs (CPU %.2fs), ladder fits on the training rows %.2fs (CPU %.2fs), host load average %.2f\n",
+			w, cfg.Anchor, rule, ladderRule, anchor[k], cpu[0], ladder[k], cpu[1], loadAverage())
 	}
 	if last := len(workers) - 1; last > 0 {
 		fmt.Fprintf(o.Out, "workers %d / 1: anchor choice %.2f, ladder fits %.2f, both %.2f\n", workers[last],

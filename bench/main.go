@@ -36,6 +36,7 @@ commands:
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
   catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10, workers := -workers) and forecast them on a server of its own, with each phase's time and the server's peak RSS; then one product's network forecast against every product's, and the anchor choice and ladder fits at 1 and -workers workers, in the same run
+  ladder     what leaving arima out of the ladder costs (docs/catalogue.md) on validation rows only: each panel of accuracy cut to its training rows, the default anchored as past 2,000 series with ladder 'full' and 'without_arima', anchor alone and trained (-seeds seeds)
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
 func main() {
@@ -99,7 +100,12 @@ type options struct {
 	// AnchorOrigins, when not empty, is train_gat's anchor_origins in
 	// bench catalogue.
 	AnchorOrigins string
-	Out           io.Writer
+	// Ladder, when not empty, is train_gat's ladder in bench catalogue;
+	// WorkersStudy times the anchor choice and the ladder at 1 worker and
+	// at Workers after the phases.
+	Ladder       string
+	WorkersStudy bool
+	Out          io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -143,6 +149,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Int64Var(&o.LoadSeed, "load-seed", 1, "load: seed of the events")
 	fs.IntVar(&o.Series, "series", 3000, "catalogue: products (series) of the catalogue; -load-seed seeds it")
 	fs.StringVar(&o.AnchorOrigins, "anchor-origins", "", "catalogue: train_gat's anchor_origins ('rolling' or 'validation'; empty: by the number of series)")
+	fs.StringVar(&o.Ladder, "ladder", "", "catalogue: train_gat's ladder ('full' or 'without_arima'; empty: by the number of series)")
+	fs.BoolVar(&o.WorkersStudy, "workers-study", true, "catalogue: after the phases, time the anchor choice and the ladder's fits in-process at 1 worker and at -workers")
 	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -184,6 +192,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runLoad(ctx, o)
 	case "catalogue":
 		return runCatalogue(ctx, o)
+	case "ladder":
+		return runLadderStudy(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

@@ -247,8 +247,13 @@ func countNames(names []string) string {
 }
 
 // method is the named method fitted on the training samples train (see
-// ladder).
+// ladder); a method the version's ladder left out is refused, not fitted.
 func (s *storedGAT) method(m series.Matrix, train []int, name string) (baseline.Forecaster, error) {
+	if gat.LeftOut(s.Model.Config, m.N, baseline.Kind(name)) {
+		rule, _ := gat.LadderFor(s.Model.Config, m.N)
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "forecast: method %s was left out of %s's ladder (ladder := %s, by default past %d entities; it has %d)",
+			quote(name), s.ref, quote(rule), gat.CatalogueEntities, m.N).WithHint("Choose another method, or train with ladder := 'full'.")
+	}
 	fs, skipped, err := s.ladder(m, train)
 	if err != nil {
 		return nil, err

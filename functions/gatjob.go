@@ -336,6 +336,16 @@ func (j *gatJob) noticeAnchorOrigins(m series.Matrix) {
 	}
 }
 
+// noticeLadder tells, where the ladder leaves arima out because m has
+// more than gat.CatalogueEntities entities (and ladder := was not given),
+// that it does so, why, and how to fit it on every entity instead.
+func (j *gatJob) noticeLadder(m series.Matrix) {
+	if _, bySize := gat.LadderFor(j.cfg, m.N); bySize {
+		j.c.caller.Notice(fmt.Sprintf("train_gat: %d entities are more than %d: the ladder leaves arima out, of the methods compared and of the candidates of anchor 'auto' (ladder := 'without_arima'), "+
+			"since its order search costs about four times ets's on every entity; ladder := 'full' fits it on every entity", m.N, gat.CatalogueEntities))
+	}
+}
+
 // dataFingerprint identifies the data a model is trained on: the entities
 // and every value read, in time order.
 func dataFingerprint(entities []string, m series.Matrix) string {

@@ -81,6 +81,7 @@ func (r *gatRun) Fingerprint() string {
 func (r *gatRun) Prepare(context.Context) error {
 	r.noticeNeighbors(r.m)
 	r.noticeAnchorOrigins(r.m)
+	r.noticeLadder(r.m)
 	if err := r.resolveSeason(r.m); err != nil {
 		return err
 	}

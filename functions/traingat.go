@@ -183,6 +183,10 @@ func bindTrainGAT(c *call, o *trainGATArgs) (*table, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: anchor_origins := %s applies to anchor := 'auto' with target := 'change'; this run has anchor := %s, target := %s",
 			trainGATName, quote(cfg.AnchorOrigins), quote(cfg.Anchor), quote(cfg.Target)).WithHint("Leave anchor_origins out, or let the anchor be chosen (anchor := 'auto').")
 	}
+	if cfg.Ladder == gat.LadderWithoutARIMA && cfg.Target == "change" && gat.NeedsARIMA(cfg.Anchor) {
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: ladder := 'without_arima' leaves arima out, but anchor := %s fits it",
+			trainGATName, quote(cfg.Anchor)).WithHint("Leave ladder out, or choose an anchor without arima.")
+	}
 	if err := job.cfg.Validate(); err != nil {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", trainGATName, err)
 	}

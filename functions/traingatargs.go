@@ -56,6 +56,8 @@ func (o *trainGATArgs) params() []param {
 		intArg(&o.Horizon, "horizon", 1, 100_000, "the steps ahead the run is scored and chosen for; by default 1"),
 		textArg(&o.AnchorOrigins, "anchor_origins", "where anchor auto scores its candidates: every rolling origin, or the validation span alone; by default by the number of entities").
 			oneOf(gat.AnchorOriginRules()...),
+		textArg(&o.Ladder, "ladder", "the methods fitted on every entity to compare with and anchor to: all of them, or all but arima; by default by the number of entities").
+			oneOf(gat.LadderRules()...),
 		boolArg(&o.CompareGraph, "compare_graph", "also train the network without its graph, to measure what the graph adds").or(false),
 		textArg(&o.Strategy, "strategy", "how forecasts past one step are made").oneOf(gat.Strategies()...).or(gat.StrategyRecursive)}
 }

@@ -3,6 +3,7 @@ package baseline
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mallard/mallard/mlops/series"
 )
@@ -43,6 +44,30 @@ const etsMaxSeason = 24
 // rows < 5, and one wrapping ErrNonFinite if the training rows hold NaN
 // or infinite values.
 func fitETS(m series.Matrix, rows, season int) (*ETS, error) {
+	return fitETSForms(m, rows, season, nil)
+}
+
+// FitETSForms is FitForecaster's ets, each entity's search limited to
+// the form forms[n] as fitETSForms describes: how a fit on more rows may
+// keep the forms a fit on fewer chose.
+func FitETSForms(m series.Matrix, train []int, opt Options, forms []string) (*ETS, error) {
+	if err := checkTraining(m, opt.Window, train); err != nil {
+		return nil, err
+	}
+	rows := slices.Max(train) + 1
+	if err := opt.Validate(rows); err != nil {
+		return nil, err
+	}
+	return fitETSForms(m, rows, opt.Season, forms)
+}
+
+// fitETSForms is fitETS with each entity's search limited to forms[n]
+// (as ETS.Forms names them) where forms is not nil and that form is among
+// the candidates the entity's values allow; otherwise, or with forms[n]
+// empty, the entity searches every candidate. Re-estimating a form chosen
+// on fewer rows is how R refits a given model (ets(y, model = fit)
+// re-estimates its parameters), at a fraction of the search's cost.
+func fitETSForms(m series.Matrix, rows, season int, forms []string) (*ETS, error) {
 	if rows < 5 {
 		return nil, fmt.Errorf("%w: ets needs 5 training rows, got %d", ErrTooShort, rows)
 	}
@@ -63,7 +88,7 @@ func fitETS(m series.Matrix, rows, season int) (*ETS, error) {
 			best[n], have[n] = constantETS(y), true
 			continue
 		}
-		for _, f := range etsCandidates(y, season) {
+		for _, f := range keptForm(etsCandidates(y, season), forms, n) {
 			jobs = append(jobs, &etsJob{entity: n, t: newETSTarget(y, f, season)})
 		}
 	}
@@ -81,6 +106,20 @@ func fitETS(m series.Matrix, rows, season int) (*ETS, error) {
 		e.Params[n], e.Init[n], e.Forms[n], e.AICc[n] = fit.params, fit.init, fit.form.String(), fit.aicc
 	}
 	return e, nil
+}
+
+// keptForm is the candidate named forms[n], alone, when there is one;
+// else every candidate.
+func keptForm(candidates []etsForm, forms []string, n int) []etsForm {
+	if n >= len(forms) || forms[n] == "" {
+		return candidates
+	}
+	for _, f := range candidates {
+		if f.String() == forms[n] {
+			return []etsForm{f}
+		}
+	}
+	return candidates
 }
 
 // etsFit is one form fitted to one series.

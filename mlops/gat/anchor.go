@@ -292,7 +292,7 @@ func refitMembers(cfg Config, m series.Matrix, train []int, a *Anchor) (*Anchor,
 // candidate, by validation MSE.
 func poolAnchor(cfg Config, m series.Matrix, fit, val []int, kind string) (*Anchor, error) {
 	var fits []fitted
-	kinds := slices.DeleteFunc(singleAnchors(), func(k string) bool { return k == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 })
+	kinds := candidateKinds(cfg, m.N)
 	// The candidates are fitted and scored at once, up to the run's
 	// workers; a candidate that cannot be fitted is not chosen.
 	fitted := make([]*candidate, len(kinds))

@@ -130,7 +130,7 @@ func chooseAnchor(cfg Config, m series.Matrix, fit, val []int) (*Anchor, error) 
 		a, _, err := fitOne(cfg, m, train, AnchorLastValue)
 		return a, err
 	}
-	kinds := slices.DeleteFunc(singleAnchors(), func(k string) bool { return k == string(baseline.KindSeasonalNaive) && cfg.Season <= 1 })
+	kinds := candidateKinds(cfg, m.N)
 	blocks, fits := cvBlocks(cfg, m, train, starts, len(fit), kinds)
 	// A candidate that cannot be fitted on the most rows, those before
 	// the last block, is not a candidate; a block before which another

@@ -139,7 +139,8 @@ func (h *withHistory) Forecast(m series.Matrix, origin int, dst [][]float64) {
 // in baseline.Kinds order. A baseline that choosing the model's anchor
 // fitted on the same samples of m with the same options is reused, not
 // fitted again (the run's own evaluation fits the validation ladder on the
-// anchor's samples).
+// anchor's samples). A method the model's ladder leaves out on m's
+// entities (see LadderFor) is neither fitted nor reported in skipped.
 func Methods(model *Model, m series.Matrix, train []int, season int) (fs []baseline.Forecaster, skipped []error, err error) {
 	f, err := model.Forecaster()
 	if err != nil {
@@ -149,7 +150,7 @@ func Methods(model *Model, m series.Matrix, train []int, season int) (fs []basel
 	if err != nil {
 		return nil, nil, err
 	}
-	kinds := baseline.Kinds()
+	kinds := ladderKinds(model.Config, m.N)
 	fitted, errs := make([]baseline.Forecaster, len(kinds)), make([]error, len(kinds))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, max(1, model.Config.Workers))

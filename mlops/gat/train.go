@@ -84,6 +84,10 @@ type Config struct {
 	// AnchorOriginsFor): "rolling" (every rolling origin), "validation"
 	// (the validation span alone) or "" (by the number of entities).
 	AnchorOrigins string `json:"anchor_origins,omitempty"`
+	// Ladder is which methods the ladder fits on every entity, and which
+	// of them anchor "auto" weighs (see LadderFor): "full", "without_arima"
+	// or "" (by the number of entities).
+	Ladder string `json:"ladder,omitempty"`
 }
 
 // horizon is the number of steps validation scores, at least 1.
@@ -646,6 +650,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("combine_fixed %q must be empty or one of %v", c.CombineFixed, FixedCombinations())
 	case c.AnchorOrigins != "" && !slices.Contains(AnchorOriginRules(), c.AnchorOrigins):
 		return fmt.Errorf("anchor_origins %q must be one of %v", c.AnchorOrigins, AnchorOriginRules())
+	case c.Ladder != "" && !slices.Contains(LadderRules(), c.Ladder):
+		return fmt.Errorf("ladder %q must be one of %v", c.Ladder, LadderRules())
+	case c.Ladder == LadderWithoutARIMA && c.anchored() && NeedsARIMA(c.Anchor):
+		return fmt.Errorf("ladder 'without_arima' leaves arima out, but anchor %q fits it", c.Anchor)
 	case c.anchored() && c.Anchor == AnchorAuto && c.ValidationFraction == 0:
 		return errors.New("anchor 'auto' is chosen on validation: validation_fraction must be above 0")
 	}

@@ -1,0 +1,90 @@
+//go:build duckdb_arrow
+
+package functions_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/mallard/mallard/mlops/gat"
+)
+
+// TestTrainGATLadderNotice: past gat.CatalogueEntities entities the
+// ladder leaves arima out and a NOTICE says so, naming ladder := 'full';
+// at the limit, or with ladder := 'full' given, no NOTICE and arima is
+// evaluated. A version without arima still forecasts and evaluates its
+// other methods, and refuses method := 'arima' (22023); ladder with an
+// anchor that fits arima, or an unknown ladder, is refused (22023).
+func TestTrainGATLadderNotice(t *testing.T) {
+	var notices []string
+	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
+	exec(t, conn, wideSQL("big", gat.CatalogueEntities+1, 24))
+	exec(t, conn, wideSQL("atlimit", gat.CatalogueEntities, 24))
+	said := func() bool {
+		for _, n := range notices {
+			if strings.HasPrefix(n, fmt.Sprintf("train_gat: %d entities are more than %d: the ladder leaves arima out", gat.CatalogueEntities+1, gat.CatalogueEntities)) &&
+				strings.Contains(n, "ladder := 'full'") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		table, extra string
+		want         bool
+	}{
+		{"big", "", true},
+		{"atlimit", "", false},
+		{"big", ", ladder := 'full'", false},
+	} {
+		notices = nil
+		model := "l_" + c.table + strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' {
+				return r
+			}
+			return -1
+		}, c.extra)
+		exec(t, conn, fmt.Sprintf("SELECT * FROM train_gat('%s', model := '%s', time := ['t'], epochs := 1, neighbors := 2%s)", c.table, model, c.extra))
+		if said() != c.want {
+			t.Errorf("%s%s: NOTICE sent %v, want %v; NOTICEs %q", c.table, c.extra, !c.want, c.want, notices)
+		}
+		if got := evaluatedMethods(t, conn, model); slices.Contains(got, "arima") == c.want {
+			t.Errorf("%s%s: evaluate's methods %v: arima there is %v, want %v", c.table, c.extra, got, !c.want, !c.want)
+		}
+	}
+	var rows int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM forecast('l_big', steps := 2, method := 'ets', entity := 'e7')").Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("forecast by ets without arima in the ladder: %d rows, %v; want 2", rows, err)
+	}
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM forecast('l_big', steps := 1)").Scan(&rows); err != nil || rows != gat.CatalogueEntities+1 {
+		t.Errorf("forecast by the network without arima in the ladder: %d rows, %v; want %d", rows, err, gat.CatalogueEntities+1)
+	}
+	for _, c := range []struct{ query, want string }{
+		{"SELECT * FROM forecast('l_big', steps := 2, method := 'arima')", "method 'arima' was left out"},
+		{"SELECT * FROM train_gat('big', model := 'x', time := ['t'], anchor := 'arima', ladder := 'without_arima')", "ladder := 'without_arima'"},
+		{"SELECT * FROM train_gat('big', model := 'x', time := ['t'], anchor := 'ets_arima_theta', ladder := 'without_arima')", "ladder := 'without_arima'"},
+		{"SELECT * FROM train_gat('big', model := 'x', time := ['t'], ladder := 'no_arima')", "ladder"},
+	} {
+		if e := errorCode(t, conn, c.query); e.Code != "22023" || !strings.Contains(e.Message, c.want) {
+			t.Errorf("%s: %s %q, want 22023 with %q", c.query, e.Code, e.Message, c.want)
+		}
+	}
+}
+
+// evaluatedMethods are the methods evaluate lists for model.
+func evaluatedMethods(t *testing.T, conn *pgx.Conn, model string) []string {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), fmt.Sprintf("SELECT DISTINCT method FROM evaluate('%s') ORDER BY method", model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return methods
+}
