@@ -16,6 +16,7 @@ import (
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 // callerArgument is the hidden named argument the planner adds to calls of
@@ -121,7 +122,7 @@ func Register(ctx context.Context, db *storage.DB, opts Options) error {
 		return fmt.Errorf("register functions: %w", err)
 	}
 	defer conn.Close()
-	if err := createStore(ctx, conn); err != nil {
+	if err := prep.CreateScalerStore(ctx, conn); err != nil {
 		return err
 	}
 	for name, f := range tableFunctions() {
