@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
-	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -62,26 +61,17 @@ func bindDetectAnomalies(c *call, o *anomaliesArgs) (*table, error) {
 // anomalies are detect_anomalies' rows for every row of the version's data
 // that method can forecast.
 func (s *storedGAT) anomalies(method string, level float64, link *scaleLink) ([][]any, error) {
-	m, _ := s.matrix()
-	fit, val, _, err := s.Model.Config.Samples(m)
+	g := s.serving()
+	from, expected, half, err := g.Anomalies(method, level, link.units())
 	if err != nil {
-		return nil, err
+		return nil, s.servingError(detectAnomaliesName, err)
 	}
-	fr, _, err := s.fitterOf(m, detectAnomaliesName, method, fit, val, 1)
-	if err != nil {
-		return nil, err
-	}
-	f, err := fr(append(slices.Clone(fit), val...))
-	if err != nil {
-		return nil, err
-	}
-	from := fit[0] // the first row the model was fitted to predict
-	expected, half := gat.Anomalies(f, m, from, level, link.units())
+	m := g.Data
 	value := func(i int, v float64) float64 { return v }
 	if link != nil {
 		value = link.invert()
 	}
-	floor := s.floors(value, -1)
+	floor := g.Floors(value, -1)
 	var rows [][]any
 	for t := from; t < m.T; t++ {
 		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, t-(m.T-1))

@@ -4,11 +4,7 @@ package functions
 
 import (
 	"context"
-	"math"
-	"slices"
 
-	"github.com/mallard/mallard/mlops/baseline"
-	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -49,24 +45,14 @@ func bindEvaluateEntities(c *call, o *entitiesArgs) (*table, error) {
 			WithHint("Train with validation_fraction above 0.")
 	}
 	return &table{open: func(context.Context) (*run, error) {
-		chosenOn, names, _, err := s.chooseEntities(m, fit, val, min(h, len(val)))
-		if err != nil {
-			return nil, err
-		}
-		tested, _, err := gat.Methods(s.Model, m, append(slices.Clone(fit), val...), max(1, s.Model.Config.Season))
+		scores, chosen, err := s.serving().EntityScores(fit, val, test, h)
 		if err != nil {
 			return nil, err
 		}
 		var rows [][]any
-		for _, f := range chosenOn {
-			k := slices.IndexFunc(tested, func(g baseline.Forecaster) bool { return g.Name() == f.Name() })
-			valMSE := gat.EntityMSE(f, m, val[0], val[len(val)-1]+1, min(h, len(val)))
-			testMSE := slices.Repeat([]float64{math.NaN()}, m.N) // a method the test fit could not fit
-			if k >= 0 {
-				testMSE = gat.EntityMSE(tested[k], m, test[0], m.T, h)
-			}
+		for _, sc := range scores {
 			for i, name := range s.Entities {
-				rows = append(rows, []any{name, f.Name(), nanNull(valMSE[i]), nanNull(testMSE[i]), names[i] == f.Name()})
+				rows = append(rows, []any{name, sc.Method, nanNull(sc.ValMSE[i]), nanNull(sc.TestMSE[i]), chosen[i] == sc.Method})
 			}
 		}
 		return rowsRun(rows), nil

@@ -81,30 +81,17 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: horizon := %d is beyond the test span of %d rows", h, len(test)).
 			WithHint("Choose a horizon from 1 to %d.", len(test))
 	}
-	fs, _, err := s.ladder(m, append(slices.Clone(fit), val...))
+	g := s.serving()
+	fs, autoVal, err := g.Scored(fit, val, h)
 	if err != nil {
 		return nil, err
 	}
-	if len(val) > 0 { // 'auto': each entity's method chosen on validation at this horizon
-		_, names, mse, err := s.chooseEntities(m, fit, val, min(h, len(val)))
-		if err != nil {
-			return nil, err
-		}
-		auto, err := perEntity(fs, names)
-		if err != nil {
-			return nil, err
-		}
-		fs = append(fs, auto)
-		for _, v := range mse {
-			s.autoVal += v / float64(len(mse))
-		}
-	}
+	s.autoVal = autoVal
 	link, err := s.link(c)
 	if err != nil {
 		return nil, err
 	}
-	scale := baseline.MASEScale(m, test[0], max(1, cfg.Season))
-	return gat.Horizons(fs, m, gat.Origins(test[0], m.T, h), h, scale, link.invert()), nil
+	return g.Steps(fs, test[0], h, link.invert()), nil
 }
 
 // evaluateRows are one row per method and step: the stored one-step

@@ -13,6 +13,7 @@ import (
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 // long is a long source train_gat reads without a wide pivot: one row per
@@ -204,6 +205,6 @@ func (j *gatJob) rescaleLong(m series.Matrix) error {
 func (j *gatJob) saveLongScaler(ctx context.Context, fp string) error {
 	j.scaler = longScalerName(j.name, fp)
 	train := int64(math.Floor(j.cfg.TrainFraction * float64(len(j.timeRows))))
-	return saveScaler(ctx, j.c.db, savedScaler{name: j.scaler, scaler: j.link.scaler, timeColumns: j.w.timeNames(),
-		trainFraction: j.cfg.TrainFraction, trainRows: train, totalRows: int64(len(j.timeRows)), source: j.w.src.text, fingerprint: fp})
+	return prep.SaveScaler(ctx, j.c.db.SQL(), prep.SavedScaler{Name: j.scaler, Scaler: j.link.scaler, TimeColumns: j.w.timeNames(),
+		TrainFraction: j.cfg.TrainFraction, TrainRows: train, TotalRows: int64(len(j.timeRows)), Source: j.w.src.text, Fingerprint: fp})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 // gatRun is one execution of train_gat as the training lifecycle's model
@@ -116,7 +117,7 @@ func (r *gatRun) Failed(ctx context.Context) string {
 	if r.w.long == nil || !r.scalerSaved {
 		return ""
 	}
-	if err := dropUnlinkedScaler(ctx, r.c.db, r.scaler); err != nil {
+	if err := prep.DropUnlinkedScaler(ctx, r.c.db.SQL(), r.scaler); err != nil {
 		return fmt.Sprintf("the scaler %s the run saved stays: %v", quote(r.scaler), err)
 	}
 	return ""

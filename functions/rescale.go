@@ -47,9 +47,9 @@ func bindRescale(c *call, o *rescaleArgs) (*table, error) {
 			return nil, err
 		}
 		if o.SaveAs != "" {
-			saved := savedScaler{name: o.SaveAs, scaler: f.Scaler, timeColumns: f.TimeColumns, trainFraction: o.TrainFraction,
-				trainRows: f.TrainRows, totalRows: f.TotalRows, source: src.text, fingerprint: f.Fingerprint}
-			if err := saveScaler(ctx, c.db, saved); err != nil {
+			saved := prep.SavedScaler{Name: o.SaveAs, Scaler: f.Scaler, TimeColumns: f.TimeColumns, TrainFraction: o.TrainFraction,
+				TrainRows: f.TrainRows, TotalRows: f.TotalRows, Source: src.text, Fingerprint: f.Fingerprint}
+			if err := prep.SaveScaler(ctx, c.db.SQL(), saved); err != nil {
 				return nil, err
 			}
 		}

@@ -4,8 +4,9 @@
 // function's source (a table or a query) described, quoted and read, and
 // the statements behind pivot_entity_time (the aggregation into a grid,
 // its duplicate and missing cells) and rescale and unscale (the training
-// moments, the scaled rows). It builds and runs the SQL; package functions
-// binds the calls and writes the output, and mlops/scale does the math.
+// moments, the scaled rows, the store of saved scalers). It builds and
+// runs the SQL; package functions binds the calls and writes the output,
+// and mlops/scale does the math.
 package prep
 
 import (
