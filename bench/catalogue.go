@@ -49,8 +49,9 @@ type cataloguePhase struct {
 // the last needs every product, see gat.Model.ForecastEntities).
 //
 // origins and ladder, when not empty, are train_gat's anchor_origins and
-// ladder.
-func cataloguePhases(workers int, origins, ladder string) []cataloguePhase {
+// ladder. long trains from the long table itself (entity := 'sku'), as
+// the catalogue's users are told to, without the pivot and the rescale.
+func cataloguePhases(workers int, origins, ladder string, long bool) []cataloguePhase {
 	var extra string
 	if origins != "" {
 		extra = fmt.Sprintf(", anchor_origins := '%s'", origins)
@@ -58,16 +59,24 @@ func cataloguePhases(workers int, origins, ladder string) []cataloguePhase {
 	if ladder != "" {
 		extra += fmt.Sprintf(", ladder := '%s'", ladder)
 	}
-	return []cataloguePhase{
+	train := fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1%s)`, workers, extra)
+	if long {
+		train = fmt.Sprintf(`SELECT * FROM train_gat('sales', model := 'catalogue', entity := 'sku', time := 'week', value := 'units', neighbors := 10, epochs := 2, workers := %d, seed := 1%s)`, workers, extra)
+	}
+	phases := []cataloguePhase{
 		{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`, 1},
 		{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`, 1},
-		{"train_gat", fmt.Sprintf(`SELECT * FROM train_gat('scaled', model := 'catalogue', time := 'week', neighbors := 10, epochs := 2, workers := %d, seed := 1%s)`, workers, extra), 1},
+		{"train_gat", train, 1},
 		{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`, 1},
 		{"forecast_1", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, method := 'ets', entity := 'sku000001')`, 20},
 		{"net_all_s1", `SELECT count(*) FROM forecast('catalogue', steps := 1, level := 0.9)`, 5},
 		{"net_1_s1", `SELECT count(*) FROM forecast('catalogue', steps := 1, level := 0.9, entity := 'sku000001')`, 5},
 		{"net_1_s12", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, entity := 'sku000001')`, 3},
 	}
+	if long {
+		return phases[2:]
+	}
+	return phases
 }
 
 // runCatalogue generates a catalogue of o.Series products on a server of
@@ -108,7 +117,7 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 	fmt.Fprintf(o.Out, "%-10s %10s %12s %16s\n", "phase", "seconds", "server CPU s", "peak RSS (MB)")
 	var total float64
 	times := map[string]float64{}
-	for _, p := range cataloguePhases(max(1, o.Workers), o.AnchorOrigins, o.Ladder) {
+	for _, p := range cataloguePhases(max(1, o.Workers), o.AnchorOrigins, o.Ladder, o.Long) {
 		if err := os.WriteFile(dir+"clear_refs", []byte("5"), 0); err != nil {
 			return fmt.Errorf("reset peak RSS: %w", err)
 		}
@@ -148,7 +157,7 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 	fmt.Fprintf(o.Out, "network, one product against every product, same run: 1 step %.3fs / %.3fs = %.3f; 12 steps %.3fs / %.3fs = %.3f\n",
 		times["net_1_s1"], times["net_all_s1"], times["net_1_s1"]/times["net_all_s1"],
 		times["net_1_s12"], times["forecast"], times["net_1_s12"]/times["forecast"])
-	if !o.WorkersStudy {
+	if !o.WorkersStudy || o.Long { // the study reads table scaled, which -long does not make
 		return nil
 	}
 	return catalogueWorkers(ctx, conn, o)

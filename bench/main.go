@@ -105,7 +105,9 @@ type options struct {
 	// at Workers after the phases.
 	Ladder       string
 	WorkersStudy bool
-	Out          io.Writer
+	// Long trains bench catalogue's model from the long table itself.
+	Long bool
+	Out  io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -150,6 +152,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Series, "series", 3000, "catalogue: products (series) of the catalogue; -load-seed seeds it")
 	fs.StringVar(&o.AnchorOrigins, "anchor-origins", "", "catalogue: train_gat's anchor_origins ('rolling' or 'validation'; empty: by the number of series)")
 	fs.StringVar(&o.Ladder, "ladder", "", "catalogue: train_gat's ladder ('full' or 'without_arima'; empty: by the number of series)")
+	fs.BoolVar(&o.Long, "long", false, "catalogue: train_gat from the long table (entity := 'sku', value := 'units') instead of pivot and rescale")
 	fs.BoolVar(&o.WorkersStudy, "workers-study", true, "catalogue: after the phases, time the anchor choice and the ladder's fits in-process at 1 worker and at -workers")
 	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {

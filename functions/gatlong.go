@@ -95,7 +95,7 @@ func (l *long) entities(ctx context.Context, c *call, src *source) ([]string, er
 			if col.IsNull(i) {
 				return nil, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: the entity column has a NULL", src.fn).WithHint("Leave those rows out of the source.")
 			}
-			names = append(names, col.(*array.String).Value(i))
+			names = append(names, strings.Clone(col.(*array.String).Value(i))) // the batch's memory is reused
 		}
 	}
 	return names, src.wrap(r.Err())

@@ -103,3 +103,26 @@ func TestLongScalerOfFailedRun(t *testing.T) {
 		t.Errorf("lk@1 forecasts %d rows after the failed run, want 14", n)
 	}
 }
+
+// TestTrainGATLongManyEntities trains on a long table of 300 entities,
+// whose names the entity query returns over several batches: the names
+// the version keeps (its scaler's columns, the forecast's entities) are
+// the source's, not bytes of a batch read since (which once crashed the
+// server binding the scaler).
+func TestTrainGATLongManyEntities(t *testing.T) {
+	ctx := context.Background()
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	exec(t, conn, `CREATE TABLE sales AS SELECT w AS week, 'sku' || lpad(CAST(e AS VARCHAR), 4, '0') AS sku,
+		100 + e + 10 * sin(w / 3.0 + e) + (hash(e * 1000 + w) % 100) / 50.0 AS units FROM range(40) a(w), range(300) b(e)`,
+		"SELECT count(*) FROM train_gat('sales', entity := 'sku', time := 'week', value := 'units', model := 'many', epochs := 1, hidden := [4], neighbors := 5, ladder := 'without_arima', season := 1, seed := 1)")
+	var same bool
+	if err := conn.QueryRow(ctx, `SELECT s.columns = (SELECT list(DISTINCT sku ORDER BY sku) FROM sales)
+		FROM mlops.scalers s JOIN mlops.models m ON s.name = m.scaler WHERE m.name = 'many'`).Scan(&same); err != nil || !same {
+		t.Errorf("the scaler's columns are not the source's entities (%v)", err)
+	}
+	var missing int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM (SELECT DISTINCT sku FROM sales
+		EXCEPT SELECT entity FROM forecast('many', steps := 1))`).Scan(&missing); err != nil || missing != 0 {
+		t.Errorf("%d entities of the source have no forecast (%v)", missing, err)
+	}
+}
