@@ -5,9 +5,7 @@ package functions
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/training"
@@ -29,18 +27,11 @@ type clsJob struct {
 // the target (labels of a classifier or values of a regressor) and, with
 // a split column, each row's part.
 type clsData struct {
-	rows   *spillRows
+	rows   *classifier.Spill
 	labels []string
 	values []float64
 	parts  []string
 }
-
-// Parts of a split column's values.
-const (
-	partTrain      = "train"
-	partValidation = "validation"
-	partTest       = "test"
-)
 
 // clsRun is one execution as the training lifecycle's model (see
 // training.Model): the rows read and split. fit holds the training rows
@@ -92,7 +83,7 @@ func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 	for i := len(train); i < len(fitRows); i++ {
 		r.isVal[i] = true
 	}
-	if r.fingerprint, err = clsFingerprint(ctx, d, j.cols); err != nil {
+	if r.fingerprint, err = d.fingerprint(ctx, j.cols); err != nil {
 		return nil, j.fitError(err)
 	}
 	if err := j.reserveTraining(ctx, mem, d); err != nil {
@@ -186,47 +177,11 @@ func (j *clsJob) fitError(err error) error {
 	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", j.spec.fn, err)
 }
 
-// split assigns the rows to training, validation and test: by the split
-// column, or by a permutation the seed draws (test_fraction of the rows
-// to test, validation_fraction to validation). A split column without
-// validation rows has validation_fraction of its training rows drawn.
+// split assigns the rows to training, validation and test (see
+// classifier.Splitting).
 func (j *clsJob) split(d clsData) (train, val, test []int, err error) {
-	n := len(d.labels) + len(d.values)
-	rng := rand.New(rand.NewPCG(j.spec.opts.Seed, 0x5b117))
-	if d.parts == nil {
-		perm := rng.Perm(n)
-		nt := int(j.spec.testFraction * float64(n))
-		nv := int(j.spec.valFraction * float64(n))
-		test, val, train = perm[:nt], perm[nt:nt+nv], perm[nt+nv:]
-		slices.Sort(train)
-		slices.Sort(val)
-		slices.Sort(test)
-	} else {
-		for r, p := range d.parts {
-			switch p {
-			case partTrain:
-				train = append(train, r)
-			case partValidation:
-				val = append(val, r)
-			default:
-				test = append(test, r)
-			}
-		}
-		if len(val) == 0 && j.spec.valFraction > 0 {
-			perm := rng.Perm(len(train))
-			nv := int(j.spec.valFraction * float64(len(train)))
-			for _, k := range perm[:nv] {
-				val = append(val, train[k])
-			}
-			slices.Sort(val)
-			train = slices.DeleteFunc(train, func(r int) bool { _, found := slices.BinarySearch(val, r); return found })
-		}
-	}
-	if len(train) == 0 {
-		return nil, nil, nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the split of %d rows leaves none to train on", j.spec.fn, n).
-			WithHint("Training needs at least one training row.")
-	}
-	return train, val, test, nil
+	s := classifier.Splitting{Fn: j.spec.fn, Seed: j.spec.opts.Seed, Parts: d.parts, TestFraction: j.spec.testFraction, ValFraction: j.spec.valFraction}
+	return s.Split(len(d.labels) + len(d.values))
 }
 
 // checkClasses refuses a classifier whose training rows have fewer than
@@ -290,18 +245,4 @@ func (j *clsJob) params() clsParams {
 		p.TestFraction = 0
 	}
 	return p
-}
-
-// splitPart reads a split column's value: train, validation (or val) or
-// test, case-insensitively; false for anything else.
-func splitPart(v string) (string, bool) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "train", "training":
-		return partTrain, true
-	case "validation", "val", "valid":
-		return partValidation, true
-	case "test", "testing":
-		return partTest, true
-	}
-	return "", false
 }

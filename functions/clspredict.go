@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -161,7 +162,7 @@ func (p *predicting) stream(ctx context.Context, c *call) (*run, error) {
 
 // write writes batch b and its predictions into chunk.
 func (p *predicting) write(chunk duckdb.DataChunk, b arrow.RecordBatch, app *featureAppender) (int, error) {
-	t := newFeatureTable(p.s.cols)
+	t := classifier.NewTable(p.s.cols.Features, p.s.cols.Shape)
 	if err := app.append(t, b); err != nil {
 		return 0, err
 	}
