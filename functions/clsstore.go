@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mallard/mallard/mlops/classifier"
@@ -222,4 +223,12 @@ func classMetrics(method string, c classifier.Classification) clsMetrics {
 
 func regressionMetrics(method string, r classifier.Regression) clsMetrics {
 	return clsMetrics{Method: method, Rows: r.Rows, RMSE: finite(r.RMSE), MAE: finite(r.MAE), R2: finite(r.R2)}
+}
+
+// finite is v, or nil if v is not a finite number.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }

@@ -88,7 +88,7 @@ func (s *storedRec) rankBy(ctx context.Context, fn, method string, items []int32
 // seen (increasing) with excludeSeen.
 func (s *storedRec) popular(seen []int32, k int, excludeSeen bool) []recommender.Scored {
 	var out []recommender.Scored
-	for _, r := range s.popularItems() {
+	for _, r := range s.PopularItems() {
 		if len(out) == k {
 			break
 		}

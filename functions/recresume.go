@@ -22,14 +22,14 @@ type recStart struct {
 	fingerprint string
 	model       *recommender.Model
 	epoch       int
-	itemNames   itemNames
+	itemNames   recommender.ItemNames
 }
 
 // recParams are a train_recommender run's hyperparameters as
 // mlops.models records them.
 type recParams struct {
 	recommender.Config
-	recColumns
+	recommender.Columns
 	TestFraction   float64 `json:"test_fraction"`
 	MinUserRatings int64   `json:"min_user_ratings"`
 	Duplicates     string  `json:"duplicates"`
@@ -136,19 +136,14 @@ func loadRecStart(c *call, text string) (*recStart, recParams, error) {
 	return from, prev, nil
 }
 
-// decodeRecStart decodes the parts of a recommender artifact (see
-// recArtifact) that training goes on from: the header and the model,
-// copied out of data, so that the ratings, the bulk of it, are not kept.
+// decodeRecStart decodes the parts of a recommender artifact that
+// training goes on from (see recommender.DecodeStart).
 func decodeRecStart(data []byte) (*recStart, error) {
-	parts, h, err := splitRecArtifact(data, 2)
+	m, epoch, err := recommender.DecodeStart(data)
 	if err != nil {
 		return nil, err
 	}
-	m, err := recommender.Unmarshal(parts[1])
-	if err != nil {
-		return nil, err
-	}
-	return &recStart{model: m, epoch: h.Epoch}, nil
+	return &recStart{model: m, epoch: epoch}, nil
 }
 
 // checkEpochs refuses a resumed run that would train no epoch.

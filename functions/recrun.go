@@ -5,6 +5,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime/debug"
 
 	"github.com/mallard/mallard/mlops/recommender"
@@ -61,7 +62,7 @@ func (j *recJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 }
 
 // Fingerprint identifies the ratings and their split.
-func (r *recRun) Fingerprint() string { return ratingsFingerprint(r.train, r.test) }
+func (r *recRun) Fingerprint() string { return recommender.Fingerprint(r.train, r.test) }
 
 // Prepare checks that a resumed run trains on the items its checkpoint
 // has weights for.
@@ -95,7 +96,7 @@ func (r *recRun) Train(ctx context.Context, run *training.Run) (*training.Result
 		return r.trainMPI(ctx, run)
 	}
 	model, err := recommender.TrainFrom(ctx, r.cfg, r.fit(), r.test, r.startPoint(), func(e recommender.Epoch) error {
-		return run.Epoch(r.epoch(&e, float64(e.Elapsed.Microseconds())/1000, workerTimes(e.Workers), func() ([]byte, error) {
+		return run.Epoch(r.epoch(&e, float64(e.Elapsed.Microseconds())/1000, recommender.WorkerTimes(e.Workers), func() ([]byte, error) {
 			return r.artifact(e.Snapshot(), r.train, r.test, e.Epoch)
 		}))
 	})
@@ -128,4 +129,11 @@ func (r *recRun) epoch(e *recommender.Epoch, elapsedMS float64, suffix string, s
 // Diverged hints at the learning rate.
 func (r *recRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
 	return err.WithHint("Lower lr (it is %g).", r.cfg.LR)
+}
+
+func nullIfNaN(v float64) any {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return v
 }

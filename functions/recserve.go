@@ -204,7 +204,7 @@ type itemTable struct {
 	cols  []duckdb.ColumnInfo
 }
 
-func openItems(c *call, fn, text string, rc recColumns) (*itemTable, error) {
+func openItems(c *call, fn, text string, rc recommender.Columns) (*itemTable, error) {
 	src, err := openSource(c.ctx(), c, fn, text)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,109 @@
+package recommender_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mallard/mallard/mlops/recommender"
+)
+
+// builtRatings are ratings of four users, text ids, of three items.
+func builtRatings(t *testing.T, bump float64) (train, test recommender.Ratings) {
+	t.Helper()
+	b := recommender.NewBuilder(recommender.DuplicatesError)
+	for u := range 4 {
+		for i := range 3 {
+			if err := b.Add(recommender.Text(string(rune('a'+u))), recommender.Int(int64(10+i)), float64(1+(u+i)%5)+bump*float64(u)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	all, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recommender.Split(all, 0.3, 1)
+}
+
+func TestFingerprintFollowsRatings(t *testing.T) {
+	train, test := builtRatings(t, 0)
+	fp := recommender.Fingerprint(train, test)
+	if len(fp) != 16 || fp != recommender.Fingerprint(builtRatings(t, 0)) {
+		t.Fatalf("fingerprint %q is not 16 hex digits the same for the same ratings", fp)
+	}
+	if fp == recommender.Fingerprint(builtRatings(t, 0.5)) {
+		t.Error("the ratings changed and the fingerprint did not")
+	}
+	if fp == recommender.Fingerprint(test, train) {
+		t.Error("the split changed and the fingerprint did not")
+	}
+}
+
+func TestStoredRoundTrip(t *testing.T) {
+	train, test := builtRatings(t, 0)
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden, cfg.Epochs = []int{4}, 1
+	model, err := recommender.InitialModel(cfg, train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := recommender.Columns{User: "u", Item: "i", Rating: "r", UserIsText: true, ItemNames: recommender.ItemNames{Table: "t", Column: "name", Key: "i"}}
+	data, err := recommender.EncodeStored(model, train, test, 3, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, epoch, err := recommender.DecodeStart(data)
+	if err != nil || epoch != 3 || m.Items != model.Items {
+		t.Fatalf("DecodeStart: epoch %d, %v; want epoch 3 and the model", epoch, err)
+	}
+	s, err := recommender.DecodeStored(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Epoch != 3 || s.Columns != cols || s.Train.Len() != train.Len() || s.Test.Len() != test.Len() {
+		t.Errorf("DecodeStored: epoch %d, columns %+v, %d and %d ratings", s.Epoch, s.Columns, s.Train.Len(), s.Test.Len())
+	}
+	if got := s.PopularItems(); len(got) != model.Items {
+		t.Errorf("PopularItems lists %d items; want every one of %d", len(got), model.Items)
+	}
+	if _, err := recommender.DecodeStored(data[:len(data)-1]); err == nil {
+		t.Error("a truncated artifact decoded")
+	}
+}
+
+func TestMeasureRanksTestLoss(t *testing.T) {
+	train, test := builtRatings(t, 0)
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden = []int{4}
+	model, err := recommender.InitialModel(cfg, train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := recommender.Measure(context.Background(), model, train, test, recommender.Rating, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Metrics[0].RMSE == nil || *m.Metrics[0].RMSE != m.TestLoss {
+		t.Errorf("rating objective: test loss %g is not the model's RMSE %v", m.TestLoss, m.Metrics[0].RMSE)
+	}
+	if m.Report.Users != train.Users || m.Report.Ratings != train.Len() || len(m.Report.ExampleUsers) == 0 {
+		t.Errorf("report %+v", m.Report)
+	}
+	r, err := recommender.Measure(context.Background(), model, train, test, recommender.Ranking, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Metrics[0].RMSE != nil || r.Metrics[0].NDCGAt10 == nil || r.TestLoss != 1-*r.Metrics[0].NDCGAt10 {
+		t.Errorf("ranking objective: RMSE %v, test loss %g; want no RMSE and 1 − NDCG@10", r.Metrics[0].RMSE, r.TestLoss)
+	}
+}
+
+func TestWorkerTimesNotice(t *testing.T) {
+	if got := recommender.WorkerTimes([]recommender.WorkerTime{{}}); got != "" {
+		t.Errorf("one worker: %q; want none", got)
+	}
+	want := "; workers' gradient+reduce+step+barrier+evaluate: 0.0+0.0+0.0+0.0+0.0s, 0.0+0.0+0.0+0.0+0.0s"
+	if got := recommender.WorkerTimes(make([]recommender.WorkerTime, 2)); got != want {
+		t.Errorf("two workers: %q; want %q", got, want)
+	}
+}
