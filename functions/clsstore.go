@@ -7,8 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/training"
@@ -55,41 +53,6 @@ func decodeClsArtifact(data []byte) (*storedCls, error) {
 	return &storedCls{model: m, cols: a.Columns, epoch: a.Epoch}, nil
 }
 
-// clsMetrics are a method's test figures as mlops.models records them:
-// null where there was nothing to measure (no test rows, a class never
-// predicted).
-type clsMetrics struct {
-	Method    string              `json:"method"`
-	Rows      int                 `json:"rows"`
-	Accuracy  *float64            `json:"accuracy,omitempty"`
-	MacroF1   *float64            `json:"macro_f1,omitempty"`
-	LogLoss   *float64            `json:"log_loss,omitempty"`
-	Precision map[string]*float64 `json:"precision,omitempty"`
-	Recall    map[string]*float64 `json:"recall,omitempty"`
-	RMSE      *float64            `json:"rmse,omitempty"`
-	MAE       *float64            `json:"mae,omitempty"`
-	R2        *float64            `json:"r2,omitempty"`
-	// ValLoss is the lowest validation loss of a trained method; Served
-	// marks the method the version stores and predict serves.
-	ValLoss *float64 `json:"val_loss,omitempty"`
-	Served  bool     `json:"served,omitempty"`
-	// Confusion is a classifier's confusion matrix on the test rows.
-	Confusion *confusion `json:"confusion,omitempty"`
-}
-
-// confusion is a confusion matrix: Counts[i][j] test rows of class
-// Classes[i] were predicted as Classes[j].
-type confusion struct {
-	Classes []string `json:"classes"`
-	Counts  [][]int  `json:"counts"`
-}
-
-// Baseline methods, besides the linear model.
-const (
-	methodMajority = "majority"
-	methodMean     = "mean"
-)
-
 // result measures the model, a linear model fitted on the same rows
 // (unless the model is one, or reads images) and the trivial baseline
 // (the training rows' class shares, or mean) on the test rows, and
@@ -103,7 +66,7 @@ func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifie
 		return nil, err
 	}
 	m.ValLoss, m.Served = bestVal, true
-	metrics := []clsMetrics{m}
+	metrics := []classifier.Recorded{m}
 	if model.Kind != classifier.ModelLinear && model.Prep.Image == nil {
 		lin, linVal, err := r.fitLinear(ctx)
 		if err != nil {
@@ -129,16 +92,7 @@ func (r *clsRun) result(ctx context.Context, run *training.Run, model *classifie
 	if err != nil {
 		return nil, err
 	}
-	testLoss := 0.0
-	i := slices.IndexFunc(metrics, func(m clsMetrics) bool { return m.Served })
-	switch {
-	case metrics[i].LogLoss != nil:
-		testLoss = *metrics[i].LogLoss
-	case metrics[i].RMSE != nil:
-		testLoss = *metrics[i].RMSE
-	case servedVal != nil:
-		testLoss = *servedVal
-	}
+	testLoss := classifier.ServedLoss(metrics, servedVal)
 	return &training.Result{Artifact: data, Epoch: epoch, Metrics: metrics, TestLoss: testLoss, ValLoss: servedVal}, nil
 }
 
@@ -162,8 +116,8 @@ func (r *clsRun) fitLinear(ctx context.Context) (*classifier.Model, *float64, er
 }
 
 // measure is method's figures on the test rows.
-func (j *clsJob) measure(ctx context.Context, method string, m *classifier.Model, test clsPart) (clsMetrics, error) {
-	out := clsMetrics{Method: method, Rows: len(test.labels) + len(test.values)}
+func (j *clsJob) measure(ctx context.Context, method string, m *classifier.Model, test clsPart) (classifier.Recorded, error) {
+	out := classifier.Recorded{Method: method, Rows: len(test.labels) + len(test.values)}
 	if out.Rows == 0 {
 		return out, nil
 	}
@@ -176,59 +130,16 @@ func (j *clsJob) measure(ctx context.Context, method string, m *classifier.Model
 		for i, p := range probs {
 			pred[i] = p[0]
 		}
-		return regressionMetrics(method, classifier.Regress(pred, test.values)), nil
+		return classifier.RecordRegression(method, classifier.Regress(pred, test.values)), nil
 	}
-	return classMetrics(method, classifier.Classify(probs, test.labels, m.Classes)), nil
+	return classifier.RecordClassification(method, classifier.Classify(probs, test.labels, m.Classes)), nil
 }
 
 // trivial is the baseline's figures on the test rows: every row predicted
 // as the training rows' class shares (the majority class), or their mean.
-func (j *clsJob) trivial(m *classifier.Model, fit clsPart, trainRows int, test clsPart) clsMetrics {
+func (j *clsJob) trivial(m *classifier.Model, fit clsPart, trainRows int, test clsPart) classifier.Recorded {
 	if j.spec.regression {
-		var mean float64
-		for _, v := range fit.values[:trainRows] {
-			mean += v / float64(trainRows)
-		}
-		if len(test.values) == 0 {
-			return clsMetrics{Method: methodMean}
-		}
-		pred := make([]float64, len(test.values))
-		for i := range pred {
-			pred[i] = mean
-		}
-		return regressionMetrics(methodMean, classifier.Regress(pred, test.values))
+		return classifier.TrivialRegression(fit.values[:trainRows], test.values)
 	}
-	if len(test.labels) == 0 {
-		return clsMetrics{Method: methodMajority}
-	}
-	prior := classifier.Prior(fit.labels[:trainRows], m.Classes)
-	probs := make([][]float64, len(test.labels))
-	for i := range probs {
-		probs[i] = prior
-	}
-	return classMetrics(methodMajority, classifier.Classify(probs, test.labels, m.Classes))
-}
-
-func classMetrics(method string, c classifier.Classification) clsMetrics {
-	out := clsMetrics{Method: method, Rows: c.Rows, Accuracy: finite(c.Accuracy), MacroF1: finite(c.MacroF1), LogLoss: finite(c.LogLoss),
-		Precision: map[string]*float64{}, Recall: map[string]*float64{}, Confusion: &confusion{Classes: c.Labels, Counts: c.Confusion}}
-	for k, v := range c.Precision {
-		out.Precision[k] = finite(v)
-	}
-	for k, v := range c.Recall {
-		out.Recall[k] = finite(v)
-	}
-	return out
-}
-
-func regressionMetrics(method string, r classifier.Regression) clsMetrics {
-	return clsMetrics{Method: method, Rows: r.Rows, RMSE: finite(r.RMSE), MAE: finite(r.MAE), R2: finite(r.R2)}
-}
-
-// finite is v, or nil if v is not a finite number.
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
+	return classifier.TrivialClassification(fit.labels[:trainRows], test.labels, m.Classes)
 }
