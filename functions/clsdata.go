@@ -13,25 +13,9 @@ import (
 	"github.com/mallard/mallard/storage"
 )
 
-// clsColumns are the columns a supervised model reads: what training
-// records, and what predict reads again from its source.
-type clsColumns struct {
-	Target string `json:"target"`
-	// TargetType is a classifier's label type when its classes are
-	// written out in it (see labelTypes); "" for text classes.
-	TargetType string               `json:"target_type,omitempty"`
-	Split      string               `json:"split,omitempty"`
-	Features   []classifier.Feature `json:"features"`
-	// Shape is an image's [channels, height, width]; nil for rows.
-	Shape []int `json:"shape,omitempty"`
-	// Defaulted is set when features := was not given: text columns with
-	// more than max_categories values are then left out, not refused.
-	Defaulted bool `json:"defaulted,omitempty"`
-}
-
 // columns resolves the target, split and feature columns of src.
-func (s *clsSpec) columns(src *source) (clsColumns, error) {
-	var out clsColumns
+func (s *clsSpec) columns(src *source) (classifier.Columns, error) {
+	var out classifier.Columns
 	i, err := src.column(s.target, s.targetCol)
 	if err != nil {
 		return out, err
@@ -67,7 +51,7 @@ func (s *clsSpec) columns(src *source) (clsColumns, error) {
 // defaultFeatures are every column but the target and the split column
 // that the model can read: with shape := given, the array and BLOB
 // columns; otherwise the numeric, boolean and text ones.
-func (s *clsSpec) defaultFeatures(src *source, cols clsColumns) []classifier.Feature {
+func (s *clsSpec) defaultFeatures(src *source, cols classifier.Columns) []classifier.Feature {
 	var out []classifier.Feature
 	for _, c := range src.cols {
 		if c.Name == cols.Target || c.Name == cols.Split {
@@ -83,7 +67,7 @@ func (s *clsSpec) defaultFeatures(src *source, cols clsColumns) []classifier.Fea
 
 // givenFeatures resolves features := [...]: each a column of a type the
 // model can read, neither the target nor the split column.
-func (s *clsSpec) givenFeatures(src *source, cols clsColumns) ([]classifier.Feature, error) {
+func (s *clsSpec) givenFeatures(src *source, cols classifier.Columns) ([]classifier.Feature, error) {
 	var out []classifier.Feature
 	for _, name := range s.features {
 		i, err := src.column("features", name)
@@ -125,7 +109,7 @@ func isText(id storage.TypeID) bool { return id == storage.TypeVarchar || id == 
 
 // checkFeatures checks that the features make one model: some features;
 // one image with shape :=, alone, or rows without one.
-func (s *clsSpec) checkFeatures(src *source, cols *clsColumns) error {
+func (s *clsSpec) checkFeatures(src *source, cols *classifier.Columns) error {
 	images := slices.IndexFunc(cols.Features, func(f classifier.Feature) bool { return f.Kind == classifier.FeatureImage })
 	switch {
 	case len(cols.Features) == 0 && s.shape != nil:
@@ -165,10 +149,10 @@ func intsText(v []int) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// selectList reads the features, in order, as the model takes them:
-// numbers as DOUBLE, text as VARCHAR, arrays as DOUBLE[], BLOBs as
+// selectList reads the features of cols, in order, as the model takes
+// them: numbers as DOUBLE, text as VARCHAR, arrays as DOUBLE[], BLOBs as
 // they are.
-func (cols clsColumns) selectList() []string {
+func selectList(cols classifier.Columns) []string {
 	out := make([]string, len(cols.Features))
 	for i, f := range cols.Features {
 		id := ident(f.Name)

@@ -62,7 +62,7 @@ func (j *clsJob) readRows(ctx context.Context, d *clsData) error {
 		exprs = append(exprs, fmt.Sprintf("CAST(%s AS VARCHAR)", ident(j.cols.Split)))
 	}
 	app := &featureAppender{fn: j.spec.fn, cols: j.cols, first: len(exprs)}
-	rd, err := j.c.read(ctx, "SELECT "+strings.Join(append(exprs, j.cols.selectList()...), ", ")+" FROM "+j.src.from)
+	rd, err := j.c.read(ctx, "SELECT "+strings.Join(append(exprs, selectList(j.cols)...), ", ")+" FROM "+j.src.from)
 	if err != nil {
 		return j.src.wrap(err)
 	}
@@ -209,7 +209,7 @@ func (j *clsJob) checkCategories(d *clsData) error {
 
 // fingerprint identifies the rows of d, read with cols (see
 // classifier.Fingerprint).
-func (d clsData) fingerprint(ctx context.Context, cols clsColumns) (string, error) {
+func (d clsData) fingerprint(ctx context.Context, cols classifier.Columns) (string, error) {
 	return classifier.Fingerprint(ctx, cols.Features, d.labels, d.values, d.parts, d.rows)
 }
 

@@ -18,7 +18,7 @@ type clsJob struct {
 	c    *call
 	spec *clsSpec
 	src  *source
-	cols clsColumns
+	cols classifier.Columns
 	// across launches the run across MPI ranks; nil trains in this process.
 	across *training.Launch
 }
@@ -208,25 +208,25 @@ func (j *clsJob) checkClasses(d clsData, train []int) error {
 
 // clsParams are a run's hyperparameters as mlops.models records them.
 type clsParams struct {
-	Architecture       string     `json:"architecture"`
-	Hidden             []int      `json:"hidden"`
-	Epochs             int        `json:"epochs"`
-	LR                 float64    `json:"lr"`
-	Optimizer          string     `json:"optimizer"`
-	Momentum           float64    `json:"momentum"`
-	BatchSize          int        `json:"batch_size"`
-	Dropout            float64    `json:"dropout"`
-	WeightDecay        float64    `json:"weight_decay"`
-	Patience           int        `json:"patience"`
-	Workers            int        `json:"workers"`
-	Ranks              int        `json:"ranks,omitempty"`
-	Seed               uint64     `json:"seed"`
-	ClassWeight        string     `json:"class_weight,omitempty"`
-	MaxCategories      int        `json:"max_categories"`
-	Scale              bool       `json:"scale"`
-	ValidationFraction float64    `json:"validation_fraction"`
-	TestFraction       float64    `json:"test_fraction"`
-	Columns            clsColumns `json:"columns"`
+	Architecture       string             `json:"architecture"`
+	Hidden             []int              `json:"hidden"`
+	Epochs             int                `json:"epochs"`
+	LR                 float64            `json:"lr"`
+	Optimizer          string             `json:"optimizer"`
+	Momentum           float64            `json:"momentum"`
+	BatchSize          int                `json:"batch_size"`
+	Dropout            float64            `json:"dropout"`
+	WeightDecay        float64            `json:"weight_decay"`
+	Patience           int                `json:"patience"`
+	Workers            int                `json:"workers"`
+	Ranks              int                `json:"ranks,omitempty"`
+	Seed               uint64             `json:"seed"`
+	ClassWeight        string             `json:"class_weight,omitempty"`
+	MaxCategories      int                `json:"max_categories"`
+	Scale              bool               `json:"scale"`
+	ValidationFraction float64            `json:"validation_fraction"`
+	TestFraction       float64            `json:"test_fraction"`
+	Columns            classifier.Columns `json:"columns"`
 }
 
 func (j *clsJob) params() clsParams {

@@ -106,7 +106,7 @@ func bindPredict(c *call, o *predictArgs) (*table, error) {
 		p.exprs, cols = append(p.exprs, expr), append(cols, duckdb.ColumnInfo{Name: col.Name, T: t})
 	}
 	p.pass = len(p.exprs)
-	p.exprs = append(p.exprs, s.cols.selectList()...)
+	p.exprs = append(p.exprs, selectList(s.cols)...)
 	if s.model.Regression {
 		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	} else {

@@ -14,10 +14,10 @@ import (
 )
 
 // featureAppender reads the feature columns of Arrow batches, read with
-// cols.selectList from the batch's column first on.
+// selectList from the batch's column first on.
 type featureAppender struct {
 	fn    string
-	cols  clsColumns
+	cols  classifier.Columns
 	first int
 	// rows counts the rows appended, for messages that name a row.
 	rows int

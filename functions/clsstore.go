@@ -3,54 +3,32 @@
 package functions
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/training"
 )
 
-// clsArtifact is what the registry stores for a classifier or regressor
-// version, final or checkpoint: the model (classifier.Model.Encode, with
-// its preprocessing), the source columns it reads and its training
-// state.
-type clsArtifact struct {
-	Epoch   int             `json:"epoch"`
-	Columns clsColumns      `json:"columns"`
-	Model   json.RawMessage `json:"model"`
-	// State is the training state after Epoch, which resume := goes on
-	// from; nil when the model stored is not the one trained (see
-	// clsRun.result).
-	State *classifier.State `json:"state,omitempty"`
-}
-
-// storedCls is a decoded artifact.
+// storedCls is a decoded version (see classifier.DecodeStored).
 type storedCls struct {
 	model *classifier.Model
-	cols  clsColumns
+	cols  classifier.Columns
 	epoch int
 }
 
+// artifact is the model after epoch, with its training state, as stored
+// (see classifier.EncodeStored).
 func (j *clsJob) artifact(m *classifier.Model, state *classifier.State, epoch int) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := m.Encode(&buf); err != nil {
-		return nil, err
-	}
-	return json.Marshal(clsArtifact{Epoch: epoch, Columns: j.cols, Model: buf.Bytes(), State: state})
+	return classifier.EncodeStored(m, state, epoch, j.cols)
 }
 
 func decodeClsArtifact(data []byte) (*storedCls, error) {
-	var a clsArtifact
-	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf("decode classifier artifact: %w", err)
-	}
-	m, err := classifier.Decode(bytes.NewReader(a.Model))
+	s, err := classifier.DecodeStored(data)
 	if err != nil {
 		return nil, err
 	}
-	return &storedCls{model: m, cols: a.Columns, epoch: a.Epoch}, nil
+	return &storedCls{model: s.Model, cols: s.Columns, epoch: s.Epoch}, nil
 }
 
 // result measures the model, a linear model fitted on the same rows
