@@ -137,3 +137,9 @@ func nullIfNaN(v float64) any {
 	}
 	return v
 }
+
+// artifact is the model after epoch, as stored (see
+// recommender.EncodeStored), with the source's columns.
+func (j *recJob) artifact(model *recommender.Model, train, test recommender.Ratings, epoch int) ([]byte, error) {
+	return recommender.EncodeStored(model, train, test, epoch, j.cols)
+}

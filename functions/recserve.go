@@ -25,7 +25,7 @@ func recommendFunction() tableFunction {
 
 // storedRec is a recommender version as the registry keeps it.
 type storedRec struct {
-	*recArtifact
+	*recommender.Stored
 	ref     mlops.Ref
 	metrics string
 }
@@ -33,11 +33,11 @@ type storedRec struct {
 // loadRec reads the recommender version ref names, decoded once and then
 // kept while it is unchanged (see registry.Registry.Decoded).
 func loadRec(ctx context.Context, c *call, fn string, ref mlops.Ref) (*storedRec, error) {
-	m, v, err := c.reg.Decoded(ctx, recommenderKind, ref, func(data []byte) (any, error) { return decodeRecArtifact(data) })
+	m, v, err := c.reg.Decoded(ctx, recommenderKind, ref, func(data []byte) (any, error) { return recommender.DecodeStored(data) })
 	if err != nil {
 		return nil, registryError(fn, err)
 	}
-	return &storedRec{recArtifact: v.(*recArtifact), ref: m.Ref, metrics: m.Metrics}, nil
+	return &storedRec{Stored: v.(*recommender.Stored), ref: m.Ref, metrics: m.Metrics}, nil
 }
 
 // user returns the index of the user id v (an int64 or a string) names,
@@ -103,7 +103,7 @@ func (s *storedRec) recommend(ctx context.Context, fn string, v any, k int, excl
 		if err := s.checkUser(fn, v, fallback); err != nil {
 			return nil, err
 		}
-		return s.popular(nil, k, false), nil
+		return s.Popular(nil, k, false), nil
 	}
 	items, vals := recommender.Known(s.Train, s.Test, u)
 	return s.rankBy(ctx, fn, method, items, vals, k, excludeSeen)

@@ -15,11 +15,6 @@ const (
 	trainRecommenderName = "train_recommender"
 	// recommenderKind is the kind mlops.models records for a recommender.
 	recommenderKind = "recommender"
-	// evaluateUsers caps the users whose rankings the final evaluation of
-	// a training run averages (a sample chosen by the seed): ranking scores
-	// every item for a user, so ranking 162,000 users of 62,000 items would
-	// cost more than an epoch.
-	evaluateUsers = 10_000
 )
 
 func trainRecommenderFunction() tableFunction {
@@ -185,7 +180,7 @@ func (j *recJob) params() recParams {
 
 // result measures the trained model against the baselines and stores it.
 func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*training.Result, error) {
-	m, err := recommender.Measure(ctx, model, train, test, j.cfg.Objective, evaluateUsers)
+	m, err := recommender.Measure(ctx, model, train, test, j.cfg.Objective, recommender.EvaluateUsers)
 	if err != nil {
 		return nil, err
 	}

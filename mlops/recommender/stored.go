@@ -44,6 +44,7 @@ type Stored struct {
 
 	popularOnce sync.Once
 	popular     []Scored // every item, most popular first
+	derived     derived  // EASE and evaluations, computed when first asked for
 }
 
 // storedHeader is the artifact's small part, stored as JSON.

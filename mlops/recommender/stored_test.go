@@ -107,3 +107,65 @@ func TestWorkerTimesNotice(t *testing.T) {
 		t.Errorf("two workers: %q; want %q", got, want)
 	}
 }
+
+// storedOf is a stored version of an untrained model on builtRatings,
+// decoded as serving decodes it.
+func storedOf(t *testing.T) *recommender.Stored {
+	t.Helper()
+	train, test := builtRatings(t, 0)
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden = []int{4}
+	model, err := recommender.InitialModel(cfg, train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := recommender.EncodeStored(model, train, test, 1, recommender.Columns{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := recommender.DecodeStored(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestStoredEvaluate(t *testing.T) {
+	s := storedOf(t)
+	ev, err := s.Evaluate(context.Background(), recommender.ProtocolRatings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.EveryUserTrained || ev.EASESkipped != nil || ev.Rows[len(ev.Rows)-1].Method != recommender.EASEMethod {
+		t.Errorf("protocol ratings: %+v; want every method measured, EASE last", ev)
+	}
+	users, err := s.Evaluate(context.Background(), recommender.ProtocolUsers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !users.EveryUserTrained || users.Rows[0].Method != recommender.Kind || users.Rows[0].RMSE == users.Rows[0].RMSE {
+		t.Errorf("protocol users of a model trained on every user: %+v; want its row unmeasured (NaN)", users.Rows[0])
+	}
+	again, _ := s.Evaluate(context.Background(), recommender.ProtocolRatings)
+	if &again.Rows[0] != &ev.Rows[0] {
+		t.Error("a second evaluation measured again instead of keeping the first")
+	}
+}
+
+func TestStoredPopular(t *testing.T) {
+	s := storedOf(t)
+	all := s.Popular(nil, 10, false)
+	if len(all) != s.Model.Items {
+		t.Fatalf("Popular lists %d items; want %d", len(all), s.Model.Items)
+	}
+	seen := []int32{int32(all[0].Item)}
+	if got := s.Popular(seen, 1, true); len(got) != 1 || got[0].Item == all[0].Item {
+		t.Errorf("Popular leaving out item %d: %v", all[0].Item, got)
+	}
+	if got := s.Popular(seen, 1, false); got[0].Item != all[0].Item {
+		t.Errorf("Popular keeping seen items: %v; want item %d first", got, all[0].Item)
+	}
+	if r := s.HistoryRating(); float64(r) < s.Model.Min || float64(r) > s.Model.Max {
+		t.Errorf("HistoryRating %g is outside the ratings' scale %g to %g", r, s.Model.Min, s.Model.Max)
+	}
+}
