@@ -55,7 +55,7 @@ func (s *storedRec) history(ids []any) ([]int32, error) {
 	var items []int32
 	var unknown []string
 	for _, v := range ids {
-		j, ok := s.item(v)
+		j, ok := s.Item(v)
 		if !ok {
 			unknown = append(unknown, describeID(v))
 			continue
@@ -83,7 +83,7 @@ func bindSimilarItems(c *call, o *similarArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, ok := s.item(o.Item)
+	j, ok := s.Item(o.Item)
 	if !ok {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: item %s is not an item %s was trained on",
 			similarItemsName, describeID(o.Item), s.ref).WithDetail("It knows %d items.", s.Model.ItemIDs.Len())

@@ -10,15 +10,6 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// The methods recommend and recommend_for rank by.
-const (
-	methodModel      = "model"
-	methodEASE       = recommender.EASEMethod
-	methodPopularity = "popularity"
-)
-
-func recMethods() []string { return []string{methodModel, methodEASE, methodPopularity} }
-
 // easeRefusal is the SQL error of asking fn for EASE where it refuses the
 // data, or err itself.
 func easeRefusal(fn string, err error) error {
@@ -32,19 +23,12 @@ func easeRefusal(fn string, err error) error {
 		WithHint("Use method := 'model' or method := 'popularity'.")
 }
 
-// rankBy returns the k best items by method for a user whose known
-// ratings are vals of items (increasing), the user's own items left out
-// with excludeSeen.
+// rankBy returns the k best items by method (see recommender.Stored.Rank),
+// EASE's refusal of the data worded as fn's error.
 func (s *storedRec) rankBy(ctx context.Context, fn, method string, items []int32, vals []float32, k int, excludeSeen bool) ([]recommender.Scored, error) {
-	switch method {
-	case methodEASE:
-		e, err := s.EASE(ctx)
-		if err != nil {
-			return nil, easeRefusal(fn, err)
-		}
-		return e.Recommend(items, vals, k, excludeSeen), nil
-	case methodPopularity:
-		return s.Popular(items, k, excludeSeen), nil
+	recs, err := s.Rank(ctx, method, items, vals, k, excludeSeen)
+	if err != nil {
+		return nil, easeRefusal(fn, err)
 	}
-	return s.Model.Recommend(items, vals, k, excludeSeen), nil
+	return recs, nil
 }

@@ -119,7 +119,7 @@ func storedOf(t *testing.T) *recommender.Stored {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := recommender.EncodeStored(model, train, test, 1, recommender.Columns{})
+	data, err := recommender.EncodeStored(model, train, test, 1, recommender.Columns{UserIsText: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,5 +167,38 @@ func TestStoredPopular(t *testing.T) {
 	}
 	if r := s.HistoryRating(); float64(r) < s.Model.Min || float64(r) > s.Model.Max {
 		t.Errorf("HistoryRating %g is outside the ratings' scale %g to %g", r, s.Model.Min, s.Model.Max)
+	}
+}
+
+func TestStoredIDs(t *testing.T) {
+	for _, tc := range []struct {
+		v      any
+		isText bool
+		want   recommender.ID
+		ok     bool
+	}{
+		{int64(7), false, recommender.Int(7), true}, {int64(7), true, recommender.Text("7"), true},
+		{" 12 ", false, recommender.Int(12), true}, {"x", false, recommender.ID{}, false}, {"x", true, recommender.Text("x"), true},
+		{3.5, false, recommender.ID{}, false},
+	} {
+		if got, ok := recommender.IDOf(tc.v, tc.isText); ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("IDOf(%v, %t) = %v, %t; want %v, %t", tc.v, tc.isText, got, ok, tc.want, tc.ok)
+		}
+	}
+	s := storedOf(t) // users "a" to "d" (text), items 10 to 12
+	if _, ok := s.User("b"); !ok {
+		t.Error(`user "b" is not known`)
+	}
+	if _, ok := s.User("z"); ok {
+		t.Error(`user "z" is known`)
+	}
+	j, ok := s.Item(int64(11))
+	if !ok || s.ItemValue(j) != int64(11) {
+		t.Errorf("item 11: index %d, %t, value %v", j, ok, s.ItemValue(j))
+	}
+	for _, method := range recommender.Methods() {
+		if recs, err := s.Rank(context.Background(), method, nil, nil, 2, false); err != nil || len(recs) != 2 {
+			t.Errorf("Rank by %s: %v, %v; want 2 items", method, recs, err)
+		}
 	}
 }
