@@ -5,6 +5,7 @@ package functions
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mallard/mallard/mlops/classifier"
@@ -245,4 +246,11 @@ func (j *clsJob) params() clsParams {
 		p.TestFraction = 0
 	}
 	return p
+}
+
+func nullIfNaN(v float64) any {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return v
 }

@@ -3,8 +3,6 @@
 package functions
 
 import (
-	"context"
-
 	"github.com/mallard/mallard/mlops/recommender"
 	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
@@ -176,17 +174,4 @@ func idType(isText bool) string {
 // params are the run's hyperparameters as recorded.
 func (j *recJob) params() recParams {
 	return recParams{j.cfg, j.cols, j.testFraction, j.minUserRatings, j.duplicates.String(), j.ranks()}
-}
-
-// result measures the trained model against the baselines and stores it.
-func (j *recJob) result(ctx context.Context, model *recommender.Model, train, test recommender.Ratings) (*training.Result, error) {
-	m, err := recommender.Measure(ctx, model, train, test, j.cfg.Objective, recommender.EvaluateUsers)
-	if err != nil {
-		return nil, err
-	}
-	data, err := j.artifact(model, train, test, j.cfg.Epochs)
-	if err != nil {
-		return nil, err
-	}
-	return &training.Result{Artifact: data, Epoch: j.cfg.Epochs, Metrics: m.Metrics, TestLoss: m.TestLoss, Report: m.Report}, nil
 }
