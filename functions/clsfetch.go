@@ -4,7 +4,6 @@ package functions
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -211,11 +210,6 @@ func (j *clsJob) checkCategories(d *clsData) error {
 // classifier.Fingerprint).
 func (d clsData) fingerprint(ctx context.Context, cols classifier.Columns) (string, error) {
 	return classifier.Fingerprint(ctx, cols.Features, d.labels, d.values, d.parts, d.rows)
-}
-
-// ctxErr reports whether err is a context's cancellation or deadline.
-func ctxErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // reserveTraining takes what training holds besides the spilled rows in

@@ -4,8 +4,6 @@ package functions
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"slices"
 
 	"github.com/mallard/mallard/mlops/classifier"
@@ -34,30 +32,9 @@ type clsData struct {
 	parts  []string
 }
 
-// clsRun is one execution as the training lifecycle's model (see
-// training.Model): the rows read and split. fit holds the training rows
-// first, then the validation rows (isVal); test the test part; their
-// features are views of all's spilled rows.
-type clsRun struct {
-	*clsJob
-	all         clsData
-	fit, test   clsPart
-	isVal       []bool
-	trainRows   int
-	fingerprint string
-}
-
-// clsPart is some of the rows read: their features (a view of the
-// spilled rows) and targets.
-type clsPart struct {
-	rows   classifier.Source
-	labels []string
-	values []float64
-}
-
 // part is the rows idx of d.
-func (d clsData) part(idx []int) clsPart {
-	return clsPart{rows: classifier.Rows(d.rows, idx), labels: pick(d.labels, idx), values: pick(d.values, idx)}
+func (d clsData) part(idx []int) classifier.Part {
+	return classifier.Part{Rows: classifier.Rows(d.rows, idx), Labels: pick(d.labels, idx), Values: pick(d.values, idx)}
 }
 
 // start starts an execution through the lifecycle.
@@ -80,11 +57,17 @@ func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 		return nil, err
 	}
 	fitRows := append(slices.Clone(train), val...)
-	r := &clsRun{clsJob: j, all: d, isVal: make([]bool, len(fitRows)), trainRows: len(train), fit: d.part(fitRows), test: d.part(test)}
+	r := &classifier.Run{Fn: j.spec.fn, Options: j.spec.opts, Regression: j.spec.regression, Auto: j.spec.arch == archAuto, Columns: j.cols,
+		Record: training.Spec{Kind: j.spec.kind, Name: j.spec.name, Params: j.params(), Source: j.src.text,
+			CheckpointEvery: j.spec.checkpoint, Deploy: j.spec.deploy, Session: j.c.caller.ID()},
+		Rows: len(d.labels) + len(d.values), IsVal: make([]bool, len(fitRows)), TrainRows: len(train), FitRows: d.part(fitRows), TestRows: d.part(test)}
 	for i := len(train); i < len(fitRows); i++ {
-		r.isVal[i] = true
+		r.IsVal[i] = true
 	}
-	if r.fingerprint, err = d.fingerprint(ctx, j.cols); err != nil {
+	if j.across != nil {
+		r.Across = j.trainAcross
+	}
+	if r.DataFingerprint, err = d.fingerprint(ctx, j.cols); err != nil {
 		return nil, j.fitError(err)
 	}
 	if err := j.reserveTraining(ctx, mem, d); err != nil {
@@ -93,90 +76,10 @@ func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 	return r, nil
 }
 
-// Spec describes the run for mlops.training_runs and mlops.models.
-func (r *clsRun) Spec() training.Spec {
-	return training.Spec{Kind: r.spec.kind, Name: r.spec.name, Params: r.params(), Source: r.src.text,
-		Rows: int64(len(r.all.labels) + len(r.all.values)), Epochs: r.spec.opts.Epochs,
-		CheckpointEvery: r.spec.checkpoint, Deploy: r.spec.deploy, Session: r.c.caller.ID()}
-}
-
-// Fingerprint identifies the rows and their split.
-func (r *clsRun) Fingerprint() string { return r.fingerprint }
-
-// Diverged hints at the learning rate.
-func (r *clsRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
-	return err.WithHint("Lower lr (it is %g).", r.spec.opts.LR)
-}
-
-// Train fits the model, in this process or across the ranks, handing
-// each epoch to the lifecycle, and measures it and its baselines on the
-// test rows.
-func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
-	var bestVal *float64
-	last := r.spec.opts.From
-	if last != nil && last.BestLoss == last.BestLoss {
-		v := last.BestLoss
-		bestVal = &v
-	}
-	seen := func(e classifier.Epoch) {
-		if e.ValLoss == e.ValLoss && (bestVal == nil || e.ValLoss < *bestVal) {
-			v := e.ValLoss
-			bestVal = &v
-		}
-	}
-	var model *classifier.Model
-	var err error
-	if r.across != nil {
-		model, last, err = r.trainAcross(ctx, run, seen)
-	} else {
-		target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
-		model, err = classifier.FitSource(ctx, r.spec.opts, r.fit.rows, target, r.isVal, func(e classifier.Epoch) error {
-			if err := run.Epoch(r.epoch(e)); err != nil {
-				return err
-			}
-			last = e.State()
-			seen(e)
-			return nil
-		})
-	}
-	if err != nil {
-		return nil, r.fitError(err)
-	}
-	return r.result(ctx, run, model, last, bestVal)
-}
-
-// epoch is e as the lifecycle takes it: the validation loss as the test
-// loss and the selection loss (the training loss without validation
-// rows), the validation accuracy or RMSE besides.
-func (r *clsRun) epoch(e classifier.Epoch) training.Epoch {
-	metric, name := e.ValAccuracy, "val_accuracy"
-	if r.spec.regression {
-		metric, name = e.ValRMSE, "val_rmse"
-	}
-	selection := e.ValLoss
-	if selection != selection { // no validation rows
-		selection = e.TrainLoss
-	}
-	elapsed := float64(e.Elapsed.Microseconds()) / 1000
-	return training.Epoch{
-		Losses: training.Losses{Epoch: e.Epoch, Train: e.TrainLoss, Test: e.ValLoss, Selection: selection, ElapsedMS: elapsed,
-			Extra: map[string]any{name: nullIfNaN(metric)}},
-		Measure:  "train_loss",
-		Metrics:  []any{e.TrainLoss, nullIfNaN(e.ValLoss), nullIfNaN(metric)},
-		Notice:   fmt.Sprintf("train_loss %.4f val_loss %.4f %s %.4f", e.TrainLoss, e.ValLoss, name, metric),
-		Snapshot: func() ([]byte, error) { return r.artifact(e.Snapshot(), e.State(), e.Epoch) },
-	}
-}
-
 // fitError words an error of the numeric core as the function's; errors
 // that already carry a SQLSTATE (a cancel, a divergence) and a context's
 // end pass as they are.
-func (j *clsJob) fitError(err error) error {
-	if sqlstate.CodeOf(err) != "" || ctxErr(err) {
-		return err
-	}
-	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", j.spec.fn, err)
-}
+func (j *clsJob) fitError(err error) error { return classifier.FitError(j.spec.fn, err) }
 
 // split assigns the rows to training, validation and test (see
 // classifier.Splitting).
@@ -246,11 +149,4 @@ func (j *clsJob) params() clsParams {
 		p.TestFraction = 0
 	}
 	return p
-}
-
-func nullIfNaN(v float64) any {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return v
 }

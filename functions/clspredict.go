@@ -220,3 +220,18 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 	}
 	return chunk.SetValue(p.pass+2, r, all)
 }
+
+// storedCls is a decoded version (see classifier.DecodeStored).
+type storedCls struct {
+	model *classifier.Model
+	cols  classifier.Columns
+	epoch int
+}
+
+func decodeClsArtifact(data []byte) (*storedCls, error) {
+	s, err := classifier.DecodeStored(data)
+	if err != nil {
+		return nil, err
+	}
+	return &storedCls{model: s.Model, cols: s.Columns, epoch: s.Epoch}, nil
+}
