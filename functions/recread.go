@@ -52,23 +52,8 @@ func (j *recJob) ratings(ctx context.Context, mem *training.Memory) (recommender
 	b := recommender.NewBuilder(j.duplicates)
 	b.Grow(int(n))
 	for rd.Next() {
-		batch := rd.Batch()
-		users, items := idColumn(batch.Column(0)), idColumn(batch.Column(1))
-		vals, valid := floats(batch.Column(2))
-		for row := range int(batch.NumRows()) {
-			user, item := users(row), items(row)
-			switch {
-			case user == nil:
-				return recommender.Ratings{}, j.nullError("user", j.cols.User)
-			case item == nil:
-				return recommender.Ratings{}, j.nullError("item", j.cols.Item)
-			case !valid(row):
-				return recommender.Ratings{}, sqlstate.New(sqlstate.NullValueNotAllowed, "%s: the rating of user %v for item %v is NULL",
-					trainRecommenderName, user, item).WithHint("Leave unrated pairs out of the source: ... WHERE %s IS NOT NULL.", r)
-			}
-			if err := b.Add(*user, *item, vals[row]); err != nil {
-				return recommender.Ratings{}, j.addError(err)
-			}
+		if err := j.addBatch(b, rd.Batch(), r); err != nil {
+			return recommender.Ratings{}, err
 		}
 	}
 	if err := rd.Err(); err != nil {
@@ -82,6 +67,29 @@ func (j *recJob) ratings(ctx context.Context, mem *training.Memory) (recommender
 		j.c.caller.Notice(fmt.Sprintf("%s: %d duplicate ratings averaged into others", trainRecommenderName, n))
 	}
 	return out, nil
+}
+
+// addBatch adds the ratings of batch, whose columns are the user, the
+// item and the rating (the expression r), to b.
+func (j *recJob) addBatch(b *recommender.Builder, batch arrow.RecordBatch, r string) error {
+	users, items := idColumn(batch.Column(0)), idColumn(batch.Column(1))
+	vals, valid := floats(batch.Column(2))
+	for row := range int(batch.NumRows()) {
+		user, item := users(row), items(row)
+		switch {
+		case user == nil:
+			return j.nullError("user", j.cols.User)
+		case item == nil:
+			return j.nullError("item", j.cols.Item)
+		case !valid(row):
+			return sqlstate.New(sqlstate.NullValueNotAllowed, "%s: the rating of user %v for item %v is NULL",
+				trainRecommenderName, user, item).WithHint("Leave unrated pairs out of the source: ... WHERE %s IS NOT NULL.", r)
+		}
+		if err := b.Add(*user, *item, vals[row]); err != nil {
+			return j.addError(err)
+		}
+	}
+	return nil
 }
 
 // count returns the number of rows of a FROM clause.
