@@ -3,7 +3,6 @@
 package functions
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -194,21 +193,8 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 	if p.s.model.Regression {
 		return chunk.SetValue(p.pass, r, probs[0])
 	}
-	order := make([]int, len(probs))
-	for k := range order {
-		order[k] = k
-	}
-	if p.k > 0 { // most probable first, the first class on ties
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
-		order = order[:min(p.k, len(order))]
-	}
-	top := 0
+	top, order := classifier.TopClasses(probs, p.k)
 	var all duckdb.OrderedMap
-	for k, v := range probs {
-		if v > probs[top] {
-			top = k
-		}
-	}
 	for _, k := range order {
 		all.Set(p.s.model.Classes[k], probs[k])
 	}

@@ -35,3 +35,13 @@ func TestServedLoss(t *testing.T) {
 		t.Errorf("nothing measured: %g; want 0", got)
 	}
 }
+
+func TestTopClasses(t *testing.T) {
+	probs := []float64{0.2, 0.5, 0.1, 0.5}
+	if top, order := classifier.TopClasses(probs, 0); top != 1 || len(order) != 4 || order[3] != 3 {
+		t.Errorf("k 0: top %d, order %v; want 1 and every class in order", top, order)
+	}
+	if top, order := classifier.TopClasses(probs, 3); top != 1 || len(order) != 3 || order[0] != 1 || order[1] != 3 || order[2] != 0 {
+		t.Errorf("k 3: top %d, order %v; want 1 and [1 3 0]", top, order)
+	}
+}
