@@ -1,8 +1,9 @@
 package classifier
 
 import (
-	"math"
 	"slices"
+
+	lifecycle "github.com/mallard/mallard/mlops/training"
 )
 
 // Recorded are a method's test figures as the registry records them:
@@ -42,28 +43,20 @@ const (
 
 // RecordClassification is a classifier's figures c as recorded.
 func RecordClassification(method string, c Classification) Recorded {
-	out := Recorded{Method: method, Rows: c.Rows, Accuracy: finite(c.Accuracy), MacroF1: finite(c.MacroF1), LogLoss: finite(c.LogLoss),
+	out := Recorded{Method: method, Rows: c.Rows, Accuracy: lifecycle.Finite(c.Accuracy), MacroF1: lifecycle.Finite(c.MacroF1), LogLoss: lifecycle.Finite(c.LogLoss),
 		Precision: map[string]*float64{}, Recall: map[string]*float64{}, Confusion: &Confusion{Classes: c.Labels, Counts: c.Confusion}}
 	for k, v := range c.Precision {
-		out.Precision[k] = finite(v)
+		out.Precision[k] = lifecycle.Finite(v)
 	}
 	for k, v := range c.Recall {
-		out.Recall[k] = finite(v)
+		out.Recall[k] = lifecycle.Finite(v)
 	}
 	return out
 }
 
 // RecordRegression is a regressor's figures r as recorded.
 func RecordRegression(method string, r Regression) Recorded {
-	return Recorded{Method: method, Rows: r.Rows, RMSE: finite(r.RMSE), MAE: finite(r.MAE), R2: finite(r.R2)}
-}
-
-// finite is v, or nil if v is not a finite number.
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
+	return Recorded{Method: method, Rows: r.Rows, RMSE: lifecycle.Finite(r.RMSE), MAE: lifecycle.Finite(r.MAE), R2: lifecycle.Finite(r.R2)}
 }
 
 // TrivialRegression is the mean baseline's figures on the test targets:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	lifecycle "github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
@@ -121,9 +120,9 @@ func (r *Run) TrainingEpoch(e Epoch) lifecycle.Epoch {
 	elapsed := float64(e.Elapsed.Microseconds()) / 1000
 	return lifecycle.Epoch{
 		Losses: lifecycle.Losses{Epoch: e.Epoch, Train: e.TrainLoss, Test: e.ValLoss, Selection: selection, ElapsedMS: elapsed,
-			Extra: map[string]any{name: nullIfNaN(metric)}},
+			Extra: map[string]any{name: lifecycle.Value(metric)}},
 		Measure:  "train_loss",
-		Metrics:  []any{e.TrainLoss, nullIfNaN(e.ValLoss), nullIfNaN(metric)},
+		Metrics:  []any{e.TrainLoss, lifecycle.Value(e.ValLoss), lifecycle.Value(metric)},
 		Notice:   fmt.Sprintf("train_loss %.4f val_loss %.4f %s %.4f", e.TrainLoss, e.ValLoss, name, metric),
 		Snapshot: func() ([]byte, error) { return r.Artifact(e.Snapshot(), e.State(), e.Epoch) },
 	}
@@ -143,11 +142,4 @@ func FitError(fn string, err error) error {
 		return err
 	}
 	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", fn, err)
-}
-
-func nullIfNaN(v float64) any {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return v
 }

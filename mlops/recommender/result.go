@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	lifecycle "github.com/mallard/mallard/mlops/training"
 )
 
 // Fingerprint identifies the ratings a model is trained on: every user's
@@ -63,21 +65,13 @@ func Measure(ctx context.Context, model *Model, train, test Ratings, objective s
 	}
 	stored := make([]Recorded, len(metrics))
 	for i, m := range metrics {
-		stored[i] = Recorded{Method: m.Method, RMSE: finite(m.RMSE), RecallAt10: finite(m.RecallAt10), NDCGAt10: finite(m.NDCGAt10)}
+		stored[i] = Recorded{Method: m.Method, RMSE: lifecycle.Finite(m.RMSE), RecallAt10: lifecycle.Finite(m.RecallAt10), NDCGAt10: lifecycle.Finite(m.NDCGAt10)}
 	}
 	testLoss := metrics[0].RMSE // the model's, which Evaluate lists first
 	if IsRanking(objective) {
 		stored[0].RMSE, testLoss = nil, 1-metrics[0].NDCGAt10
 	}
 	return &Measured{Metrics: stored, TestLoss: testLoss, Report: NewReport(train, test)}, nil
-}
-
-// finite is v, or nil if v is not a finite number.
-func finite(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
 }
 
 // Report is what the dashboard shows of a recommender version besides

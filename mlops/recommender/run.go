@@ -3,7 +3,6 @@ package recommender
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime/debug"
 
 	"github.com/mallard/mallard/mlops"
@@ -158,9 +157,9 @@ func (r *Run) TrainingEpoch(e *Epoch, elapsedMS float64, suffix string, snapshot
 	}
 	return lifecycle.Epoch{
 		Losses: lifecycle.Losses{Epoch: e.Epoch, Train: trainLoss, Test: testLoss, Selection: testLoss, ElapsedMS: elapsedMS,
-			Extra: map[string]any{"recall_at_10": nullIfNaN(e.RecallAt10), "ndcg_at_10": nullIfNaN(e.NDCGAt10)}},
+			Extra: map[string]any{"recall_at_10": lifecycle.Value(e.RecallAt10), "ndcg_at_10": lifecycle.Value(e.NDCGAt10)}},
 		Measure:  measure,
-		Metrics:  []any{nullIfNaN(e.TrainRMSE), nullIfNaN(e.TestRMSE), nullIfNaN(e.RecallAt10), nullIfNaN(e.NDCGAt10)},
+		Metrics:  []any{lifecycle.Value(e.TrainRMSE), lifecycle.Value(e.TestRMSE), lifecycle.Value(e.RecallAt10), lifecycle.Value(e.NDCGAt10)},
 		Notice:   fmt.Sprintf("%s recall_at_10 %.4f ndcg_at_10 %.4f%s", r.losses(e), e.RecallAt10, e.NDCGAt10, suffix),
 		Snapshot: snapshot,
 	}
@@ -169,13 +168,6 @@ func (r *Run) TrainingEpoch(e *Epoch, elapsedMS float64, suffix string, snapshot
 // Diverged hints at the learning rate.
 func (r *Run) Diverged(err *sqlstate.Error) *sqlstate.Error {
 	return err.WithHint("Lower lr (it is %g).", r.Config.LR)
-}
-
-func nullIfNaN(v float64) any {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return v
 }
 
 // losses is the epoch's losses as its NOTICE tells them: the RMSEs, or

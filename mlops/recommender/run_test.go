@@ -48,12 +48,15 @@ func TestRunPrepareRefusesOtherItems(t *testing.T) {
 	if err := r.Prepare(context.Background()); err != nil {
 		t.Fatalf("resumed on the same items: %v", err)
 	}
-	other := *model
+	other, err := recommender.InitialModel(r.Config, r.TrainRatings)
+	if err != nil {
+		t.Fatal(err)
+	}
 	other.ItemIDs = &recommender.IDs{}
 	for _, id := range []int64{10, 99, 12} {
 		other.ItemIDs.Add(recommender.Int(id))
 	}
-	r.From.Model = &other
+	r.From.Model = other
 	err = r.Prepare(context.Background())
 	var e *sqlstate.Error
 	if sqlstate.CodeOf(err) != sqlstate.InvalidParameterValue || !strings.Contains(err.Error(), "items differ from those m@1") {
