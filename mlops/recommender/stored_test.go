@@ -25,6 +25,18 @@ func builtRatings(t *testing.T, bump float64) (train, test recommender.Ratings) 
 	return recommender.Split(all, 0.3, 1)
 }
 
+// untrained is the model a rating run of hidden [4] starts from on train.
+func untrained(t *testing.T, train recommender.Ratings) *recommender.Model {
+	t.Helper()
+	cfg := recommender.DefaultConfig()
+	cfg.Hidden = []int{4}
+	model, err := recommender.InitialModel(cfg, train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model
+}
+
 func TestFingerprintFollowsRatings(t *testing.T) {
 	train, test := builtRatings(t, 0)
 	fp := recommender.Fingerprint(train, test)
@@ -41,12 +53,7 @@ func TestFingerprintFollowsRatings(t *testing.T) {
 
 func TestStoredRoundTrip(t *testing.T) {
 	train, test := builtRatings(t, 0)
-	cfg := recommender.DefaultConfig()
-	cfg.Hidden, cfg.Epochs = []int{4}, 1
-	model, err := recommender.InitialModel(cfg, train)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := untrained(t, train)
 	cols := recommender.Columns{User: "u", Item: "i", Rating: "r", UserIsText: true, ItemNames: recommender.ItemNames{Table: "t", Column: "name", Key: "i"}}
 	data, err := recommender.EncodeStored(model, train, test, 3, cols)
 	if err != nil {
@@ -73,12 +80,7 @@ func TestStoredRoundTrip(t *testing.T) {
 
 func TestMeasureRanksTestLoss(t *testing.T) {
 	train, test := builtRatings(t, 0)
-	cfg := recommender.DefaultConfig()
-	cfg.Hidden = []int{4}
-	model, err := recommender.InitialModel(cfg, train)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := untrained(t, train)
 	m, err := recommender.Measure(context.Background(), model, train, test, recommender.Rating, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -113,12 +115,7 @@ func TestWorkerTimesNotice(t *testing.T) {
 func storedOf(t *testing.T) *recommender.Stored {
 	t.Helper()
 	train, test := builtRatings(t, 0)
-	cfg := recommender.DefaultConfig()
-	cfg.Hidden = []int{4}
-	model, err := recommender.InitialModel(cfg, train)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := untrained(t, train)
 	data, err := recommender.EncodeStored(model, train, test, 1, recommender.Columns{UserIsText: true})
 	if err != nil {
 		t.Fatal(err)
