@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -54,13 +55,13 @@ func bindConfusionMatrix(c *call, o *servingArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	var metrics []clsMetrics
+	var metrics []classifier.Recorded
 	if m.Metrics != "" {
 		if err := json.Unmarshal([]byte(m.Metrics), &metrics); err != nil {
 			return nil, fmt.Errorf("decode metrics of %s: %w", m.Ref, err)
 		}
 	}
-	i := slices.IndexFunc(metrics, func(x clsMetrics) bool { return x.Served })
+	i := slices.IndexFunc(metrics, func(x classifier.Recorded) bool { return x.Served })
 	if i < 0 || metrics[i].Confusion == nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no test rows measured", confusionMatrixName, m.Ref).
 			WithHint("A version that finished training with test_fraction above 0, or test rows in its split column, has one.")

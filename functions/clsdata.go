@@ -8,44 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
 
-// Feature kinds: how a source column becomes model input.
-const (
-	featNumeric     = "numeric"     // a number or boolean, standardised
-	featCategorical = "categorical" // text, one-hot
-	featImage       = "image"       // an array or BLOB of pixels with a shape
-)
-
-// clsFeature is one feature column as the model reads it.
-type clsFeature struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-	// Blob is set for an image stored as a BLOB of one byte per value.
-	Blob bool `json:"blob,omitempty"`
-}
-
-// clsColumns are the columns a supervised model reads: what training
-// records, and what predict reads again from its source.
-type clsColumns struct {
-	Target string `json:"target"`
-	// TargetType is a classifier's label type when its classes are
-	// written out in it (see labelTypes); "" for text classes.
-	TargetType string       `json:"target_type,omitempty"`
-	Split      string       `json:"split,omitempty"`
-	Features   []clsFeature `json:"features"`
-	// Shape is an image's [channels, height, width]; nil for rows.
-	Shape []int `json:"shape,omitempty"`
-	// Defaulted is set when features := was not given: text columns with
-	// more than max_categories values are then left out, not refused.
-	Defaulted bool `json:"defaulted,omitempty"`
-}
-
 // columns resolves the target, split and feature columns of src.
-func (s *clsSpec) columns(src *source) (clsColumns, error) {
-	var out clsColumns
+func (s *clsSpec) columns(src *source) (classifier.Columns, error) {
+	var out classifier.Columns
 	i, err := src.column(s.target, s.targetCol)
 	if err != nil {
 		return out, err
@@ -81,14 +51,14 @@ func (s *clsSpec) columns(src *source) (clsColumns, error) {
 // defaultFeatures are every column but the target and the split column
 // that the model can read: with shape := given, the array and BLOB
 // columns; otherwise the numeric, boolean and text ones.
-func (s *clsSpec) defaultFeatures(src *source, cols clsColumns) []clsFeature {
-	var out []clsFeature
+func (s *clsSpec) defaultFeatures(src *source, cols classifier.Columns) []classifier.Feature {
+	var out []classifier.Feature
 	for _, c := range src.cols {
 		if c.Name == cols.Target || c.Name == cols.Split {
 			continue
 		}
 		f, ok := featureOf(c)
-		if ok && (f.Kind == featImage) == (s.shape != nil) {
+		if ok && (f.Kind == classifier.FeatureImage) == (s.shape != nil) {
 			out = append(out, f)
 		}
 	}
@@ -97,8 +67,8 @@ func (s *clsSpec) defaultFeatures(src *source, cols clsColumns) []clsFeature {
 
 // givenFeatures resolves features := [...]: each a column of a type the
 // model can read, neither the target nor the split column.
-func (s *clsSpec) givenFeatures(src *source, cols clsColumns) ([]clsFeature, error) {
-	var out []clsFeature
+func (s *clsSpec) givenFeatures(src *source, cols classifier.Columns) ([]classifier.Feature, error) {
+	var out []classifier.Feature
 	for _, name := range s.features {
 		i, err := src.column("features", name)
 		if err != nil {
@@ -120,27 +90,27 @@ func (s *clsSpec) givenFeatures(src *source, cols clsColumns) ([]clsFeature, err
 }
 
 // featureOf is how column c can be a feature, if it can.
-func featureOf(c storage.Column) (clsFeature, bool) {
+func featureOf(c storage.Column) (classifier.Feature, bool) {
 	t := c.Type
 	switch {
 	case isNumeric(t.ID) || t.ID == storage.TypeBoolean:
-		return clsFeature{Name: c.Name, Kind: featNumeric}, true
+		return classifier.Feature{Name: c.Name, Kind: classifier.FeatureNumeric}, true
 	case isText(t.ID):
-		return clsFeature{Name: c.Name, Kind: featCategorical}, true
+		return classifier.Feature{Name: c.Name, Kind: classifier.FeatureCategorical}, true
 	case t.ID == storage.TypeBlob:
-		return clsFeature{Name: c.Name, Kind: featImage, Blob: true}, true
+		return classifier.Feature{Name: c.Name, Kind: classifier.FeatureImage, Blob: true}, true
 	case (t.ID == storage.TypeList || t.ID == storage.TypeArray) && t.Elem != nil && isNumeric(t.Elem.ID):
-		return clsFeature{Name: c.Name, Kind: featImage}, true
+		return classifier.Feature{Name: c.Name, Kind: classifier.FeatureImage}, true
 	}
-	return clsFeature{}, false
+	return classifier.Feature{}, false
 }
 
 func isText(id storage.TypeID) bool { return id == storage.TypeVarchar || id == storage.TypeEnum }
 
 // checkFeatures checks that the features make one model: some features;
 // one image with shape :=, alone, or rows without one.
-func (s *clsSpec) checkFeatures(src *source, cols *clsColumns) error {
-	images := slices.IndexFunc(cols.Features, func(f clsFeature) bool { return f.Kind == featImage })
+func (s *clsSpec) checkFeatures(src *source, cols *classifier.Columns) error {
+	images := slices.IndexFunc(cols.Features, func(f classifier.Feature) bool { return f.Kind == classifier.FeatureImage })
 	switch {
 	case len(cols.Features) == 0 && s.shape != nil:
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s is given, but the source has no array or BLOB column to read images from",
@@ -162,7 +132,7 @@ func (s *clsSpec) checkFeatures(src *source, cols *clsColumns) error {
 	return nil
 }
 
-func featureNames(fs []clsFeature) string {
+func featureNames(fs []classifier.Feature) string {
 	names := make([]string, len(fs))
 	for i, f := range fs {
 		names[i] = quote(f.Name)
@@ -179,17 +149,17 @@ func intsText(v []int) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// selectList reads the features, in order, as the model takes them:
-// numbers as DOUBLE, text as VARCHAR, arrays as DOUBLE[], BLOBs as
+// selectList reads the features of cols, in order, as the model takes
+// them: numbers as DOUBLE, text as VARCHAR, arrays as DOUBLE[], BLOBs as
 // they are.
-func (cols clsColumns) selectList() []string {
+func selectList(cols classifier.Columns) []string {
 	out := make([]string, len(cols.Features))
 	for i, f := range cols.Features {
 		id := ident(f.Name)
 		switch {
-		case f.Kind == featNumeric:
+		case f.Kind == classifier.FeatureNumeric:
 			out[i] = fmt.Sprintf("CAST(%s AS DOUBLE)", id)
-		case f.Kind == featCategorical:
+		case f.Kind == classifier.FeatureCategorical:
 			out[i] = fmt.Sprintf("CAST(%s AS VARCHAR)", id)
 		case f.Blob:
 			out[i] = id

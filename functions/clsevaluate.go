@@ -9,6 +9,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -34,7 +35,7 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, o *evaluateArgs
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", m.Ref).
 			WithHint("Its last checkpoint can still predict: predict('%s', source := ...).", m.Ref)
 	}
-	var metrics []clsMetrics
+	var metrics []classifier.Recorded
 	if err := json.Unmarshal([]byte(m.Metrics), &metrics); err != nil {
 		return nil, fmt.Errorf("decode metrics of %s: %w", m.Ref, err)
 	}

@@ -4,10 +4,6 @@ package functions
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -22,7 +18,7 @@ import (
 
 // read reads the source's rows as Arrow batches into a clsData: the
 // targets and split values in memory, the features spilled to a
-// temporary file (see spillRows) that mem closes when it is given back.
+// temporary file (see classifier.Spill) that mem closes when it is given back.
 // What it reserves in the server's budget is a batch's read and the
 // in-memory columns, not the features (see reserve). The query has no
 // ORDER BY: rows come in the table's order (DuckDB keeps insertion
@@ -38,7 +34,7 @@ func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 	if err := j.reserve(ctx, mem, n); err != nil {
 		return clsData{}, err
 	}
-	rows, err := newSpillRows(j.spec.fn, j.c.db.SpoolDir(), j.cols, j.spec.maxCategories)
+	rows, err := classifier.NewSpill(j.spec.fn, j.c.db.SpoolDir(), j.cols.Features, j.cols.Shape, j.spec.maxCategories)
 	if err != nil {
 		return clsData{}, sqlstate.New(sqlstate.IOError, "%s: %v", j.spec.fn, err).
 			WithHint("The server writes the rows' features to a file in its temporary directory ($TMPDIR, or the sandbox's spool directory).")
@@ -48,7 +44,7 @@ func (j *clsJob) read(ctx context.Context, mem reserver) (clsData, error) {
 	if err := j.readRows(ctx, &d); err != nil {
 		return clsData{}, err
 	}
-	if err := rows.flush(); err != nil {
+	if err := rows.Flush(); err != nil {
 		return clsData{}, err
 	}
 	return d, j.checkCategories(&d)
@@ -65,7 +61,7 @@ func (j *clsJob) readRows(ctx context.Context, d *clsData) error {
 		exprs = append(exprs, fmt.Sprintf("CAST(%s AS VARCHAR)", ident(j.cols.Split)))
 	}
 	app := &featureAppender{fn: j.spec.fn, cols: j.cols, first: len(exprs)}
-	rd, err := j.c.read(ctx, "SELECT "+strings.Join(append(exprs, j.cols.selectList()...), ", ")+" FROM "+j.src.from)
+	rd, err := j.c.read(ctx, "SELECT "+strings.Join(append(exprs, selectList(j.cols)...), ", ")+" FROM "+j.src.from)
 	if err != nil {
 		return j.src.wrap(err)
 	}
@@ -75,7 +71,7 @@ func (j *clsJob) readRows(ctx context.Context, d *clsData) error {
 		if err := j.appendTargets(d, b, app.rows); err != nil {
 			return err
 		}
-		if err := d.rows.appendBatch(app, b); err != nil {
+		if err := spillBatch(d.rows, app, b); err != nil {
 			return err
 		}
 	}
@@ -160,7 +156,7 @@ func (j *clsJob) appendTargets(d *clsData, b arrow.RecordBatch, first int) error
 	col := b.Column(1)
 	texts := textValues(col)
 	for r := range n {
-		p, ok := splitPart(texts(r))
+		p, ok := classifier.ParsePart(texts(r))
 		if col.IsNull(r) || !ok {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: split column %s is %s in row %d; each row must be 'train', 'validation' or 'test'",
 				j.spec.fn, j.cols.Split, quoteOrNull(col, r, texts(r)), first+r+1)
@@ -191,22 +187,16 @@ func (j *clsJob) nullTarget(row int) error {
 // out, with a notice, when it was a default feature.
 func (j *clsJob) checkCategories(d *clsData) error {
 	limit := j.spec.maxCategories
-	var dropped []string
-	for k, f := range d.rows.layout {
-		if !d.rows.over[k] {
-			continue
-		}
-		if !j.cols.Defaulted {
-			return sqlstate.New(sqlstate.ProgramLimitExceeded, "%s: feature %s has more than max_categories := %d categories",
-				j.spec.fn, f.Name, limit).WithHint("Leave it out of features, or raise max_categories (each category is one input of the model).")
-		}
-		dropped = append(dropped, f.Name)
+	dropped := d.rows.Over()
+	if dropped != nil && !j.cols.Defaulted {
+		return sqlstate.New(sqlstate.ProgramLimitExceeded, "%s: feature %s has more than max_categories := %d categories",
+			j.spec.fn, dropped[0], limit).WithHint("Leave it out of features, or raise max_categories (each category is one input of the model).")
 	}
 	if dropped == nil {
 		return nil
 	}
-	d.rows.drop(dropped)
-	j.cols.Features = slices.DeleteFunc(j.cols.Features, func(f clsFeature) bool { return slices.Contains(dropped, f.Name) })
+	d.rows.Drop(dropped)
+	j.cols.Features = slices.DeleteFunc(j.cols.Features, func(f classifier.Feature) bool { return slices.Contains(dropped, f.Name) })
 	j.c.caller.Notice(fmt.Sprintf("%s: text column(s) %s left out of the features: more than max_categories := %d categories",
 		j.spec.fn, strings.Join(dropped, ", "), limit))
 	if len(j.cols.Features) == 0 {
@@ -216,89 +206,10 @@ func (j *clsJob) checkCategories(d *clsData) error {
 	return nil
 }
 
-// clsFingerprint identifies the data a model is trained on: the columns,
-// every target and every feature value. It reads the spilled features
-// once per numeric and text column, and once for an image.
-func clsFingerprint(ctx context.Context, d clsData, cols clsColumns) (string, error) {
-	h := sha256.New()
-	for _, f := range cols.Features {
-		fmt.Fprintf(h, "%s %s\n", f.Name, f.Kind)
-	}
-	var b [8]byte
-	put := func(v float64) { binary.LittleEndian.PutUint64(b[:], math.Float64bits(v)); h.Write(b[:]) }
-	for _, l := range d.labels {
-		fmt.Fprintf(h, "%q\n", l)
-	}
-	for _, v := range d.values {
-		put(v)
-	}
-	fmt.Fprintf(h, "%q\n", d.parts)
-	t, err := d.rows.Table(nil)
-	if err != nil {
-		return "", err
-	}
-	for i := range t.Numeric {
-		err = scanSpill(ctx, d.rows, func(c *classifier.Table) {
-			for _, v := range c.Numeric[i].Values {
-				put(v)
-			}
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	for i := range t.Categorical {
-		sep := "["
-		err = scanSpill(ctx, d.rows, func(c *classifier.Table) {
-			for _, v := range c.Categorical[i].Values {
-				fmt.Fprintf(h, "%s%q", sep, v)
-				sep = " "
-			}
-		})
-		if err != nil {
-			return "", err
-		}
-		if sep == "[" {
-			sep = "[ " // no rows: "[]"
-		}
-		fmt.Fprintf(h, "%s]\n", sep[1:])
-	}
-	if t.Image != nil {
-		err = scanSpill(ctx, d.rows, func(c *classifier.Table) {
-			for _, px := range c.Image.Pixels {
-				for _, v := range px {
-					put(v)
-				}
-			}
-		})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16], err
-}
-
-// scanSpill hands fn every spilled row, in order, a chunk at a time.
-func scanSpill(ctx context.Context, rows *spillRows, fn func(*classifier.Table)) error {
-	const chunk = 256
-	idx := make([]int, 0, chunk)
-	for start := 0; start < rows.Len(); start += chunk {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		idx = idx[:0]
-		for r := start; r < min(start+chunk, rows.Len()); r++ {
-			idx = append(idx, r)
-		}
-		t, err := rows.Table(idx)
-		if err != nil {
-			return err
-		}
-		fn(t)
-	}
-	return nil
-}
-
-// ctxErr reports whether err is a context's cancellation or deadline.
-func ctxErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+// fingerprint identifies the rows of d, read with cols (see
+// classifier.Fingerprint).
+func (d clsData) fingerprint(ctx context.Context, cols classifier.Columns) (string, error) {
+	return classifier.Fingerprint(ctx, cols.Features, d.labels, d.values, d.parts, d.rows)
 }
 
 // reserveTraining takes what training holds besides the spilled rows in
@@ -310,15 +221,7 @@ func (j *clsJob) reserveTraining(ctx context.Context, mem reserver, d clsData) e
 	if image {
 		c, h, w = j.cols.Shape[0], j.cols.Shape[1], j.cols.Shape[2]
 	} else {
-		for k, f := range d.rows.layout {
-			switch {
-			case d.rows.dropped[f.Name]:
-			case f.Kind == featCategorical:
-				c += len(d.rows.levels[k])
-			default:
-				c++
-			}
-		}
+		c = d.rows.Inputs()
 	}
 	outputs := 1
 	if !j.spec.regression {

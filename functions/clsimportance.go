@@ -98,7 +98,7 @@ func (j *importanceJob) open(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	fp, err := clsFingerprint(ctx, d, j.job.cols)
+	fp, err := d.fingerprint(ctx, j.job.cols)
 	if err != nil {
 		return nil, j.job.fitError(err)
 	}

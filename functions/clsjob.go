@@ -4,10 +4,7 @@ package functions
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/training"
@@ -20,7 +17,7 @@ type clsJob struct {
 	c    *call
 	spec *clsSpec
 	src  *source
-	cols clsColumns
+	cols classifier.Columns
 	// across launches the run across MPI ranks; nil trains in this process.
 	across *training.Launch
 }
@@ -29,43 +26,15 @@ type clsJob struct {
 // the target (labels of a classifier or values of a regressor) and, with
 // a split column, each row's part.
 type clsData struct {
-	rows   *spillRows
+	rows   *classifier.Spill
 	labels []string
 	values []float64
 	parts  []string
 }
 
-// Parts of a split column's values.
-const (
-	partTrain      = "train"
-	partValidation = "validation"
-	partTest       = "test"
-)
-
-// clsRun is one execution as the training lifecycle's model (see
-// training.Model): the rows read and split. fit holds the training rows
-// first, then the validation rows (isVal); test the test part; their
-// features are views of all's spilled rows.
-type clsRun struct {
-	*clsJob
-	all         clsData
-	fit, test   clsPart
-	isVal       []bool
-	trainRows   int
-	fingerprint string
-}
-
-// clsPart is some of the rows read: their features (a view of the
-// spilled rows) and targets.
-type clsPart struct {
-	rows   classifier.Source
-	labels []string
-	values []float64
-}
-
 // part is the rows idx of d.
-func (d clsData) part(idx []int) clsPart {
-	return clsPart{rows: classifier.Rows(d.rows, idx), labels: pick(d.labels, idx), values: pick(d.values, idx)}
+func (d clsData) part(idx []int) classifier.Part {
+	return classifier.Part{Rows: classifier.Rows(d.rows, idx), Labels: pick(d.labels, idx), Values: pick(d.values, idx)}
 }
 
 // start starts an execution through the lifecycle.
@@ -88,11 +57,17 @@ func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 		return nil, err
 	}
 	fitRows := append(slices.Clone(train), val...)
-	r := &clsRun{clsJob: j, all: d, isVal: make([]bool, len(fitRows)), trainRows: len(train), fit: d.part(fitRows), test: d.part(test)}
+	r := &classifier.Run{Fn: j.spec.fn, Options: j.spec.opts, Regression: j.spec.regression, Auto: j.spec.arch == archAuto, Columns: j.cols,
+		Record: training.Spec{Kind: j.spec.kind, Name: j.spec.name, Params: j.params(), Source: j.src.text,
+			CheckpointEvery: j.spec.checkpoint, Deploy: j.spec.deploy, Session: j.c.caller.ID()},
+		Rows: len(d.labels) + len(d.values), IsVal: make([]bool, len(fitRows)), TrainRows: len(train), FitRows: d.part(fitRows), TestRows: d.part(test)}
 	for i := len(train); i < len(fitRows); i++ {
-		r.isVal[i] = true
+		r.IsVal[i] = true
 	}
-	if r.fingerprint, err = clsFingerprint(ctx, d, j.cols); err != nil {
+	if j.across != nil {
+		r.Across = j.trainAcross
+	}
+	if r.DataFingerprint, err = d.fingerprint(ctx, j.cols); err != nil {
 		return nil, j.fitError(err)
 	}
 	if err := j.reserveTraining(ctx, mem, d); err != nil {
@@ -101,132 +76,16 @@ func (j *clsJob) readRun(ctx context.Context, mem *training.Memory) (training.Mo
 	return r, nil
 }
 
-// Spec describes the run for mlops.training_runs and mlops.models.
-func (r *clsRun) Spec() training.Spec {
-	return training.Spec{Kind: r.spec.kind, Name: r.spec.name, Params: r.params(), Source: r.src.text,
-		Rows: int64(len(r.all.labels) + len(r.all.values)), Epochs: r.spec.opts.Epochs,
-		CheckpointEvery: r.spec.checkpoint, Deploy: r.spec.deploy, Session: r.c.caller.ID()}
-}
-
-// Fingerprint identifies the rows and their split.
-func (r *clsRun) Fingerprint() string { return r.fingerprint }
-
-// Diverged hints at the learning rate.
-func (r *clsRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
-	return err.WithHint("Lower lr (it is %g).", r.spec.opts.LR)
-}
-
-// Train fits the model, in this process or across the ranks, handing
-// each epoch to the lifecycle, and measures it and its baselines on the
-// test rows.
-func (r *clsRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
-	var bestVal *float64
-	last := r.spec.opts.From
-	if last != nil && last.BestLoss == last.BestLoss {
-		v := last.BestLoss
-		bestVal = &v
-	}
-	seen := func(e classifier.Epoch) {
-		if e.ValLoss == e.ValLoss && (bestVal == nil || e.ValLoss < *bestVal) {
-			v := e.ValLoss
-			bestVal = &v
-		}
-	}
-	var model *classifier.Model
-	var err error
-	if r.across != nil {
-		model, last, err = r.trainAcross(ctx, run, seen)
-	} else {
-		target := classifier.Target{Labels: r.fit.labels, Values: r.fit.values}
-		model, err = classifier.FitSource(ctx, r.spec.opts, r.fit.rows, target, r.isVal, func(e classifier.Epoch) error {
-			if err := run.Epoch(r.epoch(e)); err != nil {
-				return err
-			}
-			last = e.State()
-			seen(e)
-			return nil
-		})
-	}
-	if err != nil {
-		return nil, r.fitError(err)
-	}
-	return r.result(ctx, run, model, last, bestVal)
-}
-
-// epoch is e as the lifecycle takes it: the validation loss as the test
-// loss and the selection loss (the training loss without validation
-// rows), the validation accuracy or RMSE besides.
-func (r *clsRun) epoch(e classifier.Epoch) training.Epoch {
-	metric, name := e.ValAccuracy, "val_accuracy"
-	if r.spec.regression {
-		metric, name = e.ValRMSE, "val_rmse"
-	}
-	selection := e.ValLoss
-	if selection != selection { // no validation rows
-		selection = e.TrainLoss
-	}
-	elapsed := float64(e.Elapsed.Microseconds()) / 1000
-	return training.Epoch{
-		Losses: training.Losses{Epoch: e.Epoch, Train: e.TrainLoss, Test: e.ValLoss, Selection: selection, ElapsedMS: elapsed,
-			Extra: map[string]any{name: nullIfNaN(metric)}},
-		Measure:  "train_loss",
-		Metrics:  []any{e.TrainLoss, nullIfNaN(e.ValLoss), nullIfNaN(metric)},
-		Notice:   fmt.Sprintf("train_loss %.4f val_loss %.4f %s %.4f", e.TrainLoss, e.ValLoss, name, metric),
-		Snapshot: func() ([]byte, error) { return r.artifact(e.Snapshot(), e.State(), e.Epoch) },
-	}
-}
-
 // fitError words an error of the numeric core as the function's; errors
 // that already carry a SQLSTATE (a cancel, a divergence) and a context's
 // end pass as they are.
-func (j *clsJob) fitError(err error) error {
-	if sqlstate.CodeOf(err) != "" || ctxErr(err) {
-		return err
-	}
-	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", j.spec.fn, err)
-}
+func (j *clsJob) fitError(err error) error { return classifier.FitError(j.spec.fn, err) }
 
-// split assigns the rows to training, validation and test: by the split
-// column, or by a permutation the seed draws (test_fraction of the rows
-// to test, validation_fraction to validation). A split column without
-// validation rows has validation_fraction of its training rows drawn.
+// split assigns the rows to training, validation and test (see
+// classifier.Splitting).
 func (j *clsJob) split(d clsData) (train, val, test []int, err error) {
-	n := len(d.labels) + len(d.values)
-	rng := rand.New(rand.NewPCG(j.spec.opts.Seed, 0x5b117))
-	if d.parts == nil {
-		perm := rng.Perm(n)
-		nt := int(j.spec.testFraction * float64(n))
-		nv := int(j.spec.valFraction * float64(n))
-		test, val, train = perm[:nt], perm[nt:nt+nv], perm[nt+nv:]
-		slices.Sort(train)
-		slices.Sort(val)
-		slices.Sort(test)
-	} else {
-		for r, p := range d.parts {
-			switch p {
-			case partTrain:
-				train = append(train, r)
-			case partValidation:
-				val = append(val, r)
-			default:
-				test = append(test, r)
-			}
-		}
-		if len(val) == 0 && j.spec.valFraction > 0 {
-			perm := rng.Perm(len(train))
-			nv := int(j.spec.valFraction * float64(len(train)))
-			for _, k := range perm[:nv] {
-				val = append(val, train[k])
-			}
-			slices.Sort(val)
-			train = slices.DeleteFunc(train, func(r int) bool { _, found := slices.BinarySearch(val, r); return found })
-		}
-	}
-	if len(train) == 0 {
-		return nil, nil, nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: the split of %d rows leaves none to train on", j.spec.fn, n).
-			WithHint("Training needs at least one training row.")
-	}
-	return train, val, test, nil
+	s := classifier.Splitting{Fn: j.spec.fn, Seed: j.spec.opts.Seed, Parts: d.parts, TestFraction: j.spec.testFraction, ValFraction: j.spec.valFraction}
+	return s.Split(len(d.labels) + len(d.values))
 }
 
 // checkClasses refuses a classifier whose training rows have fewer than
@@ -253,25 +112,25 @@ func (j *clsJob) checkClasses(d clsData, train []int) error {
 
 // clsParams are a run's hyperparameters as mlops.models records them.
 type clsParams struct {
-	Architecture       string     `json:"architecture"`
-	Hidden             []int      `json:"hidden"`
-	Epochs             int        `json:"epochs"`
-	LR                 float64    `json:"lr"`
-	Optimizer          string     `json:"optimizer"`
-	Momentum           float64    `json:"momentum"`
-	BatchSize          int        `json:"batch_size"`
-	Dropout            float64    `json:"dropout"`
-	WeightDecay        float64    `json:"weight_decay"`
-	Patience           int        `json:"patience"`
-	Workers            int        `json:"workers"`
-	Ranks              int        `json:"ranks,omitempty"`
-	Seed               uint64     `json:"seed"`
-	ClassWeight        string     `json:"class_weight,omitempty"`
-	MaxCategories      int        `json:"max_categories"`
-	Scale              bool       `json:"scale"`
-	ValidationFraction float64    `json:"validation_fraction"`
-	TestFraction       float64    `json:"test_fraction"`
-	Columns            clsColumns `json:"columns"`
+	Architecture       string             `json:"architecture"`
+	Hidden             []int              `json:"hidden"`
+	Epochs             int                `json:"epochs"`
+	LR                 float64            `json:"lr"`
+	Optimizer          string             `json:"optimizer"`
+	Momentum           float64            `json:"momentum"`
+	BatchSize          int                `json:"batch_size"`
+	Dropout            float64            `json:"dropout"`
+	WeightDecay        float64            `json:"weight_decay"`
+	Patience           int                `json:"patience"`
+	Workers            int                `json:"workers"`
+	Ranks              int                `json:"ranks,omitempty"`
+	Seed               uint64             `json:"seed"`
+	ClassWeight        string             `json:"class_weight,omitempty"`
+	MaxCategories      int                `json:"max_categories"`
+	Scale              bool               `json:"scale"`
+	ValidationFraction float64            `json:"validation_fraction"`
+	TestFraction       float64            `json:"test_fraction"`
+	Columns            classifier.Columns `json:"columns"`
 }
 
 func (j *clsJob) params() clsParams {
@@ -290,18 +149,4 @@ func (j *clsJob) params() clsParams {
 		p.TestFraction = 0
 	}
 	return p
-}
-
-// splitPart reads a split column's value: train, validation (or val) or
-// test, case-insensitively; false for anything else.
-func splitPart(v string) (string, bool) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "train", "training":
-		return partTrain, true
-	case "validation", "val", "valid":
-		return partValidation, true
-	case "test", "testing":
-		return partTest, true
-	}
-	return "", false
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // labelTypes are the label types whose classes a classifier writes out
-// in that type, by the name clsColumns.TargetType records; every other
+// in that type, by the name classifier.Columns.TargetType records; every other
 // label (text, a decimal, a float) has text classes. The model itself
 // keeps its classes as text (CAST(label AS VARCHAR)), which these types
 // read back exactly.
@@ -30,7 +30,7 @@ var labelTypes = map[string]struct {
 	"UBIGINT": {storage.TypeUBigInt, duckdb.TYPE_UBIGINT},
 }
 
-// labelTypeName is the name clsColumns.TargetType records for a label
+// labelTypeName is the name classifier.Columns.TargetType records for a label
 // column of type id: "" (text classes) for a type not in labelTypes.
 func labelTypeName(id storage.TypeID) string {
 	for name, t := range labelTypes {

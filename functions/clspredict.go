@@ -3,7 +3,6 @@
 package functions
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -105,7 +105,7 @@ func bindPredict(c *call, o *predictArgs) (*table, error) {
 		p.exprs, cols = append(p.exprs, expr), append(cols, duckdb.ColumnInfo{Name: col.Name, T: t})
 	}
 	p.pass = len(p.exprs)
-	p.exprs = append(p.exprs, s.cols.selectList()...)
+	p.exprs = append(p.exprs, selectList(s.cols)...)
 	if s.model.Regression {
 		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	} else {
@@ -161,7 +161,7 @@ func (p *predicting) stream(ctx context.Context, c *call) (*run, error) {
 
 // write writes batch b and its predictions into chunk.
 func (p *predicting) write(chunk duckdb.DataChunk, b arrow.RecordBatch, app *featureAppender) (int, error) {
-	t := newFeatureTable(p.s.cols)
+	t := classifier.NewTable(p.s.cols.Features, p.s.cols.Shape)
 	if err := app.append(t, b); err != nil {
 		return 0, err
 	}
@@ -193,21 +193,8 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 	if p.s.model.Regression {
 		return chunk.SetValue(p.pass, r, probs[0])
 	}
-	order := make([]int, len(probs))
-	for k := range order {
-		order[k] = k
-	}
-	if p.k > 0 { // most probable first, the first class on ties
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
-		order = order[:min(p.k, len(order))]
-	}
-	top := 0
+	top, order := classifier.TopClasses(probs, p.k)
 	var all duckdb.OrderedMap
-	for k, v := range probs {
-		if v > probs[top] {
-			top = k
-		}
-	}
 	for _, k := range order {
 		all.Set(p.s.model.Classes[k], probs[k])
 	}
@@ -218,4 +205,19 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 		return err
 	}
 	return chunk.SetValue(p.pass+2, r, all)
+}
+
+// storedCls is a decoded version (see classifier.DecodeStored).
+type storedCls struct {
+	model *classifier.Model
+	cols  classifier.Columns
+	epoch int
+}
+
+func decodeClsArtifact(data []byte) (*storedCls, error) {
+	s, err := classifier.DecodeStored(data)
+	if err != nil {
+		return nil, err
+	}
+	return &storedCls{model: s.Model, cols: s.Columns, epoch: s.Epoch}, nil
 }

@@ -13,31 +13,16 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// newFeatureTable is an empty table of cols' features: numeric and
-// categorical columns in the order of cols.Features, or the image.
-func newFeatureTable(cols clsColumns) *classifier.Table {
-	t := &classifier.Table{}
-	for _, f := range cols.Features {
-		switch f.Kind {
-		case featNumeric:
-			t.Numeric = append(t.Numeric, classifier.NumericColumn{Name: f.Name, Values: []float64{}})
-		case featCategorical:
-			t.Categorical = append(t.Categorical, classifier.CategoricalColumn{Name: f.Name, Values: []string{}})
-		case featImage:
-			t.Image = &classifier.ImageColumn{Name: f.Name, Channels: cols.Shape[0], Height: cols.Shape[1], Width: cols.Shape[2]}
-		}
-	}
-	return t
-}
-
 // featureAppender reads the feature columns of Arrow batches, read with
-// cols.selectList from the batch's column first on.
+// selectList from the batch's column first on.
 type featureAppender struct {
 	fn    string
-	cols  clsColumns
+	cols  classifier.Columns
 	first int
 	// rows counts the rows appended, for messages that name a row.
 	rows int
+	// rec is spillBatch's buffer: a piece's records.
+	rec []float64
 }
 
 // append adds batch b's rows to t, an in-memory table of the features
@@ -50,7 +35,7 @@ func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error
 	for k, f := range a.cols.Features {
 		arr := b.Column(a.first + k)
 		switch f.Kind {
-		case featNumeric:
+		case classifier.FeatureNumeric:
 			vals, valid := floats(arr)
 			dst := &t.Numeric[num].Values
 			for r := range n {
@@ -61,14 +46,14 @@ func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error
 				*dst = append(*dst, v)
 			}
 			num++
-		case featCategorical:
+		case classifier.FeatureCategorical:
 			texts := textValues(arr)
 			dst := &t.Categorical[cat].Values
 			for r := range n {
 				*dst = append(*dst, texts(r))
 			}
 			cat++
-		case featImage:
+		case classifier.FeatureImage:
 			err := a.images(f, arr, n, a.cols.Shape, func(_ int, px []float64) { t.Image.Pixels = append(t.Image.Pixels, slices.Clone(px)) })
 			if err != nil {
 				return err
@@ -82,7 +67,7 @@ func (a *featureAppender) append(t *classifier.Table, b arrow.RecordBatch) error
 // images hands put each of the n images of arr, a list of doubles or a
 // BLOB, by row: a NULL image, or one whose length is not the product of
 // shape, is an error naming the row.
-func (a *featureAppender) images(f clsFeature, arr arrow.Array, n int, shape []int, put func(r int, px []float64)) error {
+func (a *featureAppender) images(f classifier.Feature, arr arrow.Array, n int, shape []int, put func(r int, px []float64)) error {
 	size := shape[0] * shape[1] * shape[2]
 	var px []float64
 	for r := range n {

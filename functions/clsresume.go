@@ -115,13 +115,13 @@ func loadClsStart(c *call, fn, kind, text string) (*clsStart, clsParams, error) 
 	if err := json.Unmarshal([]byte(v.Hyperparameters), &prev); err != nil {
 		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the hyperparameters of %s: %v", fn, m.Ref, err)
 	}
-	var art clsArtifact
-	if err := json.Unmarshal(m.Artifact, &art); err != nil {
+	state, err := classifier.DecodeState(m.Artifact)
+	if err != nil {
 		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the saved weights of %s: %v", fn, m.Ref, err)
 	}
-	if art.State == nil {
+	if state == nil {
 		return nil, prev, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: resume: %s stores no training state to go on from", fn, m.Ref).
 			WithDetail("A version whose architecture 'auto' stored the linear model keeps that model's weights, not the network's state.")
 	}
-	return &clsStart{ref: m.Ref, fingerprint: v.Fingerprint, state: art.State}, prev, nil
+	return &clsStart{ref: m.Ref, fingerprint: v.Fingerprint, state: state}, prev, nil
 }

@@ -107,7 +107,7 @@ func misclassifiedRows(ctx context.Context, c *call, p clsParams, source, finger
 	if err != nil {
 		return nil, err
 	}
-	fp, err := clsFingerprint(ctx, d, p.Columns)
+	fp, err := d.fingerprint(ctx, p.Columns)
 	if err != nil {
 		return nil, j.fitError(err)
 	}

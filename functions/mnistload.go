@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/mlops/classifier/mnist"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -19,7 +20,7 @@ const loadMNISTName = "load_mnist"
 
 // mnistParts are MNIST's official parts: the IDX files' prefix and the
 // split value their rows get, in the order they are loaded.
-var mnistParts = []struct{ prefix, split string }{{"train", partTrain}, {"t10k", partTest}}
+var mnistParts = []struct{ prefix, split string }{{"train", classifier.PartTrain}, {"t10k", classifier.PartTest}}
 
 // load_mnist('table_name', path := 'dir') creates table_name(image BLOB, label
 // INTEGER, split VARCHAR) and fills it with the MNIST digits of the four

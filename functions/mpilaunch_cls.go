@@ -22,23 +22,23 @@ func (s *clsSpec) launchAcross(c *call, ranks int) (*training.Launch, error) {
 	})
 }
 
-// trainAcross has the ranks of r.across train the model on the rows r
-// read: this server prepares them as a local run does (classifier.PrepareSource)
+// trainAcross has the ranks of j.across train the model of run r on
+// the rows it read (see classifier.Run.Across): this server prepares them as a local run does (classifier.PrepareSource)
 // and exports them to the job directory, every rank reads them all, and
 // the ranks train what ranks x workers workers train here (the curve to
 // 1e-9). Rank 0's epochs reach the run, and seen, as a local run's do,
 // its checkpoints are stored as a local run's; it returns rank 0's model
 // and the training state after its last epoch (from where it trained
 // none).
-func (r *clsRun) trainAcross(ctx context.Context, run *training.Run, seen func(classifier.Epoch)) (*classifier.Model, *classifier.State, error) {
-	l := r.across
-	p, err := classifier.PrepareSource(ctx, r.spec.opts, r.fit.rows, classifier.Target{Labels: r.fit.labels, Values: r.fit.values}, r.isVal)
+func (j *clsJob) trainAcross(ctx context.Context, run *training.Run, r *classifier.Run, seen func(classifier.Epoch)) (*classifier.Model, *classifier.State, error) {
+	l := j.across
+	p, err := classifier.PrepareSource(ctx, r.Options, r.FitRows.Rows, classifier.Target{Labels: r.FitRows.Labels, Values: r.FitRows.Values}, r.IsVal)
 	if err != nil {
 		return nil, nil, err
 	}
 	spec := job.Spec{Kind: job.KindClassifier, Seed: p.Config.Seed, Workers: p.Config.Workers / l.Ranks(),
-		Classifier:      &job.Classifier{Model: p.Model, Config: p.Config, From: r.spec.opts.From},
-		CheckpointEvery: r.spec.checkpoint, CheckpointBest: r.spec.checkpoint == 0, CheckpointFiles: true}
+		Classifier:      &job.Classifier{Model: p.Model, Config: p.Config, From: r.Options.From},
+		CheckpointEvery: j.spec.checkpoint, CheckpointBest: j.spec.checkpoint == 0, CheckpointFiles: true}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteClassifierData(dir, p); err != nil {
 			return l.ExportError(err)
@@ -49,8 +49,8 @@ func (r *clsRun) trainAcross(ctx context.Context, run *training.Run, seen func(c
 		e := classifier.Epoch{Epoch: pr.Epoch, TrainLoss: pr.Metric("train_loss"), ValLoss: pr.Metric("val_loss"),
 			ValAccuracy: pr.Metric("val_accuracy"), ValRMSE: pr.Metric("val_rmse"), Elapsed: time.Duration(pr.ElapsedMS) * time.Millisecond}
 		seen(e)
-		te := r.epoch(e)
-		te.Snapshot = func() ([]byte, error) { return r.rankCheckpoint(p.Model, dir, e.Epoch) }
+		te := r.TrainingEpoch(e)
+		te.Snapshot = func() ([]byte, error) { return rankCheckpointOf(r, p.Model, dir, e.Epoch) }
 		return te
 	})
 	if err != nil {
@@ -58,10 +58,10 @@ func (r *clsRun) trainAcross(ctx context.Context, run *training.Run, seen func(c
 	}
 	var a job.ClassifierArtifact
 	if err := json.Unmarshal(data, &a); err != nil || a.Model == nil || len(a.Model.Weights) == 0 {
-		return nil, nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", r.spec.fn, err)
+		return nil, nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", r.Fn, err)
 	}
 	if a.Last == nil {
-		a.Last = r.spec.opts.From
+		a.Last = r.Options.From
 	}
 	return a.Model, a.Last, nil
 }
@@ -69,16 +69,16 @@ func (r *clsRun) trainAcross(ctx context.Context, run *training.Run, seen func(c
 // rankCheckpoint is rank 0's checkpoint of epoch, the training state
 // after it, as the version's artifact of the prepared model m with the
 // state's weights; nil where rank 0 wrote none.
-func (r *clsRun) rankCheckpoint(m *classifier.Model, dir string, epoch int) ([]byte, error) {
+func rankCheckpointOf(r *classifier.Run, m *classifier.Model, dir string, epoch int) ([]byte, error) {
 	data := training.RankCheckpoint(dir, epoch)
 	if data == nil {
 		return nil, nil
 	}
 	var s classifier.State
 	if err := json.Unmarshal(data, &s); err != nil || s.Epoch != epoch {
-		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint of epoch %d: %v (epoch %d)", r.spec.fn, epoch, err, s.Epoch)
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint of epoch %d: %v (epoch %d)", r.Fn, epoch, err, s.Epoch)
 	}
 	snap := *m
 	snap.Weights = s.Weights
-	return r.artifact(&snap, &s, epoch)
+	return r.Artifact(&snap, &s, epoch)
 }

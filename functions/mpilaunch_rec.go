@@ -14,41 +14,42 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// trainMPI trains the recommender across the ranks of r.mpi instead of in
-// this process: this process splits the ratings as a local run does and
-// exports them sharded by user to the job directory with the statistics
-// that must be over every rating (recommender.ShardOf), each rank reads
-// only its own users' ratings, and the ranks train what workers := ranks
-// x workers trains here (the curve to 1e-9). Rank 0's epochs are
-// recorded, sent as NOTICEs and emitted as a local run's are; the model
-// it stores is then measured and stored as a local run's is, and so are
-// its checkpoints (see checkpointAcross). A resumed run's ranks start from
-// the resumed version's model, which this server writes into the job.
-func (r *recRun) trainMPI(ctx context.Context, run *training.Run) (*training.Result, error) {
-	perRank := r.cfg.Workers / r.mpi.Ranks()
-	hyper := r.cfg
+// trainAcross trains the recommender of run r across the ranks of j.mpi
+// instead of in this process (see recommender.Run.Across): this process
+// splits the ratings as a local run does and exports them sharded by
+// user to the job directory with the statistics that must be over every
+// rating (recommender.ShardOf), each rank reads only its own users'
+// ratings, and the ranks train what workers := ranks x workers trains
+// here (the curve to 1e-9). Rank 0's epochs are recorded, sent as NOTICEs
+// and emitted as a local run's are, and so are its checkpoints (see
+// rankCheckpoint); it returns rank 0's model. A resumed run's ranks start
+// from the resumed version's model, which this server writes into the
+// job.
+func (j *recJob) trainAcross(ctx context.Context, run *training.Run, r *recommender.Run) (*recommender.Model, error) {
+	perRank := r.Config.Workers / j.mpi.Ranks()
+	hyper := r.Config
 	hyper.Workers = perRank
 	raw, err := json.Marshal(hyper)
 	if err != nil {
 		return nil, err
 	}
-	fit := r.fit() // the users held out for evaluate's protocol 'users' never train, as in a local run
-	shard := recommender.ShardOf(r.cfg, fit, r.test, r.mpi.Ranks())
-	spec := job.Spec{Kind: job.KindRecommender, Seed: r.cfg.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
-		CheckpointEvery: r.checkpointEvery, CheckpointBest: r.checkpointEvery == 0, CheckpointFiles: true}
-	if r.from != nil {
-		spec.Start, spec.StartEpoch = startFile, r.from.epoch
+	fit := r.Fit() // the users held out for evaluate's protocol 'users' never train, as in a local run
+	shard := recommender.ShardOf(r.Config, fit, r.TestRatings, j.mpi.Ranks())
+	spec := job.Spec{Kind: job.KindRecommender, Seed: r.Config.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
+		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
+	if j.from != nil {
+		spec.Start, spec.StartEpoch = startFile, j.from.epoch
 	}
 	export := func(ctx context.Context, dir string) error {
-		if err := job.WriteShards(ctx, dir, fit, r.test, shard); err != nil {
-			return r.mpi.ExportError(err)
+		if err := job.WriteShards(ctx, dir, fit, r.TestRatings, shard); err != nil {
+			return j.mpi.ExportError(err)
 		}
-		return r.exportStart(dir)
+		return j.exportStart(dir)
 	}
-	data, err := r.mpi.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
+	data, err := j.mpi.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
 		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: p.Metric("train_rmse"), TestRMSE: p.Metric("test_rmse"),
 			TrainLoss: p.Metric("train_loss"), RecallAt10: p.Metric("recall_at_10"), NDCGAt10: p.Metric("ndcg_at_10")}
-		return r.epoch(&e, float64(p.ElapsedMS), "", func() ([]byte, error) { return r.rankCheckpoint(fit, dir, e.Epoch) })
+		return r.TrainingEpoch(&e, float64(p.ElapsedMS), "", func() ([]byte, error) { return rankCheckpoint(r, fit, dir, e.Epoch) })
 	})
 	if err != nil {
 		return nil, err
@@ -57,12 +58,12 @@ func (r *recRun) trainMPI(ctx context.Context, run *training.Run) (*training.Res
 	if err != nil {
 		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", trainRecommenderName, err)
 	}
-	if model.Items != r.train.Items {
+	if model.Items != r.TrainRatings.Items {
 		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained a model of %d items, this server read %d",
-			trainRecommenderName, model.Items, r.train.Items)
+			trainRecommenderName, model.Items, r.TrainRatings.Items)
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs // the ranks knew the users and items by index only
-	return r.result(ctx, model, r.train, r.test)
+	return model, nil
 }
 
 // exportStart writes the model a resumed run goes on from into the job
@@ -103,7 +104,7 @@ func (j *recJob) ranks() int {
 // artifact, as gatRun.rankCheckpoint reads it: rank 0 writes the model
 // alone, and this server completes it with the ratings as a local run's
 // checkpoint is; nil where rank 0 wrote none.
-func (r *recRun) rankCheckpoint(fit recommender.Ratings, dir string, epoch int) ([]byte, error) {
+func rankCheckpoint(r *recommender.Run, fit recommender.Ratings, dir string, epoch int) ([]byte, error) {
 	data := training.RankCheckpoint(dir, epoch)
 	if data == nil {
 		return nil, nil
@@ -113,7 +114,7 @@ func (r *recRun) rankCheckpoint(fit recommender.Ratings, dir string, epoch int) 
 		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainRecommenderName, err)
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs
-	return r.artifact(model, r.train, r.test, epoch)
+	return r.Artifact(model, epoch)
 }
 
 // startFile is the checkpoint a resumed recommender run across ranks

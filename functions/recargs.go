@@ -2,6 +2,8 @@
 
 package functions
 
+import "github.com/mallard/mallard/mlops/recommender"
+
 // The arguments of the functions that serve a recommender version.
 
 // recommendArgs are recommend's arguments.
@@ -39,7 +41,7 @@ func itemsArg(f *string) param {
 
 // recMethodArg declares the method that scores the items.
 func recMethodArg(f *string) param {
-	return textArg(f, "method", "what scores the items: the model or a baseline").oneOf(recMethods()...).or(methodModel)
+	return textArg(f, "method", "what scores the items: the model or a baseline").oneOf(recommender.Methods()...).or(recommender.MethodModel)
 }
 
 // recommendForArgs are recommend_for's arguments.

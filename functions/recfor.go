@@ -22,7 +22,7 @@ func recommendForFunction() tableFunction {
 
 // bindRecommendFor is recommend_for: recommend for a user the model never
 // saw, whose history is a list of item ids, each going in as a rating of
-// historyRating (fold-in: the history is the model's input row).
+// HistoryRating (fold-in: the history is the model's input row).
 func bindRecommendFor(c *call, o *recommendForArgs) (*table, error) {
 	s, err := bindRec(c, recommendForName, o.modelVersion)
 	if err != nil {
@@ -34,7 +34,7 @@ func bindRecommendFor(c *call, o *recommendForArgs) (*table, error) {
 	}
 	vals := make([]float32, len(items))
 	for i := range vals {
-		vals[i] = s.historyRating()
+		vals[i] = s.HistoryRating()
 	}
 	k, exclude, method := o.K, o.ExcludeSeen, o.Method
 	return s.recTable(c, recommendForName, o.Items, func(ctx context.Context) ([]recommender.Scored, error) {
@@ -55,7 +55,7 @@ func (s *storedRec) history(ids []any) ([]int32, error) {
 	var items []int32
 	var unknown []string
 	for _, v := range ids {
-		j, ok := s.item(v)
+		j, ok := s.Item(v)
 		if !ok {
 			unknown = append(unknown, describeID(v))
 			continue
@@ -83,7 +83,7 @@ func bindSimilarItems(c *call, o *similarArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, ok := s.item(o.Item)
+	j, ok := s.Item(o.Item)
 	if !ok {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: item %s is not an item %s was trained on",
 			similarItemsName, describeID(o.Item), s.ref).WithDetail("It knows %d items.", s.Model.ItemIDs.Len())

@@ -7,19 +7,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mallard/mallard/mlops/recommender"
 	"github.com/mallard/mallard/sqlstate"
 )
-
-// itemNames is train_recommender's item_names argument, as the version
-// records it (in its hyperparameters): the table that names the items, its
-// column of names, and its column of item ids, which has the name of the
-// item column of the ratings. Readers of a version, the dashboard among
-// them, show an item's name beside its id with it.
-type itemNames struct {
-	Table  string `json:"table"`
-	Column string `json:"column"`
-	Key    string `json:"key"`
-}
 
 // tableName matches a table's name, schema- and catalog-qualified or not,
 // each part an identifier, plain or double-quoted: what item_names may
@@ -30,15 +20,15 @@ var tableName = regexp.MustCompile(`^\s*("([^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(\
 // schema-qualified and either part double-quoted), against the catalog:
 // the table must exist and have the column and the ratings' item column,
 // as recommend's items := table does.
-func itemNamesArg(c *call, text string, cols recColumns) (itemNames, error) {
+func itemNamesArg(c *call, text string, cols recommender.Columns) (recommender.ItemNames, error) {
 	arg := "item_names := " + quote(text)
 	table, column, ok := splitLastDot(strings.TrimSpace(text))
 	if !ok {
-		return itemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s is not table.column", trainRecommenderName, arg).
+		return recommender.ItemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s is not table.column", trainRecommenderName, arg).
 			WithHint("Name the table of items and its column of names, for example item_names := 'movies.title'.")
 	}
 	if !tableName.MatchString(table) {
-		return itemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s: %s is not a table name", trainRecommenderName, arg, table).
+		return recommender.ItemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s: %s is not a table name", trainRecommenderName, arg, table).
 			WithHint("Name a table or a view, optionally schema-qualified, for example item_names := 'movies.title'.")
 	}
 	src := &source{fn: trainRecommenderName, text: table, from: table}
@@ -46,7 +36,7 @@ func itemNamesArg(c *call, text string, cols recColumns) (itemNames, error) {
 	if err != nil {
 		var e *sqlstate.Error
 		if !errors.As(err, &e) || e.Code == sqlstate.QueryCanceled {
-			return itemNames{}, err
+			return recommender.ItemNames{}, err
 		}
 		out := *e
 		out.Position = 0
@@ -54,10 +44,10 @@ func itemNamesArg(c *call, text string, cols recColumns) (itemNames, error) {
 		if e.Code == sqlstate.UndefinedTable {
 			out.Hint = strings.TrimSpace(e.Hint + " " + temporaryHint)
 		}
-		return itemNames{}, &out
+		return recommender.ItemNames{}, &out
 	}
 	src.cols = described
-	names := itemNames{Table: qualified(c, table)}
+	names := recommender.ItemNames{Table: qualified(c, table)}
 	find := func(name, what, hint string) (string, error) {
 		i, err := src.column("item_names", name)
 		if err != nil {
@@ -69,13 +59,13 @@ func itemNamesArg(c *call, text string, cols recColumns) (itemNames, error) {
 	names.Key, err = find(cols.Item, ", the item column of the ratings (item := "+quote(cols.Item)+")",
 		" A view can give its id column that name: CREATE VIEW item_names AS SELECT id AS "+ident(cols.Item)+", name FROM ...")
 	if err != nil {
-		return itemNames{}, err
+		return recommender.ItemNames{}, err
 	}
 	if names.Column, err = find(column, "", ""); err != nil {
-		return itemNames{}, err
+		return recommender.ItemNames{}, err
 	}
 	if names.Column == names.Key {
-		return itemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s names the item column itself; name the column that holds the items' names",
+		return recommender.ItemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s names the item column itself; name the column that holds the items' names",
 			trainRecommenderName, arg).WithHint("Table %s has columns %s.", table, src.columnList())
 	}
 	return names, nil

@@ -3,8 +3,6 @@
 package functions
 
 import (
-	"fmt"
-
 	"github.com/mallard/mallard/mlops/recommender"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -63,13 +61,4 @@ func checkObjective(o *trainRecArgs) error {
 			trainRecommenderName, o.Relevant).WithHint("Leave out relevant :=.")
 	}
 	return nil
-}
-
-// losses is the epoch's losses as its NOTICE tells them: the RMSEs, or
-// for the ranking objective the training loss (see recommender.Epoch).
-func (j *recJob) losses(e *recommender.Epoch) string {
-	if recommender.IsRanking(j.cfg.Objective) {
-		return fmt.Sprintf("train_loss %.4f", e.TrainLoss)
-	}
-	return fmt.Sprintf("train_rmse %.4f test_rmse %.4f", e.TrainRMSE, e.TestRMSE)
 }

@@ -22,14 +22,14 @@ type recStart struct {
 	fingerprint string
 	model       *recommender.Model
 	epoch       int
-	itemNames   itemNames
+	itemNames   recommender.ItemNames
 }
 
 // recParams are a train_recommender run's hyperparameters as
 // mlops.models records them.
 type recParams struct {
 	recommender.Config
-	recColumns
+	recommender.Columns
 	TestFraction   float64 `json:"test_fraction"`
 	MinUserRatings int64   `json:"min_user_ratings"`
 	Duplicates     string  `json:"duplicates"`
@@ -136,19 +136,14 @@ func loadRecStart(c *call, text string) (*recStart, recParams, error) {
 	return from, prev, nil
 }
 
-// decodeRecStart decodes the parts of a recommender artifact (see
-// recArtifact) that training goes on from: the header and the model,
-// copied out of data, so that the ratings, the bulk of it, are not kept.
+// decodeRecStart decodes the parts of a recommender artifact that
+// training goes on from (see recommender.DecodeStart).
 func decodeRecStart(data []byte) (*recStart, error) {
-	parts, h, err := splitRecArtifact(data, 2)
+	m, epoch, err := recommender.DecodeStart(data)
 	if err != nil {
 		return nil, err
 	}
-	m, err := recommender.Unmarshal(parts[1])
-	if err != nil {
-		return nil, err
-	}
-	return &recStart{model: m, epoch: h.Epoch}, nil
+	return &recStart{model: m, epoch: epoch}, nil
 }
 
 // checkEpochs refuses a resumed run that would train no epoch.
@@ -158,44 +153,4 @@ func (s *recStart) checkEpochs(epochs int) error {
 			trainRecommenderName, s.ref, s.epoch, epochs).WithHint("Give epochs := %d or more.", s.epoch+1)
 	}
 	return nil
-}
-
-// checkItems checks that a resumed run trains on the items its
-// checkpoint has a row of weights for, in the same order. (The lifecycle
-// checks the data's fingerprint; see training.Resume.)
-func (j *recJob) checkItems(train recommender.Ratings) error {
-	had, has := j.from.model.ItemIDs, train.ItemIDs
-	same := had != nil && has != nil && had.Len() == has.Len()
-	for k := 0; same && k < had.Len(); k++ {
-		same = had.At(k) == has.At(k)
-	}
-	if !same {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the source's items differ from those %s was trained on",
-			trainRecommenderName, j.from.ref).WithDetail("It has weights for %d items; the ratings to train on have %d%s.",
-			j.from.model.Items, train.Items, firstItemDiff(had, has)).
-			WithHint("The network has a row of weights per item: resume on ratings of the same items, or train a new model.")
-	}
-	return nil
-}
-
-// firstItemDiff names the first item where two lists of items differ.
-func firstItemDiff(had, has *recommender.IDs) string {
-	if had == nil || has == nil {
-		return ""
-	}
-	for k := range min(had.Len(), has.Len()) {
-		if had.At(k) != has.At(k) {
-			return fmt.Sprintf("; the first to differ is item %s, where it had %s", has.At(k), had.At(k))
-		}
-	}
-	return ""
-}
-
-// startPoint is where the run's training begins: from scratch, or from
-// the resumed version's model after its epochs.
-func (j *recJob) startPoint() recommender.Start {
-	if j.from == nil {
-		return recommender.Start{}
-	}
-	return recommender.Start{Model: j.from.model, Epoch: j.from.epoch}
 }

@@ -10,6 +10,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/recommender"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -89,13 +90,13 @@ func (f recommendationsUDF) row(ctx context.Context, c *call, values []driver.Va
 		memo.models[name] = s
 		memo.mu.Unlock()
 	}
-	recs, err := s.recommend(ctx, recommendationsName, values[1], int(k), true, "error", methodModel)
+	recs, err := s.recommend(ctx, recommendationsName, values[1], int(k), true, "error", recommender.MethodModel)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]any, len(recs))
 	for i, r := range recs {
-		item := s.itemValue(r.Item)
+		item := s.ItemValue(r.Item)
 		if f.text {
 			item = s.Model.ItemIDs.At(r.Item).String()
 		}

@@ -5,7 +5,6 @@ package functions
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -25,7 +24,7 @@ func recommendFunction() tableFunction {
 
 // storedRec is a recommender version as the registry keeps it.
 type storedRec struct {
-	*recArtifact
+	*recommender.Stored
 	ref     mlops.Ref
 	metrics string
 }
@@ -33,60 +32,16 @@ type storedRec struct {
 // loadRec reads the recommender version ref names, decoded once and then
 // kept while it is unchanged (see registry.Registry.Decoded).
 func loadRec(ctx context.Context, c *call, fn string, ref mlops.Ref) (*storedRec, error) {
-	m, v, err := c.reg.Decoded(ctx, recommenderKind, ref, func(data []byte) (any, error) { return decodeRecArtifact(data) })
+	m, v, err := c.reg.Decoded(ctx, recommenderKind, ref, func(data []byte) (any, error) { return recommender.DecodeStored(data) })
 	if err != nil {
 		return nil, registryError(fn, err)
 	}
-	return &storedRec{recArtifact: v.(*recArtifact), ref: m.Ref, metrics: m.Metrics}, nil
-}
-
-// user returns the index of the user id v (an int64 or a string) names,
-// and false if the model does not know the user.
-func (s *storedRec) user(v any) (int, bool) {
-	id, ok := idOf(v, s.Columns.UserIsText)
-	if !ok {
-		return 0, false
-	}
-	u, ok := s.Model.UserIDs.Index(id)
-	if ok && s.Train.Ptr[u+1] == s.Train.Ptr[u] && s.Test.Ptr[u+1] == s.Test.Ptr[u] {
-		return 0, false
-	}
-	return u, ok
-}
-
-// item returns the index of the item id v (an int64 or a string) names,
-// and false if the model does not know the item.
-func (s *storedRec) item(v any) (int, bool) {
-	id, ok := idOf(v, s.Columns.ItemIsText)
-	if !ok {
-		return 0, false
-	}
-	return s.Model.ItemIDs.Index(id)
-}
-
-// idOf is the id v (an int64 or a string) names in a column of text ids
-// or of integers: a text id of an integer column, or the reverse, is
-// converted; false if it cannot be.
-func idOf(v any, isText bool) (recommender.ID, bool) {
-	switch x := v.(type) {
-	case int64:
-		if isText {
-			return recommender.Text(strconv.FormatInt(x, 10)), true
-		}
-		return recommender.Int(x), true
-	case string:
-		if isText {
-			return recommender.Text(x), true
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return recommender.Int(n), err == nil
-	}
-	return recommender.ID{}, false
+	return &storedRec{Stored: v.(*recommender.Stored), ref: m.Ref, metrics: m.Metrics}, nil
 }
 
 // checkUser fails unless the model knows user v or fallback is "popular".
 func (s *storedRec) checkUser(fn string, v any, fallback string) error {
-	if _, ok := s.user(v); ok || fallback == "popular" {
+	if _, ok := s.User(v); ok || fallback == "popular" {
 		return nil
 	}
 	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: user_id := %v is not a user %s was trained on", fn, describeID(v), s.ref).
@@ -98,12 +53,12 @@ func (s *storedRec) checkUser(fn string, v any, fallback string) error {
 // does not know gets the most popular items when fallback is "popular",
 // else an error.
 func (s *storedRec) recommend(ctx context.Context, fn string, v any, k int, excludeSeen bool, fallback, method string) ([]recommender.Scored, error) {
-	u, ok := s.user(v)
+	u, ok := s.User(v)
 	if !ok {
 		if err := s.checkUser(fn, v, fallback); err != nil {
 			return nil, err
 		}
-		return s.popular(nil, k, false), nil
+		return s.Popular(nil, k, false), nil
 	}
 	items, vals := recommender.Known(s.Train, s.Test, u)
 	return s.rankBy(ctx, fn, method, items, vals, k, excludeSeen)
@@ -114,15 +69,6 @@ func describeID(v any) string {
 		return quote(s)
 	}
 	return fmt.Sprint(v)
-}
-
-// itemValue is item j's id as the model's item column holds it.
-func (s *storedRec) itemValue(j int) any {
-	id := s.Model.ItemIDs.At(j)
-	if id.IsText {
-		return id.Text
-	}
-	return id.Int
 }
 
 func idTypeInfo(isText bool) duckdb.TypeInfo {
@@ -181,7 +127,7 @@ func (s *storedRec) recTable(c *call, fn, itemsArg string, rank func(context.Con
 		}
 		rows := make([][]any, len(recs))
 		for i, r := range recs {
-			id := s.itemValue(r.Item)
+			id := s.ItemValue(r.Item)
 			rows[i] = []any{int64(i + 1), id, r.Score}
 			if items != nil {
 				vals, ok := extra[id]
@@ -204,7 +150,7 @@ type itemTable struct {
 	cols  []duckdb.ColumnInfo
 }
 
-func openItems(c *call, fn, text string, rc recColumns) (*itemTable, error) {
+func openItems(c *call, fn, text string, rc recommender.Columns) (*itemTable, error) {
 	src, err := openSource(c.ctx(), c, fn, text)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,10 @@
 package classifier
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"slices"
+)
 
 // Predict returns one row per row of t: a classifier's probability of
 // each of m.Classes, or a regressor's prediction (one value), in the
@@ -61,4 +65,24 @@ func (m *Model) PredictSource(ctx context.Context, src Source) ([][]float64, err
 		out = append(out, p...)
 	}
 	return out, nil
+}
+
+// TopClasses is the most probable class of probs (the first on ties) and
+// the classes to report: with k above 0 the k most probable, most
+// probable first (the first class on ties); else every class in order.
+func TopClasses(probs []float64, k int) (top int, order []int) {
+	order = make([]int, len(probs))
+	for i := range order {
+		order[i] = i
+	}
+	if k > 0 {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(probs[b], probs[a]) })
+		order = order[:min(k, len(order))]
+	}
+	for i, v := range probs {
+		if v > probs[top] {
+			top = i
+		}
+	}
+	return top, order
 }

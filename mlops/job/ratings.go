@@ -2,7 +2,6 @@ package job
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -82,17 +81,8 @@ func id(col arrow.Array, row int) (recommender.ID, bool) {
 	return recommender.Int(col.(*array.Int64).Value(row)), true
 }
 
-// header is the registry's JSON header of a recommender artifact.
-func (src *ratingsSource) header(epoch int) ([]byte, error) {
-	type columns struct {
-		User       string `json:"user"`
-		Item       string `json:"item"`
-		Rating     string `json:"rating"`
-		UserIsText bool   `json:"user_is_text"`
-		ItemIsText bool   `json:"item_is_text"`
-	}
-	return json.Marshal(struct {
-		Epoch   int     `json:"epoch"`
-		Columns columns `json:"columns"`
-	}{epoch, columns{src.user, src.item, src.rating, src.userIsText, src.itemIsText}})
+// columns are the source's columns as the registry's header of a
+// recommender artifact records them.
+func (src *ratingsSource) columns() recommender.Columns {
+	return recommender.Columns{User: src.user, Item: src.item, Rating: src.rating, UserIsText: src.userIsText, ItemIsText: src.itemIsText}
 }

@@ -107,11 +107,7 @@ func runRecommender(ctx context.Context, dir string, spec Spec, files []string, 
 		fit = recommender.WithoutUsers(train, recommender.HeldOutUsers(train, test, h, cfg.Seed))
 	}
 	artifact := func(model *recommender.Model, epoch int) ([]byte, error) {
-		header, err := src.header(epoch)
-		if err != nil {
-			return nil, err
-		}
-		return recommender.AppendArtifact(nil, header, model, train, test)
+		return recommender.EncodeStored(model, train, test, epoch, src.columns())
 	}
 	start, err := recommenderStart(dir, spec)
 	if err != nil {

@@ -15,6 +15,7 @@ package training
 
 import (
 	"context"
+	"math"
 
 	"github.com/mallard/mallard/mlops"
 )
@@ -99,4 +100,22 @@ type Result struct {
 // Epoch is a BIGINT, best a BOOLEAN, the others DOUBLE.
 func Columns(metrics ...string) []string {
 	return append(append([]string{"epoch"}, metrics...), "best", "elapsed_ms")
+}
+
+// Value is v as an epoch's metric column holds it (see Epoch.Metrics):
+// nil, which the row writes as NULL, when v is NaN.
+func Value(v float64) any {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return v
+}
+
+// Finite is v as a model's recorded metrics hold it (JSON null where
+// there was nothing to measure): nil when v is not a finite number.
+func Finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }
