@@ -21,25 +21,34 @@ const (
 	// correction to the anchor shrunk by a weight fitted on validation
 	// (see Shrink).
 	KeepShrunk = "shrunk"
+	// KeepOneSE keeps the epoch with the lowest validation MSE among those
+	// whose mean validation loss is below the first network's by more
+	// than one standard error of the difference (see oneSEKeeps); none
+	// passing, it keeps the first network.
+	KeepOneSE = "one_se"
 )
 
 // KeepRules are the accepted values of Config.KeepNetwork.
-func KeepRules() []string { return []string{KeepBest, KeepSignificant, KeepShrunk} }
+func KeepRules() []string { return []string{KeepBest, KeepSignificant, KeepShrunk, KeepOneSE} }
 
 // signLevel is the level at which KeepSignificant's sign test rejects.
 const signLevel = 0.05
 
 // beatsFirst reports whether the network as it is now may replace the
-// first one under cfg.KeepNetwork: always but under KeepSignificant with
-// validation, where its squared errors on the validation cells (see
+// first one under cfg.KeepNetwork: always but where testsFirst. Under
+// KeepSignificant its squared errors on the validation cells (see
 // valCells) must beat the first network's, kept in w.first0, on more
-// cells than a fair coin would at signLevel. Every worker must call it
+// cells than a fair coin would at signLevel; under KeepOneSE see
+// oneSEBeats. Every worker must call it
 // at the same epochs: it reduces the counts across them.
 func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
-	if w.cfg.KeepNetwork != KeepSignificant || len(w.val) == 0 {
+	if !w.testsFirst() {
 		return true, nil
 	}
 	w.cells = w.valCells(w.cells)
+	if w.cfg.KeepNetwork == KeepOneSE {
+		return w.oneSEBeats(ctx)
+	}
 	counts := []float64{0, 0}
 	for k, c := range w.cells {
 		switch {
@@ -55,10 +64,17 @@ func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
 	return signRejects(int(counts[0]), int(counts[1]), signLevel), nil
 }
 
+// testsFirst reports whether cfg.KeepNetwork tests an epoch against the
+// first network before keeping it: KeepSignificant and KeepOneSE do,
+// with validation.
+func (w *worker) testsFirst() bool {
+	return (w.cfg.KeepNetwork == KeepSignificant || w.cfg.KeepNetwork == KeepOneSE) && len(w.val) > 0
+}
+
 // keepFirst records the first network's validation cells for beatsFirst;
-// it does nothing unless cfg.KeepNetwork is KeepSignificant.
+// it does nothing unless testsFirst.
 func (w *worker) keepFirst() {
-	if w.cfg.KeepNetwork == KeepSignificant && len(w.val) > 0 {
+	if w.testsFirst() {
 		w.first0 = w.valCells(nil)
 	}
 }
