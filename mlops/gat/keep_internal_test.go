@@ -14,3 +14,33 @@ func TestSignRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestOneSEKeeps checks the one-standard-error rule on loss differentials
+// worked by hand: the mean must be below minus its standard error, the
+// square root of the (Newey-West weighted) variance over the rows.
+func TestOneSEKeeps(t *testing.T) {
+	step := []float64{1, 1, 1, 1, -1, -1, -1, -1} // cov0 8/7, cov1 5/7, cov2 2/7, cov3 -1/7
+	shifted := make([]float64, len(step))
+	for i, v := range step {
+		shifted[i] = v - 0.45
+	}
+	for _, c := range []struct {
+		name string
+		d    []float64
+		lags int
+		want bool
+	}{
+		{"constant gain", []float64{-1, -1, -1}, 0, true},
+		{"mean -2, se 1", []float64{-3, -1}, 0, true},
+		{"mean -1, se 1: not beyond", []float64{-2, 0}, 0, false},
+		{"a loss", []float64{1, 2, 3}, 0, false},
+		{"one row", []float64{-5}, 0, false},
+		{"no rows", nil, 0, false},
+		{"mean -0.45, se 0.378 without lags", shifted, 0, true},
+		{"mean -0.45, se 0.551 with 3 lags", shifted, 3, false},
+	} {
+		if got := oneSEKeeps(c.d, c.lags); got != c.want {
+			t.Errorf("%s: oneSEKeeps(%v, %d) = %v, want %v", c.name, c.d, c.lags, got, c.want)
+		}
+	}
+}
