@@ -73,7 +73,9 @@ type Config struct {
 	// and the network training starts from (see KeepRules): "best" (or
 	// "") keeps the lowest validation MSE; "significant" keeps a trained
 	// epoch only where a sign test finds it better than the first network;
-	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink).
+	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink);
+	// "one_se" keeps a trained epoch only where it beats the first network
+	// by more than one standard error (see oneSEKeeps).
 	KeepNetwork string `json:"keep_network,omitempty"`
 	// CombineFixed, when not empty, is a fixed combination (one of
 	// FixedCombinations) that anchor "auto" weighs beside its candidates,
