@@ -26,10 +26,16 @@ const (
 	// than one standard error of the difference (see oneSEKeeps); none
 	// passing, it keeps the first network.
 	KeepOneSE = "one_se"
+	// KeepOneSEHorizons is KeepOneSE whose test may also pass on the
+	// recursive forecasts over steps 1..season from the validation origins
+	// (see gateOrigins): either test passing, the epoch may be kept.
+	KeepOneSEHorizons = "one_se_horizons"
 )
 
 // KeepRules are the accepted values of Config.KeepNetwork.
-func KeepRules() []string { return []string{KeepBest, KeepSignificant, KeepShrunk, KeepOneSE} }
+func KeepRules() []string {
+	return []string{KeepBest, KeepSignificant, KeepShrunk, KeepOneSE, KeepOneSEHorizons}
+}
 
 // signLevel is the level at which KeepSignificant's sign test rejects.
 const signLevel = 0.05
@@ -46,7 +52,7 @@ func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	w.cells = w.valCells(w.cells)
-	if w.cfg.KeepNetwork == KeepOneSE {
+	if w.cfg.KeepNetwork != KeepSignificant {
 		return w.oneSEBeats(ctx)
 	}
 	counts := []float64{0, 0}
@@ -65,10 +71,11 @@ func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
 }
 
 // testsFirst reports whether cfg.KeepNetwork tests an epoch against the
-// first network before keeping it: KeepSignificant and KeepOneSE do,
-// with validation.
+// first network before keeping it: KeepSignificant, KeepOneSE and
+// KeepOneSEHorizons do, with validation.
 func (w *worker) testsFirst() bool {
-	return (w.cfg.KeepNetwork == KeepSignificant || w.cfg.KeepNetwork == KeepOneSE) && len(w.val) > 0
+	k := w.cfg.KeepNetwork
+	return (k == KeepSignificant || k == KeepOneSE || k == KeepOneSEHorizons) && len(w.val) > 0
 }
 
 // keepFirst records the first network's validation cells for beatsFirst;
@@ -76,6 +83,7 @@ func (w *worker) testsFirst() bool {
 func (w *worker) keepFirst() {
 	if w.testsFirst() {
 		w.first0 = w.valCells(nil)
+		w.gateFirst = w.gateCells(nil)
 	}
 }
 
@@ -101,16 +109,17 @@ func (w *worker) valCells(dst []float64) []float64 {
 		for range w.m.N {
 			dst = append(dst, 0)
 		}
-		w.originCells(o, dst[from:])
+		w.originCells(o, w.cfg.horizon(), dst[from:])
 	}
 	return dst
 }
 
-// originCells adds to cell[i] entity i's squared errors over steps
-// 1..Horizon of the network's forecasts from origin o: recursive, as
-// multiSSE computes them, or the steps of a multi-output network.
-func (w *worker) originCells(o int, cell []float64) {
-	h, n := w.cfg.horizon(), w.m.N
+// originCells adds to cell[i] entity i's squared errors over steps 1..h
+// of the network's forecasts from origin o: recursive, as multiSSE
+// computes them, or the steps of a multi-output network (whose h must be
+// the configured horizon).
+func (w *worker) originCells(o, h int, cell []float64) {
+	n := w.m.N
 	if w.cfg.steps() > 1 {
 		pred := w.s.steps(w.net, o)
 		_, cols := pred.Dims()

@@ -6,34 +6,73 @@ import (
 	"slices"
 )
 
-// oneSEBeats reports whether the network's validation cells, in w.cells,
-// beat the first network's, in w.first0, under KeepOneSE: the loss
-// differential of every validation row (origin, at a horizon above 1),
-// summed over its entities, is gathered across the workers (see
-// rowDiffs) and tested by oneSEKeeps with lags h − 1. Every worker must
-// call it at the same epochs.
+// oneSEBeats reports whether the network beats the first one under
+// KeepOneSE: the loss differential of every validation row (origin, at a
+// horizon above 1) of w.cells against w.first0, summed over its
+// entities, is gathered across the workers (see rowDiffs) and tested by
+// oneSEKeeps with lags h − 1. Under KeepOneSEHorizons, failing that, the
+// same test on the gate origins' cells (see gateOrigins) may pass. Every
+// worker must call it at the same epochs.
 func (w *worker) oneSEBeats(ctx context.Context) (bool, error) {
-	d, err := w.rowDiffs(ctx)
-	if err != nil {
-		return false, err
-	}
-	return oneSEKeeps(d, w.cfg.horizon()-1), nil
-}
-
-// rowDiffs is the loss differential of each validation row, in the order
-// of the run's validation samples (one-step) or origins: w.cells minus
-// w.first0, summed over the row's entities, each worker adding its own
-// rows and the sums reduced across the workers.
-func (w *worker) rowDiffs(ctx context.Context) ([]float64, error) {
 	full, mine := w.val, w.shareOf(1)
 	if len(w.origins) > 0 {
 		full, mine = w.origins, w.part(w.origins)
 	}
+	d, err := w.rowDiffs(ctx, w.cells, w.first0, full, mine)
+	if err != nil {
+		return false, err
+	}
+	if pass := oneSEKeeps(d, w.cfg.horizon()-1); pass || len(w.gate) == 0 {
+		return pass, nil
+	}
+	w.gateNow = w.gateCells(w.gateNow)
+	if d, err = w.rowDiffs(ctx, w.gateNow, w.gateFirst, w.gate, w.part(w.gate)); err != nil {
+		return false, err
+	}
+	return oneSEKeeps(d, w.gateH-1), nil
+}
+
+// gateOrigins are the origins and the steps of KeepOneSEHorizons' second
+// test: the validation origins of steps 1..s, s the season capped at the
+// validation rows less one; none (its test is KeepOneSE's) unless s is
+// above the configured horizon, the network recursive and every row in
+// the process (shard nil).
+func gateOrigins(cfg Config, val []int, shard *sharding) ([]int, int) {
+	s := min(cfg.Season, len(val)-1)
+	if cfg.KeepNetwork != KeepOneSEHorizons || s <= cfg.horizon() || cfg.steps() > 1 || shard != nil {
+		return nil, 0
+	}
+	return valOrigins(val, s), s
+}
+
+// gateCells returns the network's squared errors on this worker's part of
+// the gate origins, one cell per origin and entity, summed over steps
+// 1..gateH; nil without gate origins.
+func (w *worker) gateCells(dst []float64) []float64 {
+	if len(w.gate) == 0 {
+		return nil
+	}
+	dst = dst[:0]
+	for _, o := range w.part(w.gate) {
+		from := len(dst)
+		for range w.m.N {
+			dst = append(dst, 0)
+		}
+		w.originCells(o, w.gateH, dst[from:])
+	}
+	return dst
+}
+
+// rowDiffs is the loss differential of each row of full (validation
+// samples or origins, sorted): cells minus first, which hold the cells
+// of the worker's rows mine, summed over each row's entities; each
+// worker adds its own rows and the sums are reduced across the workers.
+func (w *worker) rowDiffs(ctx context.Context, cells, first []float64, full, mine []int) ([]float64, error) {
 	d, n := make([]float64, len(full)), w.m.N
 	for k, t := range mine {
 		pos, _ := slices.BinarySearch(full, t)
 		for i := range n {
-			d[pos] += w.cells[k*n+i] - w.first0[k*n+i]
+			d[pos] += cells[k*n+i] - first[k*n+i]
 		}
 	}
 	if err := w.coll.AllReduceSum(ctx, w.rank, d); err != nil {

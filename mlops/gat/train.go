@@ -238,6 +238,7 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	if len(val) > 0 && cfg.horizon() > 1 {
 		run.origins = valOrigins(val, cfg.horizon())
 	}
+	run.gate, run.gateH = gateOrigins(cfg, val, shard)
 	if run.anchorFit, err = anchor.forecaster(); err != nil {
 		return nil, err
 	}
@@ -381,6 +382,10 @@ type training struct {
 	preds            [2]*predictions     // the workers' cur and kept; nil past the bound or across processes
 	// origins are the validation origins of a horizon above 1 (nil at 1).
 	origins []int
+	// gate and gateH are KeepOneSEHorizons' origins and steps (see
+	// gateOrigins); nil and 0 without.
+	gate  []int
+	gateH int
 	// fitting are the samples the epochs train on: train, less those
 	// whose later steps are not fitting rows for a direct or multi-output
 	// network (see multiFitting); preSteps are the anchor's forecasts of
@@ -412,6 +417,9 @@ type worker struct {
 	// first0 and cells are the first network's and the current one's
 	// squared errors on the worker's validation cells (see beatsFirst).
 	first0, cells []float64
+	// gateFirst and gateNow are the same on the gate origins (see
+	// gateCells).
+	gateFirst, gateNow []float64
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
