@@ -44,3 +44,31 @@ func TestOneSEKeeps(t *testing.T) {
 		}
 	}
 }
+
+// TestGateOrigins checks where KeepOneSEHorizons adds its second test:
+// over steps 1..season capped at the validation rows less one, only for a
+// recursive network in one process whose season is above its horizon.
+func TestGateOrigins(t *testing.T) {
+	val := []int{50, 51, 52, 53, 54, 55, 56, 57, 58, 59}
+	base := Config{KeepNetwork: KeepOneSEHorizons, Season: 4}
+	for _, c := range []struct {
+		name   string
+		cfg    func(Config) Config
+		shard  *sharding
+		steps  int
+		origin int
+	}{
+		{"season 4", func(c Config) Config { return c }, nil, 4, 7},
+		{"season 12 capped at 9", func(c Config) Config { c.Season = 12; return c }, nil, 9, 2},
+		{"no season", func(c Config) Config { c.Season = 0; return c }, nil, 0, 0},
+		{"horizon 4", func(c Config) Config { c.Horizon = 4; return c }, nil, 0, 0},
+		{"one_se", func(c Config) Config { c.KeepNetwork = KeepOneSE; return c }, nil, 0, 0},
+		{"direct", func(c Config) Config { c.Horizon, c.Season, c.Strategy = 2, 7, StrategyDirect; return c }, nil, 0, 0},
+		{"sharded", func(c Config) Config { return c }, &sharding{}, 0, 0},
+	} {
+		origins, steps := gateOrigins(c.cfg(base), val, c.shard)
+		if steps != c.steps || len(origins) != c.origin {
+			t.Errorf("%s: %d origins of %d steps, want %d of %d", c.name, len(origins), steps, c.origin, c.steps)
+		}
+	}
+}

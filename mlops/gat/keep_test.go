@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mallard/mallard/mlops/baseline"
@@ -36,16 +37,17 @@ func TestKeepSignificantLeavesNoise(t *testing.T) {
 }
 
 // TestKeepOneSELeavesNoise trains on noise, where "best" keeps a trained
-// epoch by chance: "one_se" keeps the first network (epoch 0), with one
+// epoch by chance: "one_se" and "one_se_horizons" (season 4, so its test
+// over steps 1..4 runs too) keep the first network (epoch 0), with one
 // worker and with two (which gather the rows' differentials).
 func TestKeepOneSELeavesNoise(t *testing.T) {
 	m := noise(2, 100, 4)
 	kept := map[string]int{}
-	for _, rule := range []string{gat.KeepBest, gat.KeepOneSE, gat.KeepOneSE + "/2"} {
+	for _, rule := range []string{gat.KeepBest, gat.KeepOneSE, gat.KeepOneSE + "/2", gat.KeepOneSEHorizons, gat.KeepOneSEHorizons + "/2"} {
 		cfg := gat.DefaultConfig()
-		cfg.Epochs, cfg.Patience, cfg.KeepNetwork = 60, 0, rule
-		if rule == gat.KeepOneSE+"/2" {
-			cfg.KeepNetwork, cfg.Workers = gat.KeepOneSE, 2
+		cfg.Epochs, cfg.Patience, cfg.KeepNetwork, cfg.Season = 60, 0, rule, 4
+		if name, two := strings.CutSuffix(rule, "/2"); two {
+			cfg.KeepNetwork, cfg.Workers = name, 2
 		}
 		model, err := gat.Train(context.Background(), cfg, m, nil)
 		if err != nil {
@@ -57,9 +59,10 @@ func TestKeepOneSELeavesNoise(t *testing.T) {
 	if kept[gat.KeepBest] == 0 {
 		t.Fatalf("best kept epoch 0 on noise: the test needs data where chance favours a trained epoch")
 	}
-	if kept[gat.KeepOneSE] != 0 || kept[gat.KeepOneSE+"/2"] != 0 {
-		t.Errorf("one_se kept epochs %d (1 worker) and %d (2) on noise, want 0 (the first network)",
-			kept[gat.KeepOneSE], kept[gat.KeepOneSE+"/2"])
+	for rule, epoch := range kept {
+		if rule != gat.KeepBest && epoch != 0 {
+			t.Errorf("%s kept epoch %d on noise, want 0 (the first network)", rule, epoch)
+		}
 	}
 }
 
