@@ -8,10 +8,9 @@ import (
 )
 
 // The values of Config.KeepNetwork: which trained epoch replaces the
-// network training starts from.
+// network training starts from. "" is KeepDefault.
 const (
-	// KeepBest keeps the epoch with the lowest validation MSE ("" is the
-	// same).
+	// KeepBest keeps the epoch with the lowest validation MSE.
 	KeepBest = "best"
 	// KeepSignificant keeps the epoch with the lowest validation MSE among
 	// those that a one-sided sign test finds better than the first network
@@ -30,7 +29,18 @@ const (
 	// recursive forecasts over steps 1..season from the validation origins
 	// (see gateOrigins): either test passing, the epoch may be kept.
 	KeepOneSEHorizons = "one_se_horizons"
+	// KeepDefault is the rule of "" (see docs/forecasting.md, "Keeping the
+	// network by the one-standard-error rule").
+	KeepDefault = KeepOneSEHorizons
 )
+
+// keepRule is c.KeepNetwork, KeepDefault for "".
+func (c Config) keepRule() string {
+	if c.KeepNetwork == "" {
+		return KeepDefault
+	}
+	return c.KeepNetwork
+}
 
 // KeepRules are the accepted values of Config.KeepNetwork.
 func KeepRules() []string {
@@ -52,7 +62,7 @@ func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	w.cells = w.valCells(w.cells)
-	if w.cfg.KeepNetwork != KeepSignificant {
+	if w.cfg.keepRule() != KeepSignificant {
 		return w.oneSEBeats(ctx)
 	}
 	counts := []float64{0, 0}
@@ -74,7 +84,7 @@ func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
 // first network before keeping it: KeepSignificant, KeepOneSE and
 // KeepOneSEHorizons do, with validation.
 func (w *worker) testsFirst() bool {
-	k := w.cfg.KeepNetwork
+	k := w.cfg.keepRule()
 	return (k == KeepSignificant || k == KeepOneSE || k == KeepOneSEHorizons) && len(w.val) > 0
 }
 

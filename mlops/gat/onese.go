@@ -39,7 +39,7 @@ func (w *worker) oneSEBeats(ctx context.Context) (bool, error) {
 // the process (shard nil).
 func gateOrigins(cfg Config, val []int, shard *sharding) ([]int, int) {
 	s := min(cfg.Season, len(val)-1)
-	if cfg.KeepNetwork != KeepOneSEHorizons || s <= cfg.horizon() || cfg.steps() > 1 || shard != nil {
+	if cfg.keepRule() != KeepOneSEHorizons || s <= cfg.horizon() || cfg.steps() > 1 || shard != nil {
 		return nil, 0
 	}
 	return valOrigins(val, s), s

@@ -70,12 +70,15 @@ type Config struct {
 	// "direct" or "multi_output".
 	Strategy string `json:"strategy,omitempty"`
 	// KeepNetwork is how validation chooses between the trained epochs
-	// and the network training starts from (see KeepRules): "best" (or
-	// "") keeps the lowest validation MSE; "significant" keeps a trained
-	// epoch only where a sign test finds it better than the first network;
-	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink);
-	// "one_se" keeps a trained epoch only where it beats the first network
-	// by more than one standard error (see oneSEKeeps).
+	// and the network training starts from (see KeepRules): "best" keeps
+	// the lowest validation MSE; "significant" keeps a trained epoch only
+	// where a sign test finds it better than the first network; "shrunk"
+	// keeps the lowest, shrunk toward the anchor (see Shrink); "one_se"
+	// keeps a trained epoch only where it beats the first network by more
+	// than one standard error (see oneSEKeeps), and "one_se_horizons" (the
+	// default, "") also where it does so over steps 1..season. Models
+	// stored before "one_se_horizons" was the default were trained under
+	// "best" with "".
 	KeepNetwork string `json:"keep_network,omitempty"`
 	// CombineFixed, when not empty, is a fixed combination (one of
 	// FixedCombinations) that anchor "auto" weighs beside its candidates,
