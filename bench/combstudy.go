@@ -63,6 +63,7 @@ type variantScore struct {
 	mse, rel             float64
 	train                time.Duration
 	reused               bool
+	kept                 []int // the epoch each seed kept
 }
 
 // cutToTraining is ds cut to its training rows, with the train fraction
@@ -142,6 +143,7 @@ func variantOn(ctx context.Context, cfg gat.Config, ds fcData, seeds int, before
 		return s, nil
 	}
 	mses, rels, took := make([]float64, seeds), make([]float64, seeds), make([]time.Duration, seeds)
+	s.kept = make([]int, seeds)
 	err = parallelRuns(ctx, seeds, func(ctx context.Context, seed int) error {
 		c := cfg
 		c.Seed = uint64(seed)
@@ -150,7 +152,7 @@ func variantOn(ctx context.Context, cfg gat.Config, ds fcData, seeds int, before
 		if err != nil {
 			return err
 		}
-		took[seed] = time.Since(start)
+		took[seed], s.kept[seed] = time.Since(start), model.Kept
 		g, err := model.Forecaster()
 		if err != nil {
 			return err

@@ -31,6 +31,8 @@ commands:
   prep       measure pivot_entity_time and rescale against DuckDB SQL on -flights
   train      measure gat.Train with 1 and 2 workers and against gonum's dgemm rate
   accuracy   choose train_gat's defaults on validation over five data sets (-unemployment and the weather.csv beside it, a synthetic weekly set, quarterly and monthly panels of R's datasets), then test them; with -reference r, score the baselines against R's ets, auto.arima and thetaf instead
+  keeps      the keep study of docs/forecasting.md ("Keeping the network by the one-standard-error rule") on validation rows only: each panel cut to its training rows, the default under keep_network 'best' and 'one_se' (-seeds seeds), then the pre-registered rule
+  keepdiag   on each full panel's validation rows (no test row): the epoch keep_network 'best' keeps per seed, its MSE against epoch 0's (the anchor alone), the DM t that 'one_se' tests and the epoch 'one_se' keeps
   anchors    the anchor study of docs/forecasting.md ("Combining ets, arima and theta") on validation rows only: each panel of accuracy cut to its training rows, every anchor variant's anchor alone and trained default (-seeds seeds), then the pre-registered rule
   strategy   train_gat's strategies (recursive, direct, multi_output) at horizon 1 and one season on -unemployment, the weather.csv beside it and the synthetic weekly set, -seeds seeds: validation and test rel_mse over steps 1..h
   horizon    train_gat validated at horizon 1 and at one season on the unemployment data and the weather.csv beside it, -seeds seeds; then the time of the network without the graph beside it
@@ -184,6 +186,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runStrategyStudy(ctx, o)
 	case "anchors":
 		return runAnchorStudy(ctx, o)
+	case "keeps":
+		return runKeepStudy(ctx, o)
+	case "keepdiag":
+		return runKeepDiag(ctx, o)
 	case "accuracy":
 		if o.Reference != "" {
 			return runReference(ctx, o)

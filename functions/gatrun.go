@@ -158,7 +158,7 @@ func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result
 		run.Notice(anchorNotice(run.Ref(), a, r.cfg.Highway))
 	}
 	if r.cfg.ValidationFraction > 0 {
-		run.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE%s (epoch %d is the network training started from)",
+		run.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE%s of epoch %d (the network training started from) and the epochs that beat it by more than one standard error",
 			run.Ref(), model.Kept, horizonText(r.cfg.Horizon), from.Epoch))
 	}
 	if r.compareGraph && r.from == nil && r.across == nil {

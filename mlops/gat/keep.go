@@ -8,10 +8,9 @@ import (
 )
 
 // The values of Config.KeepNetwork: which trained epoch replaces the
-// network training starts from.
+// network training starts from. "" is KeepDefault.
 const (
-	// KeepBest keeps the epoch with the lowest validation MSE ("" is the
-	// same).
+	// KeepBest keeps the epoch with the lowest validation MSE.
 	KeepBest = "best"
 	// KeepSignificant keeps the epoch with the lowest validation MSE among
 	// those that a one-sided sign test finds better than the first network
@@ -21,25 +20,51 @@ const (
 	// correction to the anchor shrunk by a weight fitted on validation
 	// (see Shrink).
 	KeepShrunk = "shrunk"
+	// KeepOneSE keeps the epoch with the lowest validation MSE among those
+	// whose mean validation loss is below the first network's by more
+	// than one standard error of the difference (see oneSEKeeps); none
+	// passing, it keeps the first network.
+	KeepOneSE = "one_se"
+	// KeepOneSEHorizons is KeepOneSE whose test may also pass on the
+	// recursive forecasts over steps 1..season from the validation origins
+	// (see gateOrigins): either test passing, the epoch may be kept.
+	KeepOneSEHorizons = "one_se_horizons"
+	// KeepDefault is the rule of "" (see docs/forecasting.md, "Keeping the
+	// network by the one-standard-error rule").
+	KeepDefault = KeepOneSEHorizons
 )
 
+// keepRule is c.KeepNetwork, KeepDefault for "".
+func (c Config) keepRule() string {
+	if c.KeepNetwork == "" {
+		return KeepDefault
+	}
+	return c.KeepNetwork
+}
+
 // KeepRules are the accepted values of Config.KeepNetwork.
-func KeepRules() []string { return []string{KeepBest, KeepSignificant, KeepShrunk} }
+func KeepRules() []string {
+	return []string{KeepBest, KeepSignificant, KeepShrunk, KeepOneSE, KeepOneSEHorizons}
+}
 
 // signLevel is the level at which KeepSignificant's sign test rejects.
 const signLevel = 0.05
 
 // beatsFirst reports whether the network as it is now may replace the
-// first one under cfg.KeepNetwork: always but under KeepSignificant with
-// validation, where its squared errors on the validation cells (see
+// first one under cfg.KeepNetwork: always but where testsFirst. Under
+// KeepSignificant its squared errors on the validation cells (see
 // valCells) must beat the first network's, kept in w.first0, on more
-// cells than a fair coin would at signLevel. Every worker must call it
+// cells than a fair coin would at signLevel; under KeepOneSE see
+// oneSEBeats. Every worker must call it
 // at the same epochs: it reduces the counts across them.
 func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
-	if w.cfg.KeepNetwork != KeepSignificant || len(w.val) == 0 {
+	if !w.testsFirst() {
 		return true, nil
 	}
 	w.cells = w.valCells(w.cells)
+	if w.cfg.keepRule() != KeepSignificant {
+		return w.oneSEBeats(ctx)
+	}
 	counts := []float64{0, 0}
 	for k, c := range w.cells {
 		switch {
@@ -55,11 +80,20 @@ func (w *worker) beatsFirst(ctx context.Context) (bool, error) {
 	return signRejects(int(counts[0]), int(counts[1]), signLevel), nil
 }
 
+// testsFirst reports whether cfg.KeepNetwork tests an epoch against the
+// first network before keeping it: KeepSignificant, KeepOneSE and
+// KeepOneSEHorizons do, with validation.
+func (w *worker) testsFirst() bool {
+	k := w.cfg.keepRule()
+	return (k == KeepSignificant || k == KeepOneSE || k == KeepOneSEHorizons) && len(w.val) > 0
+}
+
 // keepFirst records the first network's validation cells for beatsFirst;
-// it does nothing unless cfg.KeepNetwork is KeepSignificant.
+// it does nothing unless testsFirst.
 func (w *worker) keepFirst() {
-	if w.cfg.KeepNetwork == KeepSignificant && len(w.val) > 0 {
+	if w.testsFirst() {
 		w.first0 = w.valCells(nil)
+		w.gateFirst = w.gateCells(nil)
 	}
 }
 
@@ -85,16 +119,17 @@ func (w *worker) valCells(dst []float64) []float64 {
 		for range w.m.N {
 			dst = append(dst, 0)
 		}
-		w.originCells(o, dst[from:])
+		w.originCells(o, w.cfg.horizon(), dst[from:])
 	}
 	return dst
 }
 
-// originCells adds to cell[i] entity i's squared errors over steps
-// 1..Horizon of the network's forecasts from origin o: recursive, as
-// multiSSE computes them, or the steps of a multi-output network.
-func (w *worker) originCells(o int, cell []float64) {
-	h, n := w.cfg.horizon(), w.m.N
+// originCells adds to cell[i] entity i's squared errors over steps 1..h
+// of the network's forecasts from origin o: recursive, as multiSSE
+// computes them, or the steps of a multi-output network (whose h must be
+// the configured horizon).
+func (w *worker) originCells(o, h int, cell []float64) {
+	n := w.m.N
 	if w.cfg.steps() > 1 {
 		pred := w.s.steps(w.net, o)
 		_, cols := pred.Dims()

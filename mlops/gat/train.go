@@ -70,10 +70,15 @@ type Config struct {
 	// "direct" or "multi_output".
 	Strategy string `json:"strategy,omitempty"`
 	// KeepNetwork is how validation chooses between the trained epochs
-	// and the network training starts from (see KeepRules): "best" (or
-	// "") keeps the lowest validation MSE; "significant" keeps a trained
-	// epoch only where a sign test finds it better than the first network;
-	// "shrunk" keeps the lowest, shrunk toward the anchor (see Shrink).
+	// and the network training starts from (see KeepRules): "best" keeps
+	// the lowest validation MSE; "significant" keeps a trained epoch only
+	// where a sign test finds it better than the first network; "shrunk"
+	// keeps the lowest, shrunk toward the anchor (see Shrink); "one_se"
+	// keeps a trained epoch only where it beats the first network by more
+	// than one standard error (see oneSEKeeps), and "one_se_horizons" (the
+	// default, "") also where it does so over steps 1..season. Models
+	// stored before "one_se_horizons" was the default were trained under
+	// "best" with "".
 	KeepNetwork string `json:"keep_network,omitempty"`
 	// CombineFixed, when not empty, is a fixed combination (one of
 	// FixedCombinations) that anchor "auto" weighs beside its candidates,
@@ -240,6 +245,7 @@ func train(ctx context.Context, coll parallel.Collective, cfg Config, m series.M
 	if len(val) > 0 && cfg.horizon() > 1 {
 		run.origins = valOrigins(val, cfg.horizon())
 	}
+	run.gate, run.gateH = gateOrigins(cfg, val, shard)
 	if run.anchorFit, err = anchor.forecaster(); err != nil {
 		return nil, err
 	}
@@ -383,6 +389,10 @@ type training struct {
 	preds            [2]*predictions     // the workers' cur and kept; nil past the bound or across processes
 	// origins are the validation origins of a horizon above 1 (nil at 1).
 	origins []int
+	// gate and gateH are KeepOneSEHorizons' origins and steps (see
+	// gateOrigins); nil and 0 without.
+	gate  []int
+	gateH int
 	// fitting are the samples the epochs train on: train, less those
 	// whose later steps are not fitting rows for a direct or multi-output
 	// network (see multiFitting); preSteps are the anchor's forecasts of
@@ -414,6 +424,9 @@ type worker struct {
 	// first0 and cells are the first network's and the current one's
 	// squared errors on the worker's validation cells (see beatsFirst).
 	first0, cells []float64
+	// gateFirst and gateNow are the same on the gate origins (see
+	// gateCells).
+	gateFirst, gateNow []float64
 }
 
 func (r *training) newWorker(rank int, init *Net) *worker {
