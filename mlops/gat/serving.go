@@ -167,7 +167,8 @@ func (s *Serving) FitterOf(method string, fit, val []int, h int) (Fitter, *Choic
 // Ladder); a *LeftOutError when the version's ladder left it out, an
 // *UnfittableError when the ladder could not fit it.
 func (s *Serving) Method(train []int, name string) (baseline.Forecaster, error) {
-	if n := s.Model.Entities; LeftOut(s.Model.Config, n, baseline.Kind(name)) {
+	if s.Model != nil && LeftOut(s.Model.Config, s.Model.Entities, baseline.Kind(name)) {
+		n := s.Model.Entities
 		rule, _ := LadderFor(s.Model.Config, n)
 		return nil, &LeftOutError{Method: name, Ladder: rule, Entities: n}
 	}

@@ -117,6 +117,12 @@ func TestServingMethod(t *testing.T) {
 	if !errors.As(err, &unfit) || unfit.Method != "ets" || !slices.Equal(unfit.Skipped, []error{reason}) {
 		t.Errorf("Method(ets) = %v, want an UnfittableError with the ladder's reason", err)
 	}
+	big := &gat.Serving{Model: &gat.Model{Config: gat.DefaultConfig(), Entities: gat.CatalogueEntities + 1}, Data: twoLevels(), HasData: true,
+		Ladder: ladderOf([]baseline.Forecaster{level{"one", 1}}, nil, nil)}
+	var left *gat.LeftOutError
+	if _, err := big.Method([]int{2, 3}, "arima"); !errors.As(err, &left) || left.Method != "arima" || left.Entities != gat.CatalogueEntities+1 {
+		t.Errorf("Method(arima) past %d entities = %v, want a LeftOutError", gat.CatalogueEntities, err)
+	}
 	if gat.MethodName("model") != gat.ModelMethod || gat.MethodName("ets") != "ets" {
 		t.Errorf("MethodName maps model to %q, ets to %q", gat.MethodName("model"), gat.MethodName("ets"))
 	}
