@@ -29,14 +29,6 @@ func forecastMethods() []string {
 	return names
 }
 
-// link is the version's scaler link, nil without a scaler.
-func (s *storedGAT) link(c *call) (*scaleLink, error) {
-	if s.scaler == "" {
-		return nil, nil
-	}
-	return linkScaler(c, s.scaler, s.Entities)
-}
-
 func bindForecast(c *call, o *forecastArgs) (*table, error) {
 	method := o.Method
 	if !slices.Contains(forecastMethods(), method) {
