@@ -91,7 +91,7 @@ func (s *Serving) Forecast(method string, steps int, level float64, entity int) 
 	if ok && s.State != nil && method != "auto" {
 		preds, kept, err := s.State.Forecast(s.Model, m, MethodName(method), steps, entity)
 		if err != nil || kept {
-			half, _ := s.State.HalfWidths(MethodName(method), steps, level)
+			half, _ := s.State.HalfWidthsOf(MethodName(method), steps, level, entity)
 			return preds, half, nil, err
 		}
 	}
@@ -167,7 +167,8 @@ func (s *Serving) FitterOf(method string, fit, val []int, h int) (Fitter, *Choic
 // Ladder); a *LeftOutError when the version's ladder left it out, an
 // *UnfittableError when the ladder could not fit it.
 func (s *Serving) Method(train []int, name string) (baseline.Forecaster, error) {
-	if n := s.Model.Entities; LeftOut(s.Model.Config, n, baseline.Kind(name)) {
+	if s.Model != nil && LeftOut(s.Model.Config, s.Model.Entities, baseline.Kind(name)) {
+		n := s.Model.Entities
 		rule, _ := LadderFor(s.Model.Config, n)
 		return nil, &LeftOutError{Method: name, Ladder: rule, Entities: n}
 	}
