@@ -29,14 +29,6 @@ func forecastMethods() []string {
 	return names
 }
 
-// link is the version's scaler link, nil without a scaler.
-func (s *storedGAT) link(c *call) (*scaleLink, error) {
-	if s.scaler == "" {
-		return nil, nil
-	}
-	return linkScaler(c, s.scaler, s.Entities)
-}
-
 func bindForecast(c *call, o *forecastArgs) (*table, error) {
 	method := o.Method
 	if !slices.Contains(forecastMethods(), method) {
@@ -123,13 +115,15 @@ func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink, entit
 		value = link.invert()
 	}
 	floor := s.serving().Floors(value, entity)
+	first, end := 0, len(s.Entities)
+	if entity >= 0 {
+		first, end = entity, entity+1
+	}
 	var rows [][]any
 	for k, row := range preds {
 		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, k+1)
-		for i, v := range row {
-			if entity >= 0 && i != entity {
-				continue
-			}
+		for i := first; i < end; i++ {
+			v := row[i]
 			var lo, hi any
 			if half != nil && !math.IsInf(half[k][i], 1) {
 				lo, hi = max(value(i, v-half[k][i]), floor[i]), value(i, v+half[k][i])

@@ -91,7 +91,7 @@ func (s *Serving) Forecast(method string, steps int, level float64, entity int) 
 	if ok && s.State != nil && method != "auto" {
 		preds, kept, err := s.State.Forecast(s.Model, m, MethodName(method), steps, entity)
 		if err != nil || kept {
-			half, _ := s.State.HalfWidths(MethodName(method), steps, level)
+			half, _ := s.State.HalfWidthsOf(MethodName(method), steps, level, entity)
 			return preds, half, nil, err
 		}
 	}

@@ -294,11 +294,18 @@ func (s *ForecastState) Ladder(model *Model, validation bool) (fs []baseline.For
 // HalfWidths are the named method's half-widths at level for steps
 // 1..steps (see Widths.HalfWidths); ok is false without kept widths.
 func (s *ForecastState) HalfWidths(name string, steps int, level float64) (half [][]float64, ok bool) {
+	return s.HalfWidthsOf(name, steps, level, -1)
+}
+
+// HalfWidthsOf is HalfWidths with, for entity >= 0, only that entity's
+// column computed (the others are 0), so that one entity's intervals cost
+// the steps alone.
+func (s *ForecastState) HalfWidthsOf(name string, steps int, level float64, entity int) (half [][]float64, ok bool) {
 	ms := s.method(name)
 	if ms == nil || ms.Widths == nil {
 		return nil, false
 	}
-	return ms.Widths.HalfWidths(steps, level), true
+	return ms.Widths.halfWidths(steps, level, entity), true
 }
 
 // Validate returns an error unless every kept state is well formed and
@@ -403,15 +410,28 @@ func (w *Widths) quantile(k int, level float64) float64 {
 // as EntityHalfWidths gives them from the residuals kept: steps past those
 // kept grow the last kept step's width by the square root of the step.
 func (w *Widths) HalfWidths(steps int, level float64) [][]float64 {
+	return w.halfWidths(steps, level, -1)
+}
+
+// halfWidths is HalfWidths with, for entity >= 0, only that entity's
+// column computed (each entity's depends on its own scale alone).
+func (w *Widths) halfWidths(steps int, level float64, entity int) [][]float64 {
 	out := make([][]float64, steps)
 	last := -1
 	for k := range out {
 		out[k] = make([]float64, len(w.Scale))
 		reached := k < len(w.Steps) && w.Count[k] > 0
+		var q float64
+		if reached {
+			q = w.quantile(k, level)
+		}
 		for i, scale := range w.Scale {
+			if entity >= 0 && i != entity {
+				continue
+			}
 			switch {
 			case reached:
-				out[k][i] = w.quantile(k, level) * scale
+				out[k][i] = q * scale
 			case last < 0:
 				out[k][i] = math.Inf(1)
 			default:
