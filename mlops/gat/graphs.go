@@ -76,7 +76,7 @@ func (s *sampler) sparse(t int) *nn.Graph {
 		if s.graphs != nil {
 			buf = make([]int32, 0, n*keep) // handed to the cache, so not reused
 		}
-		buf = s.win.StrongestAll(buf, keep)
+		buf = s.win.StrongestAllOver(buf, keep, s.graphWorkers)
 		if !s.graphs.put(t, buf) {
 			s.sources = buf
 		}

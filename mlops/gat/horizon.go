@@ -98,6 +98,7 @@ func (p *onestep) Name() string { return ModelMethod }
 func (p *onestep) Predict(m series.Matrix, t int, dst []float64) {
 	if p.s == nil || p.s.m.N != m.N {
 		s := newSampler(m, p.cfg, p.anchor, nil, 0)
+		s.graphWorkers = p.cfg.Workers // the steps run one after another
 		p.s = &s
 	}
 	p.s.m = m

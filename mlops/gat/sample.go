@@ -26,11 +26,16 @@ type sampler struct {
 	// graphs, if not nil, keeps the sources of neighbour-limited graphs
 	// across samplers and epochs; win, sources and edges are sparse's
 	// buffers.
-	graphs  *graphCache
-	win     series.Windows
-	sources []int32
-	edges   *nn.Graph
-	last    *nn.Graph // the graph of the last predict, valid until the next
+	graphs *graphCache
+	// graphWorkers split the search of a neighbour-limited graph (see
+	// series.Windows.StrongestAllOver): a forecast's steps, one after
+	// another, each search every pair; samplers that run side by side
+	// keep 1.
+	graphWorkers int
+	win          series.Windows
+	sources      []int32
+	edges        *nn.Graph
+	last         *nn.Graph // the graph of the last predict, valid until the next
 	// fixed, if not nil, is every sample's graph: a receptive field's,
 	// whose edges were chosen against every entity (see Model.field).
 	fixed *nn.Graph

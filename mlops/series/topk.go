@@ -1,6 +1,9 @@
 package series
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // topBlock is the side of the blocks of windows StrongestAll multiplies:
 // 64 rows of a short window stay in the first-level cache.
@@ -15,6 +18,15 @@ const topBlock = 64
 // it takes O(N keep) memory and O(N^2 window) time. With keep >= N-1
 // every target lists every other entity; with keep <= 0 none.
 func (w *Windows) StrongestAll(buf []int32, keep int) []int32 {
+	return w.StrongestAllOver(buf, keep, 1)
+}
+
+// StrongestAllOver is StrongestAll with the blocks of pairs dealt to
+// workers goroutines, each keeping its own running top-keep per target,
+// merged at the end: the same sources in the same order, since the top
+// keep under strength, then index, does not depend on the order of the
+// offers.
+func (w *Windows) StrongestAllOver(buf []int32, keep, workers int) []int32 {
 	n := w.n
 	if keep <= 0 {
 		return buf
@@ -29,19 +41,43 @@ func (w *Windows) StrongestAll(buf []int32, keep int) []int32 {
 		}
 		return buf
 	}
-	top := newTopK(n, keep)
-	for j0 := 0; j0 < n; j0 += topBlock {
-		j1 := min(j0+topBlock, n)
-		for i0 := 0; i0 <= j0; i0 += topBlock {
-			w.offerBlock(top, i0, min(i0+topBlock, n), j0, j1)
-		}
-	}
+	top := w.offerBlocks(n, keep, workers)
 	for j := range n {
 		at := len(buf)
 		buf = append(buf, top.idx[j*keep:(j+1)*keep]...)
 		slices.Sort(buf[at:])
 	}
 	return buf
+}
+
+// offerBlocks offers every pair of entities to the top-keep of both,
+// over workers goroutines when there are blocks enough, and returns the
+// merged top-keep.
+func (w *Windows) offerBlocks(n, keep, workers int) *topK {
+	type block struct{ i0, j0 int }
+	var blocks []block
+	for j0 := 0; j0 < n; j0 += topBlock {
+		for i0 := 0; i0 <= j0; i0 += topBlock {
+			blocks = append(blocks, block{i0, j0})
+		}
+	}
+	workers = max(1, min(workers, len(blocks)))
+	tops := make([]*topK, workers)
+	var wg sync.WaitGroup
+	for g := range workers {
+		tops[g] = newTopK(n, keep)
+		wg.Go(func() {
+			for k := g; k < len(blocks); k += workers { // dealt in turn: the later blocks are the longer rows
+				b := blocks[k]
+				w.offerBlock(tops[g], b.i0, min(b.i0+topBlock, n), b.j0, min(b.j0+topBlock, n))
+			}
+		})
+	}
+	wg.Wait()
+	for _, other := range tops[1:] {
+		tops[0].merge(other)
+	}
+	return tops[0]
 }
 
 // offerBlock offers every pair of a source in i0..i1-1 and a target in
@@ -85,6 +121,20 @@ type topK struct {
 
 func newTopK(n, keep int) *topK {
 	return &topK{keep: keep, s: make([]float64, n*keep), idx: make([]int32, n*keep), size: make([]int32, n)}
+}
+
+// merge offers every candidate other holds to t.
+func (t *topK) merge(other *topK) {
+	keep := int32(t.keep)
+	for j := range t.size {
+		base := j * t.keep
+		for c := range int(other.size[j]) {
+			s, i := other.s[base+c], other.idx[base+c]
+			if t.size[j] < keep || weakerPair(t.s[base], t.idx[base], s, i) {
+				t.insert(j, i, s)
+			}
+		}
+	}
 }
 
 // insert adds source i of strength s to target j's heap, displacing its

@@ -27,6 +27,11 @@ func checkStrongestAll(t *testing.T, name string, m series.Matrix, window int, k
 		for _, keep := range keeps {
 			src, dst, attr := series.Edges(corr, m.N, keep)
 			got := w.StrongestAll(nil, keep)
+			for _, workers := range []int{2, 3, 7} {
+				if over := w.StrongestAllOver(nil, keep, workers); !slices.Equal(over, got) {
+					t.Fatalf("%s row %d keep %d: %d workers list other sources than one", name, at, keep, workers)
+				}
+			}
 			if len(got) != len(src) {
 				t.Fatalf("%s row %d keep %d: %d edges, Edges %d", name, at, keep, len(got), len(src))
 			}
