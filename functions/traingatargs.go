@@ -82,7 +82,7 @@ func deployArg(f *string) param {
 }
 
 func checkpointArg(f *int) param {
-	return intArg(f, "checkpoint_every", 0, 1_000_000, "store a resumable checkpoint every this many epochs; 0 never").or(0)
+	return intArg(f, "checkpoint_every", 0, 1_000_000, "store a resumable checkpoint every this many epochs; 0 at each epoch the run keeps (a new best)").or(0)
 }
 
 func resumeArg(f *string) param {
