@@ -252,7 +252,7 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*training
 		errs[1] = timed(&ph.report, func() error {
 			r, err := j.report(m, model)
 			if err == nil {
-				report, err = json.Marshal(r) // here, beside the others, rather than when storing
+				report, err = r.encode() // here, beside the others, rather than when storing
 			}
 			return err
 		})
