@@ -190,16 +190,32 @@ func checkCompleteGraph(neighbors, n int) error {
 // the graph cache (4 bytes an edge, n x neighbors edges a row, at most
 // the cache's 256 MiB) and each worker's running top-k (12 bytes a kept
 // edge of one sample); without one, each worker's correlations and
-// complete graph (8 + 24 bytes an ordered pair). The network, its
+// complete graph (8 + 24 bytes an ordered pair). On top comes the
+// report's attention (see reportAttentionBytes). The network, its
 // optimiser state and the per-sample buffers are O(n x (window + hidden))
 // and are not counted.
 func gatTrainingBytes(cfg gat.Config, rows int64, n int) int64 {
 	cells := rows * int64(n)
-	bytes := 3 * 8 * cells
+	bytes := 3*8*cells + reportAttentionBytes(cfg, rows, n)
 	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
 		return bytes + min(4*cells*int64(cfg.Neighbors), 256<<20) + int64(max(1, cfg.Workers))*12*int64(n)*int64(cfg.Neighbors)
 	}
 	return bytes + int64(max(1, cfg.Workers))*32*int64(n)*int64(n)
+}
+
+// reportAttentionBytes bounds the memory of the report's attention for
+// rows time rows of n entities: an edge for each (source, target) pair
+// that was an edge of some test sample, at most n x (neighbors + 1) a
+// sample and n x n in all, of about 170 bytes each at its peak (its
+// running sum, 32; the model's edge, 24; its JSON in the report, about
+// 55, and the copy of that the store makes).
+func reportAttentionBytes(cfg gat.Config, rows int64, n int) int64 {
+	tests := max(1, int64(math.Ceil(float64(rows)*(1-cfg.TrainFraction))))
+	pairs := int64(n) * int64(n)
+	if k := cfg.Neighbors; k > 0 && k < n-1 {
+		pairs = min(pairs, int64(n)*int64(k+1)*tests)
+	}
+	return 170 * pairs
 }
 
 // countRows counts the rows of a source.
@@ -252,7 +268,7 @@ func (j *gatJob) result(m series.Matrix, model *gat.Model, epoch int) (*training
 		errs[1] = timed(&ph.report, func() error {
 			r, err := j.report(m, model)
 			if err == nil {
-				report, err = json.Marshal(r) // here, beside the others, rather than when storing
+				report, err = r.encode() // here, beside the others, rather than when storing
 			}
 			return err
 		})

@@ -45,7 +45,9 @@ type gatReport struct {
 	// first reportEntities, so its indices are into the model's entities.
 	// It is sorted by target, then source, and holds each target's self
 	// loop. Reports made before Mallard computed attention lack it.
+	// encode writes it from attention, without this copy of its edges.
 	Attention []reportEdge `json:"attention,omitempty"`
+	attention []gat.Edge
 }
 
 type gatForecast struct {
@@ -67,12 +69,12 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 		return nil, err
 	}
 	// The attention of the test samples is computed beside the predictions.
-	var attention []reportEdge
+	var attention []gat.Edge
 	var attErr error
 	attDone := make(chan struct{})
 	go func() {
 		defer close(attDone)
-		attention, attErr = reportAttention(model, m, test)
+		attention, attErr = model.Attention(m, test)
 	}()
 	defer func() { <-attDone }()
 	samples := series.Samples(m, cfg.Span())
@@ -111,23 +113,10 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 	r.Correlation, r.Edges = entityGraph(m, n, test[0])
 	<-attDone
 	if attErr != nil {
-		return nil, attErr
+		return nil, fmt.Errorf("attention of the test samples: %w", attErr)
 	}
-	r.Attention = attention
+	r.attention = attention
 	return r, nil
-}
-
-// reportAttention is the model's attention over the test samples of m.
-func reportAttention(model *gat.Model, m series.Matrix, test []int) ([]reportEdge, error) {
-	att, err := model.Attention(m, test)
-	if err != nil {
-		return nil, fmt.Errorf("attention of the test samples: %w", err)
-	}
-	edges := make([]reportEdge, len(att))
-	for k, e := range att {
-		edges[k] = reportEdge{Source: e.Source, Target: e.Target, Weight: e.Weight}
-	}
-	return edges, nil
 }
 
 // entityGraph returns the correlation of the first n entities of m over

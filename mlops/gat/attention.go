@@ -207,8 +207,12 @@ func (a *attentionSum) addSparse(target, source int, w float64, sample int) {
 
 // edges returns the pairs counted at least once, with their mean weights.
 func (a *attentionSum) edges() []Edge {
-	var out []Edge
 	if a.targets != nil {
+		total := 0
+		for _, list := range a.targets {
+			total += len(list)
+		}
+		out := make([]Edge, 0, total)
 		for j, list := range a.targets {
 			for _, p := range list {
 				out = append(out, Edge{Source: p.source, Target: j, Weight: p.sum / float64(p.count)})
@@ -216,6 +220,7 @@ func (a *attentionSum) edges() []Edge {
 		}
 		return out
 	}
+	var out []Edge
 	for p, c := range a.count {
 		if c > 0 {
 			out = append(out, Edge{Source: p % a.n, Target: p / a.n, Weight: a.sum[p] / float64(c)})
