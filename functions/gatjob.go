@@ -17,7 +17,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
-	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
@@ -55,98 +54,6 @@ type gatJob struct {
 	// phases is where the statement's time outside the epochs went, for
 	// its closing NOTICE.
 	phases gatPhases
-}
-
-// gatPhases times the parts of a train_gat statement outside its epochs.
-// Each is written by the goroutine that runs it before the phases are
-// read, after those goroutines are waited for.
-type gatPhases struct {
-	read, prepare, setup, checkpoints  time.Duration
-	evaluate, report, artifact, finish time.Duration
-	// lastEpoch is when the last epoch's row was handed to fill, computed
-	// when the result was, and stored the size of its artifact: the
-	// training goroutine writes them, the NOTICE of storing reads them
-	// once stream has handed fill the end, which comes after the writes.
-	lastEpoch, computed time.Time
-	stored              int // bytes of the stored artifact
-}
-
-// String lists the phases for the closing NOTICE; evaluate, report and
-// artifact run at the same time, so finish, their wall time, is what they
-// add to the statement.
-func (p *gatPhases) String() string {
-	s := func(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
-	return fmt.Sprintf("read %s, prepare %s, setup %s, checkpoints %s, evaluate+report+artifact %s (together; alone %s, %s, %s)",
-		s(p.read), s(p.prepare), s(p.setup), s(p.checkpoints), s(p.finish), s(p.evaluate), s(p.report), s(p.artifact))
-}
-
-// storing is the closing NOTICE's text once the result is stored, at
-// now: how long storing took (writing the artifact and the report,
-// marking the version ready, deploying it and freeing the run's memory,
-// from when the result was computed), and the statement's time after its
-// last epoch in all. It is the last phase outside the epochs, and says
-// so, as the NOTICE of the others does.
-func (p *gatPhases) storing(now time.Time) string {
-	return fmt.Sprintf("outside the epochs: storing %.2fs (artifact %.2f MB); after the last epoch %.2fs in all",
-		now.Sub(p.computed).Seconds(), float64(p.stored)/1e6, now.Sub(p.lastEpoch).Seconds())
-}
-
-// timed runs do and adds its duration to d.
-func timed(d *time.Duration, do func() error) error {
-	start := time.Now()
-	err := do()
-	*d += time.Since(start)
-	return err
-}
-
-// scaleLink maps a model's entities to the columns of the scaler that
-// rescaled them, to report and forecast in original units.
-type scaleLink struct {
-	scaler scale.Scaler
-	column []int // scaler column of each entity
-}
-
-// invert maps an entity's value back to original units; nil without a scaler.
-func (l *scaleLink) invert() gat.Invert {
-	if l == nil {
-		return nil
-	}
-	return func(i int, v float64) float64 { return l.scaler.Invert(l.column[i], v) }
-}
-
-// units maps between the model's units and the data's own; the identity
-// when no scaler is linked.
-func (l *scaleLink) units() gat.Units {
-	if l == nil {
-		return gat.Units{}
-	}
-	return gat.Units{Own: l.invert(), Scaled: func(i int, v float64) float64 { return l.scaler.Apply(l.column[i], v) }}
-}
-
-// linkScaler loads the scaler named name (none if empty) and finds each entity's column in it.
-func linkScaler(c *call, name string, entities []string) (*scaleLink, error) {
-	if name == "" {
-		return nil, nil
-	}
-	s, err := loadScaler(c.ctx(), c.db, trainGATName, name)
-	if err != nil {
-		return nil, err
-	}
-	link := &scaleLink{scaler: s}
-	for _, e := range entities {
-		k := -1
-		for i, col := range s.Columns {
-			if col == e {
-				k = i
-			}
-		}
-		if k < 0 {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: scaler %s has no column %s", trainGATName, quote(name), e).
-				WithHint("Link the scaler that rescaled this source: rescale(..., save_as := '%s').", name)
-		}
-		link.column = append(link.column, k)
-	}
-	return link, nil
 }
 
 // reserve takes the memory of the run's training data from the server's
