@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/mlops/baseline"
-	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -25,27 +24,13 @@ import (
 // (same run). Passing is what would let a later change wire it into
 // gat.Methods; this benchmark changes nothing.
 func BenchmarkETSKeptFormOnValidation(b *testing.B) {
-	panels := []struct {
-		name   string
-		m      series.Matrix
-		season int
-	}{
-		{"unemployment", unemployment(b), 12},
-		{"quarterly (R)", rPanel(b, "quarterly"), 4},
-		{"monthly (R)", rPanel(b, "monthly"), 12},
-		{"catalogue-like (synthetic, 200 x 156, no season: 52 weeks is past a third of the rows)", catalogueLike(200, 156), 1},
-	}
+	panels := append(validationPanels(b), benchPanel{
+		"catalogue-like (synthetic, 200 x 156, no season: 52 weeks is past a third of the rows)", catalogueLike(200, 156), 1})
 	for range b.N {
 		for _, p := range panels {
-			cfg := gat.DefaultConfig()
-			cfg.Season = p.season
-			fit, val, _, err := cfg.Samples(p.m)
-			if err != nil {
-				b.Fatal(err)
-			}
+			cfg, fit, val, core, _ := levelDown(b, p)
 			opt := baseline.Options{Window: cfg.Window, Season: p.season}
-			k := min(len(val), len(fit)/3)
-			first, err := baseline.FitForecaster(baseline.KindETS, p.m, fit[:len(fit)-k], opt)
+			first, err := baseline.FitForecaster(baseline.KindETS, p.m, core, opt)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -31,25 +31,10 @@ import (
 //   - the best single ladder method fitted on the fitting rows, by its
 //     validation MSE (what evaluate's ladder shows the network against).
 func BenchmarkLadderWithoutARIMAOnValidation(b *testing.B) {
-	panels := []struct {
-		name   string
-		m      series.Matrix
-		season int
-	}{
-		{"unemployment", unemployment(b), 12},
-		{"quarterly (R)", rPanel(b, "quarterly"), 4},
-		{"monthly (R)", rPanel(b, "monthly"), 12},
-	}
+	panels := validationPanels(b)
 	for range b.N {
 		for _, p := range panels {
-			cfg := gat.DefaultConfig()
-			cfg.Season = p.season
-			fit, val, _, err := cfg.Samples(p.m)
-			if err != nil {
-				b.Fatal(err)
-			}
-			k := min(len(val), len(fit)/3)
-			core, inner := fit[:len(fit)-k], fit[len(fit)-k:]
+			cfg, fit, val, core, inner := levelDown(b, p)
 			b.Logf("%s (%d series, %d fitting rows, %d validation):", p.name, p.m.N, len(fit), len(val))
 			for _, origins := range gat.AnchorOriginRules() {
 				cfg.AnchorOrigins = origins

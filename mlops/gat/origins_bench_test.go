@@ -71,25 +71,10 @@ func rPanel(b *testing.B, panel string) series.Matrix {
 // horizon (1, the default). It prints each panel's choices and MSEs and
 // their ratio.
 func BenchmarkAnchorOriginsOnValidation(b *testing.B) {
-	panels := []struct {
-		name   string
-		m      series.Matrix
-		season int
-	}{
-		{"unemployment", unemployment(b), 12},
-		{"quarterly (R)", rPanel(b, "quarterly"), 4},
-		{"monthly (R)", rPanel(b, "monthly"), 12},
-	}
+	panels := validationPanels(b)
 	for range b.N {
 		for _, p := range panels {
-			cfg := gat.DefaultConfig()
-			cfg.Season = p.season
-			fit, val, _, err := cfg.Samples(p.m)
-			if err != nil {
-				b.Fatal(err)
-			}
-			k := min(len(val), len(fit)/3)
-			core, inner := fit[:len(fit)-k], fit[len(fit)-k:]
+			cfg, fit, val, core, inner := levelDown(b, p)
 			var mse [2]float64
 			var chosen [2]string
 			for r, rule := range gat.AnchorOriginRules() {
@@ -123,4 +108,37 @@ func anchorOf(b *testing.B, cfg gat.Config, m series.Matrix, fit []int, a *gat.A
 		b.Fatal(err)
 	}
 	return f
+}
+
+// benchPanel is a public panel a validation study runs on, with its
+// season.
+type benchPanel struct {
+	name   string
+	m      series.Matrix
+	season int
+}
+
+// validationPanels are the public panels the anchor and ladder studies
+// run on.
+func validationPanels(b *testing.B) []benchPanel {
+	return []benchPanel{
+		{"unemployment", unemployment(b), 12},
+		{"quarterly (R)", rPanel(b, "quarterly"), 4},
+		{"monthly (R)", rPanel(b, "monthly"), 12},
+	}
+}
+
+// levelDown is a study one level down on p: the default configuration at
+// p's season, its fitting and validation rows, and the fitting rows split
+// as the anchor choice splits them (core, then the last validation span's
+// worth, inner), so that only validation rows are scored.
+func levelDown(b *testing.B, p benchPanel) (cfg gat.Config, fit, val, core, inner []int) {
+	cfg = gat.DefaultConfig()
+	cfg.Season = p.season
+	fit, val, _, err := cfg.Samples(p.m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := min(len(val), len(fit)/3)
+	return cfg, fit, val, fit[:len(fit)-k], fit[len(fit)-k:]
 }
