@@ -170,13 +170,7 @@ func TestTrainGATAnchorOriginsNotice(t *testing.T) {
 	exec(t, conn, wideSQL("big", gat.CatalogueEntities+1, 24))
 	exec(t, conn, wideSQL("atlimit", gat.CatalogueEntities, 24))
 	said := func() bool {
-		for _, n := range notices {
-			if strings.HasPrefix(n, fmt.Sprintf("train_gat: %d entities are more than %d: anchor 'auto' scores its candidates on the validation span alone", gat.CatalogueEntities+1, gat.CatalogueEntities)) &&
-				strings.Contains(n, "anchor_origins := 'rolling'") {
-				return true
-			}
-		}
-		return false
+		return sizeRuleSaid(notices, "anchor 'auto' scores its candidates on the validation span alone", "anchor_origins := 'rolling'")
 	}
 	for _, c := range []struct {
 		table, extra string

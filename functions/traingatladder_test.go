@@ -24,15 +24,7 @@ func TestTrainGATLadderNotice(t *testing.T) {
 	conn := connectWithNotices(t, startServer(t), pgx.QueryExecModeSimpleProtocol, &notices)
 	exec(t, conn, wideSQL("big", gat.CatalogueEntities+1, 24))
 	exec(t, conn, wideSQL("atlimit", gat.CatalogueEntities, 24))
-	said := func() bool {
-		for _, n := range notices {
-			if strings.HasPrefix(n, fmt.Sprintf("train_gat: %d entities are more than %d: the ladder leaves arima out", gat.CatalogueEntities+1, gat.CatalogueEntities)) &&
-				strings.Contains(n, "ladder := 'full'") {
-				return true
-			}
-		}
-		return false
-	}
+	said := func() bool { return sizeRuleSaid(notices, "the ladder leaves arima out", "ladder := 'full'") }
 	for _, c := range []struct {
 		table, extra string
 		want         bool
@@ -87,4 +79,12 @@ func evaluatedMethods(t *testing.T, conn *pgx.Conn, model string) []string {
 		t.Fatal(err)
 	}
 	return methods
+}
+
+// sizeRuleSaid reports whether notices hold the NOTICE of a size rule
+// firing at gat.CatalogueEntities+1 entities: it begins "train_gat: N
+// entities are more than L: " and rule, and names override.
+func sizeRuleSaid(notices []string, rule, override string) bool {
+	prefix := fmt.Sprintf("train_gat: %d entities are more than %d: %s", gat.CatalogueEntities+1, gat.CatalogueEntities, rule)
+	return slices.ContainsFunc(notices, func(n string) bool { return strings.HasPrefix(n, prefix) && strings.Contains(n, override) })
 }
