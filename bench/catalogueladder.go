@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
@@ -35,11 +33,10 @@ func ladderVariants() []anchorVariant {
 }
 
 func runLadderStudy(ctx context.Context, o options) error {
-	sets, err := fcDataSets(o)
+	sets, err := panelSets(o)
 	if err != nil {
 		return err
 	}
-	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
 	fmt.Fprintln(o.Out, "| panel | ladder | anchor | anchor alone, 1 step | trained (median), 1 step | ÷ full | 1..h | ÷ full | training (all seeds) |")
 	fmt.Fprintln(o.Out, "|---|---|---|---|---|---|---|---|---|")
 	var over []string

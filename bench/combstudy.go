@@ -81,11 +81,10 @@ func cutToTraining(ds fcData) (fcData, float64, error) {
 }
 
 func runAnchorStudy(ctx context.Context, o options) error {
-	sets, err := fcDataSets(o)
+	sets, err := panelSets(o)
 	if err != nil {
 		return err
 	}
-	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
 	all := make([][]variantScore, len(sets))
 	for d, full := range sets {
 		ds, fraction, err := cutToTraining(full)
@@ -213,4 +212,14 @@ func printAnchorRule(out io.Writer, sets []fcData, all [][]variantScore) {
 		fmt.Fprintf(out, "- %s: lifts a losing panel by 1 %%: %v; a figure over 1 %% worse: %v; geometric mean %.4f; over 1.5x the time: %v; passes: %v\n",
 			anchorVariants()[v].name, lifts, worse, gm, slower, pass)
 	}
+}
+
+// panelSets are the forecasting data sets whose names contain -panel
+// (every one when it is empty).
+func panelSets(o options) ([]fcData, error) {
+	sets, err := fcDataSets(o)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) }), nil
 }

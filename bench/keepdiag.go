@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
@@ -26,11 +24,10 @@ type keepDiag struct {
 }
 
 func runKeepDiag(ctx context.Context, o options) error {
-	sets, err := fcDataSets(o)
+	sets, err := panelSets(o)
 	if err != nil {
 		return err
 	}
-	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
 	for _, ds := range sets {
 		cfg := gat.DefaultConfig()
 		cfg.Season = ds.season

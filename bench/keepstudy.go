@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
@@ -22,11 +20,10 @@ import (
 func keepVariants() []string { return []string{gat.KeepBest, gat.KeepOneSE, gat.KeepOneSEHorizons} }
 
 func runKeepStudy(ctx context.Context, o options) error {
-	sets, err := fcDataSets(o)
+	sets, err := panelSets(o)
 	if err != nil {
 		return err
 	}
-	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
 	all := make([][]variantScore, len(sets))
 	for d, full := range sets {
 		ds, fraction, err := cutToTraining(full)

@@ -58,11 +58,10 @@ func runReference(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	sets, err := fcDataSets(o)
+	sets, err := panelSets(o)
 	if err != nil {
 		return err
 	}
-	sets = slices.DeleteFunc(sets, func(ds fcData) bool { return !strings.Contains(ds.name, o.Panel) })
 	if len(sets) == 0 {
 		return fmt.Errorf("-panel %q: no data set's name contains it", o.Panel)
 	}
