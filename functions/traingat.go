@@ -263,6 +263,7 @@ func (j *gatJob) resumeFrom(o *trainGATArgs) error {
 	override(&o.given, &cfg.ValidationFraction, &o.ValidationFraction)
 	override(&o.given, &cfg.Season, &o.Season)
 	override(&o.given, &cfg.Horizon, &o.Horizon)
+	override(&o.given, &cfg.Ladder, &o.Ladder)
 	if j.from.Epoch >= cfg.Epochs {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
 			trainGATName, m.Ref, j.from.Epoch, cfg.Epochs)

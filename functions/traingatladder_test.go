@@ -81,6 +81,21 @@ func evaluatedMethods(t *testing.T, conn *pgx.Conn, model string) []string {
 	return methods
 }
 
+// TestResumeTakesLadder: a resumed run fits the ladder the call names, not
+// the checkpoint's (ladder is not part of the architecture).
+func TestResumeTakesLadder(t *testing.T) {
+	conn := connect(t, startServer(t), pgx.QueryExecModeSimpleProtocol)
+	scaledUnemployment(t, conn)
+	exec(t, conn, "SELECT count(*) FROM train_gat('uw', model := 'r', epochs := 2, hidden := [4], checkpoint_every := 1, seed := 1)",
+		"SELECT count(*) FROM train_gat('uw', resume := 'r', epochs := 3, ladder := 'without_arima')")
+	if got := evaluatedMethods(t, conn, "r@1"); !slices.Contains(got, "arima") {
+		t.Errorf("r@1 (ladder full) evaluates %v, want arima among them", got)
+	}
+	if got := evaluatedMethods(t, conn, "r@2"); slices.Contains(got, "arima") {
+		t.Errorf("r@2, resumed with ladder := 'without_arima', evaluates %v", got)
+	}
+}
+
 // sizeRuleSaid reports whether notices hold the NOTICE of a size rule
 // firing at gat.CatalogueEntities+1 entities: it begins "train_gat: N
 // entities are more than L: " and rule, and names override.
