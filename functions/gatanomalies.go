@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -34,7 +35,7 @@ func bindDetectAnomalies(c *call, o *anomaliesArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := s.matrix(); !ok || s.metrics == nil {
+	if _, ok := s.Matrix(); !ok || s.metrics == nil {
 		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no stored data (a checkpoint, or stored by an older Mallard)", detectAnomaliesName, s.ref).
 			WithHint("Train the model to the end, or again.")
 	}
@@ -60,21 +61,21 @@ func bindDetectAnomalies(c *call, o *anomaliesArgs) (*table, error) {
 
 // anomalies are detect_anomalies' rows for every row of the version's data
 // that method can forecast.
-func (s *storedGAT) anomalies(method string, level float64, link *scaleLink) ([][]any, error) {
+func (s *storedGAT) anomalies(method string, level float64, link *gatrun.Link) ([][]any, error) {
 	g := s.serving()
-	from, expected, half, err := g.Anomalies(method, level, link.units())
+	from, expected, half, err := g.Anomalies(method, level, link.Units())
 	if err != nil {
 		return nil, s.servingError(detectAnomaliesName, err)
 	}
 	m := g.Data
 	value := func(i int, v float64) float64 { return v }
 	if link != nil {
-		value = link.invert()
+		value = link.Invert()
 	}
 	floor := g.Floors(value, -1)
 	var rows [][]any
 	for t := from; t < m.T; t++ {
-		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, t-(m.T-1))
+		times := gatrun.Extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, t-(m.T-1))
 		for i, name := range s.Entities {
 			y, q, h := m.At(t, i), expected.At(t-from, i), half[i]
 			score := math.Abs(y-q) / h

@@ -30,7 +30,7 @@ func bindEvaluateEntities(c *call, o *entitiesArgs) (*table, error) {
 	if err := s.needsData(evaluateEntitiesName, "auto"); err != nil {
 		return nil, err
 	}
-	m, _ := s.matrix()
+	m, _ := s.Matrix()
 	fit, val, test, err := s.Model.Config.Samples(m)
 	if err != nil {
 		return nil, err

@@ -64,7 +64,7 @@ func bindEvaluate(c *call, o *evaluateArgs) (*table, error) {
 // horizons scores every method at steps 1..h from each test origin; nil
 // for a version stored before versions kept their data (h must be 1).
 func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
-	m, ok := s.matrix()
+	m, ok := s.Matrix()
 	if !ok {
 		if h > 1 {
 			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s was stored without its data, so only horizon 1 is known", s.ref).
@@ -91,7 +91,7 @@ func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.Steps(fs, test[0], h, link.invert()), nil
+	return g.Steps(fs, test[0], h, link.Invert()), nil
 }
 
 // evaluateRows are one row per method and step: the stored one-step

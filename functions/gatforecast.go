@@ -12,6 +12,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -84,7 +85,7 @@ func (s *storedGAT) entityArg(fn string, name string) (int, error) {
 // needsData refuses a method other than the network's for a version
 // without its data.
 func (s *storedGAT) needsData(fn, method string) error {
-	if _, ok := s.matrix(); !ok && method != "model" {
+	if _, ok := s.Matrix(); !ok && method != "model" {
 		return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no stored data (a checkpoint, or stored by an older Mallard), so method := %s is not available",
 			fn, s.ref, quote(method)).WithHint("Use method := 'model', or train the model again.")
 	}
@@ -109,10 +110,10 @@ func (s *storedGAT) forecast(method string, steps int, level float64, entity int
 // step, time columns, entity, prediction, lo, hi. An entity whose values
 // were never negative gets no negative lower bound.
 // With entity >= 0 they are that entity's alone.
-func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink, entity int) [][]any {
+func (s *storedGAT) forecastRows(preds, half [][]float64, link *gatrun.Link, entity int) [][]any {
 	value := func(i int, v float64) float64 { return v }
 	if link != nil {
-		value = link.invert()
+		value = link.Invert()
 	}
 	floor := s.serving().Floors(value, entity)
 	first, end := 0, len(s.Entities)
@@ -121,7 +122,7 @@ func (s *storedGAT) forecastRows(preds, half [][]float64, link *scaleLink, entit
 	}
 	var rows [][]any
 	for k, row := range preds {
-		times := extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, k+1)
+		times := gatrun.Extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, k+1)
 		for i := first; i < end; i++ {
 			v := row[i]
 			var lo, hi any

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -91,7 +92,7 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 	r := &gatReport{Units: "model", Window: cfg.Window, Entities: j.w.entityNames()[:n], TotalEntities: m.N,
 		Split: test[0], Times: j.timeLabels(m.T)}
 	if j.link != nil {
-		r.Units, value = "original", j.link.invert()
+		r.Units, value = "original", j.link.Invert()
 	}
 	r.Truth, r.Prediction, r.Forecast.Values = make([][]float64, n), make([][]*float64, n), make([][]float64, n)
 	for i := range n {
@@ -157,7 +158,7 @@ func (j *gatJob) timeLabels(rows int) []string {
 
 // futureLabel names the time step steps past the source's last row.
 func (j *gatJob) futureLabel(steps int) string {
-	vals := extrapolate(j.w.timeNames(), j.timeKinds, j.lastTimes, steps)
+	vals := gatrun.Extrapolate(j.w.timeNames(), j.timeKinds, j.lastTimes, steps)
 	text := make([]string, len(vals))
 	for i, v := range vals {
 		switch v := v.(type) {
@@ -165,7 +166,7 @@ func (j *gatJob) futureLabel(steps int) string {
 			text[i] = strconv.FormatInt(v, 10)
 		case time.Time:
 			text[i] = v.Format(time.DateOnly)
-			if j.timeKinds[i] == timeTimestamp {
+			if j.timeKinds[i] == series.TimeTimestamp {
 				text[i] = v.Format(time.DateTime)
 			}
 		default:

@@ -10,13 +10,14 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
 )
 
 // storedGAT is a GAT model version as the registry keeps it.
 type storedGAT struct {
-	*gatArtifact
+	*gatrun.Artifact
 	ref     mlops.Ref
 	scaler  string
 	metrics []gat.Metrics // nil for a version that did not finish training
@@ -30,11 +31,11 @@ func loadGAT(c *call, fn string, mv modelVersion) (*storedGAT, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, art, err := c.reg.Decoded(c.ctx(), "gat", ref, func(data []byte) (any, error) { return decodeGATArtifact(data) })
+	m, art, err := c.reg.Decoded(c.ctx(), "gat", ref, func(data []byte) (any, error) { return gatrun.DecodeArtifact(data) })
 	if err != nil {
 		return nil, registryError(fn, err)
 	}
-	s := &storedGAT{gatArtifact: art.(*gatArtifact), ref: m.Ref, scaler: m.Scaler}
+	s := &storedGAT{Artifact: art.(*gatrun.Artifact), ref: m.Ref, scaler: m.Scaler}
 	if m.Metrics != "" {
 		if err := json.Unmarshal([]byte(m.Metrics), &s.metrics); err != nil {
 			return nil, fmt.Errorf("decode metrics of %s: %w", m.Ref, err)
@@ -46,7 +47,7 @@ func loadGAT(c *call, fn string, mv modelVersion) (*storedGAT, error) {
 // serving is the version as package gat serves it, its methods fitted by
 // ladder.
 func (s *storedGAT) serving() *gat.Serving {
-	m, ok := s.matrix()
+	m, ok := s.Matrix()
 	g := &gat.Serving{Model: s.Model, State: s.State, Data: m, HasData: ok, Ladder: s.ladder}
 	if n := len(s.Entities); n > 0 {
 		g.Tail = series.Matrix{T: len(s.Tail) / n, N: n, Values: s.Tail}

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"context"
@@ -15,14 +13,13 @@ import (
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage/prep"
 )
 
-// gatRun is one execution of train_gat as the training lifecycle's model
+// run is one execution of train_gat as the training lifecycle's model
 // (see training.Model): the job and the matrix it read. It trains in this
 // process, or across the job's MPI ranks.
-type gatRun struct {
-	*gatJob
+type run struct {
+	*Job
 	m    series.Matrix
 	read time.Time // when the source was read: the prepare phase starts
 	// fp is the data's fingerprint once Fingerprint has returned; a long
@@ -33,67 +30,29 @@ type gatRun struct {
 	scalerSaved bool
 }
 
-// start starts an execution of train_gat through the lifecycle.
-func (j *gatJob) start(ctx context.Context) (*run, error) {
-	return trainRun(ctx, trainingJob(j.c, trainGATName, j.resume()), j.readRun)
-}
-
-// resume is the version a resumed run continues; nil for a new run.
-func (j *gatJob) resume() *training.Resume {
-	if j.from == nil {
-		return nil
-	}
-	return &training.Resume{From: j.fromRef, Fingerprint: j.fromFingerprint, AllowDataChange: j.allowDataChange}
-}
-
-// readRun reserves the training data's memory, reads the source's matrix
-// and time rows, and checks that there are enough rows for the window.
-func (j *gatJob) readRun(ctx context.Context, mem *training.Memory) (training.Model, error) {
-	began := time.Now()
-	if err := j.reserve(ctx, mem); err != nil {
-		return nil, err
-	}
-	m, err := j.w.matrix(ctx, j.c, trainGATName)
-	if err == nil && j.w.long != nil {
-		err = j.rescaleLong(m)
-	}
-	if err == nil {
-		j.timeKinds, j.timeRows, err = j.w.timeRows(ctx, j.c)
-	}
-	if err == nil && m.T < minRows(j.cfg.Span()) {
-		err = sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has %d time rows; window := %d and highway := %d need at least %d",
-			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, minRows(j.cfg.Span()))
-	}
-	if err != nil {
-		return nil, err
-	}
-	j.phases = gatPhases{read: time.Since(began)}
-	return &gatRun{gatJob: j, m: m, read: time.Now()}, nil
-}
-
 // Fingerprint identifies the entities and every value read, in time order.
-func (r *gatRun) Fingerprint() string {
-	r.fp = dataFingerprint(r.w.entityNames(), r.m)
+func (r *run) Fingerprint() string {
+	r.fp = dataFingerprint(r.Source.EntityNames(), r.m)
 	return r.fp
 }
 
 // Prepare resolves the options that depend on the data (season, horizon)
 // and checks that a resumed run has its checkpoint's entities.
-func (r *gatRun) Prepare(context.Context) error {
+func (r *run) Prepare(context.Context) error {
 	r.noticeNeighbors(r.m)
 	r.noticeAnchorOrigins(r.m)
 	r.noticeLadder(r.m)
 	if err := r.resolveSeason(r.m); err != nil {
 		return err
 	}
-	if err := r.resolveHorizon(r.m, r.across != nil); err != nil {
+	if err := r.resolveHorizon(r.m, r.Across != nil); err != nil {
 		return err
 	}
-	r.lastTimes = lastTwo(r.timeRows)
-	if r.from != nil && !slices.Equal(r.from.Entities, r.w.entityNames()) {
+	r.lastTimes = LastTwo(r.timeRows)
+	if entities := r.Source.EntityNames(); r.From != nil && !slices.Equal(r.From.Entities, entities) {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: resume: the source's entity columns differ from those %s was trained on",
-			trainGATName, r.fromRef).WithDetail("It was trained on %s; the source has %s.",
-			strings.Join(r.from.Entities, ", "), strings.Join(r.w.entityNames(), ", "))
+			Name, r.FromRef).WithDetail("It was trained on %s; the source has %s.",
+			strings.Join(r.From.Entities, ", "), strings.Join(entities, ", "))
 	}
 	return nil
 }
@@ -101,41 +60,41 @@ func (r *gatRun) Prepare(context.Context) error {
 // Spec describes the run for mlops.training_runs and mlops.models. The
 // lifecycle calls it after Fingerprint, so a long source's scaler has its
 // name by then (Train saves it).
-func (r *gatRun) Spec() training.Spec {
-	if r.w.long != nil {
-		r.scaler = longScalerName(r.name, r.fp)
+func (r *run) Spec() training.Spec {
+	if r.Long {
+		r.Scaler = longScalerName(r.Name, r.fp)
 	}
-	return training.Spec{Kind: "gat", Name: r.name, Params: r.cfg, Source: r.w.src.text, Rows: int64(r.m.T),
-		Entities: int64(r.m.N), Scaler: r.scaler, Epochs: r.cfg.Epochs, CheckpointEvery: r.checkpointEvery, Deploy: r.deploy,
-		Session: r.c.caller.ID()}
+	return training.Spec{Kind: "gat", Name: r.Name, Params: r.Config, Source: r.Text, Rows: int64(r.m.T),
+		Entities: int64(r.m.N), Scaler: r.Scaler, Epochs: r.Config.Epochs, CheckpointEvery: r.CheckpointEvery, Deploy: r.Deploy,
+		Session: r.Caller.ID()}
 }
 
 // Failed removes the scaler a failed run on a long source saved when
 // training began, unless a version links it (the checkpoint a canceled
 // run keeps, or an earlier version on the same data).
-func (r *gatRun) Failed(ctx context.Context) string {
-	if r.w.long == nil || !r.scalerSaved {
+func (r *run) Failed(ctx context.Context) string {
+	if !r.Long || !r.scalerSaved {
 		return ""
 	}
-	if err := prep.DropUnlinkedScaler(ctx, r.c.db.SQL(), r.scaler); err != nil {
-		return fmt.Sprintf("the scaler %s the run saved stays: %v", quote(r.scaler), err)
+	if err := r.Scalers.DropUnlinkedScaler(ctx, r.Scaler); err != nil {
+		return fmt.Sprintf("the scaler %s the run saved stays: %v", quote(r.Scaler), err)
 	}
 	return ""
 }
 
 // startPoint is where training begins: from scratch, or from the resumed
 // checkpoint after its epochs.
-func (j *gatJob) startPoint() gat.Start {
-	if j.from == nil {
+func (j *Job) startPoint() gat.Start {
+	if j.From == nil {
 		return gat.Start{}
 	}
-	return gat.Start{Model: j.from.Model, Epoch: j.from.Epoch}
+	return gat.Start{Model: j.From.Model, Epoch: j.From.Epoch}
 }
 
 // Train trains the network in this process or across the ranks, then
 // computes the result the run stores.
-func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
-	if r.w.long != nil {
+func (r *run) Train(ctx context.Context, run *training.Run) (*training.Result, error) {
+	if r.Long {
 		if err := r.saveLongScaler(ctx, r.fp); err != nil {
 			return nil, err
 		}
@@ -146,7 +105,7 @@ func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result
 	var model *gat.Model
 	var last int
 	var err error
-	if r.across != nil {
+	if r.Across != nil {
 		model, last, err = r.trainAcross(ctx, run, from)
 	} else {
 		model, last, err = r.trainHere(ctx, run, from)
@@ -155,13 +114,13 @@ func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result
 		return nil, err
 	}
 	if a := model.Anchor; a != nil {
-		run.Notice(anchorNotice(run.Ref(), a, r.cfg.Highway))
+		run.Notice(anchorNotice(run.Ref(), a, r.Config.Highway))
 	}
-	if r.cfg.ValidationFraction > 0 {
+	if r.Config.ValidationFraction > 0 {
 		run.Notice(fmt.Sprintf("train_gat %s: keeps the weights of epoch %d, the lowest validation MSE%s of epoch %d (the network training started from) and the epochs that beat it by more than one standard error",
-			run.Ref(), model.Kept, horizonText(r.cfg.Horizon), from.Epoch))
+			run.Ref(), model.Kept, horizonText(r.Config.Horizon), from.Epoch))
 	}
-	if r.compareGraph && r.from == nil && r.across == nil {
+	if r.CompareGraph && r.From == nil && r.Across == nil {
 		if model, err = r.trainTwin(ctx, run.Ref(), r.m, model); err != nil {
 			return nil, err
 		}
@@ -178,9 +137,9 @@ func (r *gatRun) Train(ctx context.Context, run *training.Run) (*training.Result
 
 // trainHere trains the network in this process, and returns it and the
 // last epoch trained.
-func (r *gatRun) trainHere(ctx context.Context, run *training.Run, from gat.Start) (*gat.Model, int, error) {
+func (r *run) trainHere(ctx context.Context, run *training.Run, from gat.Start) (*gat.Model, int, error) {
 	last := from.Epoch
-	model, err := gat.TrainFrom(ctx, r.cfg, r.m, from, func(e gat.Epoch) error {
+	model, err := gat.TrainFrom(ctx, r.Config, r.m, from, func(e gat.Epoch) error {
 		last, r.phases.setup = e.Epoch, e.Setup
 		return run.Epoch(r.epoch(e, float64(e.Elapsed.Microseconds())/1000, "", func() ([]byte, error) {
 			return r.artifact(r.m, e.Snapshot(), e.Epoch, false, nil)
@@ -192,12 +151,12 @@ func (r *gatRun) trainHere(ctx context.Context, run *training.Run, from gat.Star
 // epoch is e as the lifecycle takes it: its losses (the validation MSE,
 // where there is one, selects the best epoch), its row's metrics
 // train_mse, test_mse, val_mse, and its NOTICE, with suffix after it.
-func (r *gatRun) epoch(e gat.Epoch, elapsedMS float64, suffix string, snapshot func() ([]byte, error)) training.Epoch {
+func (r *run) epoch(e gat.Epoch, elapsedMS float64, suffix string, snapshot func() ([]byte, error)) training.Epoch {
 	selection, extra, val := e.TestMSE, any(nil), any(nil)
 	note := fmt.Sprintf("train_mse %.6g test_mse %.6g", e.TrainMSE, e.TestMSE)
 	if !math.IsNaN(e.ValMSE) {
 		selection, extra, val = e.ValMSE, map[string]float64{"val_mse": e.ValMSE}, e.ValMSE
-		note += fmt.Sprintf(" %s %.6g", valLabel(r.cfg.Horizon), e.ValMSE)
+		note += fmt.Sprintf(" %s %.6g", valLabel(r.Config.Horizon), e.ValMSE)
 	}
 	return training.Epoch{
 		Losses:  training.Losses{Epoch: e.Epoch, Train: e.TrainMSE, Test: e.TestMSE, Selection: selection, ElapsedMS: elapsedMS, Extra: extra},
@@ -206,17 +165,17 @@ func (r *gatRun) epoch(e gat.Epoch, elapsedMS float64, suffix string, snapshot f
 }
 
 // Diverged says where the input looks unscaled, and what to lower.
-func (r *gatRun) Diverged(err *sqlstate.Error) *sqlstate.Error {
+func (r *run) Diverged(err *sqlstate.Error) *sqlstate.Error {
 	if big := largest(r.m); big > unscaledAbove {
 		return err.WithDetail("The input looks unscaled: its values reach %.6g in magnitude.", big).
-			WithHint("Rescale it first, SELECT * FROM rescale(source, save_as := 'name'), and train on that with scaler := 'name'; or lower lr (it is %g).", r.cfg.LR)
+			WithHint("Rescale it first, SELECT * FROM rescale(source, save_as := 'name'), and train on that with scaler := 'name'; or lower lr (it is %g).", r.Config.LR)
 	}
-	return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", r.cfg.LR)
+	return err.WithHint("Lower lr (it is %g), or use optimizer := 'adam'.", r.Config.LR)
 }
 
-// Stored sends the closing NOTICE of gatPhases.storing.
-func (r *gatRun) Stored(ref mlops.Ref) {
+// Stored sends the closing NOTICE of phases.storing.
+func (r *run) Stored(ref mlops.Ref) {
 	if !r.phases.computed.IsZero() {
-		r.c.caller.Notice(fmt.Sprintf("train_gat %s: %s", ref, r.phases.storing(time.Now())))
+		r.Caller.Notice(fmt.Sprintf("train_gat %s: %s", ref, r.phases.storing(time.Now())))
 	}
 }

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"context"
@@ -20,37 +18,37 @@ import (
 // study chose over one season on validation at the season's horizon
 // (docs/forecasting-horizon.md). A run across ranks validates one step
 // ahead: its processes do not hold every row.
-func (j *gatJob) resolveHorizon(m series.Matrix, across bool) error {
-	_, val, _, err := j.cfg.Samples(m)
+func (j *Job) resolveHorizon(m series.Matrix, across bool) error {
+	_, val, _, err := j.Config.Samples(m)
 	if err != nil {
 		return err
 	}
-	h := j.cfg.Horizon
-	if j.horizonGiven {
+	h := j.Config.Horizon
+	if j.HorizonGiven {
 		most := max(1, len(val))
 		if across {
 			most = 1
 		}
 		if h > most {
 			err := sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d is out of range; it must be from 1 to the %d validation rows",
-				trainGATName, h, len(val))
+				Name, h, len(val))
 			if across {
 				return err.WithHint("A run across ranks validates one step ahead: horizon := 1, or train without ranks.")
 			}
 			if len(val) == 0 {
-				return err.WithHint("validation_fraction := %g leaves no validation rows; a horizon above 1 needs validation.", j.cfg.ValidationFraction)
+				return err.WithHint("validation_fraction := %g leaves no validation rows; a horizon above 1 needs validation.", j.Config.ValidationFraction)
 			}
 			return err.WithHint("Choose a horizon from 1 to %d, or a larger validation_fraction.", len(val))
 		}
 		return j.resolveStrategy()
 	}
-	j.cfg.Horizon = max(1, h) // a resumed run's own; else 1 (see docs/forecasting-horizon.md)
+	j.Config.Horizon = max(1, h) // a resumed run's own; else 1 (see docs/forecasting-horizon.md)
 	return j.resolveStrategy()
 }
 
-// strategyOf is a model's strategy, recursive for models stored before
+// StrategyOf is a model's strategy, recursive for models stored before
 // strategies existed.
-func strategyOf(cfg gat.Config) string {
+func StrategyOf(cfg gat.Config) string {
 	if cfg.Strategy == "" {
 		return gat.StrategyRecursive
 	}
@@ -61,18 +59,18 @@ func strategyOf(cfg gat.Config) string {
 // multi-output network has weights per step of the horizon, so a resumed
 // one keeps its horizon, and at horizon 1 either is the recursive
 // network, stored as such (a NOTICE says so).
-func (j *gatJob) resolveStrategy() error {
-	s := j.cfg.Strategy
+func (j *Job) resolveStrategy() error {
+	s := j.Config.Strategy
 	if s == gat.StrategyRecursive {
 		return nil
 	}
-	if j.from != nil && j.from.Model.Config.Horizon != j.cfg.Horizon {
+	if j.From != nil && j.From.Model.Config.Horizon != j.Config.Horizon {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: horizon := %d differs from the horizon %d of %s, whose strategy %s has weights per step",
-			trainGATName, j.cfg.Horizon, j.from.Model.Config.Horizon, j.fromRef, s).WithHint("Leave horizon out to keep the checkpoint's.")
+			Name, j.Config.Horizon, j.From.Model.Config.Horizon, j.FromRef, s).WithHint("Leave horizon out to keep the checkpoint's.")
 	}
-	if j.cfg.Horizon <= 1 {
-		j.cfg.Strategy = gat.StrategyRecursive
-		j.c.caller.Notice(fmt.Sprintf("%s: strategy := %s at horizon 1 is the recursive strategy (one network, one step): trained and stored as recursive", trainGATName, quote(s)))
+	if j.Config.Horizon <= 1 {
+		j.Config.Strategy = gat.StrategyRecursive
+		j.Caller.Notice(fmt.Sprintf("%s: strategy := %s at horizon 1 is the recursive strategy (one network, one step): trained and stored as recursive", Name, quote(s)))
 	}
 	return nil
 }
@@ -98,7 +96,7 @@ func horizonText(h int) string {
 // early stopping and anchor (model's, not fitted again). It returns the
 // network that validates better (the lower selection score; the graph's
 // on a tie) with the other as its sibling, and says which in a NOTICE.
-func (j *gatJob) trainTwin(ctx context.Context, ref mlops.Ref, m series.Matrix, model *gat.Model) (*gat.Model, error) {
+func (j *Job) trainTwin(ctx context.Context, ref mlops.Ref, m series.Matrix, model *gat.Model) (*gat.Model, error) {
 	began := time.Now()
 	cfg := model.Config
 	cfg.NoGraph = true
@@ -116,7 +114,7 @@ func (j *gatJob) trainTwin(ctx context.Context, ref mlops.Ref, m series.Matrix, 
 	if without < with {
 		chosen, other, verdict = twin, model, "the network without the graph validates better: it is the version's network (forecast, evaluate's gat); the graph network is gat_graph"
 	}
-	j.c.caller.Notice(fmt.Sprintf("train_gat %s: %s with the graph %.6g (epoch %d), without it (self loops only, gat_no_graph, trained in %.2fs) %.6g (epoch %d); %s",
+	j.Caller.Notice(fmt.Sprintf("train_gat %s: %s with the graph %.6g (epoch %d), without it (self loops only, gat_no_graph, trained in %.2fs) %.6g (epoch %d); %s",
 		ref, what, with, model.Kept, took.Seconds(), without, twin.Kept, verdict))
 	return gat.WithSibling(chosen, other), nil
 }

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"fmt"
@@ -35,7 +33,7 @@ func calendarPeriods() []calendarPeriod {
 }
 
 // calendarSeason returns the season the calendar gives the time columns
-// names (of the kinds timeKind returns, with rows in time order, as text):
+// names (of the kinds series.TimeInt, ..., with rows in time order, as text):
 // 4, 12 or 52 for integer columns named year and quarter, month or week;
 // for a single date or timestamp column, 24, 7, 52, 12 or 4 when the
 // median spacing of its rows is about an hour, a day, a week, a month or a
@@ -46,17 +44,17 @@ func calendarSeason(names, kinds []string, rows [][]string) (season int, why str
 	for i, n := range names {
 		lower[i] = strings.ToLower(n)
 	}
-	if y := slices.Index(lower, "year"); y >= 0 && kinds[y] == timeInt {
+	if y := slices.Index(lower, "year"); y >= 0 && kinds[y] == series.TimeInt {
 		for _, p := range []struct {
 			name   string
 			season int
 		}{{"quarter", 4}, {"month", 12}, {"week", 52}} {
-			if i := slices.Index(lower, p.name); i >= 0 && kinds[i] == timeInt {
+			if i := slices.Index(lower, p.name); i >= 0 && kinds[i] == series.TimeInt {
 				return p.season, fmt.Sprintf("the time columns are (%s, %s)", names[y], names[i])
 			}
 		}
 	}
-	if len(names) != 1 || (kinds[0] != timeDate && kinds[0] != timeTimestamp) {
+	if len(names) != 1 || (kinds[0] != series.TimeDate && kinds[0] != series.TimeTimestamp) {
 		return 0, ""
 	}
 	hours, ok := medianSpacing(rows)
@@ -108,29 +106,29 @@ func parseTime(s string) (time.Time, error) {
 // rows; else the calendar's (see calendarSeason) where the training rows
 // hold three of its seasons; else the one detected in them
 // (baseline.DetectSeason), 1 when none is.
-func (j *gatJob) resolveSeason(m series.Matrix) error {
-	train, _, err := series.Split(m, j.cfg.Span(), j.cfg.TrainFraction)
+func (j *Job) resolveSeason(m series.Matrix) error {
+	train, _, err := series.Split(m, j.Config.Span(), j.Config.TrainFraction)
 	if err != nil {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: train_fraction := %g of %d rows with window %d and highway %d: %v",
-			trainGATName, j.cfg.TrainFraction, m.T, j.cfg.Window, j.cfg.Highway, err).
-			WithHint("The training rows need a sample after the first %d rows, and the test rows at least one: choose a train_fraction that leaves both.", j.cfg.Span())
+			Name, j.Config.TrainFraction, m.T, j.Config.Window, j.Config.Highway, err).
+			WithHint("The training rows need a sample after the first %d rows, and the test rows at least one: choose a train_fraction that leaves both.", j.Config.Span())
 	}
 	rows := train[len(train)-1] + 1
-	if j.cfg.Season != 0 {
-		if err := (baseline.Options{Season: j.cfg.Season}).Validate(rows); err != nil {
+	if j.Config.Season != 0 {
+		if err := (baseline.Options{Season: j.Config.Season}).Validate(rows); err != nil {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: season := %d: the %d training rows allow seasons 1 to %d (at least three seasons)",
-				trainGATName, j.cfg.Season, rows, rows/3)
+				Name, j.Config.Season, rows, rows/3)
 		}
-		j.c.caller.Notice(j.givenSeason())
+		j.Caller.Notice(j.givenSeason())
 	} else {
-		j.cfg.Season = j.chooseSeason(m, rows)
+		j.Config.Season = j.chooseSeason(m, rows)
 	}
-	if j.seasonalHighway && j.from == nil {
-		j.cfg.Highway = max(j.cfg.Highway, j.cfg.Season)
+	if j.SeasonalHighway && j.From == nil {
+		j.Config.Highway = max(j.Config.Highway, j.Config.Season)
 	}
-	if _, _, _, err := j.cfg.Samples(m); err != nil {
+	if _, _, _, err := j.Config.Samples(m); err != nil {
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %d rows with window %d, highway %d, season %d and validation_fraction := %g: %v",
-			trainGATName, m.T, j.cfg.Window, j.cfg.Highway, j.cfg.Season, j.cfg.ValidationFraction, err).
+			Name, m.T, j.Config.Window, j.Config.Highway, j.Config.Season, j.Config.ValidationFraction, err).
 			WithHint("Give more rows, or a smaller highway, season or validation_fraction (0 trains without validation).")
 	}
 	return nil
@@ -139,14 +137,10 @@ func (j *gatJob) resolveSeason(m series.Matrix) error {
 // chooseSeason returns the season of m's first rows training rows when
 // none is given, from the calendar or detected, and says which and why in
 // a NOTICE.
-func (j *gatJob) chooseSeason(m series.Matrix, rows int) int {
-	names := make([]string, len(j.w.times))
-	for i, c := range j.w.times {
-		names[i] = j.w.src.cols[c].Name
-	}
-	cal, why := calendarSeason(names, j.timeKinds, j.timeRows)
+func (j *Job) chooseSeason(m series.Matrix, rows int) int {
+	cal, why := calendarSeason(j.Source.TimeNames(), j.timeKinds, j.timeRows)
 	if cal > 1 && (baseline.Options{Season: cal}).Validate(rows) == nil {
-		j.c.caller.Notice(fmt.Sprintf("train_gat: season %d from the calendar (%s); season := n overrides it", cal, why))
+		j.Caller.Notice(fmt.Sprintf("train_gat: season %d from the calendar (%s); season := n overrides it", cal, why))
 		return cal
 	}
 	note := ""
@@ -155,9 +149,9 @@ func (j *gatJob) chooseSeason(m series.Matrix, rows int) int {
 	}
 	season, acf := baseline.DetectSeason(m, rows, baseline.SeasonCandidates())
 	if season > 1 {
-		j.c.caller.Notice(fmt.Sprintf("train_gat: season %d detected (mean autocorrelation %.3f of the training rows' differences at that lag)%s", season, acf, note))
+		j.Caller.Notice(fmt.Sprintf("train_gat: season %d detected (mean autocorrelation %.3f of the training rows' differences at that lag)%s", season, acf, note))
 	} else {
-		j.c.caller.Notice(fmt.Sprintf("train_gat: no season detected among %v: season 1%s", baseline.SeasonCandidates(), note))
+		j.Caller.Notice(fmt.Sprintf("train_gat: no season detected among %v: season 1%s", baseline.SeasonCandidates(), note))
 	}
 	return season
 }
@@ -165,9 +159,9 @@ func (j *gatJob) chooseSeason(m series.Matrix, rows int) int {
 // givenSeason is the NOTICE for a season train_gat did not choose: the
 // one season := n gave, or that of the checkpoint a resumed run
 // continues.
-func (j *gatJob) givenSeason() string {
-	if j.from != nil && !j.seasonGiven {
-		return fmt.Sprintf("train_gat: season %d, that of %s, which resume continues", j.cfg.Season, j.fromRef)
+func (j *Job) givenSeason() string {
+	if j.From != nil && !j.SeasonGiven {
+		return fmt.Sprintf("train_gat: season %d, that of %s, which resume continues", j.Config.Season, j.FromRef)
 	}
-	return fmt.Sprintf("train_gat: season %d given (season := %d)", j.cfg.Season, j.cfg.Season)
+	return fmt.Sprintf("train_gat: season %d given (season := %d)", j.Config.Season, j.Config.Season)
 }

@@ -1,19 +1,18 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
 )
 
-// gatArtifact is what the registry stores for a GAT model version, final
+// Artifact is what the registry stores for a GAT model version, final
 // or checkpoint: the weights, the entities they forecast, the time columns
 // of the source, and the last window of the series to forecast from.
-type gatArtifact struct {
+type Artifact struct {
 	Model       *gat.Model `json:"model"`
 	Entities    []string   `json:"entities"`
 	TimeColumns []string   `json:"time_columns"`
@@ -31,9 +30,9 @@ type gatArtifact struct {
 	State *gat.ForecastState `json:"state,omitempty"`
 }
 
-// matrix is the data a finished version was trained on; ok is false for a
+// Matrix is the data a finished version was trained on; ok is false for a
 // checkpoint or a version stored before versions kept it.
-func (a *gatArtifact) matrix() (m series.Matrix, ok bool) {
+func (a *Artifact) Matrix() (m series.Matrix, ok bool) {
 	n := len(a.Entities)
 	if len(a.Data) == 0 || n == 0 {
 		return series.Matrix{}, false
@@ -43,8 +42,8 @@ func (a *gatArtifact) matrix() (m series.Matrix, ok bool) {
 
 // artifact is the model after epoch, as stored.
 // A final one keeps the data and the forecast state st.
-func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int, final bool, st *gat.ForecastState) ([]byte, error) {
-	a := gatArtifact{Model: model, Entities: j.w.entityNames(), TimeColumns: j.w.timeNames(), TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
+func (j *Job) artifact(m series.Matrix, model *gat.Model, epoch int, final bool, st *gat.ForecastState) ([]byte, error) {
+	a := Artifact{Model: model, Entities: j.Source.EntityNames(), TimeColumns: j.Source.TimeNames(), TimeKinds: j.timeKinds, LastTimes: j.lastTimes,
 		Tail: m.Values[(m.T-model.Config.Span())*m.N:], Epoch: epoch}
 	if final {
 		a.Data, a.State = m.Values, st
@@ -52,8 +51,10 @@ func (j *gatJob) artifact(m series.Matrix, model *gat.Model, epoch int, final bo
 	return json.Marshal(a)
 }
 
-func decodeGATArtifact(data []byte) (*gatArtifact, error) {
-	var a gatArtifact
+// DecodeArtifact reads a stored version's artifact and checks that its
+// sizes agree.
+func DecodeArtifact(data []byte) (*Artifact, error) {
+	var a Artifact
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("decode gat artifact: %w", err)
 	}
@@ -66,4 +67,28 @@ func decodeGATArtifact(data []byte) (*gatArtifact, error) {
 		}
 	}
 	return &a, nil
+}
+
+// Link maps a model's entities to the columns of the scaler that
+// rescaled them, to report and forecast in original units.
+type Link struct {
+	Scaler scale.Scaler
+	Column []int // scaler column of each entity
+}
+
+// Invert maps an entity's value back to original units; nil without a scaler.
+func (l *Link) Invert() gat.Invert {
+	if l == nil {
+		return nil
+	}
+	return func(i int, v float64) float64 { return l.Scaler.Invert(l.Column[i], v) }
+}
+
+// Units maps between the model's units and the data's own; the identity
+// when no scaler is linked.
+func (l *Link) Units() gat.Units {
+	if l == nil {
+		return gat.Units{}
+	}
+	return gat.Units{Own: l.Invert(), Scaled: func(i int, v float64) float64 { return l.Scaler.Apply(l.Column[i], v) }}
 }
