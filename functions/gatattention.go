@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/mallard/mallard/mlops"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/sqlstate"
 )
@@ -53,7 +54,7 @@ func bindAttention(c *call, o *servingArgs) (*table, error) {
 // storedAttention reads the attention kept in ref's report. A version
 // without it, because training did not finish or the version predates
 // attention, is an ObjectNotInPrerequisiteState error with a hint.
-func storedAttention(ctx context.Context, reg *registry.Registry, ref mlops.Ref) ([]reportEdge, error) {
+func storedAttention(ctx context.Context, reg *registry.Registry, ref mlops.Ref) ([]gatrun.ReportEdge, error) {
 	data, err := reg.Report(ctx, ref)
 	var e *registry.Error
 	if errors.As(err, &e) && errors.Is(err, registry.ErrNoReport) {
@@ -66,7 +67,7 @@ func storedAttention(ctx context.Context, reg *registry.Registry, ref mlops.Ref)
 		return nil, fmt.Errorf("attention of %s: %w", ref, err)
 	}
 	var report struct {
-		Attention []reportEdge `json:"attention"`
+		Attention []gatrun.ReportEdge `json:"attention"`
 	}
 	if err := json.Unmarshal(data, &report); err != nil {
 		return nil, fmt.Errorf("decode report of %s: %w", ref, err)

@@ -74,7 +74,7 @@ func (s gatScalers) DropUnlinkedScaler(ctx context.Context, name string) error {
 // gatrun.Job): its options, the checkpoint it resumes, the launch across
 // ranks, the source and the linked scaler.
 func bindTrainGAT(c *call, o *trainGATArgs) (*table, error) {
-	job := &gatrun.Job{Caller: c.caller, Scalers: gatScalers{c}, Report: reportOf, Config: o.Config, Name: o.Model, Scaler: o.Scaler,
+	job := &gatrun.Job{Caller: c.caller, Scalers: gatScalers{c}, Config: o.Config, Name: o.Model, Scaler: o.Scaler,
 		Deploy: o.Deploy, CheckpointEvery: o.CheckpointEvery, AllowDataChange: o.AllowDataChange,
 		SeasonalHighway: !o.explicit(&o.Highway), SeasonGiven: o.explicit(&o.Season), HorizonGiven: o.Horizon != 0,
 		CompareGraph: o.CompareGraph}

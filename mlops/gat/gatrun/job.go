@@ -10,7 +10,6 @@ package gatrun
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -64,10 +63,6 @@ type SavedScaler struct {
 	Source, Fingerprint  string
 }
 
-// Reporter computes the report a version keeps beside it (what the
-// dashboard draws) of model trained on m, as JSON.
-type Reporter func(j *Job, m series.Matrix, model *gat.Model) (json.RawMessage, error)
-
 // Job is one execution of train_gat, as the call bound it. Its exported
 // fields are set before Read; the run resolves Config's data-dependent
 // options in place.
@@ -77,7 +72,6 @@ type Job struct {
 	Text    string // the source as the caller gave it
 	Long    bool   // a long source, rescaled per entity by the run
 	Scalers Scalers
-	Report  Reporter
 	Config  gat.Config
 	Name    string
 	Scaler  string // the linked scaler's name; a long source's once saved

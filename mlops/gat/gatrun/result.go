@@ -42,8 +42,11 @@ func (j *Job) result(m series.Matrix, model *gat.Model, epoch int) (*training.Re
 		}
 	})
 	wg.Go(func() {
-		errs[1] = timed(&ph.report, func() (err error) {
-			report, err = j.Report(j, m, model) // encoded here, beside the others, rather than when storing
+		errs[1] = timed(&ph.report, func() error {
+			r, err := j.report(m, model)
+			if err == nil {
+				report, err = r.encode() // here, beside the others, rather than when storing
+			}
 			return err
 		})
 	})

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"bytes"
@@ -21,8 +19,8 @@ func TestReportEncode(t *testing.T) {
 	for k, w := range weights {
 		att[k] = gat.Edge{Source: k * 7 % 5, Target: k / 3, Weight: w}
 	}
-	base := gatReport{Units: "model", Window: 4, Entities: []string{"a", "b"}, TotalEntities: 2, Times: []string{"1", "2"},
-		Truth: [][]float64{{1, 2}, {3, 4}}, Prediction: [][]*float64{{nil, nil}, {nil, nil}}, Edges: []reportEdge{{0, 1, 0.25}}}
+	base := Report{Units: "model", Window: 4, Entities: []string{"a", "b"}, TotalEntities: 2, Times: []string{"1", "2"},
+		Truth: [][]float64{{1, 2}, {3, 4}}, Prediction: [][]*float64{{nil, nil}, {nil, nil}}, Edges: []ReportEdge{{0, 1, 0.25}}}
 	for _, tt := range []struct {
 		name string
 		att  []gat.Edge
@@ -30,7 +28,7 @@ func TestReportEncode(t *testing.T) {
 		r, want := base, base
 		r.attention = tt.att
 		for _, e := range tt.att {
-			want.Attention = append(want.Attention, reportEdge{Source: e.Source, Target: e.Target, Weight: e.Weight})
+			want.Attention = append(want.Attention, ReportEdge{Source: e.Source, Target: e.Target, Weight: e.Weight})
 		}
 		got, err := r.encode()
 		wantJSON, werr := json.Marshal(&want)

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"fmt"
@@ -9,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mallard/mallard/mlops/gat"
-	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/mlops/series"
 )
 
@@ -27,43 +24,45 @@ const reportSteps = 6
 // reportNeighbors is how many edges per entity a GAT report's graph keeps.
 const reportNeighbors = 3
 
-// gatReport is a GAT version's data, predictions and entity graph. Values
+// Report is a GAT version's data, predictions and entity graph. Values
 // are in original units when the model is linked to a scaler, else as trained.
-type gatReport struct {
-	Units         string       `json:"units"` // "original" or "model"
-	Window        int          `json:"window"`
-	Entities      []string     `json:"entities"` // the first reportEntities of the model's
-	TotalEntities int          `json:"total_entities"`
-	Times         []string     `json:"times"`
-	Split         int          `json:"split"`      // the first test row
-	Truth         [][]float64  `json:"truth"`      // per entity, per time row
-	Prediction    [][]*float64 `json:"prediction"` // one step ahead; nil before the first window
-	Forecast      gatForecast  `json:"forecast"`
-	Correlation   [][]float64  `json:"correlation"` // Pearson over the training rows
-	Edges         []reportEdge `json:"edges"`
+type Report struct {
+	Units         string         `json:"units"` // "original" or "model"
+	Window        int            `json:"window"`
+	Entities      []string       `json:"entities"` // the first reportEntities of the model's
+	TotalEntities int            `json:"total_entities"`
+	Times         []string       `json:"times"`
+	Split         int            `json:"split"`      // the first test row
+	Truth         [][]float64    `json:"truth"`      // per entity, per time row
+	Prediction    [][]*float64   `json:"prediction"` // one step ahead; nil before the first window
+	Forecast      reportForecast `json:"forecast"`
+	Correlation   [][]float64    `json:"correlation"` // Pearson over the training rows
+	Edges         []ReportEdge   `json:"edges"`
 	// Attention is the model's last-layer attention over the test samples
 	// (see gat.Model.Attention): every entity of the model, not only the
 	// first reportEntities, so its indices are into the model's entities.
 	// It is sorted by target, then source, and holds each target's self
 	// loop. Reports made before Mallard computed attention lack it.
 	// encode writes it from attention, without this copy of its edges.
-	Attention []reportEdge `json:"attention,omitempty"`
+	Attention []ReportEdge `json:"attention,omitempty"`
 	attention []gat.Edge
 }
 
-type gatForecast struct {
+type reportForecast struct {
 	Times  []string    `json:"times"`
 	Values [][]float64 `json:"values"` // per entity, per step
 }
 
-type reportEdge struct {
+// ReportEdge is an edge of a report's graph or attention: indices into
+// the report's entities (the attention's into the model's).
+type ReportEdge struct {
 	Source int     `json:"source"`
 	Target int     `json:"target"`
 	Weight float64 `json:"weight"`
 }
 
 // report computes the dashboard's view of model trained on m.
-func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
+func (j *Job) report(m series.Matrix, model *gat.Model) (*Report, error) {
 	cfg := model.Config
 	_, test, err := series.Split(m, cfg.Span(), cfg.TrainFraction)
 	if err != nil {
@@ -89,10 +88,10 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 	}
 	n := min(m.N, reportEntities)
 	value := func(i int, v float64) float64 { return v }
-	r := &gatReport{Units: "model", Window: cfg.Window, Entities: j.w.entityNames()[:n], TotalEntities: m.N,
+	r := &Report{Units: "model", Window: cfg.Window, Entities: j.Source.EntityNames()[:n], TotalEntities: m.N,
 		Split: test[0], Times: j.timeLabels(m.T)}
-	if j.link != nil {
-		r.Units, value = "original", j.link.Invert()
+	if j.Link != nil {
+		r.Units, value = "original", j.Link.Invert()
 	}
 	r.Truth, r.Prediction, r.Forecast.Values = make([][]float64, n), make([][]*float64, n), make([][]float64, n)
 	for i := range n {
@@ -123,7 +122,7 @@ func (j *gatJob) report(m series.Matrix, model *gat.Model) (*gatReport, error) {
 // entityGraph returns the correlation of the first n entities of m over
 // rows 0..rows-1, as a matrix, and the graph keeping each entity's
 // strongest correlations.
-func entityGraph(m series.Matrix, n, rows int) ([][]float64, []reportEdge) {
+func entityGraph(m series.Matrix, n, rows int) ([][]float64, []ReportEdge) {
 	sub := series.Matrix{T: rows, N: n, Values: make([]float64, rows*n)}
 	for t := range rows {
 		copy(sub.Values[t*n:(t+1)*n], m.Row(t)[:n])
@@ -135,20 +134,20 @@ func entityGraph(m series.Matrix, n, rows int) ([][]float64, []reportEdge) {
 		corr[i] = flat[i*n : (i+1)*n]
 	}
 	src, dst, attr := series.Edges(flat, n, reportNeighbors)
-	edges := make([]reportEdge, len(src))
+	edges := make([]ReportEdge, len(src))
 	for e := range src {
-		edges[e] = reportEdge{Source: src[e], Target: dst[e], Weight: attr[e]}
+		edges[e] = ReportEdge{Source: src[e], Target: dst[e], Weight: attr[e]}
 	}
 	return corr, edges
 }
 
 // timeLabels names the source's rows by their time columns: 2000-01 for a
 // year and a month; the row number when there are no time columns.
-func (j *gatJob) timeLabels(rows int) []string {
+func (j *Job) timeLabels(rows int) []string {
 	labels := make([]string, rows)
 	for t := range labels {
 		if t < len(j.timeRows) {
-			labels[t] = timeLabel(j.w.timeNames(), j.timeRows[t])
+			labels[t] = timeLabel(j.Source.TimeNames(), j.timeRows[t])
 		} else {
 			labels[t] = strconv.Itoa(t + 1)
 		}
@@ -157,8 +156,8 @@ func (j *gatJob) timeLabels(rows int) []string {
 }
 
 // futureLabel names the time step steps past the source's last row.
-func (j *gatJob) futureLabel(steps int) string {
-	vals := gatrun.Extrapolate(j.w.timeNames(), j.timeKinds, j.lastTimes, steps)
+func (j *Job) futureLabel(steps int) string {
+	vals := Extrapolate(j.Source.TimeNames(), j.timeKinds, j.lastTimes, steps)
 	text := make([]string, len(vals))
 	for i, v := range vals {
 		switch v := v.(type) {
@@ -176,7 +175,7 @@ func (j *gatJob) futureLabel(steps int) string {
 	if len(text) == 0 {
 		return fmt.Sprintf("+%d", steps)
 	}
-	return timeLabel(j.w.timeNames(), text)
+	return timeLabel(j.Source.TimeNames(), text)
 }
 
 // timeLabel joins a row's time values with "-", padding the months,

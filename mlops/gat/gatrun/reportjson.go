@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun
 
 import (
 	"encoding/json"
@@ -17,13 +15,13 @@ import (
 // quarter of a million edges at 2,000 entities, 110,000 at 10,000 with
 // neighbors := 10. encode writes it straight from the model's edges into a
 // buffer of its exact size, where json.Marshal would copy the edges into
-// reportEdges, grow its own buffer by doubling, copy the result out and
+// ReportEdges, grow its own buffer by doubling, copy the result out and
 // keep the grown buffer in its pool: four times the JSON's size at once.
 
 // encode is r as JSON, the same bytes as json.Marshal of r with
 // Attention holding r.attention's edges (json.Marshal alone where r has
 // Attention already, or no attention).
-func (r *gatReport) encode() ([]byte, error) {
+func (r *Report) encode() ([]byte, error) {
 	head, err := json.Marshal(r)
 	if err != nil || len(r.attention) == 0 || r.Attention != nil {
 		return head, err
@@ -49,7 +47,7 @@ func (r *gatReport) encode() ([]byte, error) {
 	return append(out, "]}"...), nil
 }
 
-// appendEdge appends e as encoding/json writes a reportEdge.
+// appendEdge appends e as encoding/json writes a ReportEdge.
 func appendEdge(b []byte, e gat.Edge) ([]byte, error) {
 	b = append(b, `{"source":`...)
 	b = strconv.AppendInt(b, int64(e.Source), 10)
