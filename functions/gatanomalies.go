@@ -4,12 +4,10 @@ package functions
 
 import (
 	"context"
-	"math"
 	"slices"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
-	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -35,11 +33,11 @@ func bindDetectAnomalies(c *call, o *anomaliesArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := s.Matrix(); !ok || s.metrics == nil {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no stored data (a checkpoint, or stored by an older Mallard)", detectAnomaliesName, s.ref).
+	if _, ok := s.Matrix(); !ok || s.Metrics == nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s has no stored data (a checkpoint, or stored by an older Mallard)", detectAnomaliesName, s.Ref).
 			WithHint("Train the model to the end, or again.")
 	}
-	link, err := s.link(c)
+	link, err := versionLink(c, s)
 	if err != nil {
 		return nil, err
 	}
@@ -51,37 +49,10 @@ func bindDetectAnomalies(c *call, o *anomaliesArgs) (*table, error) {
 	cols = append(cols, duckdb.ColumnInfo{Name: "is_anomaly", T: boolType()})
 	level := o.Level
 	return &table{cols: cols, open: func(context.Context) (*run, error) {
-		rows, err := s.anomalies(method, level, link)
+		rows, err := s.Anomalies(method, level, link)
 		if err != nil {
 			return nil, err
 		}
 		return rowsRun(rows), nil
 	}}, nil
-}
-
-// anomalies are detect_anomalies' rows for every row of the version's data
-// that method can forecast.
-func (s *storedGAT) anomalies(method string, level float64, link *gatrun.Link) ([][]any, error) {
-	g := s.serving()
-	from, expected, half, err := g.Anomalies(method, level, link.Units())
-	if err != nil {
-		return nil, s.servingError(detectAnomaliesName, err)
-	}
-	m := g.Data
-	value := func(i int, v float64) float64 { return v }
-	if link != nil {
-		value = link.Invert()
-	}
-	floor := g.Floors(value, -1)
-	var rows [][]any
-	for t := from; t < m.T; t++ {
-		times := gatrun.Extrapolate(s.TimeColumns, s.TimeKinds, s.LastTimes, t-(m.T-1))
-		for i, name := range s.Entities {
-			y, q, h := m.At(t, i), expected.At(t-from, i), half[i]
-			score := math.Abs(y-q) / h
-			row := append(slices.Clone(times), name, value(i, y), value(i, q), max(value(i, q-h), floor[i]), value(i, q+h), score, score > 1)
-			rows = append(rows, row)
-		}
-	}
-	return rows, nil
 }

@@ -34,14 +34,14 @@ func bindAttention(c *call, o *servingArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	edges, err := storedAttention(c.ctx(), c.reg, s.ref)
+	edges, err := storedAttention(c.ctx(), c.reg, s.Ref)
 	if err != nil {
 		return nil, err
 	}
 	rows := make([][]any, len(edges))
 	for k, e := range edges {
 		if e.Source < 0 || e.Source >= len(s.Entities) || e.Target < 0 || e.Target >= len(s.Entities) {
-			return nil, sqlstate.New(sqlstate.DataCorrupted, "attention: the report of %s names entity %d, %d of %d", s.ref, e.Source, e.Target, len(s.Entities))
+			return nil, sqlstate.New(sqlstate.DataCorrupted, "attention: the report of %s names entity %d, %d of %d", s.Ref, e.Source, e.Target, len(s.Entities))
 		}
 		rows[k] = []any{s.Entities[e.Source], s.Entities[e.Target], e.Weight}
 	}

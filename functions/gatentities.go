@@ -27,7 +27,7 @@ func bindEvaluateEntities(c *call, o *entitiesArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.needsData(evaluateEntitiesName, "auto"); err != nil {
+	if err := s.NeedsData(evaluateEntitiesName, "auto"); err != nil {
 		return nil, err
 	}
 	m, _ := s.Matrix()
@@ -41,11 +41,11 @@ func bindEvaluateEntities(c *call, o *entitiesArgs) (*table, error) {
 			WithHint("Choose a horizon from 1 to %d.", len(test))
 	}
 	if len(val) == 0 {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s was trained without validation, so there is nothing to choose by", evaluateEntitiesName, s.ref).
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: %s was trained without validation, so there is nothing to choose by", evaluateEntitiesName, s.Ref).
 			WithHint("Train with validation_fraction above 0.")
 	}
 	return &table{open: func(context.Context) (*run, error) {
-		scores, chosen, err := s.serving().EntityScores(fit, val, test, h)
+		scores, chosen, err := s.Serving().EntityScores(fit, val, test, h)
 		if err != nil {
 			return nil, err
 		}

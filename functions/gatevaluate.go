@@ -9,6 +9,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/baseline"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -45,53 +46,20 @@ func bindEvaluate(c *call, o *evaluateArgs) (*table, error) {
 		return nil, err
 	}
 	if o.Protocol != "" {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: protocol applies to recommenders, and %s is a GAT", s.ref)
+		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: protocol applies to recommenders, and %s is a GAT", s.Ref)
 	}
-	if s.metrics == nil {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref).
-			WithHint("Its last checkpoint can still forecast: forecast('%s').", s.ref)
+	if s.Metrics == nil {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.Ref).
+			WithHint("Its last checkpoint can still forecast: forecast('%s').", s.Ref)
 	}
 	h := o.Horizon
-	steps, err := s.horizons(c, h)
+	steps, err := s.Horizons(h, func() (*gatrun.Link, error) { return versionLink(c, s) })
 	if err != nil {
 		return nil, err
 	}
 	return &table{cols: evaluateColumns(), open: func(context.Context) (*run, error) {
-		return rowsRun(evaluateRows(s.metrics, steps, s.autoVal)), nil
+		return rowsRun(evaluateRows(s.Metrics, steps, s.AutoVal)), nil
 	}}, nil
-}
-
-// horizons scores every method at steps 1..h from each test origin; nil
-// for a version stored before versions kept their data (h must be 1).
-func (s *storedGAT) horizons(c *call, h int) ([]gat.Step, error) {
-	m, ok := s.Matrix()
-	if !ok {
-		if h > 1 {
-			return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s was stored without its data, so only horizon 1 is known", s.ref).
-				WithHint("Train it again to score longer horizons.")
-		}
-		return nil, nil
-	}
-	cfg := s.Model.Config
-	fit, val, test, err := cfg.Samples(m)
-	if err != nil {
-		return nil, err
-	}
-	if h > len(test) {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "evaluate: horizon := %d is beyond the test span of %d rows", h, len(test)).
-			WithHint("Choose a horizon from 1 to %d.", len(test))
-	}
-	g := s.serving()
-	fs, autoVal, err := g.Scored(fit, val, h)
-	if err != nil {
-		return nil, err
-	}
-	s.autoVal = autoVal
-	link, err := s.link(c)
-	if err != nil {
-		return nil, err
-	}
-	return g.Steps(fs, test[0], h, link.Invert()), nil
 }
 
 // evaluateRows are one row per method and step: the stored one-step

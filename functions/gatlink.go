@@ -24,12 +24,14 @@ func linkScaler(c *call, name string, entities []string) (*gatrun.Link, error) {
 	return &gatrun.Link{Scaler: s, Column: column}, nil
 }
 
-// link is the version's scaler link, nil without a scaler: the scaler read
+// versionLink is the version's scaler link, nil without a scaler: the scaler read
 // and each entity's column found through one index of its columns, so
 // that serving one entity of N costs O(N) here rather than the O(N^2) of
 // scanning the columns once per entity (0.4 s of every forecast call at
 // 10,000 entities).
-func (s *storedGAT) link(c *call) (*gatrun.Link, error) { return linkScaler(c, s.scaler, s.Entities) }
+func versionLink(c *call, s *gatrun.Version) (*gatrun.Link, error) {
+	return linkScaler(c, s.Scaler, s.Entities)
+}
 
 // scalerColumns is the column of s each entity names (the last of that
 // name, should s repeat one), and the index of the first entity s has no

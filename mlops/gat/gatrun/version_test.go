@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package gatrun_test
 
 import (
 	"errors"
@@ -9,6 +7,7 @@ import (
 
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/gat"
+	"github.com/mallard/mallard/mlops/gat/gatrun"
 	"github.com/mallard/mallard/sqlstate"
 )
 
@@ -16,7 +15,7 @@ import (
 // and detect_anomalies refuse: a SQLSTATE, the function, the version and
 // what to do.
 func TestServingErrorWording(t *testing.T) {
-	s := &storedGAT{ref: mlops.Ref{Name: "vol", Version: 2}}
+	s := &gatrun.Version{Ref: mlops.Ref{Name: "vol", Version: 2}}
 	other := errors.New("fit failed")
 	for _, tc := range []struct {
 		fn   string
@@ -25,7 +24,7 @@ func TestServingErrorWording(t *testing.T) {
 		msg  string
 		hint string
 	}{
-		{detectAnomaliesName, gat.ErrNoValidation, sqlstate.ObjectNotInPrerequisiteState,
+		{"detect_anomalies", gat.ErrNoValidation, sqlstate.ObjectNotInPrerequisiteState,
 			"detect_anomalies: vol@2 was trained without validation, so method := 'auto' has nothing to choose by",
 			"Train with validation_fraction above 0, or name a method."},
 		{"forecast", &gat.UnfittableError{Method: "ets", Skipped: []error{errors.New("ets: too few rows")}}, sqlstate.InvalidParameterValue,
@@ -35,11 +34,11 @@ func TestServingErrorWording(t *testing.T) {
 			"Train with validation_fraction above 0, or name a method."},
 	} {
 		var e *sqlstate.Error
-		if !errors.As(s.servingError(tc.fn, tc.err), &e) || e.Code != tc.code || e.Message != tc.msg || e.Hint != tc.hint {
-			t.Errorf("servingError(%v) = %+v, want %s %q (hint %q)", tc.err, e, tc.code, tc.msg, tc.hint)
+		if !errors.As(s.ServingError(tc.fn, tc.err), &e) || e.Code != tc.code || e.Message != tc.msg || e.Hint != tc.hint {
+			t.Errorf("ServingError(%v) = %+v, want %s %q (hint %q)", tc.err, e, tc.code, tc.msg, tc.hint)
 		}
 	}
-	if err := s.servingError("forecast", other); err != other {
-		t.Errorf("servingError passes %v as %v", other, err)
+	if err := s.ServingError("forecast", other); err != other {
+		t.Errorf("ServingError passes %v as %v", other, err)
 	}
 }
