@@ -5,7 +5,9 @@ package functions
 import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/mlops/classifier/clsrun"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 const (
@@ -16,7 +18,7 @@ const (
 	classifierKind = "classifier"
 	regressorKind  = "regressor"
 	// archAuto is the architecture argument's default (see clsSpec.arch).
-	archAuto = "auto"
+	archAuto = clsrun.Auto
 )
 
 // architectures are the values architecture := accepts.
@@ -136,7 +138,7 @@ type clsSpec struct {
 	deploy        string
 	checkpoint    int
 	// from is the version a resumed run continues; nil for a new run.
-	from            *clsStart
+	from            *clsrun.Start
 	allowDataChange bool
 }
 
@@ -176,13 +178,13 @@ func newClsSpec(fn, target string, a *supervisedArgs) (*clsSpec, error) {
 			fn, s.valFraction, s.testFraction).WithHint("Their sum must be below 1.")
 	case s.shape != nil && len(s.shape) != 3:
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s has %d sizes; give three: [channels, height, width]",
-			fn, intsText(s.shape), len(s.shape))
+			fn, prep.IntsText(s.shape), len(s.shape))
 	case s.arch == classifier.ModelCNN && s.shape == nil:
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: architecture := 'cnn' needs shape := [channels, height, width] of the image column", fn).
 			WithHint("Images are an array (UTINYINT[], FLOAT[]) or BLOB column, for example shape := [1, 28, 28] for MNIST.")
 	case s.arch == classifier.ModelCNN && (s.shape[1] < 4 || s.shape[2] < 4):
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s: architecture 'cnn' pools twice by 2 and needs images of at least 4 x 4",
-			fn, intsText(s.shape)).WithHint("Use architecture := 'mlp' for smaller images.")
+			fn, prep.IntsText(s.shape)).WithHint("Use architecture := 'mlp' for smaller images.")
 	}
 	return s, nil
 }
@@ -197,7 +199,7 @@ func (s *clsSpec) outputs() []duckdb.ColumnInfo {
 }
 
 func bindTrainSupervised(c *call, a *supervisedArgs, fn, target string) (*table, error) {
-	var from *clsStart
+	var from *clsrun.Start
 	if a.Resume != "" {
 		kind := map[bool]string{true: regressorKind, false: classifierKind}[fn == trainRegressorName]
 		var err error
@@ -211,11 +213,11 @@ func bindTrainSupervised(c *call, a *supervisedArgs, fn, target string) (*table,
 	}
 	s.from, s.allowDataChange, s.opts.From = from, a.AllowDataChange, nil
 	if from != nil {
-		if s.opts.Epochs <= from.state.Epoch {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: epochs := %d: %s has trained %d epochs already", fn, s.opts.Epochs, from.ref, from.state.Epoch).
-				WithHint("epochs counts from the first epoch of the run resumed; give more than %d.", from.state.Epoch)
+		if s.opts.Epochs <= from.State.Epoch {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: epochs := %d: %s has trained %d epochs already", fn, s.opts.Epochs, from.Ref, from.State.Epoch).
+				WithHint("epochs counts from the first epoch of the run resumed; give more than %d.", from.State.Epoch)
 		}
-		s.opts.From = from.state
+		s.opts.From = from.State
 	}
 	if err := checkModelName(fn, s.name); err != nil {
 		return nil, err
@@ -231,13 +233,13 @@ func bindTrainSupervised(c *call, a *supervisedArgs, fn, target string) (*table,
 	if err != nil {
 		return nil, err
 	}
-	cols, err := s.columns(src)
+	cols, err := prep.LabelledColumns{Target: s.target, TargetCol: s.targetCol, Regression: s.regression,
+		Split: s.split, Features: s.features, Shape: s.shape}.Resolve(src.prep())
 	if err != nil {
 		return nil, err
 	}
 	if cols.Shape != nil && !a.explicit(&a.Epochs) && from == nil {
 		s.opts.Epochs = clsImageEpochs
 	}
-	job := &clsJob{c: c, spec: s, src: src, cols: cols, across: across}
-	return &table{cols: s.outputs(), open: job.start}, nil
+	return &table{cols: s.outputs(), open: startJob(c, s, reading(c, s.job(c, src, cols, across), src))}, nil
 }

@@ -11,34 +11,19 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/mlops/classifier/clsrun"
 )
 
-// labelTypes are the label types whose classes a classifier writes out
-// in that type, by the name classifier.Columns.TargetType records; every other
-// label (text, a decimal, a float) has text classes. The model itself
-// keeps its classes as text (CAST(label AS VARCHAR)), which these types
-// read back exactly.
-var labelTypes = map[string]struct {
-	id  storage.TypeID
-	typ duckdb.Type
-}{
-	"BOOLEAN": {storage.TypeBoolean, duckdb.TYPE_BOOLEAN}, "TINYINT": {storage.TypeTinyInt, duckdb.TYPE_TINYINT},
-	"SMALLINT": {storage.TypeSmallInt, duckdb.TYPE_SMALLINT}, "INTEGER": {storage.TypeInteger, duckdb.TYPE_INTEGER},
-	"BIGINT": {storage.TypeBigInt, duckdb.TYPE_BIGINT}, "UTINYINT": {storage.TypeUTinyInt, duckdb.TYPE_UTINYINT},
-	"USMALLINT": {storage.TypeUSmallInt, duckdb.TYPE_USMALLINT}, "UINTEGER": {storage.TypeUInteger, duckdb.TYPE_UINTEGER},
-	"UBIGINT": {storage.TypeUBigInt, duckdb.TYPE_UBIGINT},
-}
-
-// labelTypeName is the name classifier.Columns.TargetType records for a label
-// column of type id: "" (text classes) for a type not in labelTypes.
-func labelTypeName(id storage.TypeID) string {
-	for name, t := range labelTypes {
-		if t.id == id {
-			return name
-		}
-	}
-	return ""
+// labelTypes are the DuckDB types of the label types whose classes a
+// classifier writes out in that type, by the name
+// classifier.Columns.TargetType records (see prep.LabelTypeName); every
+// other label (text, a decimal, a float) has text classes. The model
+// itself keeps its classes as text (CAST(label AS VARCHAR)), which these
+// types read back exactly.
+var labelTypes = map[string]duckdb.Type{
+	"BOOLEAN": duckdb.TYPE_BOOLEAN, "TINYINT": duckdb.TYPE_TINYINT, "SMALLINT": duckdb.TYPE_SMALLINT,
+	"INTEGER": duckdb.TYPE_INTEGER, "BIGINT": duckdb.TYPE_BIGINT, "UTINYINT": duckdb.TYPE_UTINYINT,
+	"USMALLINT": duckdb.TYPE_USMALLINT, "UINTEGER": duckdb.TYPE_UINTEGER, "UBIGINT": duckdb.TYPE_UBIGINT,
 }
 
 // classType is how a model's classes are written out: in the label's
@@ -49,7 +34,7 @@ type classType string
 // info is the DuckDB type of a class column.
 func (c classType) info() duckdb.TypeInfo {
 	if t, ok := labelTypes[string(c)]; ok {
-		return typeInfo(t.typ)
+		return typeInfo(t)
 	}
 	return varcharType()
 }
@@ -107,7 +92,7 @@ func versionClassType(c *call, fn string, ref mlops.Ref) (classType, error) {
 	if err != nil {
 		return "", registryError(fn, err)
 	}
-	var p clsParams
+	var p clsrun.Params
 	if err := json.Unmarshal([]byte(v.Hyperparameters), &p); err != nil {
 		return "", fmt.Errorf("%s: decode the hyperparameters of %s: %w", fn, ref, err)
 	}
