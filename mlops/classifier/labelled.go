@@ -1,6 +1,10 @@
 package classifier
 
-import "context"
+import (
+	"context"
+	"strconv"
+	"strings"
+)
 
 // SpillPiece is the most rows whose features are encoded at a time
 // before they are written to a Spill: what reading holds besides the
@@ -48,4 +52,14 @@ func pick[T any](v []T, idx []int) []T {
 		return nil
 	}
 	return pickRows(v, idx)
+}
+
+// ShapeText writes an image's shape (or any list of integers) as SQL
+// does: [1, 28, 28].
+func ShapeText(v []int) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.Itoa(n)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -5,7 +5,6 @@ package prep
 import (
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -110,7 +109,7 @@ func (a *Features) images(f classifier.Feature, arr arrow.Array, n int, put func
 		}
 		if len(px) != size {
 			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: image column %s has %d values in row %d, but shape := %s needs %d",
-				a.Fn, f.Name, len(px), a.rows+r+1, IntsText(shape), size).
+				a.Fn, f.Name, len(px), a.rows+r+1, classifier.ShapeText(shape), size).
 				WithHint("Give the shape of the stored images: channels x height x width values each.")
 		}
 		put(r, px)
@@ -180,13 +179,4 @@ func TextValues(arr arrow.Array) func(int) string {
 		}
 		return strings.Clone(texts.Value(i))
 	}
-}
-
-// IntsText writes a list of integers as SQL does: [1, 28, 28].
-func IntsText(v []int) string {
-	parts := make([]string, len(v))
-	for i, n := range v {
-		parts[i] = strconv.Itoa(n)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }

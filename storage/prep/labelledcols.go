@@ -124,7 +124,7 @@ func (s LabelledColumns) checkFeatures(src *Source, cols *classifier.Columns) er
 	switch {
 	case len(cols.Features) == 0 && s.Shape != nil:
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s is given, but the source has no array or BLOB column to read images from",
-			src.Fn, IntsText(s.Shape)).WithHint("The source has columns %s.", src.ColumnList())
+			src.Fn, classifier.ShapeText(s.Shape)).WithHint("The source has columns %s.", src.ColumnList())
 	case len(cols.Features) == 0:
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: the source has no feature column besides %s", src.Fn, cols.Target).
 			WithHint("Features are numeric, boolean or text columns, or an image column with shape := [channels, height, width]; the source has %s.", src.ColumnList())
@@ -136,7 +136,7 @@ func (s LabelledColumns) checkFeatures(src *Source, cols *classifier.Columns) er
 			WithHint("Give features := [%s].", Quote(cols.Features[images].Name))
 	case images < 0 && s.Shape != nil:
 		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s is given, but features %s has no array or BLOB column",
-			src.Fn, IntsText(s.Shape), featureNames(cols.Features))
+			src.Fn, classifier.ShapeText(s.Shape), featureNames(cols.Features))
 	}
 	cols.Shape = s.Shape
 	return nil
