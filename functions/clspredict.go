@@ -105,14 +105,14 @@ func bindPredict(c *call, o *predictArgs) (*table, error) {
 	if s.Model.Regression {
 		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	} else {
-		ct := classType(s.Columns.TargetType)
+		ct := classifier.ClassType(s.Columns.TargetType)
 		for _, class := range s.Model.Classes {
-			p.classes = append(p.classes, ct.value(class))
+			p.classes = append(p.classes, ct.Value(class))
 		}
 		// probabilities is keyed by the class as text, whatever the
 		// label's type: a MAP reaches clients as a JSON object.
 		probs, _ := duckdb.NewMapInfo(varcharType(), doubleType())
-		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: ct.info()},
+		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: classTypeInfo(ct)},
 			duckdb.ColumnInfo{Name: "probability", T: doubleType()}, duckdb.ColumnInfo{Name: "probabilities", T: probs})
 	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) { return p.stream(ctx, c) }}, nil
