@@ -23,19 +23,14 @@ func NoValidationRows(fn, ref string) error {
 // the permutation importance of each feature of its model on the
 // validation rows, repeats shuffles each with seed.
 func (j *Job) Importance(ctx context.Context, mem *training.Memory, model *classifier.Model, ref, fingerprint string, repeats int, seed uint64) ([]classifier.Importance, error) {
-	d, err := j.Read(ctx, mem)
-	if err != nil {
-		return nil, err
-	}
-	fp, err := d.Fingerprint(ctx, j.Cols)
-	if err != nil {
-		return nil, j.FitError(err)
-	}
-	if fp != fingerprint {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: source %s is not the data %s was trained on, so its validation rows cannot be found again",
+	d, err := j.readSame(ctx, mem, fingerprint, func(fp string) error {
+		return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: source %s is not the data %s was trained on, so its validation rows cannot be found again",
 			j.Fn, quote(j.Source), ref).
 			WithDetail("The version's fingerprint was %s; the source's is %s. It covers every feature, target and split value read.", fingerprint, fp).
 			WithHint("Train a new version on the data as it is now.")
+	})
+	if err != nil {
+		return nil, err
 	}
 	_, val, _, err := j.Split(d)
 	if err != nil {
@@ -74,17 +69,12 @@ type Wrong struct {
 // probability, most confident first; only those k images are read back
 // from the spilled rows.
 func (j *Job) Misclassified(ctx context.Context, mem *training.Memory, model *classifier.Model, fingerprint string, k int) ([]Wrong, error) {
-	d, err := j.Read(ctx, mem)
+	d, err := j.readSame(ctx, mem, fingerprint, func(string) error {
+		return sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: the data of %s changed since it was trained, so its test rows cannot be found again",
+			j.Fn, quote(j.Source)).WithHint("Train the model again on the current data.")
+	})
 	if err != nil {
 		return nil, err
-	}
-	fp, err := d.Fingerprint(ctx, j.Cols)
-	if err != nil {
-		return nil, j.FitError(err)
-	}
-	if fp != fingerprint {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: the data of %s changed since it was trained, so its test rows cannot be found again",
-			j.Fn, quote(j.Source)).WithHint("Train the model again on the current data.")
 	}
 	_, _, test, err := j.Split(d)
 	if err != nil {
@@ -116,4 +106,22 @@ func (j *Job) Misclassified(ctx context.Context, mem *training.Memory, model *cl
 		wrong[i].Pixels = t.Image.Pixels[0]
 	}
 	return wrong, nil
+}
+
+// readSame reads the source again as the run read it and checks that it
+// is the data whose fingerprint is fingerprint; where it is not, changed
+// makes the error from the source's fingerprint now.
+func (j *Job) readSame(ctx context.Context, mem *training.Memory, fingerprint string, changed func(fp string) error) (*classifier.Labelled, error) {
+	d, err := j.Read(ctx, mem)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := d.Fingerprint(ctx, j.Cols)
+	if err != nil {
+		return nil, j.FitError(err)
+	}
+	if fp != fingerprint {
+		return nil, changed(fp)
+	}
+	return d, nil
 }
