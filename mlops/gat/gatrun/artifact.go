@@ -7,6 +7,7 @@ import (
 	"github.com/mallard/mallard/mlops/gat"
 	"github.com/mallard/mallard/mlops/scale"
 	"github.com/mallard/mallard/mlops/series"
+	"github.com/mallard/mallard/sqlstate"
 )
 
 // Artifact is what the registry stores for a GAT model version, final
@@ -74,6 +75,43 @@ func DecodeArtifact(data []byte) (*Artifact, error) {
 type Link struct {
 	Scaler scale.Scaler
 	Column []int // scaler column of each entity
+}
+
+// NewLink links entities to the columns of s, the scaler saved as name,
+// through one index of its columns, so that linking N entities costs
+// O(N); it fails where s has no column of an entity.
+func NewLink(s scale.Scaler, name string, entities []string) (*Link, error) {
+	column, missing := scalerColumns(s, entities)
+	if missing >= 0 {
+		return nil, noScalerColumn(name, entities[missing])
+	}
+	return &Link{Scaler: s, Column: column}, nil
+}
+
+// scalerColumns is the column of s each entity names (the last of that
+// name, should s repeat one), and the index of the first entity s has no
+// column of, -1 when it has them all.
+func scalerColumns(s scale.Scaler, entities []string) (column []int, missing int) {
+	index := make(map[string]int, len(s.Columns))
+	for k, col := range s.Columns {
+		index[col] = k
+	}
+	column = make([]int, len(entities))
+	for i, e := range entities {
+		k, ok := index[e]
+		if !ok {
+			return nil, i
+		}
+		column[i] = k
+	}
+	return column, -1
+}
+
+// noScalerColumn is the error of a linked scaler without an entity's
+// column.
+func noScalerColumn(name, entity string) error {
+	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: scaler %s has no column %s", Name, quote(name), entity).
+		WithHint("Link the scaler that rescaled this source: rescale(..., save_as := '%s').", name)
 }
 
 // Invert maps an entity's value back to original units; nil without a scaler.
