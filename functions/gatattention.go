@@ -17,7 +17,8 @@ import (
 
 // attention('model', version := n) explains a GAT version's forecasts by
 // its last layer's attention over the test samples, one row per (source,
-// target) pair of entities that was an edge, self loops included. The
+// target) pair of entities that was an edge, self loops included (with a
+// neighbour limit k, each target's k + 1 kept ones). The
 // attention is computed when training finishes and kept in the version's
 // report, because the artifact holds only the last window of the data.
 func attentionFunction() tableFunction {

@@ -111,18 +111,23 @@ func gatTrainingBytes(cfg gat.Config, rows int64, n int) int64 {
 }
 
 // reportAttentionBytes bounds the memory of the report's attention for
-// rows time rows of n entities: an edge for each (source, target) pair
-// that was an edge of some test sample, at most n x (neighbors + 1) a
-// sample and n x n in all, of about 170 bytes each at its peak (its
-// running sum, 32; the model's edge, 24; its JSON in the report, about
-// 55, and the copy of that the store makes).
+// rows time rows of n entities. Without a neighbour limit every pair is
+// an edge: n x n of about 170 bytes each at the peak (its running sum,
+// count and sample, 24; the model's edge, 24; its JSON in the report,
+// about 55, and the copy of that the store makes). With a limit k the
+// running sums hold each (source, target) pair that was an edge of some
+// test sample, at most n x (k + 1) a sample, 16 bytes each and up to
+// twice that as their lists grow; the report keeps n x (k + 1) of them
+// (edge and JSON, about 140 bytes each).
 func reportAttentionBytes(cfg gat.Config, rows int64, n int) int64 {
-	tests := max(1, int64(math.Ceil(float64(rows)*(1-cfg.TrainFraction))))
 	pairs := int64(n) * int64(n)
-	if k := cfg.Neighbors; k > 0 && k < n-1 {
-		pairs = min(pairs, int64(n)*int64(k+1)*tests)
+	k := cfg.Neighbors
+	if k <= 0 || k >= n-1 {
+		return 170 * pairs
 	}
-	return 170 * pairs
+	tests := max(1, int64(math.Ceil(float64(rows)*(1-cfg.TrainFraction))))
+	kept := int64(n) * int64(k+1)
+	return 32*min(pairs, kept*tests) + 140*kept
 }
 
 // countRows counts the rows of a source.

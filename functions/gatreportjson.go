@@ -11,10 +11,11 @@ import (
 	"github.com/mallard/mallard/mlops/gat"
 )
 
-// A report's attention holds an edge for every (source, target) pair
-// that was an edge of some test sample's graph: entities x neighbours x
-// up to the test samples, over a million edges at a few thousand
-// entities. encode writes it straight from the model's edges into a
+// A report's attention holds an edge for every (source, target) pair of
+// the model's entities without a neighbour limit, and each target's
+// neighbours + 1 kept edges with one (see gat.Model.Attention): a
+// quarter of a million edges at 2,000 entities, 110,000 at 10,000 with
+// neighbors := 10. encode writes it straight from the model's edges into a
 // buffer of its exact size, where json.Marshal would copy the edges into
 // reportEdges, grow its own buffer by doubling, copy the result out and
 // keep the grown buffer in its pool: four times the JSON's size at once.

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"runtime/debug"
 
 	"github.com/mallard/mallard/functions"
 	"github.com/mallard/mallard/mlops/registry"
@@ -46,6 +47,16 @@ type Config struct {
 	// when empty, is DB.Path's name with ".jobs" added, beside the
 	// database; an in-memory database has none. Its Version is Version.
 	MPI training.MPI
+	// GoHeapMargin, when above 0, has the Go runtime's soft memory limit
+	// follow the memory budget: the bytes Mallard's large buffers have
+	// reserved now plus this margin for what is not reserved (sessions,
+	// batches in flight). Go's collector otherwise lets the heap grow to
+	// twice its live size, which the budget does not count; under the
+	// limit it collects sooner (spending at most half the CPU doing so,
+	// the runtime's own cap) and returns freed memory to the system.
+	// The limit is process-wide, so one server a process should set it
+	// (cmd/mallard does: 512 MiB).
+	GoHeapMargin int64
 }
 
 // Server is a Mallard server: its parts, opened and wired. Serve serves
@@ -152,6 +163,9 @@ func open(ctx context.Context, db *storage.DB, cfg Config, log *slog.Logger) (*S
 		return nil, err
 	}
 	db.OnReopen(func(ctx context.Context) error { return ops.Register(ctx, db, s.Front) })
+	if margin := cfg.GoHeapMargin; margin > 0 {
+		db.Budget().Follow(func(reserved int64) { debug.SetMemoryLimit(reserved + margin) })
+	}
 	return s, nil
 }
 

@@ -31,8 +31,9 @@ type Budget struct {
 	// setting is how the limit was given, for messages ("2GB").
 	setting string
 
-	mu       sync.Mutex // guards reserved and the memory_limit DuckDB holds
+	mu       sync.Mutex // guards reserved, follow and the memory_limit DuckDB holds
 	reserved int64
+	follow   func(reserved int64)
 }
 
 // duckDBFloor is the fraction of the limit no reservation takes from DuckDB.
@@ -109,13 +110,34 @@ func (b *Budget) Reserve(ctx context.Context, n int64, what string) (release fun
 		return nil, err
 	}
 	b.reserved += n
+	b.followed()
 	return sync.OnceFunc(func() { b.release(n) }), nil
+}
+
+// Follow has f called with the bytes reserved now and again after each
+// reservation and release, under the budget's lock (f must not reserve).
+// The server gives the Go runtime's soft memory limit to it, so that Go's
+// heap, where Mallard's reserved buffers live, is kept near what is
+// reserved rather than growing to twice its live size (see
+// server.Config.GoHeapMargin).
+func (b *Budget) Follow(f func(reserved int64)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.follow = f
+	b.followed()
+}
+
+func (b *Budget) followed() {
+	if b.follow != nil {
+		b.follow(b.reserved)
+	}
 }
 
 func (b *Budget) release(n int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reserved -= n
+	b.followed()
 	// Raising the limit cannot fail for want of memory; a failure here
 	// (the database closing) leaves DuckDB with less, never more.
 	_ = b.setDuckDB(context.Background(), b.limit-b.reserved)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 
 	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/server"
@@ -104,7 +105,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	// Metrics are served on the dashboard's port, and kept only if they are.
 	srv, err := server.Open(ctx, server.Config{DB: dbCfg, Front: frontCfg, MaxTrainings: cfg.MaxTrainings,
-		Version: Version, Metrics: dashLn != nil, Log: log,
+		Version: Version, Metrics: dashLn != nil, Log: log, GoHeapMargin: goHeapMargin(),
 		MPI: training.MPI{Mpirun: cfg.Mpirun, Hostfile: cfg.MPIHostfile, Launcher: cfg.Launcher, JobDir: cfg.JobDir}})
 	if err != nil {
 		closeListeners()
@@ -134,4 +135,14 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	err = errors.Join(err, stopping{log: log, grace: cfg.ShutdownGrace, srv: srv.Front, dash: dash, db: srv.DB, reg: srv.Registry}.stop())
 	log.Info("mallard stopped", "err", err)
 	return err
+}
+
+// goHeapMargin is the Go heap Mallard allows beyond what its buffers
+// reserve from the memory budget (see server.Config.GoHeapMargin): 512
+// MiB, or none when the operator set the runtime's own GOMEMLIMIT.
+func goHeapMargin() int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0
+	}
+	return 512 << 20
 }

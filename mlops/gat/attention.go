@@ -29,11 +29,15 @@ type Edge struct {
 // then source; no rows give no edges.
 //
 // Without a neighbour limit every sample's graph is complete, so the
-// weights into each target sum to 1, as each sample's do. With a limit the
-// graph changes from sample to sample and an edge's weight is its mean
-// over the samples that had it, not over all of rows: the weights into a
-// target then need not sum to 1, and a pair that was rarely an edge may
-// weigh as much as one that always was.
+// weights into each target sum to 1, as each sample's do. With a limit k
+// the graph changes from sample to sample, and each target keeps its self
+// loop and the k sources that drew the most attention over all of rows
+// (weight times the samples that had the edge; ties to the lower source),
+// so at most k+1 edges a target: the sources a catalogue's forecast of
+// it leaned on, in memory proportional to entities x k rather than to
+// the distinct edges of every sample. A kept edge's weight is its mean
+// over the samples that had it, not over all of rows, so the weights into
+// a target need not sum to 1.
 //
 // The network runs on the rows on up to Config.Workers goroutines, each
 // with a network and a sampler of its own, without the anchor (which is
@@ -61,7 +65,7 @@ func (m *Model) Attention(x series.Matrix, rows []int) ([]Edge, error) {
 	// do not depend on the number of workers.
 	round := max(workers, min(8*workers, attentionRoundBytes/(16*edgesPerSample(m.Config, x.N))))
 	bufs := [2][]sampleAttention{make([]sampleAttention, round), make([]sampleAttention, round)}
-	acc := newAttentionSum(x.N, m.Config.Neighbors > 0 && m.Config.Neighbors < x.N-1)
+	acc := newAttentionSum(x.N, keptSources(m.Config, x.N))
 	var adding sync.WaitGroup
 	for from, r := 0, 0; from < len(rows); from, r = from+round, 1-r {
 		batch, buf := rows[from:min(from+round, len(rows))], bufs[r]
@@ -137,6 +141,15 @@ func (a *sampleAttention) set(g *nn.Graph, conv *nn.GATConv, n int) {
 	}
 }
 
+// keptSources is how many sources besides its self loop Attention keeps
+// per target: the neighbour limit, or 0 for none (every pair is kept).
+func keptSources(cfg Config, n int) int {
+	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
+		return cfg.Neighbors
+	}
+	return 0
+}
+
 // attentionSum accumulates head-averaged attention per (source, target)
 // pair over samples. Without a neighbour limit every pair is an edge of
 // every sample, and pair (i, j) is at j*n+i of dense slices, so that
@@ -151,23 +164,29 @@ type attentionSum struct {
 	count  []int // samples in which the pair was an edge
 	sample []int // the last sample that counted the pair, numbered from 1
 	// targets, when not nil, holds the pairs instead: the sources into
-	// each target, sorted.
+	// each target, sorted. A neighbour-limited sample's graph has each
+	// (source, target) pair at most once (each target's k distinct
+	// strongest sources, and its self loop), so every weight added to a
+	// pair is another sample's.
 	targets [][]pairSum
+	keep    int // the sources besides the self loop edges keeps per target
 }
 
-// pairSum is one source's accumulated attention into a target.
+// pairSum is one source's accumulated attention into a target, in 16
+// bytes: a 10,000-entity catalogue's test samples have millions of
+// distinct pairs.
 type pairSum struct {
-	source int
 	sum    float64
-	count  int
-	sample int
+	source int32
+	count  int32
 }
 
-// newAttentionSum returns an accumulator for n entities, sparse when
-// the graphs are neighbour-limited.
-func newAttentionSum(n int, sparse bool) *attentionSum {
-	if sparse {
-		return &attentionSum{n: n, targets: make([][]pairSum, n)}
+// newAttentionSum returns an accumulator for n entities: dense without
+// a neighbour limit (keep 0), else sparse, keeping keep sources and the
+// self loop per target.
+func newAttentionSum(n, keep int) *attentionSum {
+	if keep > 0 {
+		return &attentionSum{n: n, targets: make([][]pairSum, n), keep: keep}
 	}
 	return &attentionSum{n: n, sum: make([]float64, n*n), count: make([]int, n*n), sample: make([]int, n*n)}
 }
@@ -176,7 +195,7 @@ func newAttentionSum(n int, sparse bool) *attentionSum {
 func (a *attentionSum) addSample(one *sampleAttention, sample int) {
 	if a.targets != nil {
 		for k, p := range one.pair {
-			a.addSparse(p/a.n, p%a.n, one.weight[k], sample)
+			a.addSparse(p/a.n, p%a.n, one.weight[k])
 		}
 		return
 	}
@@ -189,34 +208,28 @@ func (a *attentionSum) addSample(one *sampleAttention, sample int) {
 	}
 }
 
-// addSparse adds weight w of the edge source -> target of sample.
-func (a *attentionSum) addSparse(target, source int, w float64, sample int) {
+// addSparse adds weight w of the edge source -> target of one sample.
+func (a *attentionSum) addSparse(target, source int, w float64) {
 	list := a.targets[target]
-	at, found := slices.BinarySearchFunc(list, source, func(p pairSum, s int) int { return cmp.Compare(p.source, s) })
+	at, found := slices.BinarySearchFunc(list, int32(source), func(p pairSum, s int32) int { return cmp.Compare(p.source, s) })
 	if !found {
-		list = slices.Insert(list, at, pairSum{source: source})
+		list = slices.Insert(list, at, pairSum{source: int32(source)})
 		a.targets[target] = list
 	}
-	p := &list[at]
-	p.sum += w
-	if p.sample != sample {
-		p.sample = sample
-		p.count++
-	}
+	list[at].sum += w
+	list[at].count++
 }
 
-// edges returns the pairs counted at least once, with their mean weights.
+// edges returns the pairs counted at least once, with their mean
+// weights; with a neighbour limit, only each target's kept ones.
 func (a *attentionSum) edges() []Edge {
 	if a.targets != nil {
-		total := 0
-		for _, list := range a.targets {
-			total += len(list)
-		}
-		out := make([]Edge, 0, total)
+		out := make([]Edge, 0, a.n*(a.keep+1))
 		for j, list := range a.targets {
-			for _, p := range list {
-				out = append(out, Edge{Source: p.source, Target: j, Weight: p.sum / float64(p.count)})
+			for _, p := range a.kept(j, list) {
+				out = append(out, Edge{Source: int(p.source), Target: j, Weight: p.sum / float64(p.count)})
 			}
+			a.targets[j] = nil // the sums are done with: free them as the edges are made
 		}
 		return out
 	}
@@ -227,4 +240,23 @@ func (a *attentionSum) edges() []Edge {
 		}
 	}
 	return out
+}
+
+// kept returns target's self loop and the a.keep other sources of list
+// with the largest total attention (ties to the lower source), sorted by
+// source. It reorders list.
+func (a *attentionSum) kept(target int, list []pairSum) []pairSum {
+	first := 0
+	if self := slices.IndexFunc(list, func(p pairSum) bool { return int(p.source) == target }); self >= 0 {
+		list[0], list[self] = list[self], list[0]
+		first = 1
+	}
+	if len(list) > first+a.keep {
+		slices.SortFunc(list[first:], func(x, y pairSum) int {
+			return cmp.Or(cmp.Compare(y.sum, x.sum), cmp.Compare(x.source, y.source))
+		})
+		list = list[:first+a.keep]
+	}
+	slices.SortFunc(list, func(x, y pairSum) int { return cmp.Compare(x.source, y.source) })
+	return list
 }

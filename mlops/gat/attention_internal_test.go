@@ -1,6 +1,7 @@
 package gat
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -151,14 +152,14 @@ func TestAttentionWorkers(t *testing.T) {
 			t.Fatal("the model has no fitted anchor")
 		}
 		last := net.layers[len(net.layers)-1].conv
-		acc := newAttentionSum(n, false) // dense, whatever the neighbours: the sparse sums must equal it
+		acc := newAttentionSum(n, 0) // dense, whatever the neighbours: the sparse sums must equal it
 		for k, row := range rows {
 			s.predict(net, row)
 			var one sampleAttention
 			one.set(s.last, last, n)
 			acc.addSample(&one, k+1)
 		}
-		want := acc.edges()
+		want := strongestDense(acc, neighbors)
 		for _, workers := range []int{1, 2, 3, 5} {
 			model := *trained
 			model.Config.Workers = workers
@@ -174,4 +175,33 @@ func TestAttentionWorkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// strongestDense is what Attention keeps of dense's pairs under a
+// neighbour limit of keep (all of them at 0): per target, its self loop
+// and the keep other sources of the largest summed weight, the lower
+// source first among equals, in the order of targets, then sources.
+func strongestDense(dense *attentionSum, keep int) []Edge {
+	if keep == 0 {
+		return dense.edges()
+	}
+	var out []Edge
+	n := dense.n
+	for j := range n {
+		var others []int
+		for i := range n {
+			if i != j && dense.count[j*n+i] > 0 {
+				others = append(others, i)
+			}
+		}
+		slices.SortStableFunc(others, func(x, y int) int { return cmp.Compare(dense.sum[j*n+y], dense.sum[j*n+x]) })
+		chosen := append(others[:min(keep, len(others))], j)
+		slices.Sort(chosen)
+		for _, i := range chosen {
+			if c := dense.count[j*n+i]; c > 0 {
+				out = append(out, Edge{Source: i, Target: j, Weight: dense.sum[j*n+i] / float64(c)})
+			}
+		}
+	}
+	return out
 }
