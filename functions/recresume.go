@@ -26,17 +26,36 @@ func resumeArgs(c *call, o *trainRecArgs) (*recrun.Start, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The arguments that shape the network: a resumed run has its
-	// checkpoint's, and a call may repeat them, not change them.
+	if err := o.sameArchitecture(from, prev); err != nil {
+		return nil, err
+	}
+	o.keepOptions(prev)
+	if o.Model == "" {
+		o.Model = from.Ref.Name
+	}
+	return from, nil
+}
+
+// sameArchitecture refuses arguments that shape the network other than
+// the checkpoint's: a resumed run has its checkpoint's, and a call may
+// repeat them, not change them.
+func (o *trainRecArgs) sameArchitecture(from *recrun.Start, prev recrun.Params) error {
 	objective := cmp.Or(prev.Objective, recommender.Rating)
 	for _, arch := range []struct{ field, had, want any }{{&o.Objective, objective, o.Objective},
 		{&o.Hidden, prev.Hidden, o.Hidden}, {&o.Activation, prev.Activation, o.Activation}, {&o.Output, prev.Output, o.Output}} {
 		if name := o.name(arch.field); o.explicit(arch.field) && fmt.Sprint(arch.want) != fmt.Sprint(arch.had) {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
 				trainRecommenderName, name, argText(arch.want), argText(arch.had), from.Ref).
 				WithHint("Leave %s out to keep the checkpoint's.", name)
 		}
 	}
+	return nil
+}
+
+// keepOptions sets each option the call left out as prev, the resumed
+// version's parameters, has it (see resumeArgs).
+func (o *trainRecArgs) keepOptions(prev recrun.Params) {
+	objective := cmp.Or(prev.Objective, recommender.Rating)
 	g := &o.given
 	keep(g, &o.Objective, objective)
 	keep(g, &o.Hidden, prev.Hidden)
@@ -74,10 +93,6 @@ func resumeArgs(c *call, o *trainRecArgs) (*recrun.Start, error) {
 	if prev.Objective == recommender.RankingVAE {
 		keep(g, &o.AnnealCap, prev.AnnealCap)
 	}
-	if o.Model == "" {
-		o.Model = from.Ref.Name
-	}
-	return from, nil
 }
 
 // argText is an argument's value as a call writes it.
