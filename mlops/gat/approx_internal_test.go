@@ -15,7 +15,7 @@ import (
 func TestApproxNeighborsRule(t *testing.T) {
 	const at = ApproxNeighborsEntities
 	for _, c := range []struct {
-		n, neighbors int
+		n, neighbors  int
 		noGraph, want bool
 	}{
 		{at, 10, false, false},
