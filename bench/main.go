@@ -105,6 +105,7 @@ type options struct {
 	// positive, replace series.DefaultNear's.
 	NearSizes, NearWindows string
 	NearTables, NearSpan   int
+	NearRounds             int
 	// AnchorOrigins, when not empty, is train_gat's anchor_origins in
 	// bench catalogue.
 	AnchorOrigins string
@@ -165,6 +166,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.NearSizes, "sizes", "10000,30000,100000", "neighbours: numbers of series of the catalogue's twin, comma-separated")
 	fs.StringVar(&o.NearWindows, "windows", "4", "neighbours: correlation windows, comma-separated")
 	fs.IntVar(&o.NearTables, "tables", 0, "neighbours: the approximate search's tables (0: series.DefaultNear's)")
+	fs.IntVar(&o.NearRounds, "rounds", -1, "neighbours: the approximate search's rounds of sources of sources (-1: series.DefaultNear's)")
 	fs.IntVar(&o.NearSpan, "span", 0, "neighbours: the approximate search's span (0: series.DefaultNear's)")
 	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {

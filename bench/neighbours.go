@@ -47,8 +47,8 @@ func catalogueTwin(n, weeks int, seed uint64) series.Matrix {
 // of the catalogue's twin, and the time of one sample's graph, exact
 // (StrongestAllOver) against approximate, at -workers workers in the same
 // run; then the same recall on the public panels, the approximate search
-// forced.
-func runNeighbours(_ context.Context, o options) error {
+// forced. It stops between lines when ctx ends (an interrupt).
+func runNeighbours(ctx context.Context, o options) error {
 	near := series.DefaultNear
 	if o.NearTables > 0 {
 		near.Tables = o.NearTables
@@ -56,8 +56,11 @@ func runNeighbours(_ context.Context, o options) error {
 	if o.NearSpan > 0 {
 		near.Span = o.NearSpan
 	}
+	if o.NearRounds >= 0 {
+		near.Rounds = o.NearRounds
+	}
 	out := io.Writer(os.Stdout)
-	fmt.Fprintf(out, "approximate neighbours: tables %d, span %d, seed %d, k %d (at most N-2 on the panels), %d workers\n", near.Tables, near.Span, near.Seed, neighboursKeep, o.Workers)
+	fmt.Fprintf(out, "approximate neighbours: tables %d, span %d, rounds %d, seed %d, k %d (at most N-2 on the panels), %d workers\n", near.Tables, near.Span, near.Rounds, near.Seed, neighboursKeep, o.Workers)
 	fmt.Fprintln(out, "| set | N | window | k | recall of the top-k | k-th |corr| found / exact | exact s/sample | approx s/sample | ratio |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|")
 	windows, err := intList(o.NearWindows)
@@ -71,6 +74,9 @@ func runNeighbours(_ context.Context, o options) error {
 	for _, n := range sizes {
 		m := catalogueTwin(n, catalogueWeeks, 1)
 		for _, window := range windows {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			rowsAt := []int{52, 104, catalogueWeeks}
 			neighboursRow(out, "catalogue twin", m, window, rowsAt, near, o.Workers, true)
 		}

@@ -42,9 +42,9 @@ func NoticeApproxNeighbors(cfg Config, n int, notice func(string)) {
 		return
 	}
 	notice(fmt.Sprintf("train_gat: %d entities are more than %d: each sample's graph keeps the neighbors := %d sources an approximate search finds "+
-		"(random-hyperplane hashing, %d tables), not always the exact strongest correlations: the exact search costs O(entities^2) a sample; "+
+		"(random-hyperplane hashing, %d tables, then %d rounds of sources of sources), not always the exact strongest correlations: the exact search costs O(entities^2) a sample; "+
 		"it found %s of the exact top-10 on the catalogue's synthetic series at window 4 (docs/catalogue.md)",
-		n, ApproxNeighborsEntities, cfg.Neighbors, series.DefaultNear.Tables, approxRecallStated))
+		n, ApproxNeighborsEntities, cfg.Neighbors, series.DefaultNear.Tables, series.DefaultNear.Rounds, approxRecallStated))
 }
 
 // approxRecallStated is the recall NoticeApproxNeighbors states, measured

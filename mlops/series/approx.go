@@ -20,16 +20,21 @@ import (
 // signatures, by the product with one more direction, then by index) and
 // pairs each entity with the Span entities after it in that order. Each
 // pair is offered to the top-keep of both with its exact correlation.
+// Then, Rounds times, each target is offered the sources of its sources
+// (the local join of Dong, Moses and Li, WWW 2011, "Efficient k-nearest
+// neighbor graph construction for generic similarity measures"): a line
+// near a line near a target's tends to be near it too.
 type Near struct {
 	Tables int    // sorted signature lists; at least 1
 	Span   int    // entities after each one in a list it is paired with
+	Rounds int    // rounds of sources of sources
 	Seed   uint64 // the directions' seed
 }
 
 // DefaultNear are the settings train_gat uses past its size rule (see
 // the measurements in docs/catalogue.md, "Past N series: approximate
 // neighbours").
-var DefaultNear = Near{Tables: 8, Span: 16, Seed: 43}
+var DefaultNear = Near{Tables: 8, Span: 16, Rounds: 2, Seed: 43}
 
 // signBits is the length of a table's signature.
 const signBits = 64
@@ -37,8 +42,8 @@ const signBits = 64
 // NearAllOver appends to buf, target by target in increasing order, keep
 // sources of every target in increasing order, as StrongestAllOver does,
 // found by the approximate search of o (see Near) in O(N Tables (64
-// window + log N + Span window)) time and, beside buf, O(N (keep +
-// workers keep)) memory: never the target itself, and keep distinct
+// window + log N + Span window) + N Rounds keep^2 window) time and,
+// beside buf, O(N workers keep) memory: never the target itself, and keep distinct
 // sources for every target, since one list alone pairs each entity with
 // at least Span others and Span is raised to keep when below it. Among
 // the candidates the search finds for a target the sources are the keep
@@ -80,6 +85,9 @@ func (w *Windows) NearAllOver(buf []int32, keep, workers int, o Near) []int32 {
 		tops[0].mergeOnce(other)
 	}
 	top := tops[0]
+	for range o.Rounds {
+		w.joinSources(top, workers)
+	}
 	for j := range n {
 		at := len(buf)
 		buf = append(buf, top.idx[j*keep:(j+1)*keep]...)
@@ -174,4 +182,34 @@ func (t *topK) mergeOnce(other *topK) {
 			t.offerOnce(j, other.idx[base+c], other.s[base+c])
 		}
 	}
+}
+
+// joinSources offers each target the sources of its sources in top, as
+// top held them before the round, the targets split among workers in
+// blocks; each target's top-keep is written by one worker only. Every
+// target holds keep sources already (NearAllOver's span is at least
+// keep), so the outcome is the top-keep of a set fixed by the previous
+// round, whatever the workers.
+func (w *Windows) joinSources(top *topK, workers int) {
+	const block = 256
+	keep := top.keep
+	before := slices.Clone(top.idx)
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			for j0 := g * block; j0 < w.n; j0 += workers * block {
+				for j := j0; j < min(j0+block, w.n); j++ {
+					zj := w.row(j)
+					for _, i := range before[j*keep : (j+1)*keep] {
+						for _, c := range before[int(i)*keep : (int(i)+1)*keep] {
+							if int(c) != j {
+								top.offerOnce(j, c, rank(max(-1, min(1, dot(w.row(int(c)), zj)))))
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

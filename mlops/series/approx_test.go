@@ -32,7 +32,7 @@ func checkNearLists(t *testing.T, name string, got []int32, n, keep int) {
 // keep >= N-1 it is StrongestAllOver; where every pair is a candidate
 // (N-1 at most the span) it is the exact graph.
 func TestNearAllOverProperties(t *testing.T) {
-	near := series.Near{Tables: 3, Span: 8, Seed: 5}
+	near := series.Near{Tables: 3, Span: 8, Rounds: 1, Seed: 5}
 	for _, c := range []struct {
 		name   string
 		m      series.Matrix
