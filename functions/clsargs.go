@@ -5,7 +5,9 @@ package functions
 import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops/classifier"
+	"github.com/mallard/mallard/mlops/classifier/clsrun"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 const (
@@ -16,7 +18,7 @@ const (
 	classifierKind = "classifier"
 	regressorKind  = "regressor"
 	// archAuto is the architecture argument's default (see clsSpec.arch).
-	archAuto = "auto"
+	archAuto = clsrun.Auto
 )
 
 // architectures are the values architecture := accepts.
@@ -115,89 +117,39 @@ const (
 	clsImageEpochs     = 10
 )
 
-// clsSpec is one call of train_classifier or train_regressor, its
-// arguments typed and checked.
-type clsSpec struct {
-	fn, kind, name string
-	regression     bool
-	opts           classifier.Options
-	// target is the argument naming the column to learn (label or
-	// target), and targetCol that column as the source spells it.
-	target, targetCol string
-	// arch is architecture := as given; auto lets Fit choose (cnn for an
-	// image, else mlp).
-	arch          string
-	shape         []int
-	features      []string // as given; nil when not given
-	split         string   // the split column, "" for a seeded split
-	valFraction   float64
-	testFraction  float64
-	maxCategories int
-	deploy        string
-	checkpoint    int
-	// from is the version a resumed run continues; nil for a new run.
-	from            *clsStart
-	allowDataChange bool
-}
-
-// newClsSpec types the arguments of a call of fn and checks what can be
-// checked without the source.
-func newClsSpec(fn, target string, a *supervisedArgs) (*clsSpec, error) {
-	s := &clsSpec{fn: fn, kind: classifierKind, name: a.Model, target: target, targetCol: a.Target,
-		arch: a.Architecture, shape: a.Shape, features: a.Features, split: a.Split,
-		valFraction: a.ValidationFraction, testFraction: a.TestFraction,
-		maxCategories: a.MaxCategories, deploy: a.Deploy, checkpoint: a.CheckpointEvery}
+// newClsJob types the arguments of a call of fn into the job it runs
+// and checks what can be checked without the source (see
+// clsrun.Job.Check).
+func newClsJob(fn, target string, a *supervisedArgs) (*clsrun.Job, error) {
+	j := &clsrun.Job{Fn: fn, Kind: classifierKind, Name: a.Model, Target: target, TargetCol: a.Target,
+		Arch: a.Architecture, ValFraction: a.ValidationFraction, TestFraction: a.TestFraction,
+		MaxCategories: a.MaxCategories, Deploy: a.Deploy, CheckpointEvery: a.CheckpointEvery}
 	if fn == trainRegressorName {
-		s.kind, s.regression = regressorKind, true
+		j.Kind, j.Regression = regressorKind, true
 	}
 	o := classifier.DefaultOptions()
 	o.Epochs, o.LR, o.Optimizer, o.Momentum = a.Epochs, a.LR, a.Optimizer, a.Momentum
 	o.BatchSize, o.WeightDecay, o.Patience = a.BatchSize, a.WeightDecay, a.Patience
 	o.Workers, o.Seed, o.Hidden, o.Dropout = a.Workers, a.Seed, a.Hidden, a.Dropout
 	o.Balanced, o.RawPixels = a.ClassWeight == "balanced", !a.Scale
-	if s.arch != archAuto {
-		o.Model = s.arch
+	if j.Arch != archAuto {
+		o.Model = j.Arch
 	}
-	s.opts = o
-	if err := o.Validate(); err != nil {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", fn, err)
-	}
-	switch {
-	case s.targetCol == "":
-		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument %s is required", fn, target).
-			WithHint("Name the column to learn: %s(source, %s := 'column', model := 'name').", fn, target)
-	case s.name == "":
-		return nil, sqlstate.New(sqlstate.UndefinedFunction, "%s: argument model is required", fn).
-			WithHint("Name the model to train: %s(source, %s := 'column', model := 'name').", fn, target)
-	case s.regression && o.Balanced:
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: class_weight := 'balanced' applies to classifiers; a regressor has no classes", fn)
-	case s.split == "" && s.valFraction+s.testFraction >= 1:
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: validation_fraction := %g and test_fraction := %g leave no training rows",
-			fn, s.valFraction, s.testFraction).WithHint("Their sum must be below 1.")
-	case s.shape != nil && len(s.shape) != 3:
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s has %d sizes; give three: [channels, height, width]",
-			fn, intsText(s.shape), len(s.shape))
-	case s.arch == classifier.ModelCNN && s.shape == nil:
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: architecture := 'cnn' needs shape := [channels, height, width] of the image column", fn).
-			WithHint("Images are an array (UTINYINT[], FLOAT[]) or BLOB column, for example shape := [1, 28, 28] for MNIST.")
-	case s.arch == classifier.ModelCNN && (s.shape[1] < 4 || s.shape[2] < 4):
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: shape := %s: architecture 'cnn' pools twice by 2 and needs images of at least 4 x 4",
-			fn, intsText(s.shape)).WithHint("Use architecture := 'mlp' for smaller images.")
-	}
-	return s, nil
+	j.Options = o
+	return j, j.Check(a.Split, a.Shape)
 }
 
-// outputs are the columns of the training statement: one row per epoch.
-func (s *clsSpec) outputs() []duckdb.ColumnInfo {
+// clsOutputs are the columns of the training statement: one row per epoch.
+func clsOutputs(regression bool) []duckdb.ColumnInfo {
 	metric := "val_accuracy"
-	if s.regression {
+	if regression {
 		metric = "val_rmse"
 	}
 	return epochColumns("train_loss", "val_loss", metric)
 }
 
 func bindTrainSupervised(c *call, a *supervisedArgs, fn, target string) (*table, error) {
-	var from *clsStart
+	var from *clsrun.Start
 	if a.Resume != "" {
 		kind := map[bool]string{true: regressorKind, false: classifierKind}[fn == trainRegressorName]
 		var err error
@@ -205,39 +157,37 @@ func bindTrainSupervised(c *call, a *supervisedArgs, fn, target string) (*table,
 			return nil, err
 		}
 	}
-	s, err := newClsSpec(fn, target, a)
+	j, err := newClsJob(fn, target, a)
 	if err != nil {
 		return nil, err
 	}
-	s.from, s.allowDataChange, s.opts.From = from, a.AllowDataChange, nil
 	if from != nil {
-		if s.opts.Epochs <= from.state.Epoch {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: epochs := %d: %s has trained %d epochs already", fn, s.opts.Epochs, from.ref, from.state.Epoch).
-				WithHint("epochs counts from the first epoch of the run resumed; give more than %d.", from.state.Epoch)
+		if j.Options.Epochs <= from.State.Epoch {
+			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: epochs := %d: %s has trained %d epochs already", fn, j.Options.Epochs, from.Ref, from.State.Epoch).
+				WithHint("epochs counts from the first epoch of the run resumed; give more than %d.", from.State.Epoch)
 		}
-		s.opts.From = from.state
+		j.Options.From = from.State
 	}
-	if err := checkModelName(fn, s.name); err != nil {
+	if err := checkModelName(fn, j.Name); err != nil {
 		return nil, err
 	}
-	if err := checkModelKind(c, fn, s.name, s.kind); err != nil {
+	if err := checkModelKind(c, fn, j.Name, j.Kind); err != nil {
 		return nil, err
 	}
-	across, err := s.launchAcross(c, a.Ranks)
-	if err != nil {
+	if j.Across, err = launchAcross(c, j, a.Ranks); err != nil {
 		return nil, err
 	}
 	src, err := openSource(c.ctx(), c, fn, a.Source)
 	if err != nil {
 		return nil, err
 	}
-	cols, err := s.columns(src)
-	if err != nil {
+	if j.Cols, err = (prep.LabelledColumns{Target: target, TargetCol: a.Target, Regression: j.Regression,
+		Split: a.Split, Features: a.Features, Shape: a.Shape}).Resolve(src.prep()); err != nil {
 		return nil, err
 	}
-	if cols.Shape != nil && !a.explicit(&a.Epochs) && from == nil {
-		s.opts.Epochs = clsImageEpochs
+	if j.Cols.Shape != nil && !a.explicit(&a.Epochs) && from == nil {
+		j.Options.Epochs = clsImageEpochs
 	}
-	job := &clsJob{c: c, spec: s, src: src, cols: cols, across: across}
-	return &table{cols: s.outputs(), open: job.start}, nil
+	j.Session = c.caller.ID()
+	return &table{cols: clsOutputs(j.Regression), open: startJob(c, fn, from.Resume(a.AllowDataChange), reading(c, j, src))}, nil
 }

@@ -74,9 +74,9 @@ func bindConfusionMatrix(c *call, o *servingArgs) (*table, error) {
 	var rows [][]any
 	for r, actual := range cm.Classes {
 		for p, predicted := range cm.Classes {
-			rows = append(rows, []any{ct.value(actual), ct.value(predicted), int64(cm.Counts[r][p])})
+			rows = append(rows, []any{ct.Value(actual), ct.Value(predicted), int64(cm.Counts[r][p])})
 		}
 	}
-	cols := []duckdb.ColumnInfo{{Name: "actual", T: ct.info()}, {Name: "predicted", T: ct.info()}, {Name: "count", T: bigintType()}}
+	cols := []duckdb.ColumnInfo{{Name: "actual", T: classTypeInfo(ct)}, {Name: "predicted", T: classTypeInfo(ct)}, {Name: "count", T: bigintType()}}
 	return &table{cols: cols, open: func(context.Context) (*run, error) { return rowsRun(rows), nil }}, nil
 }

@@ -46,7 +46,7 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, o *evaluateArgs
 			cols = append(cols, duckdb.ColumnInfo{Name: name, T: doubleType()})
 		}
 	}
-	var ct classType
+	var ct classifier.ClassType
 	if kind == classifierKind {
 		if ct, err = versionClassType(c, "evaluate", m.Ref); err != nil {
 			return nil, err
@@ -73,7 +73,7 @@ func bindEvaluateSupervised(c *call, ref mlops.Ref, kind string, o *evaluateArgs
 
 // perClassMap is a MAP of class (as text) to figure, classes in ct's
 // order; NULL for none (no test rows).
-func perClassMap(v map[string]*float64, ct classType) any {
+func perClassMap(v map[string]*float64, ct classifier.ClassType) any {
 	if len(v) == 0 {
 		return nil
 	}
@@ -82,7 +82,7 @@ func perClassMap(v map[string]*float64, ct classType) any {
 		keys = append(keys, k)
 	}
 	var m duckdb.OrderedMap
-	for _, k := range ct.sorted(keys) {
+	for _, k := range ct.Sorted(keys) {
 		m.Set(k, optional(v[k]))
 	}
 	return m

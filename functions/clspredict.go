@@ -4,15 +4,12 @@ package functions
 
 import (
 	"context"
-	"slices"
-	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/sqlstate"
-	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 const predictName = "predict"
@@ -37,7 +34,7 @@ func (o *predictArgs) params() []param {
 // loadSupervised reads the classifier or regressor version ref names,
 // decoded once and then kept while it is unchanged. Another kind of
 // model is 42809, naming it.
-func loadSupervised(c *call, fn string, ref mlops.Ref) (*storedCls, string, error) {
+func loadSupervised(c *call, fn string, ref mlops.Ref) (*classifier.Stored, string, error) {
 	s, kind, _, err := loadSupervisedVersion(c, fn, ref)
 	return s, kind, err
 }
@@ -64,9 +61,9 @@ func supervisedKind(c *call, fn string, ref mlops.Ref) (string, error) {
 // predicting is one call of predict: the model, its source, and which
 // source columns pass through to the output.
 type predicting struct {
-	s     *storedCls
+	s     *classifier.Stored
 	src   *source
-	exprs []string // the passed columns, then the features
+	exprs []string // the passed columns
 	pass  int      // how many columns pass through
 	// classes are the model's classes as the prediction column's type
 	// writes them.
@@ -89,11 +86,11 @@ func bindPredict(c *call, o *predictArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPredictColumns(src, s); err != nil {
+	if err := src.prep().CheckFeatures(s.Columns); err != nil {
 		return nil, err
 	}
 	p := &predicting{s: s, src: src, k: o.K}
-	if p.k > 0 && s.model.Regression {
+	if p.k > 0 && s.Model.Regression {
 		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: k := %d applies to classifiers, and %s is a regressor", predictName, p.k, quote(ref.Name))
 	}
 	var cols []duckdb.ColumnInfo
@@ -105,68 +102,49 @@ func bindPredict(c *call, o *predictArgs) (*table, error) {
 		p.exprs, cols = append(p.exprs, expr), append(cols, duckdb.ColumnInfo{Name: col.Name, T: t})
 	}
 	p.pass = len(p.exprs)
-	p.exprs = append(p.exprs, selectList(s.cols)...)
-	if s.model.Regression {
+	if s.Model.Regression {
 		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: doubleType()})
 	} else {
-		ct := classType(s.cols.TargetType)
-		for _, class := range s.model.Classes {
-			p.classes = append(p.classes, ct.value(class))
+		ct := classifier.ClassType(s.Columns.TargetType)
+		for _, class := range s.Model.Classes {
+			p.classes = append(p.classes, ct.Value(class))
 		}
 		// probabilities is keyed by the class as text, whatever the
 		// label's type: a MAP reaches clients as a JSON object.
 		probs, _ := duckdb.NewMapInfo(varcharType(), doubleType())
-		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: ct.info()},
+		cols = append(cols, duckdb.ColumnInfo{Name: "prediction", T: classTypeInfo(ct)},
 			duckdb.ColumnInfo{Name: "probability", T: doubleType()}, duckdb.ColumnInfo{Name: "probabilities", T: probs})
 	}
 	return &table{cols: cols, open: func(ctx context.Context) (*run, error) { return p.stream(ctx, c) }}, nil
 }
 
-// checkPredictColumns fails with 42703 for a feature the source lacks and
-// 42804 for one of a type the model cannot read as it was trained.
-func checkPredictColumns(src *source, s *storedCls) error {
-	for _, f := range s.cols.Features {
-		i := slices.IndexFunc(src.cols, func(c storage.Column) bool { return strings.EqualFold(c.Name, f.Name) })
-		if i < 0 {
-			return sqlstate.New(sqlstate.UndefinedColumn, "%s: the source has no column %s, a feature of the model", predictName, quote(f.Name)).
-				WithHint("The model reads %s; the source has %s.", featureNames(s.cols.Features), src.columnList())
-		}
-		got, ok := featureOf(src.cols[i])
-		if !ok || got.Kind != f.Kind {
-			return sqlstate.New(sqlstate.DatatypeMismatch, "%s: column %s of the source has type %s, but the model was trained on it as a %s feature",
-				predictName, src.cols[i].Name, src.cols[i].Type.PGName(), f.Kind).WithHint("Cast it in the source to the type it had in training.")
-		}
-	}
-	return nil
-}
-
 // stream reads the source in Arrow batches and writes each with the
 // model's predictions.
 func (p *predicting) stream(ctx context.Context, c *call) (*run, error) {
-	r, err := c.read(ctx, "SELECT "+strings.Join(p.exprs, ", ")+" FROM "+p.src.from)
+	r, err := prep.ReadPredicting(ctx, engine{c}, p.src.prep(), p.exprs, p.s.Columns)
 	if err != nil {
-		return nil, p.src.wrap(err)
+		return nil, err
 	}
-	app := &featureAppender{fn: predictName, cols: p.s.cols, first: p.pass}
 	return &run{
 		fill: func(chunk duckdb.DataChunk) (int, error) {
 			if !r.Next() {
-				return 0, p.src.wrap(r.Err())
+				return 0, r.Err()
 			}
-			return p.write(chunk, r.Batch(), app)
+			return p.write(chunk, r)
 		},
 		close: func() { _ = r.Close() },
 	}, nil
 }
 
-// write writes batch b and its predictions into chunk.
-func (p *predicting) write(chunk duckdb.DataChunk, b arrow.RecordBatch, app *featureAppender) (int, error) {
-	t := classifier.NewTable(p.s.cols.Features, p.s.cols.Shape)
-	if err := app.append(t, b); err != nil {
+// write writes the batch r read and its predictions into chunk.
+func (p *predicting) write(chunk duckdb.DataChunk, r *prep.Predicting) (int, error) {
+	t, err := r.Features()
+	if err != nil {
 		return 0, err
 	}
+	b := r.Batch()
 	n := int(b.NumRows())
-	probs, err := p.s.model.Predict(t)
+	probs, err := p.s.Model.Predict(t)
 	if err != nil {
 		return 0, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %v", predictName, err)
 	}
@@ -190,13 +168,13 @@ func (p *predicting) write(chunk duckdb.DataChunk, b arrow.RecordBatch, app *fea
 // setPrediction writes row r's prediction: a regressor's value, or a
 // classifier's most probable class, its probability and every class's.
 func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float64) error {
-	if p.s.model.Regression {
+	if p.s.Model.Regression {
 		return chunk.SetValue(p.pass, r, probs[0])
 	}
 	top, order := classifier.TopClasses(probs, p.k)
 	var all duckdb.OrderedMap
 	for _, k := range order {
-		all.Set(p.s.model.Classes[k], probs[k])
+		all.Set(p.s.Model.Classes[k], probs[k])
 	}
 	if err := chunk.SetValue(p.pass, r, p.classes[top]); err != nil {
 		return err
@@ -205,19 +183,4 @@ func (p *predicting) setPrediction(chunk duckdb.DataChunk, r int, probs []float6
 		return err
 	}
 	return chunk.SetValue(p.pass+2, r, all)
-}
-
-// storedCls is a decoded version (see classifier.DecodeStored).
-type storedCls struct {
-	model *classifier.Model
-	cols  classifier.Columns
-	epoch int
-}
-
-func decodeClsArtifact(data []byte) (*storedCls, error) {
-	s, err := classifier.DecodeStored(data)
-	if err != nil {
-		return nil, err
-	}
-	return &storedCls{model: s.Model, cols: s.Columns, epoch: s.Epoch}, nil
 }

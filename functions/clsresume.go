@@ -3,38 +3,17 @@
 package functions
 
 import (
-	"encoding/json"
 	"fmt"
 
-	"github.com/mallard/mallard/mlops"
-	"github.com/mallard/mallard/mlops/classifier"
-	"github.com/mallard/mallard/mlops/training"
+	"github.com/mallard/mallard/mlops/classifier/clsrun"
 	"github.com/mallard/mallard/sqlstate"
 )
-
-// clsStart is the version a resumed train_classifier or train_regressor
-// run continues: its training state after its last stored epoch, and
-// what the registry recorded of its data.
-type clsStart struct {
-	ref         mlops.Ref
-	fingerprint string
-	state       *classifier.State
-}
-
-// resume is the lifecycle's view of it; nil for a new run.
-func (s *clsStart) resume(allowDataChange bool) *training.Resume {
-	if s == nil {
-		return nil
-	}
-	return &training.Resume{From: s.ref, Fingerprint: s.fingerprint, AllowDataChange: allowDataChange,
-		Covers: "The fingerprint covers every feature, target and split value read."}
-}
 
 // clsResumeArgs reads the version resume := names (the newest with saved
 // weights if it names none) and returns the call's arguments as if it had
 // also given each option it left out as that version was trained with.
 // model defaults to the resumed model's name.
-func clsResumeArgs(c *call, fn, kind string, a *supervisedArgs) (*clsStart, error) {
+func clsResumeArgs(c *call, fn, kind string, a *supervisedArgs) (*clsrun.Start, error) {
 	from, prev, err := loadClsStart(c, fn, kind, a.Resume)
 	if err != nil {
 		return nil, err
@@ -53,12 +32,12 @@ func clsResumeArgs(c *call, fn, kind string, a *supervisedArgs) (*clsStart, erro
 	} {
 		if name := a.name(arch.field); a.explicit(arch.field) && fmt.Sprint(arch.want) != fmt.Sprint(arch.had) {
 			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
-				fn, name, argText(arch.want), argText(arch.had), from.ref).WithHint("Leave %s out to keep the checkpoint's.", name)
+				fn, name, argText(arch.want), argText(arch.had), from.Ref).WithHint("Leave %s out to keep the checkpoint's.", name)
 		}
 	}
 	keepTrained(a, prev, features)
 	if a.Model == "" {
-		a.Model = from.ref.Name
+		a.Model = from.Ref.Name
 	}
 	return from, nil
 }
@@ -73,7 +52,7 @@ func orNil(v any, had bool) any {
 
 // keepTrained sets each argument the call left out as the version prev
 // records was trained with.
-func keepTrained(a *supervisedArgs, prev clsParams, features []string) {
+func keepTrained(a *supervisedArgs, prev clsrun.Params, features []string) {
 	g := &a.given
 	keep(g, &a.Architecture, prev.Architecture)
 	keep(g, &a.Hidden, prev.Hidden)
@@ -105,23 +84,11 @@ func keepTrained(a *supervisedArgs, prev clsParams, features []string) {
 }
 
 // loadClsStart reads the version text names (see loadResumed), its
-// training state and its hyperparameters.
-func loadClsStart(c *call, fn, kind, text string) (*clsStart, clsParams, error) {
-	var prev clsParams
+// training state and its hyperparameters (see clsrun.DecodeStart).
+func loadClsStart(c *call, fn, kind, text string) (*clsrun.Start, clsrun.Params, error) {
 	m, v, err := loadResumed(c, fn, kind, text)
 	if err != nil {
-		return nil, prev, err
+		return nil, clsrun.Params{}, err
 	}
-	if err := json.Unmarshal([]byte(v.Hyperparameters), &prev); err != nil {
-		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the hyperparameters of %s: %v", fn, m.Ref, err)
-	}
-	state, err := classifier.DecodeState(m.Artifact)
-	if err != nil {
-		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the saved weights of %s: %v", fn, m.Ref, err)
-	}
-	if state == nil {
-		return nil, prev, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "%s: resume: %s stores no training state to go on from", fn, m.Ref).
-			WithDetail("A version whose architecture 'auto' stored the linear model keeps that model's weights, not the network's state.")
-	}
-	return &clsStart{ref: m.Ref, fingerprint: v.Fingerprint, state: state}, prev, nil
+	return clsrun.DecodeStart(fn, m.Ref, v.Hyperparameters, m.Artifact, v.Fingerprint)
 }

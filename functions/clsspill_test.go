@@ -15,7 +15,7 @@ import (
 )
 
 // spillFiles counts this process's open files that rows are spilled to
-// (functions/clsspill.go): created and at once removed from their
+// (mlops/classifier/spill.go, written by storage/prep/features.go): created and at once removed from their
 // directory, they show in /proc/self/fd as "mallard-rows-... (deleted)".
 func spillFiles(t *testing.T) int {
 	t.Helper()

