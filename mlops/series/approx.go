@@ -185,11 +185,12 @@ func (t *topK) mergeOnce(other *topK) {
 }
 
 // joinSources offers each target the sources of its sources in top, as
-// top held them before the round, the targets split among workers in
-// blocks; each target's top-keep is written by one worker only. Every
-// target holds keep sources already (NearAllOver's span is at least
-// keep), so the outcome is the top-keep of a set fixed by the previous
-// round, whatever the workers.
+// top held them before the round, each distinct one once (its own sources
+// are not offered again), the targets split among workers in blocks; each
+// target's top-keep is written by one worker only. Every target holds keep
+// sources already (NearAllOver's span is at least keep), so the outcome
+// is the top-keep of a set fixed by the previous round, whatever the
+// workers.
 func (w *Windows) joinSources(top *topK, workers int) {
 	const block = 256
 	keep := top.keep
@@ -197,12 +198,19 @@ func (w *Windows) joinSources(top *topK, workers int) {
 	var wg sync.WaitGroup
 	for g := range workers {
 		wg.Go(func() {
+			seen := make([]int32, w.n) // j+1 where offered to target j
 			for j0 := g * block; j0 < w.n; j0 += workers * block {
 				for j := j0; j < min(j0+block, w.n); j++ {
-					zj := w.row(j)
-					for _, i := range before[j*keep : (j+1)*keep] {
+					zj, mark := w.row(j), int32(j+1)
+					own := before[j*keep : (j+1)*keep]
+					seen[j] = mark
+					for _, i := range own {
+						seen[i] = mark
+					}
+					for _, i := range own {
 						for _, c := range before[int(i)*keep : (int(i)+1)*keep] {
-							if int(c) != j {
+							if seen[c] != mark {
+								seen[c] = mark
 								top.offerOnce(j, c, rank(max(-1, min(1, dot(w.row(int(c)), zj)))))
 							}
 						}
