@@ -13,8 +13,8 @@ import (
 // with series.DefaultNear, an approximate search linear in N (but for a
 // sort). Measured on the catalogue's synthetic series at the default
 // window of 4 (docs/catalogue.md, "Past N series: approximate
-// neighbours"): the exact search takes 1.4 s a sample at 30,000 entities
-// and 20.6 s at 100,000 against 0.2 s and 0.9 s, and the approximate one
+// neighbours"): the exact search takes 1.6 s a sample at 30,000 entities
+// and 16.1 s at 100,000 against 0.3 s and 0.7 s, and the approximate one
 // finds the exact top-10 (recall 1.000; 0.83 at a window of 12). Up to
 // the limit, 10,000 entities and every public set included, the graph is
 // the exact one; at 20,000 the exact search costs about four times the
