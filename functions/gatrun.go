@@ -83,6 +83,7 @@ func (r *gatRun) Prepare(context.Context) error {
 	r.noticeNeighbors(r.m)
 	r.noticeAnchorOrigins(r.m)
 	r.noticeLadder(r.m)
+	gat.NoticeApproxNeighbors(r.cfg, r.m.N, r.c.caller.Notice)
 	if err := r.resolveSeason(r.m); err != nil {
 		return err
 	}
