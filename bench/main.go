@@ -39,6 +39,7 @@ commands:
   recommender  train_recommender with 1 and 2 workers and recommend's latency on synthetic MovieLens-25M-shaped ratings
   catalogue  generate weekly sales of -series products, then pivot, rescale, train_gat (neighbors := 10, workers := -workers) and forecast them on a server of its own, with each phase's time and the server's peak RSS; then one product's network forecast against every product's, and the anchor choice and ladder fits at 1 and -workers workers, in the same run
   ladder     what leaving arima out of the ladder costs (docs/catalogue.md) on validation rows only: each panel of accuracy cut to its training rows, the default anchored as past 2,000 series with ladder 'full' and 'without_arima', anchor alone and trained (-seeds seeds)
+  neighbours  recall of the exact top-10 correlation sources by the approximate search train_gat uses past gat.ApproxNeighborsEntities series, on -sizes series of the catalogue's twin and on the public panels, and one sample's graph time exact against approximate at -workers workers
   load       generate -gb GB of long events as Parquet, then pivot them per entity and month, rescale and train_gat on a server with -memory-limit, against DuckDB's PIVOT`
 
 func main() {
@@ -99,6 +100,12 @@ type options struct {
 	// Workers are train_gat's workers there, and the workers the ladder
 	// fits and the anchor choice are timed at beside 1.
 	Series, Workers int
+	// NearSizes and NearWindows are bench neighbours's numbers of series
+	// and windows (comma-separated); NearTables and NearSpan, when
+	// positive, replace series.DefaultNear's.
+	NearSizes, NearWindows string
+	NearTables, NearSpan   int
+	NearRounds             int
 	// AnchorOrigins, when not empty, is train_gat's anchor_origins in
 	// bench catalogue.
 	AnchorOrigins string
@@ -156,6 +163,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.Ladder, "ladder", "", "catalogue: train_gat's ladder ('full' or 'without_arima'; empty: by the number of series)")
 	fs.BoolVar(&o.Long, "long", false, "catalogue: train_gat from the long table (entity := 'sku', value := 'units') instead of pivot and rescale")
 	fs.BoolVar(&o.WorkersStudy, "workers-study", true, "catalogue: after the phases, time the anchor choice and the ladder's fits in-process at 1 worker and at -workers")
+	fs.StringVar(&o.NearSizes, "sizes", "10000,30000,100000", "neighbours: numbers of series of the catalogue's twin, comma-separated")
+	fs.StringVar(&o.NearWindows, "windows", "4", "neighbours: correlation windows, comma-separated")
+	fs.IntVar(&o.NearTables, "tables", 0, "neighbours: the approximate search's tables (0: series.DefaultNear's)")
+	fs.IntVar(&o.NearRounds, "rounds", -1, "neighbours: the approximate search's rounds of sources of sources (-1: series.DefaultNear's)")
+	fs.IntVar(&o.NearSpan, "span", 0, "neighbours: the approximate search's span (0: series.DefaultNear's)")
 	fs.IntVar(&o.Workers, "workers", 2, "catalogue: train_gat's workers, and the workers the ladder fits and the anchor choice are timed at against 1 worker in the same run")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -203,6 +215,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runCatalogue(ctx, o)
 	case "ladder":
 		return runLadderStudy(ctx, o)
+	case "neighbours":
+		return runNeighbours(ctx, o)
 	}
 	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 }

@@ -4,7 +4,6 @@ package functions
 
 import (
 	"context"
-	"fmt"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/mallard/mallard/mlops"
@@ -32,14 +31,14 @@ func bindEvaluateRecommender(c *call, ref mlops.Ref, protocol string) (*table, e
 	if err != nil {
 		return nil, err
 	}
-	if s.metrics == "" {
-		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.ref)
+	if s.Metrics == "" {
+		return nil, sqlstate.New(sqlstate.ObjectNotInPrerequisiteState, "evaluate: %s did not finish training and has no metrics", s.Ref)
 	}
 	if protocol == "" {
 		protocol = recommender.ProtocolRatings
 	}
 	return &table{cols: evaluateRecColumns(), open: func(ctx context.Context) (*run, error) {
-		ms, err := s.evaluation(ctx, c, protocol)
+		ms, err := s.Evaluation(ctx, protocol, c.caller.Notice)
 		if err != nil {
 			return nil, err
 		}
@@ -49,22 +48,4 @@ func bindEvaluateRecommender(c *call, ref mlops.Ref, protocol string) (*table, e
 		}
 		return rowsRun(rows), nil
 	}}, nil
-}
-
-// evaluation returns the rows of protocol (see recommender.Stored.Evaluate)
-// and sends the notices that explain the rows left NULL.
-func (s *storedRec) evaluation(ctx context.Context, c *call, protocol string) ([]recommender.Metrics, error) {
-	ev, err := s.Evaluate(ctx, protocol)
-	if err != nil {
-		return nil, err
-	}
-	if ev.EveryUserTrained {
-		c.caller.Notice(fmt.Sprintf("evaluate %s: it was trained on every user, so protocol := 'users' cannot measure it; "+
-			"the baselines and ease are measured on %.0f %% of the users, left out of their fit", s.ref, 100*recommender.DefaultHoldOut))
-	}
-	if tooMany := ev.EASESkipped; tooMany != nil {
-		c.caller.Notice(fmt.Sprintf("evaluate %s: ease skipped: %d items have at least %d relevant training ratings, and it fits at most %d",
-			s.ref, tooMany.Items, tooMany.MinCount, tooMany.Limit))
-	}
-	return ev.Rows, nil
 }

@@ -4,11 +4,8 @@ package functions
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/mallard/mallard/mlops/recommender"
-	"github.com/mallard/mallard/sqlstate"
 )
 
 const (
@@ -28,7 +25,7 @@ func bindRecommendFor(c *call, o *recommendForArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.history(o.History)
+	items, err := s.History(recommendForName, o.History)
 	if err != nil {
 		return nil, err
 	}
@@ -37,39 +34,9 @@ func bindRecommendFor(c *call, o *recommendForArgs) (*table, error) {
 		vals[i] = s.HistoryRating()
 	}
 	k, exclude, method := o.K, o.ExcludeSeen, o.Method
-	return s.recTable(c, recommendForName, o.Items, func(ctx context.Context) ([]recommender.Scored, error) {
-		return s.rankBy(ctx, recommendForName, method, items, vals, k, exclude)
+	return recTable(c, s, recommendForName, o.Items, func(ctx context.Context) ([]recommender.Scored, error) {
+		return s.RankBy(ctx, recommendForName, method, items, vals, k, exclude)
 	})
-}
-
-// maxUnknownShown is the most unknown ids an error lists.
-const maxUnknownShown = 10
-
-// history returns the item indices of the ids, increasing and each once,
-// or a 22023 error if there are none or some are not items of the model.
-func (s *storedRec) history(ids []any) ([]int32, error) {
-	if len(ids) == 0 {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: history := [] is empty; give the ids of the items the user interacted with",
-			recommendForName).WithHint("Without a history, recommend('%s', user_id := ..., fallback := 'popular') gives a user the model does not know the most popular items.", s.ref)
-	}
-	var items []int32
-	var unknown []string
-	for _, v := range ids {
-		j, ok := s.Item(v)
-		if !ok {
-			unknown = append(unknown, describeID(v))
-			continue
-		}
-		items = append(items, int32(j))
-	}
-	if len(unknown) > 0 {
-		shown := unknown[:min(len(unknown), maxUnknownShown)]
-		err := sqlstate.New(sqlstate.InvalidParameterValue, "%s: history has %d ids that are not items %s was trained on: %s",
-			recommendForName, len(unknown), s.ref, strings.Join(shown, ", ")).WithDetail("It knows %d items.", s.Model.ItemIDs.Len())
-		return nil, err
-	}
-	slices.Sort(items)
-	return slices.Compact(items), nil
 }
 
 func similarItemsFunction() tableFunction {
@@ -83,13 +50,12 @@ func bindSimilarItems(c *call, o *similarArgs) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, ok := s.Item(o.Item)
-	if !ok {
-		return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: item %s is not an item %s was trained on",
-			similarItemsName, describeID(o.Item), s.ref).WithDetail("It knows %d items.", s.Model.ItemIDs.Len())
+	j, err := s.ItemIndex(similarItemsName, o.Item)
+	if err != nil {
+		return nil, err
 	}
 	k := o.K
-	return s.recTable(c, similarItemsName, o.Items, func(context.Context) ([]recommender.Scored, error) {
+	return recTable(c, s, similarItemsName, o.Items, func(context.Context) ([]recommender.Scored, error) {
 		return s.Model.Similar(j, k), nil
 	})
 }

@@ -3,136 +3,21 @@
 package functions
 
 import (
-	"errors"
-	"regexp"
-	"strings"
+	"context"
 
 	"github.com/mallard/mallard/mlops/recommender"
-	"github.com/mallard/mallard/sqlstate"
+	"github.com/mallard/mallard/storage"
+	"github.com/mallard/mallard/storage/prep"
 )
 
-// tableName matches a table's name, schema- and catalog-qualified or not,
-// each part an identifier, plain or double-quoted: what item_names may
-// name, and nothing a reader could run.
-var tableName = regexp.MustCompile(`^\s*("([^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)(\s*\.\s*("([^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)){0,2}\s*$`)
-
-// itemNamesArg checks item_names := text, "table.column" (the table may be
-// schema-qualified and either part double-quoted), against the catalog:
-// the table must exist and have the column and the ratings' item column,
-// as recommend's items := table does.
+// itemNamesArg checks train_recommender's item_names := text against the
+// catalog (see prep.ReadItemNames).
 func itemNamesArg(c *call, text string, cols recommender.Columns) (recommender.ItemNames, error) {
-	arg := "item_names := " + quote(text)
-	table, column, ok := splitLastDot(strings.TrimSpace(text))
-	if !ok {
-		return recommender.ItemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s is not table.column", trainRecommenderName, arg).
-			WithHint("Name the table of items and its column of names, for example item_names := 'movies.title'.")
-	}
-	if !tableName.MatchString(table) {
-		return recommender.ItemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s: %s is not a table name", trainRecommenderName, arg, table).
-			WithHint("Name a table or a view, optionally schema-qualified, for example item_names := 'movies.title'.")
-	}
-	src := &source{fn: trainRecommenderName, text: table, from: table}
-	described, err := c.caller.Describe(c.ctx(), "SELECT * FROM "+table, c.setup...)
-	if err != nil {
-		var e *sqlstate.Error
-		if !errors.As(err, &e) || e.Code == sqlstate.QueryCanceled {
-			return recommender.ItemNames{}, err
-		}
-		out := *e
-		out.Position = 0
-		out.Message = trainRecommenderName + ": " + arg + ": " + e.Message
-		if e.Code == sqlstate.UndefinedTable {
-			out.Hint = strings.TrimSpace(e.Hint + " " + temporaryHint)
-		}
-		return recommender.ItemNames{}, &out
-	}
-	src.cols = described
-	names := recommender.ItemNames{Table: qualified(c, table)}
-	find := func(name, what, hint string) (string, error) {
-		i, err := src.column("item_names", name)
-		if err != nil {
-			return "", sqlstate.New(sqlstate.UndefinedColumn, "%s: %s: table %s has no column %s%s", trainRecommenderName, arg, table, name, what).
-				WithHint("It has columns %s.%s", src.columnList(), hint)
-		}
-		return src.cols[i].Name, nil
-	}
-	names.Key, err = find(cols.Item, ", the item column of the ratings (item := "+quote(cols.Item)+")",
-		" A view can give its id column that name: CREATE VIEW item_names AS SELECT id AS "+ident(cols.Item)+", name FROM ...")
-	if err != nil {
-		return recommender.ItemNames{}, err
-	}
-	if names.Column, err = find(column, "", ""); err != nil {
-		return recommender.ItemNames{}, err
-	}
-	if names.Column == names.Key {
-		return recommender.ItemNames{}, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s names the item column itself; name the column that holds the items' names",
-			trainRecommenderName, arg).WithHint("Table %s has columns %s.", table, src.columnList())
-	}
-	return names, nil
+	return prep.ReadItemNames(c.ctx(), engine{c}, trainRecommenderName, text, cols)
 }
 
-// qualified is table as a reader without the caller's schema and search
-// path (the dashboard) finds it: an unqualified name gets the schema it
-// resolves to for the caller. A name it cannot place stays as it is.
-func qualified(c *call, table string) string {
-	if _, _, dotted := splitLastDot(table); dotted {
-		return table
-	}
-	rd, err := c.read(c.ctx(), "SELECT current_schema() UNION ALL SELECT trim(unnest(string_split(current_setting('search_path'), ',')))")
-	if err != nil {
-		return table
-	}
-	defer rd.Close()
-	var schemas []string
-	for rd.Next() {
-		col := rd.Batch().Column(0).(interface {
-			IsNull(int) bool
-			Value(int) string
-		})
-		for i := range int(rd.Batch().NumRows()) {
-			if !col.IsNull(i) && col.Value(i) != "" {
-				schemas = append(schemas, strings.Clone(col.Value(i)))
-			}
-		}
-	}
-	for _, schema := range schemas {
-		name := sqlName(schema) + "." + table
-		if _, err := c.caller.Describe(c.ctx(), "SELECT * FROM "+name, c.setup...); err == nil {
-			return name
-		}
-	}
-	return table
-}
-
-// sqlName is name as an identifier: as it is when it needs no quotes.
-func sqlName(name string) string {
-	for i, r := range name {
-		if !(r == '_' || 'a' <= r && r <= 'z' || i > 0 && '0' <= r && r <= '9') {
-			return ident(name)
-		}
-	}
-	return name
-}
-
-// splitLastDot splits text at its last dot outside double quotes, and
-// unquotes the part after it: "movies.title" is movies and title, and
-// 'main."my.movies"."title"' is main."my.movies" and title.
-func splitLastDot(text string) (table, column string, ok bool) {
-	at, quoted := -1, false
-	for i, r := range text {
-		switch {
-		case r == '"':
-			quoted = !quoted
-		case r == '.' && !quoted:
-			at = i
-		}
-	}
-	if at <= 0 || at == len(text)-1 || quoted {
-		return "", "", false
-	}
-	table, column = strings.TrimSpace(text[:at]), strings.TrimSpace(text[at+1:])
-	if len(column) >= 2 && column[0] == '"' && column[len(column)-1] == '"' {
-		column = strings.ReplaceAll(column[1:len(column)-1], `""`, `"`)
-	}
-	return table, column, table != "" && column != ""
+// Describe describes query's columns as the caller would, without
+// running it.
+func (e engine) Describe(ctx context.Context, query string) ([]storage.Column, error) {
+	return e.c.caller.Describe(ctx, query, e.c.setup...)
 }

@@ -4,37 +4,14 @@ package functions
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/mallard/mallard/mlops"
 	"github.com/mallard/mallard/mlops/recommender"
+	"github.com/mallard/mallard/mlops/recommender/recrun"
 	"github.com/mallard/mallard/sqlstate"
 )
-
-// recStart is the version a resumed train_recommender run continues: the
-// model of its last checkpoint (or its final one), the epoch it had
-// trained, and what the registry recorded of its data.
-type recStart struct {
-	ref         mlops.Ref
-	fingerprint string
-	model       *recommender.Model
-	epoch       int
-	itemNames   recommender.ItemNames
-}
-
-// recParams are a train_recommender run's hyperparameters as
-// mlops.models records them.
-type recParams struct {
-	recommender.Config
-	recommender.Columns
-	TestFraction   float64 `json:"test_fraction"`
-	MinUserRatings int64   `json:"min_user_ratings"`
-	Duplicates     string  `json:"duplicates"`
-	Ranks          int     `json:"ranks,omitempty"`
-}
 
 // resumeArgs reads the version that resume := names (the model's newest
 // with saved weights, if it names no version) and returns the call's
@@ -44,22 +21,41 @@ type recParams struct {
 // the run stays in this process (ranks := N takes workers per rank, as a
 // new run does). model defaults to the resumed model's name. It refuses
 // an architecture other than the checkpoint's.
-func resumeArgs(c *call, o *trainRecArgs) (*recStart, error) {
+func resumeArgs(c *call, o *trainRecArgs) (*recrun.Start, error) {
 	from, prev, err := loadRecStart(c, o.Resume)
 	if err != nil {
 		return nil, err
 	}
-	// The arguments that shape the network: a resumed run has its
-	// checkpoint's, and a call may repeat them, not change them.
+	if err := o.sameArchitecture(from, prev); err != nil {
+		return nil, err
+	}
+	o.keepOptions(prev)
+	if o.Model == "" {
+		o.Model = from.Ref.Name
+	}
+	return from, nil
+}
+
+// sameArchitecture refuses arguments that shape the network other than
+// the checkpoint's: a resumed run has its checkpoint's, and a call may
+// repeat them, not change them.
+func (o *trainRecArgs) sameArchitecture(from *recrun.Start, prev recrun.Params) error {
 	objective := cmp.Or(prev.Objective, recommender.Rating)
 	for _, arch := range []struct{ field, had, want any }{{&o.Objective, objective, o.Objective},
 		{&o.Hidden, prev.Hidden, o.Hidden}, {&o.Activation, prev.Activation, o.Activation}, {&o.Output, prev.Output, o.Output}} {
 		if name := o.name(arch.field); o.explicit(arch.field) && fmt.Sprint(arch.want) != fmt.Sprint(arch.had) {
-			return nil, sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
-				trainRecommenderName, name, argText(arch.want), argText(arch.had), from.ref).
+			return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s := %s differs from %s of %s, which resume continues",
+				trainRecommenderName, name, argText(arch.want), argText(arch.had), from.Ref).
 				WithHint("Leave %s out to keep the checkpoint's.", name)
 		}
 	}
+	return nil
+}
+
+// keepOptions sets each option the call left out as prev, the resumed
+// version's parameters, has it (see resumeArgs).
+func (o *trainRecArgs) keepOptions(prev recrun.Params) {
+	objective := cmp.Or(prev.Objective, recommender.Rating)
 	g := &o.given
 	keep(g, &o.Objective, objective)
 	keep(g, &o.Hidden, prev.Hidden)
@@ -97,10 +93,6 @@ func resumeArgs(c *call, o *trainRecArgs) (*recStart, error) {
 	if prev.Objective == recommender.RankingVAE {
 		keep(g, &o.AnnealCap, prev.AnnealCap)
 	}
-	if o.Model == "" {
-		o.Model = from.ref.Name
-	}
-	return from, nil
 }
 
 // argText is an argument's value as a call writes it.
@@ -119,38 +111,10 @@ func argText(v any) string {
 }
 
 // loadRecStart reads the model version ref names, and its hyperparameters.
-func loadRecStart(c *call, text string) (*recStart, recParams, error) {
-	var prev recParams
+func loadRecStart(c *call, text string) (*recrun.Start, recrun.Params, error) {
 	m, v, err := loadResumed(c, trainRecommenderName, recommenderKind, text)
 	if err != nil {
-		return nil, prev, err
+		return nil, recrun.Params{}, err
 	}
-	if err := json.Unmarshal([]byte(v.Hyperparameters), &prev); err != nil {
-		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the hyperparameters of %s: %v", trainRecommenderName, m.Ref, err)
-	}
-	from, err := decodeRecStart(m.Artifact)
-	if err != nil {
-		return nil, prev, sqlstate.New(sqlstate.DataCorrupted, "%s: resume: the saved weights of %s: %v", trainRecommenderName, m.Ref, err)
-	}
-	from.ref, from.fingerprint, from.itemNames = m.Ref, v.Fingerprint, prev.ItemNames
-	return from, prev, nil
-}
-
-// decodeRecStart decodes the parts of a recommender artifact that
-// training goes on from (see recommender.DecodeStart).
-func decodeRecStart(data []byte) (*recStart, error) {
-	m, epoch, err := recommender.DecodeStart(data)
-	if err != nil {
-		return nil, err
-	}
-	return &recStart{model: m, epoch: epoch}, nil
-}
-
-// checkEpochs refuses a resumed run that would train no epoch.
-func (s *recStart) checkEpochs(epochs int) error {
-	if s.epoch >= epochs {
-		return sqlstate.New(sqlstate.InvalidParameterValue, "%s: %s has trained %d epochs; to resume it, epochs must be more than that, not %d",
-			trainRecommenderName, s.ref, s.epoch, epochs).WithHint("Give epochs := %d or more.", s.epoch+1)
-	}
-	return nil
+	return recrun.LoadStart(m.Ref, v.Fingerprint, v.Hyperparameters, m.Artifact)
 }

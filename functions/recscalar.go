@@ -28,7 +28,7 @@ type recommendationsUDF struct {
 // recMemo keeps, for one statement, the models its rows have named.
 type recMemo struct {
 	mu     sync.Mutex
-	models map[string]*storedRec
+	models map[string]*recommender.Version
 }
 
 type recMemoKey struct{}
@@ -46,7 +46,7 @@ func (f recommendationsUDF) Config() duckdb.ScalarFuncConfig {
 func (f recommendationsUDF) Executor() duckdb.ScalarFuncExecutor {
 	return duckdb.ScalarFuncExecutor{
 		ScalarBinder: func(ctx context.Context, _ []duckdb.ScalarUDFArg) (context.Context, error) {
-			return context.WithValue(ctx, recMemoKey{}, &recMemo{models: map[string]*storedRec{}}), nil
+			return context.WithValue(ctx, recMemoKey{}, &recMemo{models: map[string]*recommender.Version{}}), nil
 		},
 		RowContextExecutor: func(ctx context.Context, values []driver.Value) (any, error) {
 			c := newCall(f.e, values[0])
@@ -69,7 +69,7 @@ func (f recommendationsUDF) row(ctx context.Context, c *call, values []driver.Va
 	}
 	memo, _ := ctx.Value(recMemoKey{}).(*recMemo)
 	if memo == nil {
-		memo = &recMemo{models: map[string]*storedRec{}}
+		memo = &recMemo{models: map[string]*recommender.Version{}}
 	}
 	memo.mu.Lock()
 	s, ok := memo.models[name]
@@ -83,14 +83,14 @@ func (f recommendationsUDF) row(ctx context.Context, c *call, values []driver.Va
 			return nil, err
 		}
 		if s.Columns.ItemIsText && !f.text {
-			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "%s: %s has text item ids, which an integer user_id cannot return", recommendationsName, s.ref).
+			return nil, sqlstate.New(sqlstate.DatatypeMismatch, "%s: %s has text item ids, which an integer user_id cannot return", recommendationsName, s.Ref).
 				WithHint("Pass the user id as text: recommendations('%s', CAST(user_id AS VARCHAR), k).", name)
 		}
 		memo.mu.Lock()
 		memo.models[name] = s
 		memo.mu.Unlock()
 	}
-	recs, err := s.recommend(ctx, recommendationsName, values[1], int(k), true, "error", recommender.MethodModel)
+	recs, err := s.Recommend(ctx, recommendationsName, values[1], int(k), true, "error", recommender.MethodModel)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"context"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
-	"github.com/mallard/mallard/mlops/registry"
 	"github.com/mallard/mallard/mlops/training"
 )
 
@@ -14,7 +13,7 @@ import (
 // the engine's registry, the server's memory budget and the caller's
 // NOTICEs.
 func trainingJob(c *call, fn string, resume *training.Resume) training.Job {
-	return training.Job{Fn: fn, Registry: registryOf{c.reg}, Budget: c.db.Budget(), Notices: c.caller, Resume: resume}
+	return training.Job{Fn: fn, Registry: c.reg.Lifecycle(), Budget: c.db.Budget(), Notices: c.caller, Resume: resume}
 }
 
 // epochColumns are the columns of a training function whose epochs have
@@ -59,29 +58,4 @@ func trainRun(ctx context.Context, j training.Job, read func(ctx context.Context
 		return nil, err
 	}
 	return streamRows(rows), nil
-}
-
-// registryOf is the engine's registry as the lifecycle sees it.
-type registryOf struct{ reg *registry.Registry }
-
-func (r registryOf) Begin(ctx context.Context, s training.Spec) (training.Record, error) {
-	tr, err := r.reg.Begin(ctx, registry.Spec{Kind: s.Kind, Name: s.Name, Params: s.Params, Source: s.Source,
-		Fingerprint: s.Fingerprint, Rows: s.Rows, Entities: s.Entities, Scaler: s.Scaler, Epochs: s.Epochs,
-		CheckpointEvery: s.CheckpointEvery, ResumedFrom: s.ResumedFrom, Deploy: s.Deploy, Session: s.Session})
-	if err != nil {
-		return nil, err
-	}
-	return recordOf{tr}, nil
-}
-
-// recordOf is a registered run as the lifecycle sees it.
-type recordOf struct{ *registry.Training }
-
-func (r recordOf) Epoch(l training.Losses) (bool, error) {
-	return r.Training.Epoch(l.Epoch, l.Train, l.Test, l.Selection, l.ElapsedMS, l.Extra)
-}
-
-func (r recordOf) Finish(res *training.Result) string {
-	return r.Training.Finish(&registry.Result{Artifact: res.Artifact, Epoch: res.Epoch, Metrics: res.Metrics,
-		TestLoss: res.TestLoss, ValLoss: res.ValLoss, Report: res.Report})
 }

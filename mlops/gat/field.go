@@ -127,7 +127,8 @@ func fieldPass(net *Net, cfg Config, anchor baseline.Forecaster, g *nn.Graph, su
 // sample's edges into the nodes at most L-1 edges upstream, each with its
 // weight from the windows. Those edges are the ones the whole graph has
 // (series.Windows.Strongest lists a target's sources as StrongestAll
-// does); the outer nodes get none, so their outputs past the first layer
+// does; past ApproxNeighborsEntities entities the approximate search
+// lists every target's, which is linear in N); the outer nodes get none, so their outputs past the first layer
 // differ from the whole network's but reach no node of the entities.
 func (m *Model) field(x series.Matrix, entities []int) ([]int, *nn.Graph) {
 	keep := min(m.Config.Neighbors, x.N-1)
@@ -139,10 +140,18 @@ func (m *Model) field(x series.Matrix, entities []int) ([]int, *nn.Graph) {
 		in[e] = true
 	}
 	sources := map[int][]int32{}
+	var all []int32 // every target's sources, where the search is approximate
+	if approxNeighbors(x.N, keep) {
+		all = sourcesAll(&w, nil, keep, 1)
+	}
 	for range len(m.Config.Hidden) + 1 {
 		var next []int
 		for _, j := range frontier {
-			sources[j] = w.Strongest(nil, j, keep)
+			if all != nil {
+				sources[j] = all[j*keep : (j+1)*keep]
+			} else {
+				sources[j] = w.Strongest(nil, j, keep)
+			}
 			for _, i := range sources[j] {
 				if !in[int(i)] {
 					in[int(i)] = true

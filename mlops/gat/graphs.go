@@ -63,7 +63,9 @@ func (c *graphCache) put(t int, src []int32) bool {
 
 // sparse is the graph of the windows before row t keeping each target's
 // s.neighbors strongest sources, as series.Edges keeps them from
-// series.Correlation's matrix, valid until the next call. The sources come
+// series.Correlation's matrix (past ApproxNeighborsEntities entities,
+// those the approximate search finds; see sourcesAll), valid until the
+// next call. The sources come
 // from the run's cache when it holds them; the attributes are weighed from
 // the windows at every call, exactly as the sources were chosen.
 func (s *sampler) sparse(t int) *nn.Graph {
@@ -76,7 +78,7 @@ func (s *sampler) sparse(t int) *nn.Graph {
 		if s.graphs != nil {
 			buf = make([]int32, 0, n*keep) // handed to the cache, so not reused
 		}
-		buf = s.win.StrongestAllOver(buf, keep, s.graphWorkers)
+		buf = sourcesAll(&s.win, buf, keep, s.graphWorkers)
 		if !s.graphs.put(t, buf) {
 			s.sources = buf
 		}

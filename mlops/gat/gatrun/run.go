@@ -42,6 +42,7 @@ func (r *run) Prepare(context.Context) error {
 	r.noticeNeighbors(r.m)
 	r.noticeAnchorOrigins(r.m)
 	r.noticeLadder(r.m)
+	gat.NoticeApproxNeighbors(r.Config, r.m.N, r.Caller.Notice)
 	if err := r.resolveSeason(r.m); err != nil {
 		return err
 	}

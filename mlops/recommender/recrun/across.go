@@ -1,6 +1,4 @@
-//go:build duckdb_arrow
-
-package functions
+package recrun
 
 import (
 	"context"
@@ -14,7 +12,11 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// trainAcross trains the recommender of run r across the ranks of j.mpi
+// startFile is the checkpoint a resumed recommender run across ranks
+// starts from, in its job directory.
+const startFile = "start.artifact"
+
+// trainAcross trains the recommender of run r across the ranks of j.MPI
 // instead of in this process (see recommender.Run.Across): this process
 // splits the ratings as a local run does and exports them sharded by
 // user to the job directory with the statistics that must be over every
@@ -25,8 +27,8 @@ import (
 // rankCheckpoint); it returns rank 0's model. A resumed run's ranks start
 // from the resumed version's model, which this server writes into the
 // job.
-func (j *recJob) trainAcross(ctx context.Context, run *training.Run, r *recommender.Run) (*recommender.Model, error) {
-	perRank := r.Config.Workers / j.mpi.Ranks()
+func (j *Job) trainAcross(ctx context.Context, run *training.Run, r *recommender.Run) (*recommender.Model, error) {
+	perRank := r.Config.Workers / j.MPI.Ranks()
 	hyper := r.Config
 	hyper.Workers = perRank
 	raw, err := json.Marshal(hyper)
@@ -34,19 +36,19 @@ func (j *recJob) trainAcross(ctx context.Context, run *training.Run, r *recommen
 		return nil, err
 	}
 	fit := r.Fit() // the users held out for evaluate's protocol 'users' never train, as in a local run
-	shard := recommender.ShardOf(r.Config, fit, r.TestRatings, j.mpi.Ranks())
+	shard := recommender.ShardOf(r.Config, fit, r.TestRatings, j.MPI.Ranks())
 	spec := job.Spec{Kind: job.KindRecommender, Seed: r.Config.Seed, Workers: perRank, Recommender: raw, Shard: job.ShardFile,
-		CheckpointEvery: j.checkpointEvery, CheckpointBest: j.checkpointEvery == 0, CheckpointFiles: true}
-	if j.from != nil {
-		spec.Start, spec.StartEpoch = startFile, j.from.epoch
+		CheckpointEvery: j.CheckpointEvery, CheckpointBest: j.CheckpointEvery == 0, CheckpointFiles: true}
+	if j.From != nil {
+		spec.Start, spec.StartEpoch = startFile, j.From.Epoch
 	}
 	export := func(ctx context.Context, dir string) error {
 		if err := job.WriteShards(ctx, dir, fit, r.TestRatings, shard); err != nil {
-			return j.mpi.ExportError(err)
+			return j.MPI.ExportError(err)
 		}
 		return j.exportStart(dir)
 	}
-	data, err := j.mpi.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
+	data, err := j.MPI.Train(ctx, run, spec.WriteAs, export, func(dir string, p training.Progress) training.Epoch {
 		e := recommender.Epoch{Epoch: p.Epoch, TrainRMSE: p.Metric("train_rmse"), TestRMSE: p.Metric("test_rmse"),
 			TrainLoss: p.Metric("train_loss"), RecallAt10: p.Metric("recall_at_10"), NDCGAt10: p.Metric("ndcg_at_10")}
 		return r.TrainingEpoch(&e, float64(p.ElapsedMS), "", func() ([]byte, error) { return rankCheckpoint(r, fit, dir, e.Epoch) })
@@ -56,11 +58,11 @@ func (j *recJob) trainAcross(ctx context.Context, run *training.Run, r *recommen
 	}
 	model, err := recommender.Unmarshal(data)
 	if err != nil {
-		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", trainRecommenderName, err)
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's model: %v", Fn, err)
 	}
 	if model.Items != r.TrainRatings.Items {
 		return nil, sqlstate.New(sqlstate.InternalError, "%s: the ranks trained a model of %d items, this server read %d",
-			trainRecommenderName, model.Items, r.TrainRatings.Items)
+			Fn, model.Items, r.TrainRatings.Items)
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs // the ranks knew the users and items by index only
 	return model, nil
@@ -68,42 +70,24 @@ func (j *recJob) trainAcross(ctx context.Context, run *training.Run, r *recommen
 
 // exportStart writes the model a resumed run goes on from into the job
 // in dir as its start (see job.Spec.Start); nothing for a new run.
-func (j *recJob) exportStart(dir string) error {
-	if j.from == nil {
+func (j *Job) exportStart(dir string) error {
+	if j.From == nil {
 		return nil
 	}
-	data, err := j.from.model.Marshal()
+	data, err := j.From.Model.Marshal()
 	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, startFile), data, 0o644)
 	}
 	if err != nil {
-		return j.mpi.DirError(err)
+		return j.MPI.DirError(err)
 	}
 	return nil
 }
 
-// launchAcross prepares the run's launch across ranks (see launchOf).
-func (j *recJob) launchAcross(ranks int) (err error) {
-	j.mpi, err = launchOf(j.c, trainRecommenderName, ranks, j.cfg.Workers, func(workers int) error {
-		j.cfg.Workers = workers
-		return j.cfg.Validate()
-	})
-	return err
-}
-
-// ranks is the number of MPI ranks the run trains across, as its
-// parameters record it: 0 (left out) for a run in this process.
-func (j *recJob) ranks() int {
-	if j.mpi == nil {
-		return 0
-	}
-	return j.mpi.Ranks()
-}
-
 // rankCheckpoint is rank 0's checkpoint of epoch as the version's
-// artifact, as gatRun.rankCheckpoint reads it: rank 0 writes the model
-// alone, and this server completes it with the ratings as a local run's
-// checkpoint is; nil where rank 0 wrote none.
+// artifact, as a GAT run's rank checkpoint is read: rank 0 writes the
+// model alone, and this server completes it with the ratings as a local
+// run's checkpoint is; nil where rank 0 wrote none.
 func rankCheckpoint(r *recommender.Run, fit recommender.Ratings, dir string, epoch int) ([]byte, error) {
 	data := training.RankCheckpoint(dir, epoch)
 	if data == nil {
@@ -111,12 +95,8 @@ func rankCheckpoint(r *recommender.Run, fit recommender.Ratings, dir string, epo
 	}
 	model, err := recommender.Unmarshal(data)
 	if err != nil {
-		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", trainRecommenderName, err)
+		return nil, sqlstate.New(sqlstate.DataCorrupted, "%s: rank 0's checkpoint: %v", Fn, err)
 	}
 	model.ItemIDs, model.UserIDs = fit.ItemIDs, fit.UserIDs
 	return r.Artifact(model, epoch)
 }
-
-// startFile is the checkpoint a resumed recommender run across ranks
-// starts from, in its job directory.
-const startFile = "start.artifact"
