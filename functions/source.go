@@ -63,9 +63,3 @@ func ident(name string) string { return prep.Ident(name) }
 
 // identList quotes the names of the columns at idx, comma-separated.
 func (s *source) identList(idx []int) string { return s.prep().IdentList(idx) }
-
-// readInt reads the BIGINT that query, on src, returns in its first row
-// (see prep.Source.ReadInt).
-func readInt(ctx context.Context, c *call, src *source, query string) (int64, error) {
-	return src.prep().ReadInt(ctx, engine{c}, query)
-}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops/classifier"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
@@ -29,18 +28,7 @@ type Labelled struct {
 
 // Count is the number of rows of the source.
 func (l *Labelled) Count(ctx context.Context) (int64, error) {
-	rd, err := l.Reader.Read(ctx, "SELECT count(*) FROM "+l.Src.From)
-	if err != nil {
-		return 0, l.Src.Wrap(err)
-	}
-	defer rd.Close()
-	var n int64
-	for rd.Next() {
-		if b := rd.Batch(); b.NumRows() > 0 {
-			n = b.Column(0).(*array.Int64).Value(0)
-		}
-	}
-	return n, l.Src.Wrap(rd.Err())
+	return l.Src.ReadInt(ctx, l.Reader, "SELECT count(*) FROM "+l.Src.From)
 }
 
 // Read runs the source's query and adds its rows to d: targets and split

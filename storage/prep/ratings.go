@@ -41,7 +41,7 @@ func (q *Ratings) Read(ctx context.Context, e Engine, reserve func(n int64) erro
 	if q.MinUserRatings > 1 {
 		from += fmt.Sprintf(" WHERE %s IN (SELECT %s FROM %s GROUP BY %s HAVING count(*) >= %d)", u, u, q.Src.From, u, q.MinUserRatings)
 	}
-	n, err := q.readInt(ctx, e, "SELECT count(*) FROM "+from)
+	n, err := q.Src.ReadInt(ctx, e, "SELECT count(*) FROM "+from)
 	switch {
 	case err != nil:
 		return recommender.Ratings{}, err
@@ -106,30 +106,13 @@ func (q *Ratings) addBatch(b *recommender.Builder, batch arrow.RecordBatch, r st
 // noUserLeft is the error of a MinUserRatings that no user of the source
 // reaches: it says how many ratings the most active user has.
 func (q *Ratings) noUserLeft(ctx context.Context, e Reader) error {
-	most, err := q.readInt(ctx, e, fmt.Sprintf("SELECT CAST(coalesce(max(n), 0) AS BIGINT) FROM (SELECT count(*) AS n FROM %s GROUP BY %s)",
+	most, err := q.Src.ReadInt(ctx, e, fmt.Sprintf("SELECT CAST(coalesce(max(n), 0) AS BIGINT) FROM (SELECT count(*) AS n FROM %s GROUP BY %s)",
 		q.Src.From, Ident(q.Cols.User)))
 	if err != nil {
 		return err
 	}
 	return sqlstate.New(sqlstate.InvalidParameterValue, "%s: min_user_ratings := %d leaves no user: the most ratings a user of %s has is %d",
 		q.Src.Fn, q.MinUserRatings, Quote(q.Src.Text), most).WithHint("Lower min_user_ratings to at most %d.", max(most, 1))
-}
-
-// readInt reads the BIGINT that query, on the source, returns in its
-// first row.
-func (q *Ratings) readInt(ctx context.Context, e Reader, query string) (int64, error) {
-	rd, err := e.Read(ctx, query)
-	if err != nil {
-		return 0, q.Src.Wrap(err)
-	}
-	defer rd.Close()
-	var n int64
-	for rd.Next() {
-		if b := rd.Batch(); b.NumRows() > 0 {
-			n = b.Column(0).(*array.Int64).Value(0)
-		}
-	}
-	return n, q.Src.Wrap(rd.Err())
 }
 
 func (q *Ratings) nullError(arg, col string) error {

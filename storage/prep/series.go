@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/mlops/series"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
@@ -108,22 +107,6 @@ func (w *Wide) OrderLike(names []string) {
 // Rows counts the source's rows, one per time.
 func (w *Wide) Rows(ctx context.Context) (int64, error) {
 	return w.Src.ReadInt(ctx, w.R, "SELECT count(*) FROM "+w.Src.From)
-}
-
-// ReadInt reads the BIGINT that query, on s, returns in its first row.
-func (s *Source) ReadInt(ctx context.Context, r Reader, query string) (int64, error) {
-	rd, err := r.Read(ctx, query)
-	if err != nil {
-		return 0, s.Wrap(err)
-	}
-	defer rd.Close()
-	var n int64
-	for rd.Next() {
-		if b := rd.Batch(); b.NumRows() > 0 {
-			n = b.Column(0).(*array.Int64).Value(0)
-		}
-	}
-	return n, s.Wrap(rd.Err())
 }
 
 // Matrix reads the entity columns in time order; NULL is an error.

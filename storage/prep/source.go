@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/mallard/mallard/sqlstate"
 	"github.com/mallard/mallard/storage"
 )
@@ -157,4 +158,20 @@ func (s *Source) IdentList(idx []int) string {
 		q[i] = Ident(s.Cols[j].Name)
 	}
 	return strings.Join(q, ", ")
+}
+
+// ReadInt reads the BIGINT that query, on s, returns in its first row.
+func (s *Source) ReadInt(ctx context.Context, r Reader, query string) (int64, error) {
+	rd, err := r.Read(ctx, query)
+	if err != nil {
+		return 0, s.Wrap(err)
+	}
+	defer rd.Close()
+	var n int64
+	for rd.Next() {
+		if b := rd.Batch(); b.NumRows() > 0 {
+			n = b.Column(0).(*array.Int64).Value(0)
+		}
+	}
+	return n, s.Wrap(rd.Err())
 }
