@@ -51,7 +51,8 @@ type cataloguePhase struct {
 // origins and ladder, when not empty, are train_gat's anchor_origins and
 // ladder. long trains from the long table itself (entity := 'sku'), as
 // the catalogue's users are told to, without the pivot and the rescale.
-func cataloguePhases(products, workers int, origins, ladder string, long bool) []cataloguePhase {
+// rescaleSQL times rescale's SQL equivalent after rescale (rescale_sql).
+func cataloguePhases(products, workers int, origins, ladder string, long, rescaleSQL bool) []cataloguePhase {
 	var extra string
 	if origins != "" {
 		extra = fmt.Sprintf(", anchor_origins := '%s'", origins)
@@ -66,7 +67,6 @@ func cataloguePhases(products, workers int, origins, ladder string, long bool) [
 	phases := []cataloguePhase{
 		{"pivot", `CREATE TABLE wide AS SELECT * FROM pivot_entity_time('sales', entity := 'sku', time := 'week', value := 'units')`, 1},
 		{"rescale", `CREATE TABLE scaled AS SELECT * FROM rescale('wide', time := 'week', save_as := 'catalogue_scaler')`, 1},
-		{"rescale_sql", catalogueRescaleSQL(products), 1},
 		{"train_gat", train, 1},
 		{"forecast", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9)`, 1},
 		{"forecast_1", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, method := 'ets', entity := 'sku000001')`, 20},
@@ -75,7 +75,10 @@ func cataloguePhases(products, workers int, origins, ladder string, long bool) [
 		{"net_1_s12", `SELECT count(*) FROM forecast('catalogue', steps := 12, level := 0.9, entity := 'sku000001')`, 3},
 	}
 	if long {
-		return phases[3:]
+		return phases[2:]
+	}
+	if rescaleSQL {
+		return slices.Insert(phases, 2, cataloguePhase{"rescale_sql", catalogueRescaleSQL(products), 1})
 	}
 	return phases
 }
@@ -129,7 +132,7 @@ func runCatalogue(ctx context.Context, o options) (err error) {
 	fmt.Fprintf(o.Out, "%-10s %10s %12s %16s\n", "phase", "seconds", "server CPU s", "peak RSS (MB)")
 	var total float64
 	times := map[string]float64{}
-	for _, p := range cataloguePhases(o.Series, max(1, o.Workers), o.AnchorOrigins, o.Ladder, o.Long) {
+	for _, p := range cataloguePhases(o.Series, max(1, o.Workers), o.AnchorOrigins, o.Ladder, o.Long, o.RescaleSQL) {
 		if err := os.WriteFile(dir+"clear_refs", []byte("5"), 0); err != nil {
 			return fmt.Errorf("reset peak RSS: %w", err)
 		}

@@ -116,7 +116,10 @@ type options struct {
 	WorkersStudy bool
 	// Long trains bench catalogue's model from the long table itself.
 	Long bool
-	Out  io.Writer
+	// RescaleSQL times rescale's SQL equivalent after rescale in bench
+	// catalogue (slow: a statement of one expression per product).
+	RescaleSQL bool
+	Out        io.Writer
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -162,6 +165,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.AnchorOrigins, "anchor-origins", "", "catalogue: train_gat's anchor_origins ('rolling' or 'validation'; empty: by the number of series)")
 	fs.StringVar(&o.Ladder, "ladder", "", "catalogue: train_gat's ladder ('full' or 'without_arima'; empty: by the number of series)")
 	fs.BoolVar(&o.Long, "long", false, "catalogue: train_gat from the long table (entity := 'sku', value := 'units') instead of pivot and rescale")
+	fs.BoolVar(&o.RescaleSQL, "rescale-sql", false, "catalogue: after rescale, time the same in plain SQL on the wide table (slow past a few thousand products)")
 	fs.BoolVar(&o.WorkersStudy, "workers-study", true, "catalogue: after the phases, time the anchor choice and the ladder's fits in-process at 1 worker and at -workers")
 	fs.StringVar(&o.NearSizes, "sizes", "10000,30000,100000", "neighbours: numbers of series of the catalogue's twin, comma-separated")
 	fs.StringVar(&o.NearWindows, "windows", "4", "neighbours: correlation windows, comma-separated")
