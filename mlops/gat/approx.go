@@ -27,6 +27,18 @@ func approxNeighbors(n, keep int) bool {
 	return n > ApproxNeighborsEntities && keep > 0 && keep < n-1
 }
 
+// ApproxNeighborsBytes is what the approximate search of a graph of n
+// entities keeping keep sources per target holds beside its result, at
+// workers workers: per worker 20 bytes an entity for the current table's
+// keys and 4 for a round's marks, and a round's copy of the sources (4
+// bytes an edge); 0 where the graph is the exact one.
+func ApproxNeighborsBytes(n, keep, workers int) int64 {
+	if !approxNeighbors(n, keep) {
+		return 0
+	}
+	return int64(max(1, workers))*24*int64(n) + 4*int64(n)*int64(keep)
+}
+
 // sourcesAll appends to buf the keep sources of every target of w, as
 // series.Windows.StrongestAllOver lists them: the exact ones up to
 // ApproxNeighborsEntities entities, the approximate search's past it.

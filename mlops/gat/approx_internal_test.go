@@ -32,6 +32,9 @@ func TestApproxNeighborsRule(t *testing.T) {
 		if got := approxNeighbors(c.n, min(c.neighbors, c.n-1)); got != c.want && !c.noGraph {
 			t.Errorf("approxNeighbors(%d, %d) = %v, want %v", c.n, c.neighbors, got, c.want)
 		}
+		if b := ApproxNeighborsBytes(c.n, min(c.neighbors, c.n-1), 2); (b > 0) != (c.want && !c.noGraph) && !c.noGraph {
+			t.Errorf("ApproxNeighborsBytes(%d, %d, 2) = %d, want it above 0 only with the approximate search", c.n, c.neighbors, b)
+		}
 		var said []string
 		NoticeApproxNeighbors(cfg, c.n, func(s string) { said = append(said, s) })
 		if (len(said) == 1) != c.want || len(said) > 1 {

@@ -191,7 +191,8 @@ func checkCompleteGraph(neighbors, n int) error {
 // rows, the evaluation's predictions of them); with a neighbour limit,
 // the graph cache (4 bytes an edge, n x neighbors edges a row, at most
 // the cache's 256 MiB) and each worker's running top-k (12 bytes a kept
-// edge of one sample); without one, each worker's correlations and
+// edge of one sample) and, past gat.ApproxNeighborsEntities, the
+// approximate search's buffers; without one, each worker's correlations and
 // complete graph (8 + 24 bytes an ordered pair). On top comes the
 // report's attention (see reportAttentionBytes). The network, its
 // optimiser state and the per-sample buffers are O(n x (window + hidden))
@@ -200,7 +201,8 @@ func trainingBytes(cfg gat.Config, rows int64, n int) int64 {
 	cells := rows * int64(n)
 	bytes := 3*8*cells + reportAttentionBytes(cfg, rows, n)
 	if cfg.Neighbors > 0 && cfg.Neighbors < n-1 {
-		return bytes + min(4*cells*int64(cfg.Neighbors), 256<<20) + int64(max(1, cfg.Workers))*12*int64(n)*int64(cfg.Neighbors)
+		return bytes + min(4*cells*int64(cfg.Neighbors), 256<<20) + int64(max(1, cfg.Workers))*12*int64(n)*int64(cfg.Neighbors) +
+			gat.ApproxNeighborsBytes(n, cfg.Neighbors, cfg.Workers)
 	}
 	return bytes + int64(max(1, cfg.Workers))*32*int64(n)*int64(n)
 }
