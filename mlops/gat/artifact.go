@@ -3,6 +3,8 @@ package gat
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/mallard/mallard/mlops/series"
 )
 
 // Artifact is a GAT model version as the registry stores it, final or
@@ -23,6 +25,16 @@ type Artifact struct {
 	// State, kept with a finished version, is what forecasting reads
 	// instead of fitting the ladder again; nil in older versions.
 	State *ForecastState `json:"state,omitempty"`
+}
+
+// Matrix is the data a finished version was trained on; ok is false for a
+// checkpoint or a version stored before versions kept it.
+func (a *Artifact) Matrix() (m series.Matrix, ok bool) {
+	n := len(a.Entities)
+	if len(a.Data) == 0 || n == 0 {
+		return series.Matrix{}, false
+	}
+	return series.Matrix{T: len(a.Data) / n, N: n, Values: a.Data}, true
 }
 
 // Marshal encodes a as the registry stores it.

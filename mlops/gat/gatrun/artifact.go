@@ -10,36 +10,9 @@ import (
 	"github.com/mallard/mallard/sqlstate"
 )
 
-// Artifact is what the registry stores for a GAT model version, final
-// or checkpoint: the weights, the entities they forecast, the time columns
-// of the source, and the last window of the series to forecast from.
-type Artifact struct {
-	Model       *gat.Model `json:"model"`
-	Entities    []string   `json:"entities"`
-	TimeColumns []string   `json:"time_columns"`
-	TimeKinds   []string   `json:"time_kinds"`
-	LastTimes   [][]string `json:"last_times"` // the time columns of the last two rows, latest first
-	Tail        []float64  `json:"tail"`
-	Epoch       int        `json:"epoch"`
-	// Data is every row the model was trained and tested on, kept with a
-	// finished version (not with checkpoints): evaluate scores horizons,
-	// forecast fits the baselines and the intervals from it.
-	Data []float64 `json:"data,omitempty"`
-	// State is what forecast reads instead of fitting the ladder again,
-	// kept with a finished version; versions stored before it have none
-	// and are forecast by fitting.
-	State *gat.ForecastState `json:"state,omitempty"`
-}
-
-// Matrix is the data a finished version was trained on; ok is false for a
-// checkpoint or a version stored before versions kept it.
-func (a *Artifact) Matrix() (m series.Matrix, ok bool) {
-	n := len(a.Entities)
-	if len(a.Data) == 0 || n == 0 {
-		return series.Matrix{}, false
-	}
-	return series.Matrix{T: len(a.Data) / n, N: n, Values: a.Data}, true
-}
+// Artifact is what the registry stores for a GAT model version (see
+// gat.Artifact, which the MPI worker writes too: one type for both).
+type Artifact = gat.Artifact
 
 // artifact is the model after epoch, as stored.
 // A final one keeps the data and the forecast state st.
@@ -53,21 +26,18 @@ func (j *Job) artifact(m series.Matrix, model *gat.Model, epoch int, final bool,
 }
 
 // DecodeArtifact reads a stored version's artifact and checks that its
-// sizes agree.
+// sizes and its forecast state agree.
 func DecodeArtifact(data []byte) (*Artifact, error) {
-	var a Artifact
-	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf("decode gat artifact: %w", err)
-	}
-	if a.Model == nil || len(a.Entities) != a.Model.Entities || len(a.Tail) != a.Model.Config.Span()*len(a.Entities) {
-		return nil, fmt.Errorf("decode gat artifact: inconsistent sizes")
+	a, err := gat.UnmarshalArtifact(data)
+	if err != nil {
+		return nil, err
 	}
 	if a.State != nil {
 		if err := a.State.Validate(len(a.Entities)); err != nil {
-			return nil, fmt.Errorf("decode gat artifact: %w", err)
+			return nil, fmt.Errorf("gat: decode artifact: %w", err)
 		}
 	}
-	return &a, nil
+	return a, nil
 }
 
 // Link maps a model's entities to the columns of the scaler that
